@@ -1,0 +1,63 @@
+//===- Tensor.cpp - Buffer descriptors ------------------------------------===//
+
+#include "tensorplay/Runtime/Tensor.h"
+
+#include <string>
+
+namespace tensorplay::amp {
+
+size_t elementSize(DType dtype) { return dtype == DType::F32 ? 4 : 2; }
+
+const char *dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "f32";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  }
+  return "unknown dtype";
+}
+
+const char *deviceName(Device device) {
+  switch (device) {
+  case Device::CPU:
+    return "cpu";
+  case Device::CUDA:
+    return "cuda";
+  }
+  return "unknown device";
+}
+
+bool isValidDType(int32_t value) {
+  return value == TP_RT_F32 || value == TP_RT_F16 || value == TP_RT_BF16;
+}
+
+bool isValidDevice(int32_t value) {
+  return value == TP_RT_CPU || value == TP_RT_CUDA;
+}
+
+Status verifyTensor(const Tensor &tensor, const char *what) {
+  if (!isValidDType(static_cast<int32_t>(tensor.dtype)))
+    return Status(StatusCode::UnsupportedDType,
+                  std::string(what) + " has an unknown dtype (" +
+                      std::to_string(static_cast<int32_t>(tensor.dtype)) +
+                      ")");
+  if (!isValidDevice(static_cast<int32_t>(tensor.device)))
+    return Status(StatusCode::InvalidArgument,
+                  std::string(what) + " has an unknown device (" +
+                      std::to_string(static_cast<int32_t>(tensor.device)) +
+                      ")");
+  if (tensor.numel < 0)
+    return Status(StatusCode::InvalidArgument,
+                  std::string(what) + " has a negative element count (" +
+                      std::to_string(tensor.numel) + ")");
+  if (tensor.numel > 0 && !tensor.data)
+    return Status(StatusCode::NullPointer,
+                  std::string(what) + " has null data and " +
+                      std::to_string(tensor.numel) + " elements");
+  return Status::success();
+}
+
+} // namespace tensorplay::amp

@@ -1,0 +1,37 @@
+//===- Parallel.h - Splitting tensor lists over threads ---------*- C++ -*-===//
+//
+// The CPU kernels see a list of tensors as one flat range of elements, cut
+// into one contiguous piece per thread; a piece may span several tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_RUNTIME_CPU_PARALLEL_H
+#define TENSORPLAY_RUNTIME_CPU_PARALLEL_H
+
+#include "tensorplay/Runtime/Tensor.h"
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+namespace tensorplay::amp::cpu {
+
+/// The part of tensor `tensor` in elements [begin, end) given to thread
+/// `worker`.
+struct Range {
+  unsigned worker;
+  size_t tensor;
+  int64_t begin;
+  int64_t end;
+};
+
+/// Calls `fn` on every non-empty range of the concatenation of `tensors`,
+/// split over cpuThreadsFor(total) threads (piece boundaries are multiples of
+/// 64 elements). Ranges of one worker are visited in order, on one thread.
+/// Returns the number of workers (>= 1).
+unsigned forEachRange(TensorList tensors,
+                      const std::function<void(const Range &)> &fn);
+
+} // namespace tensorplay::amp::cpu
+
+#endif // TENSORPLAY_RUNTIME_CPU_PARALLEL_H
