@@ -1,0 +1,173 @@
+//===- CommonVerifiers.cpp - Shape utilities and checks of every op -------===//
+
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+
+ArrayRef<int64_t> mlir::tp::shapeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getShape();
+}
+
+int64_t mlir::tp::rankOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getRank();
+}
+
+Type mlir::tp::elementTypeOf(Value value) {
+  return cast<RankedTensorType>(value.getType()).getElementType();
+}
+
+std::string mlir::tp::formatShape(ArrayRef<int64_t> shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  llvm::interleave(
+      shape, os,
+      [&](int64_t dim) {
+        if (ShapedType::isDynamic(dim))
+          os << '?';
+        else
+          os << dim;
+      },
+      "x");
+  return text;
+}
+
+LogicalResult mlir::tp::broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes,
+                                        SmallVectorImpl<int64_t> &result) {
+  size_t rank = 0;
+  for (ArrayRef<int64_t> shape : shapes)
+    rank = std::max(rank, shape.size());
+  result.assign(rank, 1);
+  for (ArrayRef<int64_t> shape : shapes) {
+    size_t offset = rank - shape.size();
+    for (auto [i, dim] : llvm::enumerate(shape)) {
+      int64_t &out = result[offset + i];
+      if (dim == 1)
+        continue;
+      if (out == 1) {
+        out = dim;
+        continue;
+      }
+      if (ShapedType::isDynamic(dim))
+        continue;
+      if (ShapedType::isDynamic(out)) {
+        out = dim;
+        continue;
+      }
+      if (dim != out)
+        return failure();
+    }
+  }
+  return success();
+}
+
+FailureOr<int64_t> mlir::tp::normalizeDim(Operation *op, int64_t dim,
+                                          int64_t rank, StringRef what) {
+  int64_t bound = std::max<int64_t>(rank, 1); // scalars accept dim 0 and -1
+  if (dim < -bound || dim >= bound)
+    return op->emitOpError() << what << " " << dim
+                             << " is out of range for a tensor of rank "
+                             << rank;
+  return dim < 0 ? dim + bound : dim;
+}
+
+static bool dimsCompatible(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+}
+
+LogicalResult mlir::tp::expectResultShape(Operation *op, unsigned index,
+                                          ArrayRef<int64_t> expected) {
+  ArrayRef<int64_t> actual = shapeOf(op->getResult(index));
+  bool ok = actual.size() == expected.size() &&
+            llvm::all_of(llvm::zip_equal(actual, expected), [](auto pair) {
+              return dimsCompatible(std::get<0>(pair), std::get<1>(pair));
+            });
+  if (ok)
+    return success();
+  return op->emitOpError("result #")
+         << index << " has shape " << formatShape(actual)
+         << " but the operands imply " << formatShape(expected);
+}
+
+LogicalResult mlir::tp::expectRank(Operation *op, Value value, StringRef what,
+                                   int64_t minRank, int64_t maxRank) {
+  int64_t rank = rankOf(value);
+  if (rank >= minRank && rank <= maxRank)
+    return success();
+  InFlightDiagnostic diag = op->emitOpError("expected ") << what << " of rank ";
+  if (minRank == maxRank)
+    diag << minRank;
+  else if (maxRank == std::numeric_limits<int64_t>::max())
+    diag << minRank << " or more";
+  else
+    diag << minRank << " to " << maxRank;
+  return diag << ", got rank " << rank;
+}
+
+LogicalResult mlir::tp::expectDimsMatch(Operation *op, int64_t a, int64_t b,
+                                        const Twine &message) {
+  if (dimsCompatible(a, b))
+    return success();
+  return op->emitOpError(message) << " (" << a << " vs " << b << ")";
+}
+
+LogicalResult mlir::tp::verifyFormArgs(Operation *op) {
+  auto compute = cast<ComputeOpInterface>(op);
+  OperandRange operands = op->getOperands();
+  OperandRange computeOperands = compute.getComputeOperands();
+  unsigned numOut = operands.size() - computeOperands.size();
+  bool inplace = op->hasAttr("inplace");
+  if (inplace && numOut)
+    return op->emitOpError("cannot be both in-place and have out= operands");
+  if (numOut && numOut != op->getNumResults())
+    return op->emitOpError("expected ")
+           << op->getNumResults() << " out= operand(s), one per result, got "
+           << numOut;
+  for (unsigned i = 0; i < numOut; ++i) {
+    Type outType = operands[computeOperands.size() + i].getType();
+    if (outType != op->getResult(i).getType())
+      return op->emitOpError("out= operand #")
+             << i << " has type " << outType << " but result #" << i
+             << " has type " << op->getResult(i).getType();
+  }
+  if (inplace) {
+    if (op->getNumResults() != 1)
+      return op->emitOpError("in-place form needs exactly one result");
+    if (computeOperands.empty() ||
+        computeOperands.front().getType() != op->getResult(0).getType())
+      return op->emitOpError("in-place form must have the type of its first "
+                             "operand (the tensor it updates), got ")
+             << op->getResult(0).getType();
+  }
+  return success();
+}
+
+LogicalResult mlir::tp::verifyResultElementTypes(Operation *op) {
+  auto compute = cast<ComputeOpInterface>(op);
+  // In-place and out= results follow the destination (checked above).
+  if (compute.isInplaceOrOut())
+    return success();
+  if (Type dtype = compute.getExplicitDtype()) {
+    if (!isFloatingOrComplex(dtype) && !isa<IntegerType>(dtype))
+      return op->emitOpError("dtype must be a tensorplay element type, got ")
+             << dtype;
+  }
+  SmallVector<Type> expected;
+  if (failed(compute.inferResultElementTypes(expected, /*emit=*/true)))
+    return failure();
+  for (auto [index, pair] :
+       llvm::enumerate(llvm::zip_equal(op->getResults(), expected))) {
+    Type actual = elementTypeOf(std::get<0>(pair));
+    if (actual != std::get<1>(pair))
+      return op->emitOpError("result #")
+             << index << " has element type " << actual << " but "
+             << (compute.getExplicitDtype() ? "the explicit dtype"
+                                            : "the operands")
+             << " imply " << std::get<1>(pair);
+  }
+  return success();
+}

@@ -1,0 +1,129 @@
+//===- TPLossOps.cpp - tp loss functions ----------------------------------===//
+
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPLossOps.cpp.inc"
+
+static LogicalResult expectIntegerTarget(Operation *op, Value target,
+                                         StringRef name = "target") {
+  Type type = elementTypeOf(target);
+  if (isa<IntegerType>(type) && !type.isInteger(1))
+    return success();
+  return op->emitOpError("expected ")
+         << name << " to hold integer class indices, got " << target.getType();
+}
+
+/// Shape of the unreduced loss of each kind (the result for "none").
+static LogicalResult lossShape(Operation *op, LossKind kind,
+                               SmallVectorImpl<int64_t> &shape) {
+  ValueRange operands = cast<ComputeOpInterface>(op).getComputeOperands();
+  Value input = operands[0], target = operands[1];
+  ArrayRef<int64_t> x = shapeOf(input);
+  switch (kind) {
+  case LossKind::Elementwise: {
+    SmallVector<ArrayRef<int64_t>> shapes;
+    for (Value operand : operands)
+      shapes.push_back(shapeOf(operand));
+    if (failed(broadcastShapes(shapes, shape)))
+      return op->emitOpError("input and target shapes are not broadcastable: ")
+             << formatShape(x) << " vs " << formatShape(shapeOf(target));
+    return success();
+  }
+  case LossKind::PerRow: {
+    if (failed(expectRank(op, input, "inputs", 1, 2)))
+      return failure();
+    bool cosine = isa<CosineEmbeddingLossOp>(op);
+    for (Value other : operands.take_front(cosine ? 2 : 3))
+      if (shapeOf(other) != x)
+        return op->emitOpError("all inputs must have the shape ")
+               << formatShape(x) << ", got " << formatShape(shapeOf(other));
+    if (x.size() == 2)
+      shape.push_back(x[0]);
+    if (cosine && shapeOf(operands[2]) != ArrayRef<int64_t>(shape))
+      return op->emitOpError("target must have shape ")
+             << formatShape(shape) << ", got "
+             << formatShape(shapeOf(operands[2]));
+    return success();
+  }
+  case LossKind::ClassIndex:
+  case LossKind::ClassIndex2d:
+  case LossKind::CrossEntropy: {
+    bool probabilities = kind == LossKind::CrossEntropy &&
+                         isFloatingOrComplex(elementTypeOf(target));
+    if (kind == LossKind::ClassIndex2d) {
+      if (failed(expectRank(op, input, "an (N, C, H, W) input", 4, 4)))
+        return failure();
+    } else if (failed(expectRank(op, input, "an input", 1,
+                                 isa<MultiMarginLossOp>(op)
+                                     ? 2
+                                     : std::numeric_limits<int64_t>::max()))) {
+      return failure();
+    }
+    if (probabilities) {
+      if (shapeOf(target) != x)
+        return op->emitOpError("class-probability targets must have the "
+                               "input's shape ")
+               << formatShape(x) << ", got " << formatShape(shapeOf(target));
+    } else if (failed(expectIntegerTarget(op, target))) {
+      return failure();
+    }
+    int64_t classDim = x.size() == 1 ? 0 : 1;
+    shape.assign(x.begin(), x.end());
+    shape.erase(shape.begin() + classDim);
+    if (!probabilities && shapeOf(target) != ArrayRef<int64_t>(shape))
+      return op->emitOpError("target must have shape ")
+             << formatShape(shape) << " (the input without its class "
+             << "dimension), got " << formatShape(shapeOf(target));
+    if (operands.size() > 2) {
+      Value weight = operands[2];
+      if (rankOf(weight) != 1 || !llvm::equal(shapeOf(weight),
+                                              ArrayRef{x[classDim]}))
+        return op->emitOpError("weight must have one entry per class (")
+               << x[classDim] << "), got " << formatShape(shapeOf(weight));
+    }
+    return success();
+  }
+  case LossKind::MultiLabel:
+    if (failed(expectRank(op, input, "an input", 1, 2)) ||
+        failed(expectIntegerTarget(op, target)))
+      return failure();
+    if (shapeOf(target) != x)
+      return op->emitOpError("target must have the input's shape ")
+             << formatShape(x) << ", got " << formatShape(shapeOf(target));
+    if (x.size() == 2)
+      shape.push_back(x[0]);
+    return success();
+  case LossKind::Ctc: {
+    if (failed(expectRank(op, input, "(T, N, C) or (T, C) log_probs", 2, 3)) ||
+        failed(expectIntegerTarget(op, target, "targets")) ||
+        failed(expectIntegerTarget(op, operands[2], "input_lengths")) ||
+        failed(expectIntegerTarget(op, operands[3], "target_lengths")))
+      return failure();
+    if (x.size() == 3)
+      shape.push_back(x[1]);
+    return success();
+  }
+  }
+  llvm_unreachable("unknown loss kind");
+}
+
+LogicalResult mlir::tp::verifyLoss(Operation *op, LossKind kind,
+                                   StringRef reduction) {
+  if (reduction != "none" && reduction != "mean" && reduction != "sum")
+    return op->emitOpError("reduction must be one of none, mean, sum, got '")
+           << reduction << "'";
+  SmallVector<int64_t> shape;
+  if (failed(lossShape(op, kind, shape)))
+    return failure();
+  if (reduction != "none")
+    shape.clear();
+  if (failed(expectResultShape(op, 0, shape)))
+    return failure();
+  if (op->getNumResults() == 2) // multilabel_margin_loss_forward's is_target
+    return expectResultShape(op, 1, shapeOf(op->getOperand(1)));
+  return success();
+}

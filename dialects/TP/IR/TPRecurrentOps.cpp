@@ -1,0 +1,151 @@
+//===- TPRecurrentOps.cpp - tp RNN cells and attention --------------------===//
+
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPRecurrentOps.cpp.inc"
+
+static int64_t mulDim(int64_t a, int64_t b) {
+  return ShapedType::isDynamic(a) ? a : a * b;
+}
+
+LogicalResult mlir::tp::verifyRecurrentCell(Operation *op, int64_t gates,
+                                            Value input, ArrayRef<Value> states,
+                                            Value wIh, Value wHh, Value bIh,
+                                            Value bHh) {
+  if (failed(expectRank(op, input, "an input", 1, 2)))
+    return failure();
+  bool batched = rankOf(input) == 2;
+  ArrayRef<int64_t> x = shapeOf(input);
+  for (Value state : states) {
+    if (rankOf(state) != rankOf(input))
+      return op->emitOpError("hidden state must be ")
+             << (batched ? "2-D for a 2-D input" : "1-D for a 1-D input")
+             << ", got rank " << rankOf(state);
+    if (state.getType() != states.front().getType())
+      return op->emitOpError("hidden and cell states must have one type");
+  }
+  ArrayRef<int64_t> h = shapeOf(states.front());
+  int64_t hidden = h.back();
+  if (batched && failed(expectDimsMatch(op, x[0], h[0],
+                                        "input and hidden batch sizes differ")))
+    return failure();
+  if (failed(expectRank(op, wIh, "a 2-D w_ih", 2, 2)) ||
+      failed(expectRank(op, wHh, "a 2-D w_hh", 2, 2)))
+    return failure();
+  ArrayRef<int64_t> wi = shapeOf(wIh), wh = shapeOf(wHh);
+  int64_t gateRows = mulDim(hidden, gates);
+  if (failed(expectDimsMatch(op, wi[0], gateRows,
+                             "w_ih must have " + std::to_string(gates) +
+                                 " x hidden_size rows")) ||
+      failed(expectDimsMatch(op, wi[1], x.back(),
+                             "w_ih columns must equal input features")) ||
+      failed(expectDimsMatch(op, wh[0], gateRows,
+                             "w_hh must have " + std::to_string(gates) +
+                                 " x hidden_size rows")) ||
+      failed(expectDimsMatch(op, wh[1], hidden,
+                             "w_hh columns must equal hidden_size")))
+    return failure();
+  for (Value b : {bIh, bHh}) {
+    if (!b)
+      continue;
+    if (failed(expectRank(op, b, "a 1-D bias", 1, 1)) ||
+        failed(expectDimsMatch(op, shapeOf(b)[0], gateRows,
+                               "bias size must equal gates x hidden_size")))
+      return failure();
+  }
+  for (unsigned i = 0; i < op->getNumResults(); ++i)
+    if (failed(expectResultShape(op, i, h)))
+      return failure();
+  return success();
+}
+
+LogicalResult mlir::tp::verifyMkldnnRnnLayer(Operation *op) {
+  auto rnn = cast<MkldnnRnnLayerOp>(op);
+  if (failed(expectRank(op, rnn.getInput(), "a 3-D input", 3, 3)) ||
+      failed(expectRank(op, rnn.getHx(), "a 2-D hx", 2, 2)) ||
+      failed(expectRank(op, rnn.getCx(), "a 2-D cx", 2, 2)))
+    return failure();
+  int64_t hidden = rnn.getHiddenSize();
+  if (hidden <= 0)
+    return op->emitOpError("hidden_size must be positive, got ") << hidden;
+  if (failed(expectDimsMatch(op, shapeOf(rnn.getHx())[1], hidden,
+                             "hx last dimension must equal hidden_size")))
+    return failure();
+  ArrayRef<int64_t> x = shapeOf(rnn.getInput());
+  if (failed(expectResultShape(op, 0, {x[0], x[1], hidden})) ||
+      failed(expectResultShape(op, 1, shapeOf(rnn.getHx()))) ||
+      failed(expectResultShape(op, 2, shapeOf(rnn.getCx()))) ||
+      failed(expectRank(op, rnn.getWorkspace(), "a 1-D workspace", 1, 1)))
+    return failure();
+  return success();
+}
+
+LogicalResult mlir::tp::verifyAttention(Operation *op) {
+  auto sdpa = cast<ScaledDotProductAttentionOp>(op);
+  constexpr int64_t kAny = std::numeric_limits<int64_t>::max();
+  Value q = sdpa.getQuery(), k = sdpa.getKey(), v = sdpa.getValue();
+  if (failed(expectRank(op, q, "a query", 2, kAny)) ||
+      failed(expectRank(op, k, "a key", 2, kAny)) ||
+      failed(expectRank(op, v, "a value", 2, kAny)))
+    return failure();
+  ArrayRef<int64_t> qs = shapeOf(q), ks = shapeOf(k), vs = shapeOf(v);
+  if (failed(expectDimsMatch(op, qs.back(), ks.back(),
+                             "query and key embedding sizes differ")) ||
+      failed(expectDimsMatch(op, ks[ks.size() - 2], vs[vs.size() - 2],
+                             "key and value sequence lengths differ")))
+    return failure();
+  double p = sdpa.getDropoutP().convertToDouble();
+  if (p < 0.0 || p >= 1.0)
+    return op->emitOpError("dropout_p must be in [0, 1), got ") << p;
+  int64_t l = qs[qs.size() - 2], s = ks[ks.size() - 2];
+  if (Value mask = sdpa.getAttnMask()) {
+    if (sdpa.getIsCausal())
+      return op->emitOpError("an explicit attn_mask cannot be combined with "
+                             "is_causal");
+    SmallVector<int64_t> target(qs.drop_back(2)), merged;
+    target.append({l, s});
+    if (failed(broadcastShapes({shapeOf(mask), target}, merged)) ||
+        merged != target)
+      return op->emitOpError("attn_mask of shape ")
+             << formatShape(shapeOf(mask)) << " does not broadcast to "
+             << formatShape(target);
+  }
+  SmallVector<int64_t> shape(qs.drop_back());
+  shape.push_back(vs.back());
+  return expectResultShape(op, 0, shape);
+}
+
+LogicalResult mlir::tp::verifyNativeMultiHeadAttention(Operation *op) {
+  auto mha = cast<NativeMultiHeadAttentionOp>(op);
+  int64_t e = mha.getEmbedDim(), heads = mha.getNumHead();
+  if (e <= 0 || heads <= 0 || e % heads != 0)
+    return op->emitOpError("embed_dim (")
+           << e << ") must be a positive multiple of num_head (" << heads
+           << ")";
+  Value q = mha.getQuery(), k = mha.getKey();
+  if (failed(expectRank(op, q, "a 3-D query", 3, 3)) ||
+      failed(expectRank(op, k, "a 3-D key", 3, 3)) ||
+      failed(expectRank(op, mha.getValue(), "a 3-D value", 3, 3)) ||
+      failed(expectRank(op, mha.getQkvWeight(), "a 2-D qkv_weight", 2, 2)) ||
+      failed(expectRank(op, mha.getProjWeight(), "a 2-D proj_weight", 2, 2)))
+    return failure();
+  ArrayRef<int64_t> qs = shapeOf(q), ks = shapeOf(k);
+  if (failed(expectDimsMatch(op, qs[2], e, "query features must equal "
+                                           "embed_dim")) ||
+      failed(expectDimsMatch(op, shapeOf(mha.getQkvWeight())[0], 3 * e,
+                             "qkv_weight must have 3 x embed_dim rows")) ||
+      failed(expectDimsMatch(op, shapeOf(mha.getProjWeight())[0], e,
+                             "proj_weight must have embed_dim rows")))
+    return failure();
+  if (failed(expectResultShape(op, 0, qs)))
+    return failure();
+  if (!mha.getNeedWeights())
+    return success();
+  if (mha.getAverageAttnWeights())
+    return expectResultShape(op, 1, {qs[0], qs[1], ks[1]});
+  return expectResultShape(op, 1, {qs[0], heads, qs[1], ks[1]});
+}

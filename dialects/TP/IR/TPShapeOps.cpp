@@ -1,0 +1,411 @@
+//===- TPShapeOps.cpp - tp data movement, indexing, pooling ---------------===//
+
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include "llvm/ADT/SmallSet.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPShapeOps.cpp.inc"
+
+static bool isDyn(int64_t d) { return ShapedType::isDynamic(d); }
+
+/// Product of the dims, or kDynamic when any is dynamic.
+static int64_t product(ArrayRef<int64_t> dims) {
+  int64_t n = 1;
+  for (int64_t d : dims) {
+    if (isDyn(d))
+      return ShapedType::kDynamic;
+    n *= d;
+  }
+  return n;
+}
+
+static LogicalResult layoutShape(Operation *op, LayoutKind kind,
+                                 SmallVectorImpl<int64_t> &shape) {
+  Value input = op->getOperand(0);
+  ArrayRef<int64_t> x = shapeOf(input);
+  int64_t rank = x.size();
+  switch (kind) {
+  case LayoutKind::Transpose: {
+    auto t = cast<TransposeOp>(op);
+    FailureOr<int64_t> a = normalizeDim(op, t.getDim0(), rank, "dim0");
+    FailureOr<int64_t> b = normalizeDim(op, t.getDim1(), rank, "dim1");
+    if (failed(a) || failed(b))
+      return failure();
+    shape.assign(x.begin(), x.end());
+    if (rank)
+      std::swap(shape[*a], shape[*b]);
+    return success();
+  }
+  case LayoutKind::Permute: {
+    ArrayRef<int64_t> dims = cast<PermuteOp>(op).getDims();
+    if (static_cast<int64_t>(dims.size()) != rank)
+      return op->emitOpError("dims must list each of the ")
+             << rank << " dimensions once, got " << dims.size() << " entries";
+    llvm::SmallSet<int64_t, 4> seen;
+    for (int64_t d : dims) {
+      FailureOr<int64_t> dim = normalizeDim(op, d, rank, "dims entry");
+      if (failed(dim))
+        return failure();
+      if (!seen.insert(*dim).second)
+        return op->emitOpError("dims is not a permutation: ")
+               << d << " repeats";
+      shape.push_back(x[*dim]);
+    }
+    return success();
+  }
+  case LayoutKind::Reshape: {
+    ArrayRef<int64_t> target = cast<ReshapeOp>(op).getShape();
+    int64_t inferred = -1, known = 1;
+    for (auto [i, d] : llvm::enumerate(target)) {
+      if (d == -1) {
+        if (inferred >= 0)
+          return op->emitOpError("only one dimension can be inferred (-1)");
+        inferred = i;
+      } else if (d < 0) {
+        return op->emitOpError("invalid shape dimension ") << d;
+      } else {
+        known *= d;
+      }
+    }
+    shape.assign(target.begin(), target.end());
+    int64_t numel = product(x);
+    if (inferred >= 0) {
+      if (isDyn(numel) || known == 0)
+        shape[inferred] = ShapedType::kDynamic;
+      else if (numel % known != 0)
+        return op->emitOpError("shape ")
+               << formatShape(target) << " is invalid for an input of "
+               << numel << " elements";
+      else
+        shape[inferred] = numel / known;
+    } else if (!isDyn(numel) && numel != known) {
+      return op->emitOpError("shape ")
+             << formatShape(target) << " is invalid for an input of " << numel
+             << " elements";
+    }
+    return success();
+  }
+  case LayoutKind::Expand: {
+    ArrayRef<int64_t> size = cast<ExpandOp>(op).getSize();
+    int64_t extra = static_cast<int64_t>(size.size()) - rank;
+    if (extra < 0)
+      return op->emitOpError("the number of sizes (")
+             << size.size() << ") must be at least the input rank (" << rank
+             << ")";
+    for (auto [i, d] : llvm::enumerate(size)) {
+      int64_t in = static_cast<int64_t>(i) >= extra ? x[i - extra] : 1;
+      if (d == -1) {
+        if (static_cast<int64_t>(i) < extra)
+          return op->emitOpError("-1 is not allowed for a new leading "
+                                 "dimension");
+        shape.push_back(in);
+      } else if (d < 0) {
+        return op->emitOpError("invalid expand size ") << d;
+      } else if (in == 1 || isDyn(in) || in == d) {
+        shape.push_back(d);
+      } else {
+        return op->emitOpError("cannot expand dimension ")
+               << i << " of size " << in << " to " << d;
+      }
+    }
+    return success();
+  }
+  case LayoutKind::Unsqueeze: {
+    FailureOr<int64_t> dim =
+        normalizeDim(op, cast<UnsqueezeOp>(op).getDim(), rank + 1);
+    if (failed(dim))
+      return failure();
+    shape.assign(x.begin(), x.end());
+    shape.insert(shape.begin() + *dim, 1);
+    return success();
+  }
+  case LayoutKind::Squeeze: {
+    std::optional<ArrayRef<int64_t>> dims = cast<SqueezeOp>(op).getDim();
+    llvm::SmallSet<int64_t, 4> selected;
+    if (dims) {
+      for (int64_t d : *dims) {
+        FailureOr<int64_t> dim = normalizeDim(op, d, rank);
+        if (failed(dim))
+          return failure();
+        selected.insert(*dim);
+      }
+    }
+    for (int64_t i = 0; i < rank; ++i)
+      if (x[i] != 1 || (dims && !selected.count(i)))
+        shape.push_back(x[i]);
+    return success();
+  }
+  case LayoutKind::Flatten: {
+    auto f = cast<FlattenOp>(op);
+    if (rank == 0) {
+      shape.push_back(1);
+      return success();
+    }
+    FailureOr<int64_t> s = normalizeDim(op, f.getStartDim(), rank, "start_dim");
+    FailureOr<int64_t> e = normalizeDim(op, f.getEndDim(), rank, "end_dim");
+    if (failed(s) || failed(e))
+      return failure();
+    if (*s > *e)
+      return op->emitOpError("start_dim cannot come after end_dim");
+    shape.append(x.begin(), x.begin() + *s);
+    shape.push_back(product(x.slice(*s, *e - *s + 1)));
+    shape.append(x.begin() + *e + 1, x.end());
+    return success();
+  }
+  }
+  llvm_unreachable("unknown layout kind");
+}
+
+LogicalResult mlir::tp::verifyLayout(Operation *op, LayoutKind kind) {
+  SmallVector<int64_t> shape;
+  if (failed(layoutShape(op, kind, shape)))
+    return failure();
+  return expectResultShape(op, 0, shape);
+}
+
+LogicalResult mlir::tp::verifyJoin(Operation *op, bool stack) {
+  ValueRange tensors = cast<ComputeOpInterface>(op).getComputeOperands();
+  if (tensors.empty())
+    return op->emitOpError("expected a non-empty list of tensors");
+  ArrayRef<int64_t> first = shapeOf(tensors.front());
+  int64_t rank = first.size();
+  int64_t d = op->getAttrOfType<IntegerAttr>("dim")
+                  ? op->getAttrOfType<IntegerAttr>("dim").getInt()
+                  : 0;
+  FailureOr<int64_t> dim = normalizeDim(op, d, stack ? rank + 1 : rank);
+  if (failed(dim))
+    return failure();
+  SmallVector<int64_t> shape(first);
+  int64_t total = 0;
+  for (auto [i, t] : llvm::enumerate(tensors)) {
+    ArrayRef<int64_t> s = shapeOf(t);
+    if (static_cast<int64_t>(s.size()) != rank)
+      return op->emitOpError("tensor #")
+             << i << " has rank " << s.size() << ", expected " << rank;
+    for (int64_t j = 0; j < rank; ++j) {
+      if (!stack && j == *dim)
+        continue;
+      if (failed(expectDimsMatch(op, s[j], first[j],
+                                 "tensor #" + std::to_string(i) +
+                                     " differs in dimension " +
+                                     std::to_string(j))))
+        return failure();
+    }
+    if (!stack)
+      total = isDyn(total) || isDyn(s[*dim]) ? ShapedType::kDynamic
+                                             : total + s[*dim];
+  }
+  if (stack)
+    shape.insert(shape.begin() + *dim, tensors.size());
+  else
+    shape[*dim] = total;
+  return expectResultShape(op, 0, shape);
+}
+
+static LogicalResult expectIndexTensor(Operation *op, Value index,
+                                       StringRef name, bool allowBool = false) {
+  Type type = elementTypeOf(index);
+  if ((isa<IntegerType>(type) && !type.isInteger(1)) ||
+      (allowBool && type.isInteger(1)))
+    return success();
+  return op->emitOpError("expected ")
+         << name << " to be an integer tensor, got " << index.getType();
+}
+
+LogicalResult mlir::tp::verifyIndexed(Operation *op, Value input, Value index,
+                                      Value source) {
+  int64_t d = op->getAttrOfType<IntegerAttr>("dim").getInt();
+  FailureOr<int64_t> dim = normalizeDim(op, d, rankOf(input));
+  if (failed(dim) || failed(expectIndexTensor(op, index, "index")))
+    return failure();
+  if (isa<IndexCopyOp>(op)) {
+    if (failed(expectRank(op, index, "a 1-D index", 0, 1)))
+      return failure();
+    SmallVector<int64_t> expected(shapeOf(input));
+    if (!expected.empty())
+      expected[*dim] = rankOf(index) ? shapeOf(index)[0] : 1;
+    if (rankOf(source) != static_cast<int64_t>(expected.size()) ||
+        !llvm::equal(shapeOf(source), expected, [](int64_t a, int64_t b) {
+          return isDyn(a) || isDyn(b) || a == b;
+        }))
+      return op->emitOpError("source must have shape ")
+             << formatShape(expected) << ", got "
+             << formatShape(shapeOf(source));
+  } else if (rankOf(index) != rankOf(input) ||
+             rankOf(source) != rankOf(input)) {
+    return op->emitOpError("index and src must have the rank of self (")
+           << rankOf(input) << ")";
+  }
+  return expectResultShape(op, 0, shapeOf(input));
+}
+
+LogicalResult mlir::tp::verifyIndexPut(Operation *op) {
+  auto put = cast<IndexPutOp>(op);
+  if (put.getIndices().size() > static_cast<size_t>(rankOf(put.getInput())))
+    return op->emitOpError("too many indices for a tensor of rank ")
+           << rankOf(put.getInput());
+  for (Value index : put.getIndices())
+    if (failed(expectIndexTensor(op, index, "indices", /*allowBool=*/true)))
+      return failure();
+  return expectResultShape(op, 0, shapeOf(put.getInput()));
+}
+
+LogicalResult mlir::tp::verifyEmbedding(Operation *op) {
+  auto emb = cast<EmbeddingOp>(op);
+  if (failed(expectRank(op, emb.getWeight(), "a 2-D weight", 2, 2)) ||
+      failed(expectIndexTensor(op, emb.getIndices(), "indices")))
+    return failure();
+  SmallVector<int64_t> shape(shapeOf(emb.getIndices()));
+  shape.push_back(shapeOf(emb.getWeight())[1]);
+  return expectResultShape(op, 0, shape);
+}
+
+LogicalResult mlir::tp::verifyPad(Operation *op, int64_t n) {
+  Value input = op->getOperand(0);
+  ArrayRef<int64_t> padding = op->getAttrOfType<DenseI64ArrayAttr>("padding");
+  if (failed(expectRank(op, input, "an input", n + 1, n + 2)))
+    return failure();
+  if (static_cast<int64_t>(padding.size()) != 2 * n)
+    return op->emitOpError("padding must have ")
+           << 2 * n << " values, got " << padding.size();
+  bool reflection = op->getName().getStringRef().contains("reflection");
+  SmallVector<int64_t> shape(shapeOf(input));
+  for (int64_t i = 0; i < n; ++i) {
+    // padding lists (left, right) of the last dimension first.
+    int64_t lo = padding[2 * i], hi = padding[2 * i + 1];
+    int64_t &dim = shape[shape.size() - 1 - i];
+    if (reflection && !isDyn(dim) && (lo >= dim || hi >= dim))
+      return op->emitOpError("reflection padding must be smaller than the "
+                             "padded dimension (")
+             << dim << ")";
+    if (!isDyn(dim)) {
+      dim += lo + hi;
+      if (dim <= 0)
+        return op->emitOpError("padded size must be positive");
+    }
+  }
+  return expectResultShape(op, 0, shape);
+}
+
+LogicalResult mlir::tp::verifyPool(Operation *op, int64_t n,
+                                   ArrayRef<int64_t> kernel,
+                                   std::optional<ArrayRef<int64_t>> stride,
+                                   std::optional<ArrayRef<int64_t>> padding,
+                                   std::optional<ArrayRef<int64_t>> dilation,
+                                   bool ceilMode) {
+  Value input = op->getOperand(0);
+  if (failed(expectRank(op, input, "an input", n + 1, n + 2)))
+    return failure();
+  auto expand = [&](std::optional<ArrayRef<int64_t>> v, ArrayRef<int64_t> dflt,
+                    StringRef name,
+                    SmallVectorImpl<int64_t> &out) -> LogicalResult {
+    if (!v || v->empty())
+      out.assign(dflt.begin(), dflt.end());
+    else if (v->size() == 1)
+      out.assign(n, v->front());
+    else if (static_cast<int64_t>(v->size()) == n)
+      out.assign(v->begin(), v->end());
+    else
+      return op->emitOpError()
+             << name << " must have 1 or " << n << " values";
+    return success();
+  };
+  SmallVector<int64_t> k, s, p, d;
+  SmallVector<int64_t> ones(n, 1), zeros(n, 0);
+  if (failed(expand(kernel, ones, "kernel_size", k)) ||
+      failed(expand(stride, k, "stride", s)) ||
+      failed(expand(padding, zeros, "padding", p)) ||
+      failed(expand(dilation, ones, "dilation", d)))
+    return failure();
+  SmallVector<int64_t> shape(shapeOf(input));
+  for (int64_t i = 0; i < n; ++i) {
+    if (k[i] <= 0 || s[i] <= 0 || d[i] <= 0)
+      return op->emitOpError("kernel_size, stride and dilation must be "
+                             "positive");
+    if (p[i] < 0 || 2 * p[i] > k[i])
+      return op->emitOpError("padding should be at most half of the kernel "
+                             "size");
+    int64_t &dim = shape[shape.size() - n + i];
+    if (isDyn(dim))
+      continue;
+    int64_t span = dim + 2 * p[i] - d[i] * (k[i] - 1) - 1;
+    int64_t out = (ceilMode ? (span + s[i] - 1) / s[i] : span / s[i]) + 1;
+    if (ceilMode && (out - 1) * s[i] >= dim + p[i])
+      --out;
+    if (span < 0 || out <= 0)
+      return op->emitOpError("input too small for the pooling window");
+    dim = out;
+  }
+  return expectResultShape(op, 0, shape);
+}
+
+LogicalResult mlir::tp::verifyUnpool(Operation *op, int64_t n) {
+  Value input = op->getOperand(0), indices = op->getOperand(1);
+  ArrayRef<int64_t> outputSize =
+      op->getAttrOfType<DenseI64ArrayAttr>("output_size");
+  if (failed(expectRank(op, input, "an input", n + 1, n + 2)) ||
+      failed(expectIndexTensor(op, indices, "indices")))
+    return failure();
+  if (shapeOf(indices) != shapeOf(input))
+    return op->emitOpError("indices must have the input's shape");
+  if (static_cast<int64_t>(outputSize.size()) != n)
+    return op->emitOpError("output_size must have ") << n << " values";
+  SmallVector<int64_t> shape(shapeOf(input).drop_back(n));
+  shape.append(outputSize.begin(), outputSize.end());
+  return expectResultShape(op, 0, shape);
+}
+
+LogicalResult mlir::tp::verifyAdaptivePool(Operation *op, int64_t n,
+                                           ArrayRef<int64_t> outputSize) {
+  Value input = op->getOperand(0);
+  if (failed(expectRank(op, input, "an input", n + 1, n + 2)))
+    return failure();
+  if (static_cast<int64_t>(outputSize.size()) != n)
+    return op->emitOpError("output_size must have ") << n << " values";
+  if (llvm::any_of(outputSize, [](int64_t v) { return v <= 0; }))
+    return op->emitOpError("output_size values must be positive");
+  SmallVector<int64_t> shape(shapeOf(input).drop_back(n));
+  shape.append(outputSize.begin(), outputSize.end());
+  for (unsigned i = 0; i < op->getNumResults(); ++i)
+    if (failed(expectResultShape(op, i, shape)))
+      return failure();
+  return success();
+}
+
+LogicalResult mlir::tp::verifyGridSample(Operation *op, int64_t n) {
+  Value input = op->getOperand(0), grid = op->getOperand(1);
+  if (n == 0)
+    n = rankOf(input) == 5 ? 3 : 2;
+  if (failed(expectRank(op, input, "an (N, C, ...) input", n + 2, n + 2)) ||
+      failed(expectRank(op, grid, "a grid", n + 2, n + 2)))
+    return failure();
+  ArrayRef<int64_t> x = shapeOf(input), g = shapeOf(grid);
+  if (failed(expectDimsMatch(op, x[0], g[0], "input and grid batch sizes "
+                                             "differ")) ||
+      failed(expectDimsMatch(op, g.back(), n,
+                             "grid's last dimension must hold the " +
+                                 std::to_string(n) + " coordinates")))
+    return failure();
+  if (auto sample = dyn_cast<GridSampleOp>(op)) {
+    if (!llvm::is_contained({"bilinear", "nearest", "bicubic"},
+                            sample.getMode()))
+      return op->emitOpError("mode must be bilinear, nearest or bicubic");
+    if (!llvm::is_contained({"zeros", "border", "reflection"},
+                            sample.getPaddingMode()))
+      return op->emitOpError("padding_mode must be zeros, border or "
+                             "reflection");
+  } else {
+    auto mode = op->getAttrOfType<IntegerAttr>("interpolation_mode").getInt();
+    auto pad = op->getAttrOfType<IntegerAttr>("padding_mode").getInt();
+    if (mode < 0 || mode > 2 || pad < 0 || pad > 2)
+      return op->emitOpError("interpolation_mode and padding_mode must be "
+                             "0, 1 or 2");
+  }
+  SmallVector<int64_t> shape{x[0], x[1]};
+  shape.append(g.begin() + 1, g.end() - 1);
+  return expectResultShape(op, 0, shape);
+}

@@ -1,0 +1,167 @@
+//===- TPBase.td - tp dialect base definitions -------------*- tablegen -*-===//
+//
+// The tp dialect: tensorplay programs on builtin ranked tensors. This file
+// holds the dialect record, the type constraints, the traits that carry each
+// op's dtype rule, the autocast-facing interface and the base op classes that
+// every op family builds on.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_DIALECT_TP_IR_TPBASE_TD
+#define TENSORPLAY_DIALECT_TP_IR_TPBASE_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def TP_Dialect : Dialect {
+  let name = "tp";
+  let cppNamespace = "::mlir::tp";
+  let summary = "Tensor ops of tensorplay programs, with autocast regions";
+  let description = [{
+    The `tp` dialect models tensorplay (PyTorch-like) programs: one op per
+    tensorplay operator, on builtin ranked tensors. Operands, attributes and
+    results follow the tensorplay/PyTorch schema of each operator. Scalars that
+    tensorplay passes as Python numbers are attributes. In-place variants carry
+    the `inplace` unit attribute and explicit `out=` destinations are trailing
+    `out(...)` operands. `tp.cast` is the one op that changes an element type on
+    purpose, and `tp.autocast` regions scope the autocast state.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+  let useDefaultAttributePrinterParser = 0;
+  let hasConstantMaterializer = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Type constraints
+//===----------------------------------------------------------------------===//
+
+def TP_ElementType : AnyTypeOf<[F16, BF16, F32, F64, Complex<F32>, Complex<F64>,
+                                I1, I8, I16, I32, I64, UI8],
+                               "tensorplay element type">;
+def TP_Tensor : RankedTensorOf<[F16, BF16, F32, F64, Complex<F32>,
+                                Complex<F64>, I1, I8, I16, I32, I64, UI8]>;
+def TP_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
+def TP_IntTensor : RankedTensorOf<[I32, I64]>;
+
+//===----------------------------------------------------------------------===//
+// Dtype rules (see include/tensorplay/Dialect/TP/IR/DtypeRules.h)
+//===----------------------------------------------------------------------===//
+
+/// How an op's computation dtype follows from its operands:
+///   Same     all floating operands share one element type (mm, conv, ...)
+///   Promote  tensorplay's result_type over the tensor operands (add, cat, ...)
+///   Float    as Promote, but integral inputs compute in f32 (exp, log, ...)
+///   First    the dtype of the first operand (reshape, layer_norm, pools, ...)
+/// and, per result, what the result holds: `Value` (the computation dtype),
+/// `Complex` / `Real` (its complex or real counterpart), `I64`, `I32`, `Bool`.
+class TP_DtypeRule<string operandRule, list<string> results = ["Value"]>
+    : ParamNativeOpTrait<"DtypeRuleTrait",
+        "::mlir::tp::OperandRule::" # operandRule #
+        !foldl("", results, acc, r, acc # ", ::mlir::tp::ResultKind::" # r)> {
+  let cppNamespace = "::mlir::tp";
+}
+
+//===----------------------------------------------------------------------===//
+// Interface: what autocast needs to know of every tp compute op
+//===----------------------------------------------------------------------===//
+
+def TP_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
+  let cppNamespace = "::mlir::tp";
+  let description = [{
+    Implemented by every tp op that computes on tensors (all but the structural
+    ops). Gives the autocast pass a uniform view: the operands that take part
+    in the computation (without `out=` destinations), whether the op is an
+    in-place or `out=` form, the explicit `dtype` if any, and the result
+    element types the op's dtype rule implies for its current operands.
+  }];
+  let methods = [
+    InterfaceMethod<"The operands that take part in the computation.",
+      "::mlir::OperandRange", "getComputeOperands", (ins), [{}], [{
+        auto all = $_op->getOperands();
+        return all.take_front(all.size() - $_op.getOut().size());
+      }]>,
+    InterfaceMethod<"True for the in-place variant or an explicit out= form.",
+      "bool", "isInplaceOrOut", (ins), [{}], [{
+        return $_op.getInplace() || !$_op.getOut().empty();
+      }]>,
+    InterfaceMethod<"The explicit dtype= of the op, or null.",
+      "::mlir::Type", "getExplicitDtype", (ins), [{}], [{
+        if (auto attr = $_op->template getAttrOfType<::mlir::TypeAttr>("dtype"))
+          return attr.getValue();
+        return {};
+      }]>,
+    InterfaceMethod<[{
+        Computes the element type of every result from the current operands,
+        attributes and dtype rule. Fails (emitting at the op when `emit` is
+        set) when the operands break the rule, e.g. mixed dtypes where the
+        op requires one.
+      }],
+      "::llvm::LogicalResult", "inferResultElementTypes",
+      (ins "::llvm::SmallVectorImpl<::mlir::Type> &":$types, "bool":$emit),
+      [{}], [{
+        return ::mlir::tp::inferResultElementTypes(
+            $_op.getOperation(), ConcreteOp::getOperandRule(),
+            ConcreteOp::getResultKinds(), $_op.getComputeOperands(),
+            $_op.getExplicitDtype(), types, emit);
+      }]>,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// Base classes
+//===----------------------------------------------------------------------===//
+
+class TP_Op<string mnemonic, list<Trait> traits = []>
+    : Op<TP_Dialect, mnemonic, traits>;
+
+/// Arguments every compute op ends with: the in-place flag and the `out=`
+/// destinations (none, or one per result).
+defvar TP_FormArgs = (ins UnitAttr:$inplace, Variadic<TP_Tensor>:$out);
+
+/// Base of every compute op. `summaryText` is the one-line summary, `args`
+/// the op's own operands and attributes (the in-place flag and `out=`
+/// destinations are appended), `operandsFormat` the assembly of those
+/// operands, `exampleText` the example of the generated docs. `verifier` is a
+/// C++ expression of type LogicalResult evaluated in verify(); it may use
+/// `*this` and the op's accessors. Families add `Pure` themselves (dropout is
+/// the one compute op that is not).
+class TP_ComputeOp<string mnemonic, string summaryText, TP_DtypeRule rule,
+                   dag args, string operandsFormat, string exampleText,
+                   list<Trait> traits = [], code verifier = "::mlir::success()">
+    : TP_Op<mnemonic, !listconcat(traits, [rule, TP_ComputeOpInterface])> {
+  let summary = summaryText;
+  let arguments = !con(args, TP_FormArgs);
+  let assemblyFormat = operandsFormat #
+      " (`out` `(` $out^ `)`)? attr-dict `:` functional-type(operands, results)";
+  let description = "Follows the tensorplay/PyTorch schema of `" # mnemonic #
+      "`. Add the `inplace` unit attribute for the in-place variant (the "
+      "result then has the type of the first operand) or trailing `out(...)` "
+      "operands for explicit `out=` destinations (the results then have their "
+      "types).\n\nExample:\n\n```mlir\n" # exampleText # "\n```\n";
+  let hasVerifier = 1;
+  let extraClassDefinition = [{
+    ::llvm::LogicalResult $cppClass::verify() {
+      if (::mlir::failed(::mlir::tp::verifyFormArgs(*this)))
+        return ::mlir::failure();
+      if (::mlir::failed(}] # verifier # [{))
+        return ::mlir::failure();
+      return ::mlir::tp::verifyResultElementTypes(*this);
+    }
+  }];
+}
+
+/// A compute op with one result.
+class TP_SingleResultOp<string mnemonic, string summaryText, TP_DtypeRule rule,
+                        dag args, string operandsFormat, string exampleText,
+                        list<Trait> traits = [],
+                        code verifier = "::mlir::success()">
+    : TP_ComputeOp<mnemonic, summaryText, rule, args, operandsFormat,
+                   exampleText, !listconcat(traits, [Pure]), verifier> {
+  let results = (outs TP_Tensor:$result);
+}
+
+/// Common attribute shapes.
+defvar TP_ReductionAttr = DefaultValuedStrAttr<StrAttr, "mean">;
+
+#endif // TENSORPLAY_DIALECT_TP_IR_TPBASE_TD

@@ -1,0 +1,90 @@
+//===- TPConvOps.td - tp convolution ops -------------------*- tablegen -*-===//
+//
+// conv1d/2d/3d, conv_transpose1d/2d/3d, _convolution and conv_tbc. Stride,
+// padding, dilation and output_padding take one value per spatial dimension
+// or a single value for all (absent: stride 1, padding 0, dilation 1,
+// output_padding 0), as in tensorplay.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_DIALECT_TP_IR_TPCONVOPS_TD
+#define TENSORPLAY_DIALECT_TP_IR_TPCONVOPS_TD
+
+include "tensorplay/Dialect/TP/IR/TPBase.td"
+
+defvar TP_ConvOperands = (ins TP_Tensor:$input, TP_Tensor:$weight,
+                              Optional<TP_Tensor>:$bias);
+defvar TP_ConvOperandsFormat = "$input `,` $weight (`bias` `(` $bias^ `)`)?";
+
+class TP_ConvNdOp<string mnemonic, int rank, string example>
+    : TP_SingleResultOp<mnemonic,
+        !cast<string>(rank) # "-D convolution over an input of planes",
+        TP_DtypeRule<"Same">,
+        !con(TP_ConvOperands,
+             (ins OptionalAttr<DenseI64ArrayAttr>:$stride,
+                  OptionalAttr<DenseI64ArrayAttr>:$padding,
+                  OptionalAttr<DenseI64ArrayAttr>:$dilation,
+                  DefaultValuedAttr<I64Attr, "1">:$groups)),
+        TP_ConvOperandsFormat, example, [AttrSizedOperandSegments],
+        "::mlir::tp::verifyConvolution(*this, " # rank # ", /*transposed=*/false, "
+        "getInput(), getWeight(), getBias(), getStride(), getPadding(), "
+        "getDilation(), std::nullopt, getGroups())">;
+
+def TP_Conv1dOp : TP_ConvNdOp<"conv1d", 1,
+    "%r = tp.conv1d %x, %w : (tensor<2x3x16xf32>, tensor<4x3x5xf32>) -> tensor<2x4x12xf32>">;
+def TP_Conv2dOp : TP_ConvNdOp<"conv2d", 2,
+    "%r = tp.conv2d %x, %w bias(%b) {padding = array<i64: 1>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<4xf32>) -> tensor<2x4x8x8xf32>">;
+def TP_Conv3dOp : TP_ConvNdOp<"conv3d", 3,
+    "%r = tp.conv3d %x, %w : (tensor<1x2x4x4x4xf32>, tensor<3x2x3x3x3xf32>) -> tensor<1x3x2x2x2xf32>">;
+
+class TP_ConvTransposeNdOp<string mnemonic, int rank, string example>
+    : TP_SingleResultOp<mnemonic,
+        !cast<string>(rank) # "-D transposed convolution (fractionally-strided)",
+        TP_DtypeRule<"Same">,
+        !con(TP_ConvOperands,
+             (ins OptionalAttr<DenseI64ArrayAttr>:$stride,
+                  OptionalAttr<DenseI64ArrayAttr>:$padding,
+                  OptionalAttr<DenseI64ArrayAttr>:$output_padding,
+                  DefaultValuedAttr<I64Attr, "1">:$groups,
+                  OptionalAttr<DenseI64ArrayAttr>:$dilation)),
+        TP_ConvOperandsFormat, example, [AttrSizedOperandSegments],
+        "::mlir::tp::verifyConvolution(*this, " # rank # ", /*transposed=*/true, "
+        "getInput(), getWeight(), getBias(), getStride(), getPadding(), "
+        "getDilation(), getOutputPadding(), getGroups())">;
+
+def TP_ConvTranspose1dOp : TP_ConvTransposeNdOp<"conv_transpose1d", 1,
+    "%r = tp.conv_transpose1d %x, %w : (tensor<2x4x12xf32>, tensor<4x3x5xf32>) -> tensor<2x3x16xf32>">;
+def TP_ConvTranspose2dOp : TP_ConvTransposeNdOp<"conv_transpose2d", 2,
+    "%r = tp.conv_transpose2d %x, %w {stride = array<i64: 2>} : (tensor<1x4x4x4xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x9x9xf32>">;
+def TP_ConvTranspose3dOp : TP_ConvTransposeNdOp<"conv_transpose3d", 3,
+    "%r = tp.conv_transpose3d %x, %w : (tensor<1x3x2x2x2xf32>, tensor<3x2x3x3x3xf32>) -> tensor<1x2x4x4x4xf32>">;
+
+def TP_ConvolutionOp : TP_SingleResultOp<"convolution",
+    "aten::_convolution: the general (transposed) N-D convolution",
+    TP_DtypeRule<"Same">,
+    !con(TP_ConvOperands,
+         (ins DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+              DenseI64ArrayAttr:$dilation, BoolAttr:$transposed,
+              DenseI64ArrayAttr:$output_padding, I64Attr:$groups,
+              DefaultValuedAttr<BoolAttr, "false">:$benchmark,
+              DefaultValuedAttr<BoolAttr, "false">:$deterministic,
+              DefaultValuedAttr<BoolAttr, "true">:$cudnn_enabled,
+              DefaultValuedAttr<BoolAttr, "true">:$allow_tf32)),
+    TP_ConvOperandsFormat,
+    "%r = tp.convolution %x, %w {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, padding = array<i64: 0>, stride = array<i64: 1>, transposed = false} : (tensor<2x3x16xf32>, tensor<4x3x5xf32>) -> tensor<2x4x12xf32>",
+    [AttrSizedOperandSegments],
+    "::mlir::tp::verifyConvolution(*this, "
+    "::mlir::cast<::mlir::RankedTensorType>(getInput().getType()).getRank() - 2, "
+    "getTransposed(), getInput(), getWeight(), getBias(), getStride(), "
+    "getPadding(), getDilation(), getOutputPadding(), getGroups())">;
+
+def TP_ConvTbcOp : TP_SingleResultOp<"conv_tbc",
+    "1-D convolution on a (time, batch, channel) input",
+    TP_DtypeRule<"Same">,
+    (ins TP_Tensor:$input, TP_Tensor:$weight, TP_Tensor:$bias,
+         DefaultValuedAttr<I64Attr, "0">:$pad),
+    "$input `,` $weight `,` $bias",
+    "%r = tp.conv_tbc %x, %w, %b : (tensor<10x2x3xf32>, tensor<3x3x4xf32>, tensor<4xf32>) -> tensor<8x2x4xf32>",
+    [], "::mlir::tp::verifyConvTbc(*this)">;
+
+#endif // TENSORPLAY_DIALECT_TP_IR_TPCONVOPS_TD

@@ -1,0 +1,109 @@
+//===- TPCoreOps.td - tp structural ops --------------------*- tablegen -*-===//
+//
+// tp.cast, tp.constant and the autocast region op with its terminator.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_DIALECT_TP_IR_TPCOREOPS_TD
+#define TENSORPLAY_DIALECT_TP_IR_TPCOREOPS_TD
+
+include "tensorplay/Dialect/TP/IR/TPBase.td"
+include "mlir/Interfaces/CastInterfaces.td"
+
+def TP_CastOp : TP_Op<"cast", [Pure, SameOperandsAndResultShape,
+    DeclareOpInterfaceMethods<CastOpInterface>]> {
+  let summary = "Change the element type of a tensor (tensor.to(dtype))";
+  let description = [{
+    The one op that changes an element type on purpose. The autocast pass
+    inserts it; programs may also contain it (explicit `.to(dtype)`). A cast to
+    the operand's own type folds away, and a cast of a lossless widening cast
+    (f16 -> f32 -> f16) folds to the original value or to one cast.
+
+    Example:
+
+    ```mlir
+    %h = tp.cast %x : tensor<4x8xf32> to tensor<4x8xf16>
+    %g = "tp.cast"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf16>
+    ```
+  }];
+  let arguments = (ins TP_Tensor:$input);
+  let results = (outs TP_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
+  let hasFolder = 1;
+  let hasCanonicalizer = 1;
+}
+
+def TP_ConstantOp : TP_Op<"constant", [ConstantLike, Pure,
+    AllTypesMatch<["value", "result"]>]> {
+  let summary = "A constant tensor";
+  let description = [{
+    A tensor constant given by a dense or splat elements attribute.
+
+    Example:
+
+    ```mlir
+    %c = tp.constant dense<1.0> : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs TP_Tensor:$result);
+  let assemblyFormat = "attr-dict $value";
+  let hasFolder = 1;
+}
+
+def TP_AutocastOp : TP_Op<"autocast", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects]> {
+  let summary = "A region run under an autocast state (tensorplay.autocast)";
+  let description = [{
+    The compile-time form of `with tensorplay.autocast(device_type, dtype,
+    enabled, cache_enabled):`. Ops in the region (and in functions called from
+    it) run under this autocast state; regions nest like the eager context
+    manager: an inner `enabled = false` region switches autocast off, an inner
+    region with another dtype overrides it, a region for another device
+    changes nothing for ops of the function's device, and leaving the region
+    restores the outer state. `dtype` defaults to the device's default (cuda
+    and xpu: f16, cpu: bf16). The region yields the op's results.
+
+    Example:
+
+    ```mlir
+    %r = tp.autocast "cuda" dtype(f16) -> tensor<4x16xf32> {
+      %m = tp.mm %a, %b : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+      tp.yield %m : tensor<4x16xf32>
+    } attributes {enabled = false}
+    ```
+  }];
+  let arguments = (ins StrAttr:$device_type, OptionalAttr<TypeAttr>:$dtype,
+                       DefaultValuedAttr<BoolAttr, "true">:$enabled,
+                       DefaultValuedAttr<BoolAttr, "true">:$cache_enabled);
+  let results = (outs Variadic<TP_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = [{
+    $device_type (`dtype` `(` $dtype^ `)`)? (`->` type($results)^)? $body
+    attr-dict-with-keyword
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The dtype of the region: the explicit one or the device's default.
+    ::mlir::Type getEffectiveDtype();
+    /// The yield terminating the body.
+    YieldOp getYield();
+  }];
+}
+
+def TP_YieldOp : TP_Op<"yield", [Pure, Terminator,
+    HasParent<"AutocastOp">]> {
+  let summary = "Terminator of tp.autocast: yields the region's results";
+  let description = [{
+    Example:
+
+    ```mlir
+    tp.yield %x : tensor<4xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<TP_Tensor>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+}
+
+#endif // TENSORPLAY_DIALECT_TP_IR_TPCOREOPS_TD

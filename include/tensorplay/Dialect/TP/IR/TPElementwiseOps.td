@@ -1,0 +1,138 @@
+//===- TPElementwiseOps.td - tp elementwise ops ------------*- tablegen -*-===//
+//
+// Unary math, binary ops with native type promotion, ops with a scalar
+// operand, activations and dropout.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_DIALECT_TP_IR_TPELEMENTWISEOPS_TD
+#define TENSORPLAY_DIALECT_TP_IR_TPELEMENTWISEOPS_TD
+
+include "tensorplay/Dialect/TP/IR/TPBase.td"
+
+/// Unary elementwise op: the result has the input's shape.
+class TP_UnaryOp<string mnemonic, string summaryText,
+                 TP_DtypeRule rule = TP_DtypeRule<"Float">, dag attrs = (ins)>
+    : TP_SingleResultOp<mnemonic, summaryText, rule,
+        !con((ins TP_Tensor:$input), attrs), "$input",
+        "%r = tp." # mnemonic # " %x : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+        [], "::mlir::tp::verifyElementwise(*this, getInput())">;
+
+// Unary math in the fp32 lists.
+def TP_AcosOp : TP_UnaryOp<"acos", "Elementwise arc cosine">;
+def TP_AsinOp : TP_UnaryOp<"asin", "Elementwise arc sine">;
+def TP_CoshOp : TP_UnaryOp<"cosh", "Elementwise hyperbolic cosine">;
+def TP_SinhOp : TP_UnaryOp<"sinh", "Elementwise hyperbolic sine">;
+def TP_TanOp : TP_UnaryOp<"tan", "Elementwise tangent">;
+def TP_ErfinvOp : TP_UnaryOp<"erfinv", "Elementwise inverse error function">;
+def TP_ExpOp : TP_UnaryOp<"exp", "Elementwise exponential">;
+def TP_Expm1Op : TP_UnaryOp<"expm1", "Elementwise exp(x) - 1">;
+def TP_LogOp : TP_UnaryOp<"log", "Elementwise natural logarithm">;
+def TP_Log10Op : TP_UnaryOp<"log10", "Elementwise base-10 logarithm">;
+def TP_Log1pOp : TP_UnaryOp<"log1p", "Elementwise log(1 + x)">;
+def TP_Log2Op : TP_UnaryOp<"log2", "Elementwise base-2 logarithm">;
+def TP_ReciprocalOp : TP_UnaryOp<"reciprocal", "Elementwise 1 / x">;
+def TP_RsqrtOp : TP_UnaryOp<"rsqrt", "Elementwise 1 / sqrt(x)">;
+def TP_SoftplusOp : TP_UnaryOp<"softplus",
+    "Softplus: log(1 + exp(beta * x)) / beta, linear above threshold",
+    TP_DtypeRule<"Float">,
+    (ins DefaultValuedAttr<F64Attr, "1.0">:$beta,
+         DefaultValuedAttr<F64Attr, "20.0">:$threshold)>;
+
+// Everyday unary ops.
+def TP_SqrtOp : TP_UnaryOp<"sqrt", "Elementwise square root">;
+def TP_SinOp : TP_UnaryOp<"sin", "Elementwise sine">;
+def TP_CosOp : TP_UnaryOp<"cos", "Elementwise cosine">;
+def TP_ErfOp : TP_UnaryOp<"erf", "Elementwise error function">;
+def TP_SigmoidOp : TP_UnaryOp<"sigmoid", "Elementwise logistic sigmoid">;
+def TP_TanhOp : TP_UnaryOp<"tanh", "Elementwise hyperbolic tangent">;
+def TP_SiluOp : TP_UnaryOp<"silu", "Elementwise x * sigmoid(x)">;
+def TP_GeluOp : TP_UnaryOp<"gelu", "Gaussian error linear unit",
+    TP_DtypeRule<"Float">,
+    (ins DefaultValuedStrAttr<StrAttr, "none">:$approximate)>;
+def TP_NegOp : TP_UnaryOp<"neg", "Elementwise negation", TP_DtypeRule<"First">>;
+def TP_AbsOp : TP_UnaryOp<"abs", "Elementwise absolute value",
+    TP_DtypeRule<"First">>;
+def TP_ReluOp : TP_UnaryOp<"relu", "Rectified linear unit: max(x, 0)",
+    TP_DtypeRule<"First">>;
+
+/// Dropout: zeroes elements with probability `p` and scales the rest by
+/// 1 / (1 - p) when `train` is set. Not Pure: it draws random numbers.
+def TP_DropoutOp : TP_ComputeOp<"dropout",
+    "Randomly zero elements with probability p during training",
+    TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, DefaultValuedAttr<F64Attr, "0.5">:$p,
+         DefaultValuedAttr<BoolAttr, "true">:$train), "$input",
+    "%r = tp.dropout %x {p = 1.000000e-01 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+    [], "::mlir::tp::verifyDropout(*this)"> {
+  let results = (outs TP_Tensor:$result);
+}
+
+/// Binary elementwise op with broadcasting and native type promotion.
+class TP_BinaryOp<string mnemonic, string summaryText,
+                  TP_DtypeRule rule = TP_DtypeRule<"Promote">,
+                  dag attrs = (ins)>
+    : TP_SingleResultOp<mnemonic, summaryText, rule,
+        !con((ins TP_Tensor:$lhs, TP_Tensor:$rhs), attrs), "$lhs `,` $rhs",
+        "%r = tp." # mnemonic # " %a, %b : (tensor<4x8xf16>, tensor<8xf32>) -> tensor<4x8xf32>",
+        [], "::mlir::tp::verifyElementwise(*this, {getLhs(), getRhs()})">;
+
+def TP_AddOp : TP_BinaryOp<"add", "Elementwise lhs + alpha * rhs",
+    TP_DtypeRule<"Promote">, (ins DefaultValuedAttr<F64Attr, "1.0">:$alpha)>;
+def TP_SubOp : TP_BinaryOp<"sub", "Elementwise lhs - alpha * rhs",
+    TP_DtypeRule<"Promote">, (ins DefaultValuedAttr<F64Attr, "1.0">:$alpha)>;
+def TP_MulOp : TP_BinaryOp<"mul", "Elementwise product">;
+def TP_DivOp : TP_BinaryOp<"div",
+    "Elementwise true division (or floor/trunc with rounding_mode)",
+    TP_DtypeRule<"Float">, (ins OptionalAttr<StrAttr>:$rounding_mode)>;
+def TP_MaximumOp : TP_BinaryOp<"maximum", "Elementwise maximum">;
+def TP_MinimumOp : TP_BinaryOp<"minimum", "Elementwise minimum">;
+def TP_Atan2Op : TP_BinaryOp<"atan2", "Elementwise atan(lhs / rhs) by quadrant",
+    TP_DtypeRule<"Float">>;
+
+/// pow(self, exponent): a tensor exponent, or a scalar one as an attribute.
+def TP_PowOp : TP_SingleResultOp<"pow", "Elementwise power self ** exponent",
+    TP_DtypeRule<"Promote">,
+    (ins TP_Tensor:$input, Optional<TP_Tensor>:$exponent,
+         OptionalAttr<F64Attr>:$scalar_exponent),
+    "$input (`,` $exponent^)?",
+    "%r = tp.pow %x {scalar_exponent = 2.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>",
+    [AttrSizedOperandSegments], "::mlir::tp::verifyPow(*this)">;
+
+/// Ops whose other operand is a Python scalar (an attribute).
+class TP_ScalarLhsOp<string mnemonic, string summaryText, string scalarName>
+    : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Float">,
+        !con((ins TP_Tensor:$input), !dag(ins, [F64Attr], [scalarName])),
+        "$input",
+        "%r = tp." # mnemonic # " %x {" # scalarName #
+            " = 2.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>",
+        [], "::mlir::tp::verifyElementwise(*this, getInput())">;
+
+def TP_RdivOp : TP_ScalarLhsOp<"rdiv", "Reflected division: other / self",
+                               "other">;
+def TP_RtruedivOp : TP_ScalarLhsOp<"rtruediv",
+    "Reflected true division: other / self", "other">;
+def TP_RpowOp : TP_ScalarLhsOp<"rpow",
+    "Reflected power: base ** self (the scalar base is an attribute)", "base">;
+
+/// addcmul / addcdiv: self + value * tensor1 (op) tensor2.
+class TP_AddcOp<string mnemonic, string summaryText>
+    : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Promote">,
+        (ins TP_Tensor:$input, TP_Tensor:$tensor1, TP_Tensor:$tensor2,
+             DefaultValuedAttr<F64Attr, "1.0">:$value),
+        "$input `,` $tensor1 `,` $tensor2",
+        "%r = tp." # mnemonic # " %s, %a, %b : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+        [], "::mlir::tp::verifyElementwise(*this, {getInput(), getTensor1(), getTensor2()})">;
+
+def TP_AddcdivOp : TP_AddcOp<"addcdiv", "self + value * tensor1 / tensor2">;
+def TP_AddcmulOp : TP_AddcOp<"addcmul", "self + value * tensor1 * tensor2">;
+
+def TP_WhereOp : TP_SingleResultOp<"where",
+    "Select elements of self where condition holds, else of other",
+    TP_DtypeRule<"Promote">,
+    (ins TP_Tensor:$condition, TP_Tensor:$input, TP_Tensor:$other),
+    "$condition `,` $input `,` $other",
+    "%r = tp.where %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
+    [], "::mlir::tp::verifyWhere(*this)">;
+
+#endif // TENSORPLAY_DIALECT_TP_IR_TPELEMENTWISEOPS_TD

@@ -1,0 +1,41 @@
+//===- TPOps.h - tp dialect ops ---------------------------------*- C++ -*-===//
+//
+// Declarations of every tp op, generated from the family .td files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_DIALECT_TP_IR_TPOPS_H
+#define TENSORPLAY_DIALECT_TP_IR_TPOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tensorplay/Dialect/TP/IR/DtypeRules.h"
+#include "tensorplay/Dialect/TP/IR/TPDialect.h"
+#include "tensorplay/Dialect/TP/IR/TPInterfaces.h.inc"
+#include "tensorplay/Dialect/TP/IR/Verifiers.h"
+
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPCoreOps.h.inc"
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPElementwiseOps.h.inc"
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPMatmulOps.h.inc"
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPConvOps.h.inc"
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPRecurrentOps.h.inc"
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPReductionOps.h.inc"
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPLossOps.h.inc"
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPShapeOps.h.inc"
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPLinalgOps.h.inc"
+
+#endif // TENSORPLAY_DIALECT_TP_IR_TPOPS_H

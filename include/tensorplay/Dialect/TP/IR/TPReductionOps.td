@@ -1,0 +1,209 @@
+//===- TPReductionOps.td - tp reductions and normalizations -*- tablegen -*-=//
+//
+// Reductions (sum, prod, mean, max, cumsum, ...), softmax family, norms,
+// distances, layer/group/batch normalization, quantiles.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_DIALECT_TP_IR_TPREDUCTIONOPS_TD
+#define TENSORPLAY_DIALECT_TP_IR_TPREDUCTIONOPS_TD
+
+include "tensorplay/Dialect/TP/IR/TPBase.td"
+
+/// Reduction over `dim` (all dimensions when absent) with an optional dtype=.
+class TP_ReduceOp<string mnemonic, string summaryText, TP_DtypeRule rule,
+                  dag dimAttr, string dimExpr>
+    : TP_SingleResultOp<mnemonic, summaryText, rule,
+        !con((ins TP_Tensor:$input), dimAttr,
+             (ins DefaultValuedAttr<BoolAttr, "false">:$keepdim,
+                  OptionalAttr<TypeAttr>:$dtype)),
+        "$input",
+        "%r = tp." # mnemonic # " %x {dim = " # !if(!eq(dimExpr, "list"),
+            "array<i64: 1>", "1 : i64") #
+            "} : (tensor<4x8xf16>) -> tensor<4xf16>",
+        [], "::mlir::tp::verifyReduction(*this, getInput(), " #
+            !if(!eq(dimExpr, "list"), "getDim()",
+                "::mlir::tp::optionalDims(getDim())") #
+            ", getKeepdim())">;
+
+def TP_SumOp : TP_ReduceOp<"sum", "Sum over dimensions",
+    TP_DtypeRule<"Accumulate">,
+    (ins OptionalAttr<DenseI64ArrayAttr>:$dim), "list">;
+def TP_MeanOp : TP_ReduceOp<"mean", "Arithmetic mean over dimensions",
+    TP_DtypeRule<"First">,
+    (ins OptionalAttr<DenseI64ArrayAttr>:$dim), "list">;
+def TP_ProdOp : TP_ReduceOp<"prod", "Product over one dimension or all",
+    TP_DtypeRule<"Accumulate">, (ins OptionalAttr<I64Attr>:$dim), "int">;
+
+def TP_NormOp : TP_SingleResultOp<"norm",
+    "p-norm over dimensions (all when absent); real for complex input",
+    TP_DtypeRule<"First", ["Real"]>,
+    (ins TP_Tensor:$input, OptionalAttr<F64Attr>:$p,
+         OptionalAttr<DenseI64ArrayAttr>:$dim,
+         DefaultValuedAttr<BoolAttr, "false">:$keepdim,
+         OptionalAttr<TypeAttr>:$dtype),
+    "$input",
+    "%r = tp.norm %x {p = 2.0 : f64} : (tensor<4x8xf32>) -> tensor<f32>",
+    [], "::mlir::tp::verifyReduction(*this, getInput(), getDim(), getKeepdim())">;
+
+/// Full reduction to the maximum (torch.max(input)).
+def TP_MaxOp : TP_SingleResultOp<"max", "Maximum of all elements",
+    TP_DtypeRule<"First">, (ins TP_Tensor:$input), "$input",
+    "%r = tp.max %x : (tensor<4x8xf32>) -> tensor<f32>",
+    [], "::mlir::tp::verifyReduction(*this, getInput(), std::nullopt, false)">;
+
+def TP_AmaxOp : TP_SingleResultOp<"amax", "Maximum over dimensions",
+    TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, DenseI64ArrayAttr:$dim,
+         DefaultValuedAttr<BoolAttr, "false">:$keepdim),
+    "$input",
+    "%r = tp.amax %x {dim = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>",
+    [], "::mlir::tp::verifyReduction(*this, getInput(), getDim(), getKeepdim())">;
+
+def TP_ArgmaxOp : TP_SingleResultOp<"argmax",
+    "Index of the maximum over dim (flattened when absent)",
+    TP_DtypeRule<"First", ["I64"]>,
+    (ins TP_Tensor:$input, OptionalAttr<I64Attr>:$dim,
+         DefaultValuedAttr<BoolAttr, "false">:$keepdim),
+    "$input",
+    "%r = tp.argmax %x {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4xi64>",
+    [], "::mlir::tp::verifyReduction(*this, getInput(), "
+        "::mlir::tp::optionalDims(getDim()), getKeepdim())">;
+
+/// torch.max(input, dim): (values, indices).
+def TP_MaxDimOp : TP_ComputeOp<"max_dim",
+    "Maximum over one dimension with its indices: returns (values, indices)",
+    TP_DtypeRule<"First", ["Value", "I64"]>,
+    (ins TP_Tensor:$input, I64Attr:$dim,
+         DefaultValuedAttr<BoolAttr, "false">:$keepdim),
+    "$input",
+    "%v, %i = tp.max_dim %x {dim = 1 : i64} : (tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xi64>)",
+    [Pure], "::mlir::tp::verifyReduction(*this, getInput(), "
+        "::mlir::tp::optionalDims(getDim()), getKeepdim())"> {
+  let results = (outs TP_Tensor:$values, TP_Tensor:$indices);
+}
+
+/// Ops along one dimension that keep the input's shape, with dtype=.
+class TP_AlongDimOp<string mnemonic, string summaryText, TP_DtypeRule rule>
+    : TP_SingleResultOp<mnemonic, summaryText, rule,
+        (ins TP_Tensor:$input, I64Attr:$dim, OptionalAttr<TypeAttr>:$dtype),
+        "$input",
+        "%r = tp." # mnemonic # " %x {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+        [], "::mlir::tp::verifyAlongDim(*this, getInput(), getDim())">;
+
+def TP_CumsumOp : TP_AlongDimOp<"cumsum", "Cumulative sum along dim",
+    TP_DtypeRule<"Accumulate">>;
+def TP_CumprodOp : TP_AlongDimOp<"cumprod", "Cumulative product along dim",
+    TP_DtypeRule<"Accumulate">>;
+def TP_SoftmaxOp : TP_AlongDimOp<"softmax", "Softmax along dim",
+    TP_DtypeRule<"First">>;
+def TP_LogSoftmaxOp : TP_AlongDimOp<"log_softmax", "Log of softmax along dim",
+    TP_DtypeRule<"First">>;
+def TP_SoftminOp : TP_AlongDimOp<"softmin", "Softmin (softmax of -x) along dim",
+    TP_DtypeRule<"First">>;
+
+def TP_NormalizeOp : TP_SingleResultOp<"normalize",
+    "Lp-normalize along dim: x / max(||x||_p, eps)", TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, DefaultValuedAttr<F64Attr, "2.0">:$p,
+         DefaultValuedAttr<I64Attr, "1">:$dim,
+         DefaultValuedAttr<F64Attr, "1e-12">:$eps),
+    "$input",
+    "%r = tp.normalize %x : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+    [], "::mlir::tp::verifyAlongDim(*this, getInput(), getDim())">;
+
+def TP_RenormOp : TP_SingleResultOp<"renorm",
+    "Rescale sub-tensors along dim whose p-norm exceeds maxnorm",
+    TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, F64Attr:$p, I64Attr:$dim, F64Attr:$maxnorm),
+    "$input",
+    "%r = tp.renorm %x {dim = 0 : i64, maxnorm = 1.0 : f64, p = 2.0 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+    [], "::mlir::tp::verifyAlongDim(*this, getInput(), getDim())">;
+
+def TP_LayerNormOp : TP_SingleResultOp<"layer_norm",
+    "Layer normalization over the trailing normalized_shape dimensions",
+    TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, DenseI64ArrayAttr:$normalized_shape,
+         Optional<TP_Tensor>:$weight, Optional<TP_Tensor>:$bias,
+         DefaultValuedAttr<F64Attr, "1e-05">:$eps,
+         DefaultValuedAttr<BoolAttr, "true">:$cudnn_enable),
+    "$input (`weight` `(` $weight^ `)`)? (`bias` `(` $bias^ `)`)?",
+    "%r = tp.layer_norm %x weight(%g) bias(%b) {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>",
+    [AttrSizedOperandSegments], "::mlir::tp::verifyLayerNorm(*this)">;
+
+def TP_GroupNormOp : TP_SingleResultOp<"group_norm",
+    "Group normalization over groups of channels", TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, I64Attr:$num_groups, Optional<TP_Tensor>:$weight,
+         Optional<TP_Tensor>:$bias, DefaultValuedAttr<F64Attr, "1e-05">:$eps,
+         DefaultValuedAttr<BoolAttr, "true">:$cudnn_enabled),
+    "$input (`weight` `(` $weight^ `)`)? (`bias` `(` $bias^ `)`)?",
+    "%r = tp.group_norm %x {num_groups = 2 : i64} : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>",
+    [AttrSizedOperandSegments], "::mlir::tp::verifyGroupNorm(*this)">;
+
+def TP_BatchNormOp : TP_SingleResultOp<"batch_norm",
+    "Batch normalization over the channel dimension (dim 1)",
+    TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, Optional<TP_Tensor>:$weight,
+         Optional<TP_Tensor>:$bias, Optional<TP_Tensor>:$running_mean,
+         Optional<TP_Tensor>:$running_var,
+         DefaultValuedAttr<BoolAttr, "false">:$training,
+         DefaultValuedAttr<F64Attr, "0.1">:$momentum,
+         DefaultValuedAttr<F64Attr, "1e-05">:$eps,
+         DefaultValuedAttr<BoolAttr, "true">:$cudnn_enabled),
+    "$input (`weight` `(` $weight^ `)`)? (`bias` `(` $bias^ `)`)? "
+    "(`running_mean` `(` $running_mean^ `)`)? "
+    "(`running_var` `(` $running_var^ `)`)?",
+    "%r = tp.batch_norm %x running_mean(%m) running_var(%v) : (tensor<2x4x8xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x8xf32>",
+    [AttrSizedOperandSegments], "::mlir::tp::verifyBatchNorm(*this)">;
+
+def TP_DistOp : TP_SingleResultOp<"dist", "p-norm of (self - other)",
+    TP_DtypeRule<"Promote">,
+    (ins TP_Tensor:$input, TP_Tensor:$other,
+         DefaultValuedAttr<F64Attr, "2.0">:$p),
+    "$input `,` $other",
+    "%r = tp.dist %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>",
+    [], "::mlir::tp::verifyDist(*this)">;
+
+def TP_CdistOp : TP_SingleResultOp<"cdist",
+    "Batched p-norm distance between each pair of row vectors",
+    TP_DtypeRule<"Same">,
+    (ins TP_Tensor:$x1, TP_Tensor:$x2, DefaultValuedAttr<F64Attr, "2.0">:$p,
+         OptionalAttr<I64Attr>:$compute_mode),
+    "$x1 `,` $x2",
+    "%r = tp.cdist %a, %b : (tensor<5x3xf32>, tensor<7x3xf32>) -> tensor<5x7xf32>",
+    [], "::mlir::tp::verifyCdist(*this)">;
+
+def TP_PdistOp : TP_SingleResultOp<"pdist",
+    "p-norm distance between every pair of rows (upper triangle)",
+    TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, DefaultValuedAttr<F64Attr, "2.0">:$p), "$input",
+    "%r = tp.pdist %x : (tensor<5x3xf32>) -> tensor<10xf32>",
+    [], "::mlir::tp::verifyPdist(*this)">;
+
+def TP_CosineSimilarityOp : TP_SingleResultOp<"cosine_similarity",
+    "Cosine similarity of x1 and x2 along dim", TP_DtypeRule<"Promote">,
+    (ins TP_Tensor:$x1, TP_Tensor:$x2, DefaultValuedAttr<I64Attr, "1">:$dim,
+         DefaultValuedAttr<F64Attr, "1e-08">:$eps),
+    "$x1 `,` $x2",
+    "%r = tp.cosine_similarity %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>",
+    [], "::mlir::tp::verifyCosineSimilarity(*this)">;
+
+def TP_TraceOp : TP_SingleResultOp<"trace",
+    "Sum of the main diagonal of a 2-D tensor", TP_DtypeRule<"Accumulate">,
+    (ins TP_Tensor:$input), "$input",
+    "%r = tp.trace %x : (tensor<4x4xf32>) -> tensor<f32>",
+    [], "::mlir::tp::verifyTrace(*this)">;
+
+class TP_QuantileOp<string mnemonic, string summaryText>
+    : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Same">,
+        (ins TP_Tensor:$input, TP_Tensor:$q, OptionalAttr<I64Attr>:$dim,
+             DefaultValuedAttr<BoolAttr, "false">:$keepdim,
+             DefaultValuedStrAttr<StrAttr, "linear">:$interpolation),
+        "$input `,` $q",
+        "%r = tp." # mnemonic # " %x, %q {dim = 1 : i64} : (tensor<4x8xf32>, tensor<3xf32>) -> tensor<3x4xf32>",
+        [], "::mlir::tp::verifyQuantile(*this)">;
+
+def TP_QuantileOp : TP_QuantileOp<"quantile", "q-th quantiles along dim">;
+def TP_NanquantileOp : TP_QuantileOp<"nanquantile",
+    "q-th quantiles along dim, ignoring NaN">;
+
+#endif // TENSORPLAY_DIALECT_TP_IR_TPREDUCTIONOPS_TD

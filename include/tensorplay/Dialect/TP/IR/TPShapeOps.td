@@ -1,0 +1,218 @@
+//===- TPShapeOps.td - tp data movement, indexing, pooling -*- tablegen -*-===//
+//
+// Views and reshapes, concatenation, indexed updates, embedding, padding,
+// pooling and grid sampling.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_DIALECT_TP_IR_TPSHAPEOPS_TD
+#define TENSORPLAY_DIALECT_TP_IR_TPSHAPEOPS_TD
+
+include "tensorplay/Dialect/TP/IR/TPBase.td"
+
+/// An op that rearranges the elements of its input (shape rule `kind`).
+class TP_LayoutOp<string mnemonic, string summaryText, dag attrs, string kind,
+                  string example>
+    : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"First">,
+        !con((ins TP_Tensor:$input), attrs), "$input", example, [],
+        "::mlir::tp::verifyLayout(*this, ::mlir::tp::LayoutKind::" # kind # ")">;
+
+def TP_TransposeOp : TP_LayoutOp<"transpose", "Swap two dimensions",
+    (ins I64Attr:$dim0, I64Attr:$dim1), "Transpose",
+    "%r = tp.transpose %x {dim0 = 0 : i64, dim1 = 1 : i64} : (tensor<4x8xf32>) -> tensor<8x4xf32>">;
+def TP_PermuteOp : TP_LayoutOp<"permute", "Permute the dimensions",
+    (ins DenseI64ArrayAttr:$dims), "Permute",
+    "%r = tp.permute %x {dims = array<i64: 2, 0, 1>} : (tensor<2x3x4xf32>) -> tensor<4x2x3xf32>">;
+def TP_ReshapeOp : TP_LayoutOp<"reshape",
+    "Reshape to `shape` (one entry may be -1)", (ins DenseI64ArrayAttr:$shape),
+    "Reshape",
+    "%r = tp.reshape %x {shape = array<i64: 8, -1>} : (tensor<4x8xf32>) -> tensor<8x4xf32>">;
+def TP_ExpandOp : TP_LayoutOp<"expand",
+    "Broadcast to `size` (-1 keeps a dimension)", (ins DenseI64ArrayAttr:$size),
+    "Expand",
+    "%r = tp.expand %x {size = array<i64: 4, 8>} : (tensor<1x8xf32>) -> tensor<4x8xf32>">;
+def TP_UnsqueezeOp : TP_LayoutOp<"unsqueeze",
+    "Insert a dimension of size one at dim", (ins I64Attr:$dim), "Unsqueeze",
+    "%r = tp.unsqueeze %x {dim = 0 : i64} : (tensor<8xf32>) -> tensor<1x8xf32>">;
+def TP_SqueezeOp : TP_LayoutOp<"squeeze",
+    "Remove size-one dimensions (only `dim` when given)",
+    (ins OptionalAttr<DenseI64ArrayAttr>:$dim), "Squeeze",
+    "%r = tp.squeeze %x : (tensor<1x8xf32>) -> tensor<8xf32>">;
+def TP_FlattenOp : TP_LayoutOp<"flatten",
+    "Flatten dimensions start_dim..end_dim into one",
+    (ins DefaultValuedAttr<I64Attr, "0">:$start_dim,
+         DefaultValuedAttr<I64Attr, "-1">:$end_dim), "Flatten",
+    "%r = tp.flatten %x {start_dim = 1 : i64} : (tensor<2x3x4xf32>) -> tensor<2x12xf32>">;
+
+/// Concatenation of a list of tensors along dim.
+class TP_JoinOp<string mnemonic, string summaryText, string example>
+    : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Promote">,
+        (ins Variadic<TP_Tensor>:$tensors, DefaultValuedAttr<I64Attr, "0">:$dim),
+        "`[` $tensors `]`", example, [AttrSizedOperandSegments],
+        "::mlir::tp::verifyJoin(*this, /*stack=*/" #
+        !if(!eq(mnemonic, "stack"), "true", "false") # ")">;
+
+def TP_CatOp : TP_JoinOp<"cat", "Concatenate tensors along an existing dim",
+    "%r = tp.cat [%a, %b] {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x10xf32>">;
+def TP_StackOp : TP_JoinOp<"stack", "Stack tensors along a new dim",
+    "%r = tp.stack [%a, %b] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>">;
+
+def TP_IndexCopyOp : TP_SingleResultOp<"index_copy",
+    "Copy rows of source into self at index along dim", TP_DtypeRule<"Same">,
+    (ins TP_Tensor:$input, I64Attr:$dim, TP_Tensor:$index, TP_Tensor:$source),
+    "$input `,` $index `,` $source",
+    "%r = tp.index_copy %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>",
+    [], "::mlir::tp::verifyIndexed(*this, getInput(), getIndex(), getSource())">;
+
+def TP_ScatterAddOp : TP_SingleResultOp<"scatter_add",
+    "Add src into self at index along dim", TP_DtypeRule<"Same">,
+    (ins TP_Tensor:$input, I64Attr:$dim, TP_Tensor:$index, TP_Tensor:$src),
+    "$input `,` $index `,` $src",
+    "%r = tp.scatter_add %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>",
+    [], "::mlir::tp::verifyIndexed(*this, getInput(), getIndex(), getSrc())">;
+
+def TP_IndexPutOp : TP_SingleResultOp<"index_put",
+    "Put values into self at the given index tensors (accumulate: add)",
+    TP_DtypeRule<"Same">,
+    (ins TP_Tensor:$input, Variadic<TP_Tensor>:$indices, TP_Tensor:$values,
+         DefaultValuedAttr<BoolAttr, "false">:$accumulate),
+    "$input `[` $indices `]` `,` $values",
+    "%r = tp.index_put %x[%i], %v : (tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>",
+    [AttrSizedOperandSegments], "::mlir::tp::verifyIndexPut(*this)">;
+
+def TP_EmbeddingOp : TP_SingleResultOp<"embedding",
+    "Look up rows of weight by integer indices", TP_DtypeRule<"First">,
+    (ins TP_Tensor:$weight, TP_Tensor:$indices,
+         DefaultValuedAttr<I64Attr, "-1">:$padding_idx,
+         DefaultValuedAttr<BoolAttr, "false">:$scale_grad_by_freq,
+         DefaultValuedAttr<BoolAttr, "false">:$sparse),
+    "$weight `,` $indices",
+    "%r = tp.embedding %w, %i : (tensor<100x16xf32>, tensor<4x7xi64>) -> tensor<4x7x16xf32>",
+    [], "::mlir::tp::verifyEmbedding(*this)">;
+
+/// Padding of the last N dimensions: padding = (left, right, top, bottom, ...).
+class TP_PadOp<string mnemonic, string summaryText, int n, string example>
+    : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"First">,
+        (ins TP_Tensor:$input, DenseI64ArrayAttr:$padding), "$input", example,
+        [], "::mlir::tp::verifyPad(*this, " # n # ")">;
+
+def TP_ReflectionPad1dOp : TP_PadOp<"reflection_pad1d",
+    "Pad the last dimension by reflection", 1,
+    "%r = tp.reflection_pad1d %x {padding = array<i64: 2, 1>} : (tensor<2x3x8xf32>) -> tensor<2x3x11xf32>">;
+def TP_ReflectionPad2dOp : TP_PadOp<"reflection_pad2d",
+    "Pad the last two dimensions by reflection", 2,
+    "%r = tp.reflection_pad2d %x {padding = array<i64: 1, 1, 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x12x10xf32>">;
+def TP_ReplicationPad1dOp : TP_PadOp<"replication_pad1d",
+    "Pad the last dimension by replicating the border", 1,
+    "%r = tp.replication_pad1d %x {padding = array<i64: 2, 1>} : (tensor<2x3x8xf32>) -> tensor<2x3x11xf32>">;
+def TP_ReplicationPad2dOp : TP_PadOp<"replication_pad2d",
+    "Pad the last two dimensions by replicating the border", 2,
+    "%r = tp.replication_pad2d %x {padding = array<i64: 1, 1, 2, 2>} : (tensor<1x3x8x8xf32>) -> tensor<1x3x12x10xf32>">;
+def TP_ReplicationPad3dOp : TP_PadOp<"replication_pad3d",
+    "Pad the last three dimensions by replicating the border", 3,
+    "%r = tp.replication_pad3d %x {padding = array<i64: 1, 1, 1, 1, 1, 1>} : (tensor<1x1x4x4x4xf32>) -> tensor<1x1x6x6x6xf32>">;
+
+def TP_AvgPool3dOp : TP_SingleResultOp<"avg_pool3d",
+    "3-D average pooling", TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, DenseI64ArrayAttr:$kernel_size,
+         OptionalAttr<DenseI64ArrayAttr>:$stride,
+         OptionalAttr<DenseI64ArrayAttr>:$padding,
+         DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+         DefaultValuedAttr<BoolAttr, "true">:$count_include_pad,
+         OptionalAttr<I64Attr>:$divisor_override),
+    "$input",
+    "%r = tp.avg_pool3d %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>",
+    [], "::mlir::tp::verifyPool(*this, 3, getKernelSize(), getStride(), "
+        "getPadding(), std::nullopt, getCeilMode())">;
+
+def TP_MaxPool3dOp : TP_SingleResultOp<"max_pool3d",
+    "3-D max pooling", TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, DenseI64ArrayAttr:$kernel_size,
+         OptionalAttr<DenseI64ArrayAttr>:$stride,
+         OptionalAttr<DenseI64ArrayAttr>:$padding,
+         OptionalAttr<DenseI64ArrayAttr>:$dilation,
+         DefaultValuedAttr<BoolAttr, "false">:$ceil_mode),
+    "$input",
+    "%r = tp.max_pool3d %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>",
+    [], "::mlir::tp::verifyPool(*this, 3, getKernelSize(), getStride(), "
+        "getPadding(), getDilation(), getCeilMode())">;
+
+def TP_MaxUnpool2dOp : TP_SingleResultOp<"max_unpool2d",
+    "Partial inverse of max_pool2d from its indices", TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, TP_Tensor:$indices, DenseI64ArrayAttr:$output_size),
+    "$input `,` $indices",
+    "%r = tp.max_unpool2d %x, %i {output_size = array<i64: 4, 4>} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>) -> tensor<1x2x4x4xf32>",
+    [], "::mlir::tp::verifyUnpool(*this, 2)">;
+def TP_MaxUnpool3dOp : TP_SingleResultOp<"max_unpool3d",
+    "Partial inverse of max_pool3d from its indices", TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, TP_Tensor:$indices, DenseI64ArrayAttr:$output_size,
+         DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding),
+    "$input `,` $indices",
+    "%r = tp.max_unpool3d %x, %i {output_size = array<i64: 4, 4, 4>, padding = array<i64: 0, 0, 0>, stride = array<i64: 2, 2, 2>} : (tensor<1x2x2x2x2xf32>, tensor<1x2x2x2x2xi64>) -> tensor<1x2x4x4x4xf32>",
+    [], "::mlir::tp::verifyUnpool(*this, 3)">;
+
+def TP_AdaptiveAvgPool3dOp : TP_SingleResultOp<"adaptive_avg_pool3d",
+    "3-D average pooling to a fixed output size", TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, DenseI64ArrayAttr:$output_size), "$input",
+    "%r = tp.adaptive_avg_pool3d %x {output_size = array<i64: 1, 1, 1>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x1x1x1xf32>",
+    [], "::mlir::tp::verifyAdaptivePool(*this, 3, getOutputSize())">;
+
+/// Pooling ops that also return the argmax indices.
+class TP_PoolWithIndicesOp<string mnemonic, string summaryText, dag attrs,
+                           int n, string example>
+    : TP_ComputeOp<mnemonic, summaryText, TP_DtypeRule<"First", ["Value", "I64"]>,
+        !con((ins TP_Tensor:$input), attrs), "$input", example, [Pure],
+        "::mlir::tp::verifyAdaptivePool(*this, " # n # ", getOutputSize())"> {
+  let results = (outs TP_Tensor:$output, TP_Tensor:$indices);
+}
+
+def TP_AdaptiveMaxPool3dOp : TP_PoolWithIndicesOp<"adaptive_max_pool3d",
+    "3-D max pooling to a fixed output size: returns (output, indices)",
+    (ins DenseI64ArrayAttr:$output_size), 3,
+    "%r, %i = tp.adaptive_max_pool3d %x {output_size = array<i64: 1, 1, 1>} : (tensor<1x2x4x4x4xf32>) -> (tensor<1x2x1x1x1xf32>, tensor<1x2x1x1x1xi64>)">;
+
+class TP_FractionalMaxPoolOp<string mnemonic, int n, string example>
+    : TP_ComputeOp<mnemonic,
+        !cast<string>(n) # "-D fractional max pooling: returns (output, indices)",
+        TP_DtypeRule<"Same", ["Value", "I64"]>,
+        (ins TP_Tensor:$input, DenseI64ArrayAttr:$kernel_size,
+             DenseI64ArrayAttr:$output_size, TP_Tensor:$random_samples),
+        "$input `,` $random_samples", example, [Pure],
+        "::mlir::tp::verifyAdaptivePool(*this, " # n # ", getOutputSize())"> {
+  let results = (outs TP_Tensor:$output, TP_Tensor:$indices);
+}
+
+def TP_FractionalMaxPool2dOp : TP_FractionalMaxPoolOp<"fractional_max_pool2d", 2,
+    "%r, %i = tp.fractional_max_pool2d %x, %s {kernel_size = array<i64: 2, 2>, output_size = array<i64: 3, 3>} : (tensor<1x2x8x8xf32>, tensor<1x2x2xf32>) -> (tensor<1x2x3x3xf32>, tensor<1x2x3x3xi64>)">;
+def TP_FractionalMaxPool3dOp : TP_FractionalMaxPoolOp<"fractional_max_pool3d", 3,
+    "%r, %i = tp.fractional_max_pool3d %x, %s {kernel_size = array<i64: 2, 2, 2>, output_size = array<i64: 3, 3, 3>} : (tensor<1x2x8x8x8xf32>, tensor<1x2x3xf32>) -> (tensor<1x2x3x3x3xf32>, tensor<1x2x3x3x3xi64>)">;
+
+def TP_GridSampleOp : TP_SingleResultOp<"grid_sample",
+    "Sample input at the (x, y[, z]) locations of grid", TP_DtypeRule<"Same">,
+    (ins TP_Tensor:$input, TP_Tensor:$grid,
+         DefaultValuedStrAttr<StrAttr, "bilinear">:$mode,
+         DefaultValuedStrAttr<StrAttr, "zeros">:$padding_mode,
+         DefaultValuedAttr<BoolAttr, "false">:$align_corners),
+    "$input `,` $grid",
+    "%r = tp.grid_sample %x, %g : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>",
+    [], "::mlir::tp::verifyGridSample(*this, 0)">;
+
+/// aten::grid_sampler*: integer interpolation and padding modes.
+class TP_GridSamplerOp<string mnemonic, string summaryText, int n>
+    : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Same">,
+        (ins TP_Tensor:$input, TP_Tensor:$grid, I64Attr:$interpolation_mode,
+             I64Attr:$padding_mode, BoolAttr:$align_corners),
+        "$input `,` $grid",
+        "%r = tp." # mnemonic # " %x, %g {align_corners = false, interpolation_mode = 0 : i64, padding_mode = 0 : i64} : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>",
+        [], "::mlir::tp::verifyGridSample(*this, " # n # ")">;
+
+def TP_GridSamplerOp : TP_GridSamplerOp<"grid_sampler",
+    "aten::grid_sampler (2-D or 3-D by the input's rank)", 0>;
+def TP_GridSampler2dOp : TP_GridSamplerOp<"grid_sampler_2d",
+    "aten::grid_sampler_2d", 2>;
+def TP_GridSampler2dCpuFallbackOp : TP_GridSamplerOp<
+    "grid_sampler_2d_cpu_fallback", "aten::_grid_sampler_2d_cpu_fallback", 2>;
+def TP_GridSampler3dOp : TP_GridSamplerOp<"grid_sampler_3d",
+    "aten::grid_sampler_3d", 3>;
+
+#endif // TENSORPLAY_DIALECT_TP_IR_TPSHAPEOPS_TD

@@ -1,0 +1,43 @@
+# -*- Python -*-
+# lit configuration of the tensorplay tests.
+
+import os
+import shutil
+import subprocess
+
+import lit.formats
+from lit.llvm import llvm_config
+from lit.llvm.subst import ToolSubst
+
+config.name = "TENSORPLAY"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.tensorplay_obj_root, "test")
+config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
+                   "Inputs", "Unit", "Runtime", "LitSuite.cmake"]
+
+config.substitutions.append(("%PATH%", config.environment["PATH"]))
+config.substitutions.append(("%tp_src_root", config.tensorplay_src_root))
+
+llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+llvm_config.use_default_substitutions()
+
+tool_dirs = [config.tensorplay_tools_dir, config.llvm_tools_dir]
+tools = ["tp-opt"]
+llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# GPU tests run only where a GPU exists.
+def _has_gpu():
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False
+    try:
+        return subprocess.run([smi, "-L"], capture_output=True, timeout=20).returncode == 0
+    except Exception:
+        return False
+
+if config.enable_cuda and _has_gpu():
+    config.available_features.add("gpu")
+if config.enable_onednn:
+    config.available_features.add("onednn")
