@@ -203,7 +203,10 @@ class TP_GridSamplerOp<string mnemonic, string summaryText, int n>
         (ins TP_Tensor:$input, TP_Tensor:$grid, I64Attr:$interpolation_mode,
              I64Attr:$padding_mode, BoolAttr:$align_corners),
         "$input `,` $grid",
-        "%r = tp." # mnemonic # " %x, %g {align_corners = false, interpolation_mode = 0 : i64, padding_mode = 0 : i64} : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>",
+        "%r = tp." # mnemonic # " %x, %g {align_corners = false, interpolation_mode = 0 : i64, padding_mode = 0 : i64} : " #
+        !if(!eq(n, 3),
+            "(tensor<1x3x4x8x8xf32>, tensor<1x2x4x4x3xf32>) -> tensor<1x3x2x4x4xf32>",
+            "(tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>"),
         [], "::mlir::tp::verifyGridSample(*this, " # n # ")">;
 
 def TP_GridSamplerOp : TP_GridSamplerOp<"grid_sampler",

@@ -1,0 +1,1348 @@
+// Every verifier message of the tp dialect.
+// RUN: tp-opt %s -split-input-file -verify-diagnostics
+
+//===----------------------------------------------------------------------===//
+// Common to every compute op: in-place and out= forms, result dtypes
+//===----------------------------------------------------------------------===//
+
+func.func @inplace_and_out(%a: tensor<4xf32>, %o: tensor<4xf32>) {
+  // expected-error @+1 {{cannot be both in-place and have out= operands}}
+  %r = tp.exp %a out(%o) {inplace} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @out_count(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %c0: tensor<2x4xf32>, %wi: tensor<16x8xf32>, %wh: tensor<16x4xf32>) {
+  // expected-error @+1 {{expected 2 out= operand(s), one per result, got 1}}
+  %h, %c = tp.lstm_cell %x, %h0, %c0, %wi, %wh out(%h0) : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>)
+  return
+}
+
+// -----
+
+func.func @out_type(%a: tensor<4xf32>, %o: tensor<4xf16>) {
+  // expected-error @+1 {{out= operand #0 has type 'tensor<4xf16>' but result #0 has type 'tensor<4xf32>'}}
+  %r = tp.exp %a out(%o) : (tensor<4xf32>, tensor<4xf16>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @inplace_multi_result(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %c0: tensor<2x4xf32>, %wi: tensor<16x8xf32>, %wh: tensor<16x4xf32>) {
+  // expected-error @+1 {{in-place form needs exactly one result}}
+  %h, %c = tp.lstm_cell %x, %h0, %c0, %wi, %wh {inplace} : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<16x8xf32>, tensor<16x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>)
+  return
+}
+
+// -----
+
+func.func @inplace_type(%c: tensor<16xf32>, %a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{in-place form must have the type of its first operand (the tensor it updates), got 'tensor<4x16xf32>'}}
+  %r = tp.addmm %c, %a, %b {inplace} : (tensor<16xf32>, tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @result_dtype(%a: tensor<4x8xf16>, %b: tensor<8x16xf16>) {
+  // expected-error @+1 {{result #0 has element type 'f32' but the operands imply 'f16'}}
+  %r = tp.mm %a, %b : (tensor<4x8xf16>, tensor<8x16xf16>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @explicit_dtype_result(%x: tensor<4x8xf16>) {
+  // expected-error @+1 {{result #0 has element type 'f16' but the explicit dtype imply 'f32'}}
+  %r = tp.softmax %x {dim = 1 : i64, dtype = f32} : (tensor<4x8xf16>) -> tensor<4x8xf16>
+  return
+}
+
+// -----
+
+func.func @bad_dtype_attr(%x: tensor<4x8xf16>) {
+  // expected-error @+1 {{dtype must be a tensorplay element type, got 'index'}}
+  %r = tp.sum %x {dtype = index} : (tensor<4x8xf16>) -> tensor<f16>
+  return
+}
+
+// -----
+
+func.func @same_dtype(%a: tensor<4x8xf16>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{expected all floating operands to have the same dtype, got 'f16' and 'f32'}}
+  %r = tp.mm %a, %b : (tensor<4x8xf16>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @promotion(%a: tensor<4x8xf16>, %b: tensor<8xbf16>) {
+  // expected-error @+1 {{result #0 has element type 'bf16' but the operands imply 'f32'}}
+  %r = tp.add %a, %b : (tensor<4x8xf16>, tensor<8xbf16>) -> tensor<4x8xbf16>
+  return
+}
+
+// -----
+
+func.func @zero_dim_promotion(%a: tensor<4xf16>, %b: tensor<f32>) {
+  // A 0-d f32 operand does not promote an f16 tensor.
+  // expected-error @+1 {{result #0 has element type 'f32' but the operands imply 'f16'}}
+  %r = tp.mul %a, %b : (tensor<4xf16>, tensor<f32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @unary_int_to_float(%a: tensor<4xi64>) {
+  // expected-error @+1 {{result #0 has element type 'i64' but the operands imply 'f32'}}
+  %r = tp.exp %a : (tensor<4xi64>) -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @accumulate_int(%a: tensor<4xi32>) {
+  // expected-error @+1 {{result #0 has element type 'i32' but the operands imply 'i64'}}
+  %r = tp.sum %a : (tensor<4xi32>) -> tensor<i32>
+  return
+}
+
+// -----
+
+func.func @bad_element_type(%a: tensor<4xf8E4M3FN>) {
+  // expected-error @+1 {{operand #0 must be ranked tensor of}}
+  %r = tp.exp %a : (tensor<4xf8E4M3FN>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @result_shape(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{result #0 has shape 4x9 but the operands imply 4x8}}
+  %r = tp.exp %a : (tensor<4x8xf32>) -> tensor<4x9xf32>
+  return
+}
+
+// -----
+
+func.func @dim_range(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{dim 2 is out of range for a tensor of rank 2}}
+  %r = tp.softmax %a {dim = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// tp.cast, tp.constant, tp.autocast
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @cast_shape(%a: tensor<4xf32>) {
+  // expected-error @+1 {{requires the same shape for all operands and results}}
+  %r = tp.cast %a : tensor<4xf32> to tensor<5xf16>
+  return
+}
+
+// -----
+
+func.func @autocast_device() {
+  // expected-error @+1 {{unknown device type 'tpu': expected one of cuda, xpu, cpu}}
+  tp.autocast "tpu" {
+  }
+  return
+}
+
+// -----
+
+func.func @autocast_dtype() {
+  // expected-error @+1 {{autocast dtype must be f16 or bf16, got 'f32'}}
+  tp.autocast "cuda" dtype(f32) {
+  }
+  return
+}
+
+// -----
+
+func.func @autocast_yield(%a: tensor<4xf32>) {
+  // expected-error @+1 {{region yields 1 value(s) whose types do not match the 0 result type(s) of the op}}
+  tp.autocast "cuda" {
+    tp.yield %a : tensor<4xf32>
+  }
+  return
+}
+
+// -----
+
+func.func @yield_parent(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expects parent op 'tp.autocast'}}
+  tp.yield %a : tensor<4xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @broadcast(%a: tensor<4x8xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{operand shapes are not broadcastable: 4x8, 3}}
+  %r = tp.add %a, %b : (tensor<4x8xf32>, tensor<3xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @dropout_p(%a: tensor<4xf32>) {
+  // expected-error @+1 {{dropout probability has to be between 0 and 1, but got 1.5}}
+  %r = tp.dropout %a {p = 1.5 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @pow_exponent(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expects exactly one exponent: a tensor operand or the scalar_exponent attribute}}
+  %r = tp.pow %a : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @where_condition(%c: tensor<4xf32>, %a: tensor<4xf32>) {
+  // expected-error @+1 {{condition must be a tensor of i1, got 'tensor<4xf32>'}}
+  %r = tp.where %c, %a, %a : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @mm_rank(%a: tensor<4xf32>, %b: tensor<4x8xf32>) {
+  // expected-error @+1 {{expected a 2-D first matrix of rank 2, got rank 1}}
+  %r = tp.mm %a, %b : (tensor<4xf32>, tensor<4x8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @mm_contract(%a: tensor<4x8xf32>, %b: tensor<7x16xf32>) {
+  // expected-error @+1 {{contracting dimensions of the operands differ (8 vs 7)}}
+  %r = tp.mm %a, %b : (tensor<4x8xf32>, tensor<7x16xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @bmm_batch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x16xf32>) {
+  // expected-error @+1 {{batch sizes differ (2 vs 3)}}
+  %r = tp.bmm %a, %b : (tensor<2x4x8xf32>, tensor<3x8x16xf32>) -> tensor<2x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_batch(%a: tensor<2x4x8xf32>, %b: tensor<3x8x16xf32>) {
+  // expected-error @+1 {{batch dimensions 2 and 3 are not broadcastable}}
+  %r = tp.matmul %a, %b : (tensor<2x4x8xf32>, tensor<3x8x16xf32>) -> tensor<2x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @matmul_shape(%a: tensor<8xf32>, %b: tensor<3x8x16xf32>) {
+  // expected-error @+1 {{result #0 has shape 3x1x16 but the operands imply 3x16}}
+  %r = tp.matmul %a, %b : (tensor<8xf32>, tensor<3x8x16xf32>) -> tensor<3x1x16xf32>
+  return
+}
+
+// -----
+
+func.func @addmm_self(%c: tensor<5xf32>, %a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{self of shape 5 does not broadcast to the product shape 4x16}}
+  %r = tp.addmm %c, %a, %b : (tensor<5xf32>, tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @multi_dot_count(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{expected at least 2 tensors}}
+  %r = tp.multi_dot [%a] : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @chain_rank(%a: tensor<4x8xf32>, %b: tensor<8xf32>) {
+  // expected-error @+1 {{expected chain operand 1 to be a matrix of rank 2, got rank 1}}
+  %r = tp.chain_matmul [%a, %b] : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @chain_line_up(%a: tensor<4x8xf32>, %b: tensor<7x2xf32>) {
+  // expected-error @+1 {{chained matrices do not line up (8 vs 7)}}
+  %r = tp.chain_matmul [%a, %b] : (tensor<4x8xf32>, tensor<7x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @linear_features(%x: tensor<4x8xf32>, %w: tensor<16x7xf32>) {
+  // expected-error @+1 {{input features and weight columns differ (8 vs 7)}}
+  %r = tp.linear %x, %w : (tensor<4x8xf32>, tensor<16x7xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @linear_bias(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>, %b: tensor<15xf32>) {
+  // expected-error @+1 {{bias of shape 15 does not broadcast to 4x16}}
+  %r = tp.linear %x, %w bias(%b) : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<15xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @bilinear_weight(%x: tensor<4x3xf32>, %y: tensor<4x5xf32>, %w: tensor<7x3x6xf32>) {
+  // expected-error @+1 {{input2 features and weight dim 2 differ (5 vs 6)}}
+  %r = tp.bilinear %x, %y, %w : (tensor<4x3xf32>, tensor<4x5xf32>, tensor<7x3x6xf32>) -> tensor<4x7xf32>
+  return
+}
+
+// -----
+
+func.func @bilinear_batch(%x: tensor<4x3xf32>, %y: tensor<5x5xf32>, %w: tensor<7x3x5xf32>) {
+  // expected-error @+1 {{input1 and input2 batch shapes differ: 4 vs 5}}
+  %r = tp.bilinear %x, %y, %w : (tensor<4x3xf32>, tensor<5x5xf32>, tensor<7x3x5xf32>) -> tensor<4x7xf32>
+  return
+}
+
+// -----
+
+func.func @bilinear_bias(%x: tensor<4x3xf32>, %y: tensor<4x5xf32>, %w: tensor<7x3x5xf32>, %b: tensor<6xf32>) {
+  // expected-error @+1 {{bias size and output features differ (6 vs 7)}}
+  %r = tp.bilinear %x, %y, %w bias(%b) : (tensor<4x3xf32>, tensor<4x5xf32>, tensor<7x3x5xf32>, tensor<6xf32>) -> tensor<4x7xf32>
+  return
+}
+
+// -----
+
+func.func @tensordot_lengths(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) {
+  // expected-error @+1 {{dims_self and dims_other must have the same length, got 2 and 1}}
+  %r = tp.tensordot %a, %b {dims_other = array<i64: 0>, dims_self = array<i64: 0, 1>} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @tensordot_distinct(%a: tensor<8x8xf32>, %b: tensor<8x8xf32>) {
+  // expected-error @+1 {{contracted dimensions must be distinct}}
+  %r = tp.tensordot %a, %b {dims_other = array<i64: 0, 1>, dims_self = array<i64: 1, 1>} : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @tensordot_sizes(%a: tensor<4x8xf32>, %b: tensor<7x3xf32>) {
+  // expected-error @+1 {{contracted dimensions differ in size (8 vs 7)}}
+  %r = tp.tensordot %a, %b {dims_other = array<i64: 0>, dims_self = array<i64: 1>} : (tensor<4x8xf32>, tensor<7x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @tensordot_dim(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) {
+  // expected-error @+1 {{dims_self entry 2 is out of range for a tensor of rank 2}}
+  %r = tp.tensordot %a, %b {dims_other = array<i64: 0>, dims_self = array<i64: 2>} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @vecdot_broadcast(%a: tensor<4x8xf32>, %b: tensor<3x8xf32>) {
+  // expected-error @+1 {{x and y are not broadcastable}}
+  %r = tp.linalg_vecdot %a, %b : (tensor<4x8xf32>, tensor<3x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @vecdot_rank(%a: tensor<f32>, %b: tensor<f32>) {
+  // expected-error @+1 {{expected operands of rank >= 1}}
+  %r = tp.linalg_vecdot %a, %b : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @prelu_weights(%x: tensor<2x3x8xf32>, %w: tensor<4xf32>) {
+  // expected-error @+1 {{number of weights must be 1 or the number of input channels (4 vs 3)}}
+  %r = tp.prelu %x, %w : (tensor<2x3x8xf32>, tensor<4xf32>) -> tensor<2x3x8xf32>
+  return
+}
+
+// -----
+
+func.func @cross_broadcast(%a: tensor<4x3xf32>, %b: tensor<5x3xf32>) {
+  // expected-error @+1 {{input and other are not broadcastable}}
+  %r = tp.cross %a, %b : (tensor<4x3xf32>, tensor<5x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @cross_size(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) {
+  // expected-error @+1 {{expected a dimension of size 3 to take the cross product along}}
+  %r = tp.cross %a, %b : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Convolutions
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @conv_rank(%x: tensor<2x3xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{expected an input of rank 3 to 4, got rank 2}}
+  %r = tp.conv2d %x, %w : (tensor<2x3xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_spatial(%x: tensor<2x3xf32>, %w: tensor<4x3xf32>) {
+  // expected-error @+1 {{expected 1 to 3 spatial dimensions, got 0}}
+  %r = tp.convolution %x, %w {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, padding = array<i64: 0>, stride = array<i64: 1>, transposed = false} : (tensor<2x3xf32>, tensor<4x3xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_groups(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{groups must be positive, got 0}}
+  %r = tp.conv2d %x, %w {groups = 0 : i64} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_param_count(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{stride must have 1 or 2 values, got 3}}
+  %r = tp.conv2d %x, %w {stride = array<i64: 1, 1, 1>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_param_value(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{padding values must be >= 0, got -1}}
+  %r = tp.conv2d %x, %w {padding = array<i64: -1>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_channels(%x: tensor<2x3x8x8xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{input channels must equal weight dim 1 times groups (3 vs 2)}}
+  %r = tp.conv2d %x, %w : (tensor<2x3x8x8xf32>, tensor<4x2x3x3xf32>) -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_out_groups(%x: tensor<2x4x8x8xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+1 {{output channels (3) must be divisible by groups (2)}}
+  %r = tp.conv2d %x, %w {groups = 2 : i64} : (tensor<2x4x8x8xf32>, tensor<3x2x3x3xf32>) -> tensor<2x3x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_channels(%x: tensor<1x4x4x4xf32>, %w: tensor<3x2x3x3xf32>) {
+  // expected-error @+1 {{input channels must equal weight dim 0 (4 vs 3)}}
+  %r = tp.conv_transpose2d %x, %w : (tensor<1x4x4x4xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_output_padding(%x: tensor<1x4x4x4xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{output_padding must be smaller than stride or dilation}}
+  %r = tp.conv_transpose2d %x, %w {output_padding = array<i64: 1>} : (tensor<1x4x4x4xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x7x7xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<5xf32>) {
+  // expected-error @+1 {{bias size must equal output channels (5 vs 4)}}
+  %r = tp.conv2d %x, %w bias(%b) : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<5xf32>) -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_too_small(%x: tensor<2x3x2x2xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{computed output size 0 of spatial dimension 0 is not positive (input too small for the kernel)}}
+  %r = tp.conv2d %x, %w : (tensor<2x3x2x2xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_shape(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{result #0 has shape 2x4x8x8 but the operands imply 2x4x4x4}}
+  %r = tp.conv2d %x, %w {stride = array<i64: 2>, padding = array<i64: 1>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_tbc_channels(%x: tensor<10x2x3xf32>, %w: tensor<3x4x4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{input channels must equal weight dim 1 (3 vs 4)}}
+  %r = tp.conv_tbc %x, %w, %b : (tensor<10x2x3xf32>, tensor<3x4x4xf32>, tensor<4xf32>) -> tensor<8x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_tbc_bias(%x: tensor<10x2x3xf32>, %w: tensor<3x3x4xf32>, %b: tensor<5xf32>) {
+  // expected-error @+1 {{bias size must equal weight dim 2 (5 vs 4)}}
+  %r = tp.conv_tbc %x, %w, %b : (tensor<10x2x3xf32>, tensor<3x3x4xf32>, tensor<5xf32>) -> tensor<8x2x4xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Recurrent cells and attention
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @cell_state_rank(%x: tensor<2x8xf32>, %h0: tensor<4xf32>, %wi: tensor<12x8xf32>, %wh: tensor<12x4xf32>) {
+  // expected-error @+1 {{hidden state must be 2-D for a 2-D input, got rank 1}}
+  %h = tp.gru_cell %x, %h0, %wi, %wh : (tensor<2x8xf32>, tensor<4xf32>, tensor<12x8xf32>, tensor<12x4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cell_states(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %c0: tensor<2x5xf32>, %wi: tensor<16x8xf32>, %wh: tensor<16x4xf32>) {
+  // expected-error @+1 {{hidden and cell states must have one type}}
+  %h, %c = tp.lstm_cell %x, %h0, %c0, %wi, %wh : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<2x5xf32>, tensor<16x8xf32>, tensor<16x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>)
+  return
+}
+
+// -----
+
+func.func @cell_batch(%x: tensor<3x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<12x8xf32>, %wh: tensor<12x4xf32>) {
+  // expected-error @+1 {{input and hidden batch sizes differ (3 vs 2)}}
+  %h = tp.gru_cell %x, %h0, %wi, %wh : (tensor<3x8xf32>, tensor<2x4xf32>, tensor<12x8xf32>, tensor<12x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @cell_gates(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<8x8xf32>, %wh: tensor<12x4xf32>) {
+  // expected-error @+1 {{w_ih must have 3 x hidden_size rows (8 vs 12)}}
+  %h = tp.gru_cell %x, %h0, %wi, %wh : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<8x8xf32>, tensor<12x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @cell_input_features(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<4x7xf32>, %wh: tensor<4x4xf32>) {
+  // expected-error @+1 {{w_ih columns must equal input features (7 vs 8)}}
+  %h = tp.rnn_cell %x, %h0, %wi, %wh : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<4x7xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @cell_hh_rows(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<4x8xf32>, %wh: tensor<5x4xf32>) {
+  // expected-error @+1 {{w_hh must have 1 x hidden_size rows (5 vs 4)}}
+  %h = tp.rnn_cell %x, %h0, %wi, %wh : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<4x8xf32>, tensor<5x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @cell_hh_cols(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<4x8xf32>, %wh: tensor<4x5xf32>) {
+  // expected-error @+1 {{w_hh columns must equal hidden_size (5 vs 4)}}
+  %h = tp.rnn_cell %x, %h0, %wi, %wh : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<4x8xf32>, tensor<4x5xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @cell_bias(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<4x8xf32>, %wh: tensor<4x4xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{bias size must equal gates x hidden_size (3 vs 4)}}
+  %h = tp.rnn_cell %x, %h0, %wi, %wh b_hh(%b) : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<4x8xf32>, tensor<4x4xf32>, tensor<3xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @mkldnn_hidden(%x: tensor<5x2x8xf32>, %w0: tensor<16x8xf32>, %w1: tensor<16x4xf32>, %w2: tensor<16xf32>, %w3: tensor<16xf32>, %h0: tensor<2x4xf32>, %c0: tensor<2x4xf32>) {
+  // expected-error @+1 {{hidden_size must be positive, got 0}}
+  %o, %h, %c, %ws = tp.mkldnn_rnn_layer %x, %w0, %w1, %w2, %w3, %h0, %c0 {batch_first = false, batch_sizes = array<i64>, bidirectional = false, has_biases = true, hidden_size = 0 : i64, mode = 2 : i64, num_layers = 1 : i64, reverse = false, train = false} : (tensor<5x2x8xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> (tensor<5x2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @mkldnn_hx(%x: tensor<5x2x8xf32>, %w0: tensor<16x8xf32>, %w1: tensor<16x4xf32>, %w2: tensor<16xf32>, %w3: tensor<16xf32>, %h0: tensor<2x4xf32>, %c0: tensor<2x4xf32>) {
+  // expected-error @+1 {{hx last dimension must equal hidden_size (4 vs 5)}}
+  %o, %h, %c, %ws = tp.mkldnn_rnn_layer %x, %w0, %w1, %w2, %w3, %h0, %c0 {batch_first = false, batch_sizes = array<i64>, bidirectional = false, has_biases = true, hidden_size = 5 : i64, mode = 2 : i64, num_layers = 1 : i64, reverse = false, train = false} : (tensor<5x2x8xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> (tensor<5x2x5xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @sdpa_embed(%q: tensor<2x16x64xf32>, %k: tensor<2x16x32xf32>, %v: tensor<2x16x64xf32>) {
+  // expected-error @+1 {{query and key embedding sizes differ (64 vs 32)}}
+  %r = tp.scaled_dot_product_attention %q, %k, %v : (tensor<2x16x64xf32>, tensor<2x16x32xf32>, tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @sdpa_seq(%q: tensor<2x16x64xf32>, %k: tensor<2x16x64xf32>, %v: tensor<2x12x64xf32>) {
+  // expected-error @+1 {{key and value sequence lengths differ (16 vs 12)}}
+  %r = tp.scaled_dot_product_attention %q, %k, %v : (tensor<2x16x64xf32>, tensor<2x16x64xf32>, tensor<2x12x64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @sdpa_dropout(%q: tensor<2x16x64xf32>) {
+  // expected-error @+1 {{dropout_p must be in [0, 1), got 1}}
+  %r = tp.scaled_dot_product_attention %q, %q, %q {dropout_p = 1.0 : f64} : (tensor<2x16x64xf32>, tensor<2x16x64xf32>, tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @sdpa_mask_causal(%q: tensor<2x16x64xf32>, %m: tensor<16x16xi1>) {
+  // expected-error @+1 {{an explicit attn_mask cannot be combined with is_causal}}
+  %r = tp.scaled_dot_product_attention %q, %q, %q mask(%m) {is_causal = true} : (tensor<2x16x64xf32>, tensor<2x16x64xf32>, tensor<2x16x64xf32>, tensor<16x16xi1>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @sdpa_mask(%q: tensor<2x16x64xf32>, %m: tensor<16x8xi1>) {
+  // expected-error @+1 {{attn_mask of shape 16x8 does not broadcast to 2x16x16}}
+  %r = tp.scaled_dot_product_attention %q, %q, %q mask(%m) : (tensor<2x16x64xf32>, tensor<2x16x64xf32>, tensor<2x16x64xf32>, tensor<16x8xi1>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @mha_heads(%q: tensor<2x5x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{embed_dim (16) must be a positive multiple of num_head (3)}}
+  %o, %w = tp.native_multi_head_attention %q, %q, %q, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 3 : i64} : (tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_qkv(%q: tensor<2x5x16xf32>, %qw: tensor<32x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{qkv_weight must have 3 x embed_dim rows (32 vs 48)}}
+  %o, %w = tp.native_multi_head_attention %q, %q, %q, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<32x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_weights(%q: tensor<2x5x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{result #1 has shape 2x5x5 but the operands imply 2x4x5x5}}
+  %o, %w = tp.native_multi_head_attention %q, %q, %q, %qw, %qb, %pw, %pb {average_attn_weights = false, embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x5xf32>)
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Reductions and normalization
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @reduce_dims(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dim -1 appears more than once}}
+  %r = tp.sum %x {dim = array<i64: 1, -1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @reduce_shape(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{result #0 has shape 4 but the operands imply 4x1}}
+  %r = tp.mean %x {dim = array<i64: 1>, keepdim = true} : (tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @mean_int(%x: tensor<4x8xi64>) {
+  // expected-error @+1 {{expected a floating or complex input (or a floating dtype=), got 'tensor<4x8xi64>'}}
+  %r = tp.mean %x : (tensor<4x8xi64>) -> tensor<i64>
+  return
+}
+
+// -----
+
+func.func @renorm_params(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{renorm needs p > 0 and maxnorm >= 0}}
+  %r = tp.renorm %x {dim = 0 : i64, maxnorm = -1.0 : f64, p = 2.0 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_shape(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{normalized_shape 7 must match the trailing dimensions of the input shape 4x8}}
+  %r = tp.layer_norm %x {normalized_shape = array<i64: 7>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_weight(%x: tensor<4x8xf32>, %g: tensor<4xf32>) {
+  // expected-error @+1 {{weight must have shape 8, got 4}}
+  %r = tp.layer_norm %x weight(%g) {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_groups(%x: tensor<2x6x8xf32>) {
+  // expected-error @+1 {{expected the number of channels (6) to be divisible by num_groups (4)}}
+  %r = tp.group_norm %x {num_groups = 4 : i64} : (tensor<2x6x8xf32>) -> tensor<2x6x8xf32>
+  return
+}
+
+// -----
+
+func.func @batch_norm_stats(%x: tensor<2x4x8xf32>) {
+  // expected-error @+1 {{running_mean and running_var are required when not training}}
+  %r = tp.batch_norm %x : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>
+  return
+}
+
+// -----
+
+func.func @dist_broadcast(%a: tensor<4x8xf32>, %b: tensor<3x8xf32>) {
+  // expected-error @+1 {{operands are not broadcastable}}
+  %r = tp.dist %a, %b : (tensor<4x8xf32>, tensor<3x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cdist_p(%a: tensor<5x3xf32>, %b: tensor<7x3xf32>) {
+  // expected-error @+1 {{p must be non-negative}}
+  %r = tp.cdist %a, %b {p = -1.0 : f64} : (tensor<5x3xf32>, tensor<7x3xf32>) -> tensor<5x7xf32>
+  return
+}
+
+// -----
+
+func.func @cdist_columns(%a: tensor<5x3xf32>, %b: tensor<7x4xf32>) {
+  // expected-error @+1 {{x1 and x2 must have the same number of columns (3 vs 4)}}
+  %r = tp.cdist %a, %b : (tensor<5x3xf32>, tensor<7x4xf32>) -> tensor<5x7xf32>
+  return
+}
+
+// -----
+
+func.func @cdist_batch(%a: tensor<2x5x3xf32>, %b: tensor<3x7x3xf32>) {
+  // expected-error @+1 {{batch dimensions are not broadcastable}}
+  %r = tp.cdist %a, %b : (tensor<2x5x3xf32>, tensor<3x7x3xf32>) -> tensor<2x5x7xf32>
+  return
+}
+
+// -----
+
+func.func @pdist_shape(%x: tensor<5x3xf32>) {
+  // expected-error @+1 {{result #0 has shape 5 but the operands imply 10}}
+  %r = tp.pdist %x : (tensor<5x3xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @cosine_similarity_broadcast(%a: tensor<4x8xf32>, %b: tensor<3x8xf32>) {
+  // expected-error @+1 {{x1 and x2 are not broadcastable}}
+  %r = tp.cosine_similarity %a, %b : (tensor<4x8xf32>, tensor<3x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @trace_rank(%x: tensor<4xf32>) {
+  // expected-error @+1 {{expected a 2-D input of rank 2, got rank 1}}
+  %r = tp.trace %x : (tensor<4xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @quantile_mode(%x: tensor<4x8xf32>, %q: tensor<3xf32>) {
+  // expected-error @+1 {{interpolation must be one of linear, lower, higher, midpoint, nearest, got 'cubic'}}
+  %r = tp.quantile %x, %q {dim = 1 : i64, interpolation = "cubic"} : (tensor<4x8xf32>, tensor<3xf32>) -> tensor<3x4xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @loss_reduction(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{reduction must be one of none, mean, sum, got 'max'}}
+  %l = tp.mse_loss %x, %x {reduction = "max"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @loss_none_shape(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{result #0 has shape scalar but the operands imply 4x8}}
+  %l = tp.l1_loss %x, %x {reduction = "none"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @loss_broadcast(%x: tensor<4x8xf32>, %t: tensor<3x8xf32>) {
+  // expected-error @+1 {{input and target shapes are not broadcastable: 4x8 vs 3x8}}
+  %l = tp.mse_loss %x, %t : (tensor<4x8xf32>, tensor<3x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @per_row_shapes(%a: tensor<4x8xf32>, %p: tensor<4x7xf32>) {
+  // expected-error @+1 {{all inputs must have the shape 4x8, got 4x7}}
+  %l = tp.triplet_margin_loss %a, %p, %a : (tensor<4x8xf32>, tensor<4x7xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cosine_embedding_target(%a: tensor<4x8xf32>, %t: tensor<5xf32>) {
+  // expected-error @+1 {{target must have shape 4, got 5}}
+  %l = tp.cosine_embedding_loss %a, %a, %t : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<5xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @nll_target_type(%x: tensor<4x10xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{expected target to hold integer class indices, got 'tensor<4xf32>'}}
+  %l = tp.nll_loss %x, %t : (tensor<4x10xf32>, tensor<4xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @nll_target_shape(%x: tensor<4x10xf32>, %t: tensor<5xi64>) {
+  // expected-error @+1 {{target must have shape 4 (the input without its class dimension), got 5}}
+  %l = tp.nll_loss %x, %t : (tensor<4x10xf32>, tensor<5xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @nll_weight(%x: tensor<4x10xf32>, %t: tensor<4xi64>, %w: tensor<9xf32>) {
+  // expected-error @+1 {{weight must have one entry per class (10), got 9}}
+  %l = tp.nll_loss %x, %t weight(%w) : (tensor<4x10xf32>, tensor<4xi64>, tensor<9xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @cross_entropy_probabilities(%x: tensor<4x10xf32>, %t: tensor<4x9xf32>) {
+  // expected-error @+1 {{class-probability targets must have the input's shape 4x10, got 4x9}}
+  %l = tp.cross_entropy %x, %t : (tensor<4x10xf32>, tensor<4x9xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @multilabel_target(%x: tensor<4x10xf32>, %t: tensor<4x9xi64>) {
+  // expected-error @+1 {{target must have the input's shape 4x10, got 4x9}}
+  %l = tp.multilabel_margin_loss %x, %t : (tensor<4x10xf32>, tensor<4x9xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @ctc_lengths(%lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tensor<4xf32>, %tl: tensor<4xi64>) {
+  // expected-error @+1 {{expected input_lengths to hold integer class indices, got 'tensor<4xf32>'}}
+  %l = tp.ctc_loss %lp, %t, %il, %tl : (tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xf32>, tensor<4xi64>) -> tensor<f32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Layout, indexing, pooling, sampling
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @transpose_dim(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dim1 5 is out of range for a tensor of rank 2}}
+  %r = tp.transpose %x {dim0 = 0 : i64, dim1 = 5 : i64} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @permute_count(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{dims must list each of the 3 dimensions once, got 2 entries}}
+  %r = tp.permute %x {dims = array<i64: 1, 0>} : (tensor<2x3x4xf32>) -> tensor<3x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @permute_repeat(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{dims is not a permutation: 1 repeats}}
+  %r = tp.permute %x {dims = array<i64: 1, 1, 0>} : (tensor<2x3x4xf32>) -> tensor<3x3x2xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_two_inferred(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{only one dimension can be inferred (-1)}}
+  %r = tp.reshape %x {shape = array<i64: -1, -1>} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_negative(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{invalid shape dimension -2}}
+  %r = tp.reshape %x {shape = array<i64: -2, 16>} : (tensor<4x8xf32>) -> tensor<2x16xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_numel(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{shape 5x-1 is invalid for an input of 32 elements}}
+  %r = tp.reshape %x {shape = array<i64: 5, -1>} : (tensor<4x8xf32>) -> tensor<5x6xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_numel_static(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{shape 5x6 is invalid for an input of 32 elements}}
+  %r = tp.reshape %x {shape = array<i64: 5, 6>} : (tensor<4x8xf32>) -> tensor<5x6xf32>
+  return
+}
+
+// -----
+
+func.func @expand_rank(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{the number of sizes (1) must be at least the input rank (2)}}
+  %r = tp.expand %x {size = array<i64: 8>} : (tensor<4x8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @expand_leading(%x: tensor<8xf32>) {
+  // expected-error @+1 {{-1 is not allowed for a new leading dimension}}
+  %r = tp.expand %x {size = array<i64: -1, 8>} : (tensor<8xf32>) -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @expand_negative(%x: tensor<8xf32>) {
+  // expected-error @+1 {{invalid expand size -3}}
+  %r = tp.expand %x {size = array<i64: -3>} : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @expand_size(%x: tensor<2x8xf32>) {
+  // expected-error @+1 {{cannot expand dimension 0 of size 2 to 4}}
+  %r = tp.expand %x {size = array<i64: 4, 8>} : (tensor<2x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @flatten_order(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{start_dim cannot come after end_dim}}
+  %r = tp.flatten %x {start_dim = 2 : i64, end_dim = 1 : i64} : (tensor<2x3x4xf32>) -> tensor<2x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @cat_empty() {
+  // expected-error @+1 {{expected a non-empty list of tensors}}
+  %r = tp.cat [] : () -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @cat_rank(%a: tensor<4x8xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{tensor #1 has rank 1, expected 2}}
+  %r = tp.cat [%a, %b] : (tensor<4x8xf32>, tensor<4xf32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @cat_dims(%a: tensor<4x8xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @+1 {{tensor #1 differs in dimension 1 (2 vs 8)}}
+  %r = tp.cat [%a, %b] : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<8x8xf32>
+  return
+}
+
+// -----
+
+func.func @index_type(%x: tensor<5x3xf32>, %i: tensor<2xf32>, %s: tensor<2x3xf32>) {
+  // expected-error @+1 {{expected index to be an integer tensor, got 'tensor<2xf32>'}}
+  %r = tp.index_copy %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2xf32>, tensor<2x3xf32>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @index_copy_source(%x: tensor<5x3xf32>, %i: tensor<2xi64>, %s: tensor<3x3xf32>) {
+  // expected-error @+1 {{source must have shape 2x3, got 3x3}}
+  %r = tp.index_copy %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2xi64>, tensor<3x3xf32>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_rank(%x: tensor<5x3xf32>, %i: tensor<2xi64>, %s: tensor<2x3xf32>) {
+  // expected-error @+1 {{index and src must have the rank of self (2)}}
+  %r = tp.scatter_add %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @index_put_count(%x: tensor<5xf32>, %i: tensor<2xi64>, %v: tensor<2xf32>) {
+  // expected-error @+1 {{too many indices for a tensor of rank 1}}
+  %r = tp.index_put %x[%i, %i], %v : (tensor<5xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_weight(%w: tensor<100xf32>, %i: tensor<4xi64>) {
+  // expected-error @+1 {{expected a 2-D weight of rank 2, got rank 1}}
+  %r = tp.embedding %w, %i : (tensor<100xf32>, tensor<4xi64>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @pad_count(%x: tensor<2x3x8xf32>) {
+  // expected-error @+1 {{padding must have 2 values, got 3}}
+  %r = tp.reflection_pad1d %x {padding = array<i64: 1, 1, 1>} : (tensor<2x3x8xf32>) -> tensor<2x3x10xf32>
+  return
+}
+
+// -----
+
+func.func @reflection_pad_size(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{reflection padding must be smaller than the padded dimension (4)}}
+  %r = tp.reflection_pad1d %x {padding = array<i64: 4, 0>} : (tensor<2x3x4xf32>) -> tensor<2x3x8xf32>
+  return
+}
+
+// -----
+
+func.func @pad_negative(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{padded size must be positive}}
+  %r = tp.replication_pad1d %x {padding = array<i64: -2, -2>} : (tensor<2x3x4xf32>) -> tensor<2x3x1xf32>
+  return
+}
+
+// -----
+
+func.func @pool_params(%x: tensor<1x2x4x4x4xf32>) {
+  // expected-error @+1 {{kernel_size must have 1 or 3 values}}
+  %r = tp.avg_pool3d %x {kernel_size = array<i64: 2, 2>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pool_positive(%x: tensor<1x2x4x4x4xf32>) {
+  // expected-error @+1 {{kernel_size, stride and dilation must be positive}}
+  %r = tp.max_pool3d %x {kernel_size = array<i64: 2>, stride = array<i64: 0>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pool_padding(%x: tensor<1x2x4x4x4xf32>) {
+  // expected-error @+1 {{padding should be at most half of the kernel size}}
+  %r = tp.max_pool3d %x {kernel_size = array<i64: 2>, padding = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @pool_small(%x: tensor<1x2x1x1x1xf32>) {
+  // expected-error @+1 {{input too small for the pooling window}}
+  %r = tp.max_pool3d %x {kernel_size = array<i64: 2>} : (tensor<1x2x1x1x1xf32>) -> tensor<1x2x1x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @pool_ceil(%x: tensor<1x1x5x5x5xf32>) {
+  // expected-error @+1 {{result #0 has shape 1x1x2x2x2 but the operands imply 1x1x3x3x3}}
+  %r = tp.max_pool3d %x {kernel_size = array<i64: 2>, ceil_mode = true} : (tensor<1x1x5x5x5xf32>) -> tensor<1x1x2x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @unpool_indices(%x: tensor<1x2x2x2xf32>, %i: tensor<1x2x2x1xi64>) {
+  // expected-error @+1 {{indices must have the input's shape}}
+  %r = tp.max_unpool2d %x, %i {output_size = array<i64: 4, 4>} : (tensor<1x2x2x2xf32>, tensor<1x2x2x1xi64>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @unpool_size(%x: tensor<1x2x2x2xf32>, %i: tensor<1x2x2x2xi64>) {
+  // expected-error @+1 {{output_size must have 2 values}}
+  %r = tp.max_unpool2d %x, %i {output_size = array<i64: 4>} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>) -> tensor<1x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_size(%x: tensor<1x2x4x4x4xf32>) {
+  // expected-error @+1 {{output_size must have 3 values}}
+  %r = tp.adaptive_avg_pool3d %x {output_size = array<i64: 1, 1>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_positive(%x: tensor<1x2x4x4x4xf32>) {
+  // expected-error @+1 {{output_size values must be positive}}
+  %r, %i = tp.adaptive_max_pool3d %x {output_size = array<i64: 1, 0, 1>} : (tensor<1x2x4x4x4xf32>) -> (tensor<1x2x1x0x1xf32>, tensor<1x2x1x0x1xi64>)
+  return
+}
+
+// -----
+
+func.func @grid_batch(%x: tensor<1x3x8x8xf32>, %g: tensor<2x4x4x2xf32>) {
+  // expected-error @+1 {{input and grid batch sizes differ (1 vs 2)}}
+  %r = tp.grid_sample %x, %g : (tensor<1x3x8x8xf32>, tensor<2x4x4x2xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @grid_coords(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x4x3xf32>) {
+  // expected-error @+1 {{grid's last dimension must hold the 2 coordinates (3 vs 2)}}
+  %r = tp.grid_sample %x, %g : (tensor<1x3x8x8xf32>, tensor<1x4x4x3xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @grid_mode(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x4x2xf32>) {
+  // expected-error @+1 {{mode must be bilinear, nearest or bicubic}}
+  %r = tp.grid_sample %x, %g {mode = "linear"} : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @grid_padding_mode(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x4x2xf32>) {
+  // expected-error @+1 {{padding_mode must be zeros, border or reflection}}
+  %r = tp.grid_sample %x, %g {padding_mode = "edge"} : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sampler_modes(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x4x2xf32>) {
+  // expected-error @+1 {{interpolation_mode and padding_mode must be 0, 1 or 2}}
+  %r = tp.grid_sampler %x, %g {align_corners = false, interpolation_mode = 3 : i64, padding_mode = 0 : i64} : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra, FFT, complex views
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @matrix_int(%a: tensor<4x4xi32>) {
+  // expected-error @+1 {{expected a floating or complex input, got 'tensor<4x4xi32>'}}
+  %r = tp.inverse %a : (tensor<4x4xi32>) -> tensor<4x4xi32>
+  return
+}
+
+// -----
+
+func.func @matrix_square(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{the input must be square (4 vs 3)}}
+  %r = tp.linalg_inv %a : (tensor<4x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @solve_rhs(%a: tensor<4x4xf32>, %b: tensor<3x2xf32>) {
+  // expected-error @+1 {{right-hand side rows must match the matrix (3 vs 4)}}
+  %r = tp.linalg_solve %a, %b : (tensor<4x4xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
+  return
+}
+
+// -----
+
+func.func @solve_vector(%a: tensor<4x4xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{right-hand side size must match the matrix (3 vs 4)}}
+  %r = tp.linalg_solve %a, %b : (tensor<4x4xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @solve_batch(%a: tensor<2x4x4xf32>, %b: tensor<3x4x2xf32>) {
+  // expected-error @+1 {{batch dimensions are not broadcastable}}
+  %r = tp.linalg_solve %a, %b : (tensor<2x4x4xf32>, tensor<3x4x2xf32>) -> tensor<3x4x2xf32>
+  return
+}
+
+// -----
+
+func.func @lu_pivots(%b: tensor<4x2xf32>, %lu: tensor<4x4xf32>, %p: tensor<4xf32>) {
+  // expected-error @+1 {{LU_pivots must be an integer tensor}}
+  %r = tp.lu_solve %b, %lu, %p : (tensor<4x2xf32>, tensor<4x4xf32>, tensor<4xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @svd_rank(%a: tensor<4xf32>) {
+  // expected-error @+1 {{expected the input of rank 2 or more, got rank 1}}
+  %u, %s, %v = tp.svd %a : (tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @eigvals_complex(%a: tensor<4x4xf32>) {
+  // expected-error @+1 {{result #0 has element type 'f32' but the operands imply 'complex<f32>'}}
+  %r = tp.linalg_eigvals %a : (tensor<4x4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @rfft_complex(%x: tensor<8xcomplex<f32>>) {
+  // expected-error @+1 {{expects a real input tensor, got 'tensor<8xcomplex<f32>>'}}
+  %r = tp.fft_rfft %x : (tensor<8xcomplex<f32>>) -> tensor<5xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @fft_norm(%x: tensor<8xf32>) {
+  // expected-error @+1 {{norm must be backward, forward or ortho}}
+  %r = tp.fft_fft %x {norm = "none"} : (tensor<8xf32>) -> tensor<8xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @fft_s(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{s and dim must have the same length}}
+  %r = tp.fft_fft2 %x {s = array<i64: 4>} : (tensor<4x8xf32>) -> tensor<4x8xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @fft_size(%x: tensor<8xf32>) {
+  // expected-error @+1 {{signal sizes must be positive, got 0}}
+  %r = tp.fft_fft %x {n = 0 : i64} : (tensor<8xf32>) -> tensor<8xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @fft_shape(%x: tensor<8xf32>) {
+  // expected-error @+1 {{result #0 has shape 8 but the operands imply 5}}
+  %r = tp.fft_rfft %x : (tensor<8xf32>) -> tensor<8xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @stft_window(%x: tensor<64xf32>) {
+  // expected-error @+1 {{expected 0 < win_length <= n_fft and a positive hop_length}}
+  %r = tp.stft %x {n_fft = 16 : i64, win_length = 32 : i64} : (tensor<64xf32>) -> tensor<9x13xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @stft_real(%x: tensor<64xf32>) {
+  // expected-error @+1 {{return_complex=false (real output) is not supported: use the complex result}}
+  %r = tp.stft %x {n_fft = 16 : i64, return_complex = false} : (tensor<64xf32>) -> tensor<9x13xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @stft_window_size(%x: tensor<64xf32>, %w: tensor<8xf32>) {
+  // expected-error @+1 {{window size must equal win_length (8 vs 16)}}
+  %r = tp.stft %x window(%w) {n_fft = 16 : i64} : (tensor<64xf32>, tensor<8xf32>) -> tensor<9x13xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @stft_short(%x: tensor<8xf32>) {
+  // expected-error @+1 {{signal length 8 is shorter than n_fft 16}}
+  %r = tp.stft %x {n_fft = 16 : i64} : (tensor<8xf32>) -> tensor<9x1xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @view_as_complex_type(%x: tensor<4x2xf16>) {
+  // expected-error @+1 {{expects an f32 or f64 input, got 'tensor<4x2xf16>'}}
+  %r = tp.view_as_complex %x : (tensor<4x2xf16>) -> tensor<4xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @view_as_complex_dim(%x: tensor<4x3xf32>) {
+  // expected-error @+1 {{the last dimension must have size 2 (3 vs 2)}}
+  %r = tp.view_as_complex %x : (tensor<4x3xf32>) -> tensor<4xcomplex<f32>>
+  return
+}
