@@ -278,6 +278,10 @@ TEST(AdamWBf16, MatchesTheReferenceWithinBf16Precision) {
 
 enum class Kind { Sgd, AdamW };
 
+void PrintTo(Kind kind, std::ostream *os) {
+  *os << (kind == Kind::Sgd ? "SGD" : "AdamW");
+}
+
 /// One optimizer over a Model, created fused or not, f32 or bf16 (the bf16
 /// variant keeps its own bf16 copies of parameters and gradients).
 struct Trainer {

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <ostream>
 #include <random>
 #include <string>
 #include <vector>
@@ -36,6 +37,25 @@
     ::tensorplay::amp::Status tpStatus_ = (expr);                              \
     EXPECT_EQ(tpStatus_.code(), (expectedCode)) << tpStatus_.toString();       \
   } while (false)
+
+namespace tensorplay::amp {
+
+// Readable parameter values in test names and ctest listings.
+inline void PrintTo(DType dtype, std::ostream *os) { *os << dtypeName(dtype); }
+inline void PrintTo(CpuKernelPath path, std::ostream *os) {
+  *os << cpuKernelPathName(path);
+}
+inline void PrintTo(const SgdHyperParams &h, std::ostream *os) {
+  *os << "lr=" << h.lr << " momentum=" << h.momentum
+      << " dampening=" << h.dampening << " weight_decay=" << h.weightDecay
+      << " nesterov=" << h.nesterov << " maximize=" << h.maximize;
+}
+inline void PrintTo(const AdamWHyperParams &h, std::ostream *os) {
+  *os << "lr=" << h.lr << " weight_decay=" << h.weightDecay
+      << " amsgrad=" << h.amsgrad << " maximize=" << h.maximize;
+}
+
+} // namespace tensorplay::amp
 
 namespace tensorplay::amp::test {
 
