@@ -193,13 +193,20 @@ SgdHyperParams sgd(double lr, double momentum, double dampening, double wd,
   return h;
 }
 
+std::string sgdConfigName(const ::testing::TestParamInfo<SgdHyperParams> &info) {
+  const char *names[] = {"Plain", "Momentum", "DampeningWeightDecay",
+                         "Nesterov", "Maximize"};
+  return names[info.index];
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Configs, SgdReferenceTest,
     ::testing::Values(sgd(0.1, 0, 0, 0, false, false),
                       sgd(0.1, 0.9, 0, 0, false, false),
                       sgd(0.05, 0.9, 0.3, 0.01, false, false),
                       sgd(0.05, 0.8, 0, 0.1, true, false),
-                      sgd(0.1, 0.5, 0.1, 0.01, false, true)));
+                      sgd(0.1, 0.5, 0.1, 0.01, false, true)),
+    sgdConfigName);
 
 //===----------------------------------------------------------------------===//
 // AdamW
@@ -240,11 +247,19 @@ AdamWHyperParams adamw(double lr, double wd, bool amsgrad, bool maximize) {
   return h;
 }
 
+std::string
+adamwConfigName(const ::testing::TestParamInfo<AdamWHyperParams> &info) {
+  const char *names[] = {"Defaults", "NoWeightDecay", "Amsgrad",
+                         "AmsgradMaximize"};
+  return names[info.index];
+}
+
 INSTANTIATE_TEST_SUITE_P(Configs, AdamWReferenceTest,
                          ::testing::Values(adamw(1e-3, 1e-2, false, false),
                                            adamw(1e-2, 0, false, false),
                                            adamw(1e-2, 0.1, true, false),
-                                           adamw(1e-3, 1e-2, true, true)));
+                                           adamw(1e-3, 1e-2, true, true)),
+                         adamwConfigName);
 
 TEST(AdamWBf16, MatchesTheReferenceWithinBf16Precision) {
   std::vector<uint16_t> param(64), grad(64);
