@@ -2,7 +2,7 @@
 //
 // The per-element SGD and AdamW updates, in f32 arithmetic, shared by the
 // CPU kernels and the CUDA kernels so that both compute the same formulas
-// (those of torch's fused SGD / AdamW kernels).
+// (those of torch.optim.SGD / torch.optim.AdamW).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,26 +15,32 @@
 
 namespace tensorplay::amp::detail {
 
-/// SGD hyper-parameters as the element update uses them.
+/// SGD hyper-parameters as the element update uses them. Flags that would
+/// branch per element are folded into factors (gradSign) or selects, so
+/// that the CPU loops vectorise.
 struct SgdScalars {
   float lr;
   float momentum;
-  float dampening;
+  float oneMinusDampening;
   float weightDecay;
+  /// -1 to maximize, +1 otherwise (negation is exact).
+  float gradSign;
   bool nesterov;
-  bool maximize;
   bool hasMomentum;
 };
 
 /// AdamW hyper-parameters as the element update uses them.
 struct AdamWScalars {
-  float lr;
   float beta1;
+  float oneMinusBeta1;
   float beta2;
+  float oneMinusBeta2;
   float eps;
-  float weightDecay;
+  /// The decoupled weight decay factor 1 - lr * weight_decay (exactly 1
+  /// without weight decay).
+  float decay;
+  float gradSign;
   bool amsgrad;
-  bool maximize;
   /// lr and the betas in double, for the bias corrections.
   double lrExact;
   double beta1Exact;
@@ -44,19 +50,25 @@ struct AdamWScalars {
 inline SgdScalars makeSgdScalars(const SgdHyperParams &h) {
   return {static_cast<float>(h.lr),
           static_cast<float>(h.momentum),
-          static_cast<float>(h.dampening),
+          1.0f - static_cast<float>(h.dampening),
           static_cast<float>(h.weightDecay),
+          h.maximize ? -1.0f : 1.0f,
           h.nesterov,
-          h.maximize,
           h.momentum != 0.0};
 }
 
 inline AdamWScalars makeAdamWScalars(const AdamWHyperParams &h) {
-  return {static_cast<float>(h.lr),          static_cast<float>(h.beta1),
-          static_cast<float>(h.beta2),       static_cast<float>(h.eps),
-          static_cast<float>(h.weightDecay), h.amsgrad,
-          h.maximize,                        h.lr,
-          h.beta1,                           h.beta2};
+  return {static_cast<float>(h.beta1),
+          1.0f - static_cast<float>(h.beta1),
+          static_cast<float>(h.beta2),
+          1.0f - static_cast<float>(h.beta2),
+          static_cast<float>(h.eps),
+          static_cast<float>(1.0 - h.lr * h.weightDecay),
+          h.maximize ? -1.0f : 1.0f,
+          h.amsgrad,
+          h.lr,
+          h.beta1,
+          h.beta2};
 }
 
 /// The step-dependent AdamW factors of step number `step` (1-based):
@@ -73,37 +85,38 @@ adamwBiasCorrection(const AdamWScalars &s, int64_t step) {
   return {static_cast<float>(s.lrExact / bc1), static_cast<float>(sqrt(bc2))};
 }
 
-/// One SGD element update. `momentumBuf` is read and written only when
-/// momentum != 0; `firstStep` initialises it with the gradient.
+/// One SGD element update (torch.optim.SGD): weight decay, momentum buffer
+/// (initialised with the gradient on the first step), nesterov, maximize.
+/// `momentumBuf` is used only when Momentum.
+template <bool Momentum>
 TP_RT_HOST_DEVICE inline void sgdUpdate(const SgdScalars &s, bool firstStep,
                                         float &param, float grad,
                                         float &momentumBuf) {
-  if (s.maximize)
-    grad = -grad;
-  if (s.weightDecay != 0.0f)
-    grad += s.weightDecay * param;
-  if (s.hasMomentum) {
+  grad *= s.gradSign;
+  grad = s.weightDecay != 0.0f ? grad + s.weightDecay * param : grad;
+  if (Momentum) {
     momentumBuf = firstStep ? grad
                             : s.momentum * momentumBuf +
-                                  (1.0f - s.dampening) * grad;
+                                  s.oneMinusDampening * grad;
     grad = s.nesterov ? grad + s.momentum * momentumBuf : momentumBuf;
   }
   param -= s.lr * grad;
 }
 
-/// One AdamW element update. `maxExpAvgSq` is used only when amsgrad.
+/// One AdamW element update (torch.optim.AdamW): decoupled weight decay,
+/// moment estimates, bias correction, amsgrad, maximize. `maxExpAvgSq` is
+/// used only when Amsgrad.
+template <bool Amsgrad>
 TP_RT_HOST_DEVICE inline void
 adamwUpdate(const AdamWScalars &s, const AdamWBiasCorrection &bc,
             float &param, float grad, float &expAvg, float &expAvgSq,
             float &maxExpAvgSq) {
-  if (s.maximize)
-    grad = -grad;
-  if (s.weightDecay != 0.0f)
-    param -= s.lr * s.weightDecay * param;
-  expAvg = s.beta1 * expAvg + (1.0f - s.beta1) * grad;
-  expAvgSq = s.beta2 * expAvgSq + (1.0f - s.beta2) * grad * grad;
+  grad *= s.gradSign;
+  param *= s.decay;
+  expAvg = s.beta1 * expAvg + s.oneMinusBeta1 * grad;
+  expAvgSq = s.beta2 * expAvgSq + s.oneMinusBeta2 * grad * grad;
   float second = expAvgSq;
-  if (s.amsgrad) {
+  if (Amsgrad) {
     // std::max(max, v), as torch: a NaN v leaves the maximum unchanged.
     maxExpAvgSq = maxExpAvgSq < expAvgSq ? expAvgSq : maxExpAvgSq;
     second = maxExpAvgSq;

@@ -1,9 +1,9 @@
 //===- OptimizerKernels.cpp - Fused SGD / AdamW on the CPU ----------------===//
 //
 // One pass over every (parameter, gradient, state...) element: optional
-// unscale of the gradient (written back, as torch's fused optimizers do), then
-// the update of OptimizerMath.h. A set found_inf returns before anything is
-// read or written, the step counter included.
+// unscale of the gradient (used, not written back: the gradient buffers keep
+// their scaled values), then the update of OptimizerMath.h. A set found_inf
+// returns before anything is read or written, the step counter included.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,37 +21,75 @@ using detail::AdamWBiasCorrection;
 using detail::AdamWScalars;
 using detail::SgdScalars;
 
-/// Loads gradient i, unscaling it in place first when Unscale. The value
-/// returned is the stored (rounded) one, so that the fused step computes
-/// exactly what unscale-then-step computes.
+/// Gradient i, unscaled when Unscale and rounded to the element type as an
+/// unscale pass would store it, so that the fused step computes exactly what
+/// unscale-then-step computes.
 template <typename Elem, bool Unscale>
-inline float loadGrad(typename ElementTraits<Elem>::Storage *grad, int64_t i,
-                      float invScale) {
+inline float loadGrad(const typename ElementTraits<Elem>::Storage *grad,
+                      int64_t i, float invScale) {
   using Traits = ElementTraits<Elem>;
-  if (Unscale)
-    grad[i] = Traits::store(Traits::load(grad[i]) * invScale);
-  return Traits::load(grad[i]);
+  if (!Unscale)
+    return Traits::load(grad[i]);
+  return Traits::load(Traits::store(Traits::load(grad[i]) * invScale));
+}
+
+/// The elements [begin, end) of one tensor. Scalars come by value: as
+/// locals they are loop invariants the compiler can hoist (through a
+/// reference they might alias the tensors), and the loop vectorises.
+template <typename Elem, bool Unscale, bool Momentum>
+void sgdRange(const SgdScalars s, const bool firstStep, const float invScale,
+              typename ElementTraits<Elem>::Storage *p,
+              const typename ElementTraits<Elem>::Storage *g,
+              typename ElementTraits<Elem>::Storage *m, int64_t begin,
+              int64_t end) {
+  using Traits = ElementTraits<Elem>;
+  for (int64_t i = begin; i < end; ++i) {
+    float grad = loadGrad<Elem, Unscale>(g, i, invScale);
+    float param = Traits::load(p[i]);
+    float buf = Momentum ? Traits::load(m[i]) : 0.0f;
+    detail::sgdUpdate<Momentum>(s, firstStep, param, grad, buf);
+    p[i] = Traits::store(param);
+    if (Momentum)
+      m[i] = Traits::store(buf);
+  }
 }
 
 template <typename Elem, bool Unscale, bool Momentum>
 void sgdTyped(const SgdScalars &s, bool firstStep, TensorList params,
               TensorList grads, TensorList buffers, float invScale) {
-  using Traits = ElementTraits<Elem>;
-  using Storage = typename Traits::Storage;
+  using Storage = typename ElementTraits<Elem>::Storage;
   forEachRange(params, [&](const Range &r) {
-    Storage *p = params[r.tensor].as<Storage>();
-    Storage *g = grads[r.tensor].as<Storage>();
-    Storage *m = Momentum ? buffers[r.tensor].as<Storage>() : nullptr;
-    for (int64_t i = r.begin; i < r.end; ++i) {
-      float grad = loadGrad<Elem, Unscale>(g, i, invScale);
-      float param = Traits::load(p[i]);
-      float buf = Momentum ? Traits::load(m[i]) : 0.0f;
-      detail::sgdUpdate(s, firstStep, param, grad, buf);
-      p[i] = Traits::store(param);
-      if (Momentum)
-        m[i] = Traits::store(buf);
-    }
+    sgdRange<Elem, Unscale, Momentum>(
+        s, firstStep, invScale, params[r.tensor].as<Storage>(),
+        grads[r.tensor].as<Storage>(),
+        Momentum ? buffers[r.tensor].as<Storage>() : nullptr, r.begin, r.end);
   });
+}
+
+/// The elements [begin, end) of one tensor (scalars by value, as sgdRange).
+template <typename Elem, bool Unscale, bool Amsgrad>
+void adamwRange(const AdamWScalars s, const AdamWBiasCorrection bc,
+                const float invScale, typename ElementTraits<Elem>::Storage *p,
+                const typename ElementTraits<Elem>::Storage *g,
+                typename ElementTraits<Elem>::Storage *m,
+                typename ElementTraits<Elem>::Storage *v,
+                typename ElementTraits<Elem>::Storage *vmax, int64_t begin,
+                int64_t end) {
+  using Traits = ElementTraits<Elem>;
+  for (int64_t i = begin; i < end; ++i) {
+    float grad = loadGrad<Elem, Unscale>(g, i, invScale);
+    float param = Traits::load(p[i]);
+    float expAvg = Traits::load(m[i]);
+    float expAvgSq = Traits::load(v[i]);
+    float maxSq = Amsgrad ? Traits::load(vmax[i]) : 0.0f;
+    detail::adamwUpdate<Amsgrad>(s, bc, param, grad, expAvg, expAvgSq,
+                                 maxSq);
+    p[i] = Traits::store(param);
+    m[i] = Traits::store(expAvg);
+    v[i] = Traits::store(expAvgSq);
+    if (Amsgrad)
+      vmax[i] = Traits::store(maxSq);
+  }
 }
 
 template <typename Elem, bool Unscale, bool Amsgrad>
@@ -59,27 +97,14 @@ void adamwTyped(const AdamWScalars &s, const AdamWBiasCorrection &bc,
                 TensorList params, TensorList grads, TensorList expAvgs,
                 TensorList expAvgSqs, TensorList maxExpAvgSqs,
                 float invScale) {
-  using Traits = ElementTraits<Elem>;
-  using Storage = typename Traits::Storage;
+  using Storage = typename ElementTraits<Elem>::Storage;
   forEachRange(params, [&](const Range &r) {
-    Storage *p = params[r.tensor].as<Storage>();
-    Storage *g = grads[r.tensor].as<Storage>();
-    Storage *m = expAvgs[r.tensor].as<Storage>();
-    Storage *v = expAvgSqs[r.tensor].as<Storage>();
-    Storage *vmax = Amsgrad ? maxExpAvgSqs[r.tensor].as<Storage>() : nullptr;
-    for (int64_t i = r.begin; i < r.end; ++i) {
-      float grad = loadGrad<Elem, Unscale>(g, i, invScale);
-      float param = Traits::load(p[i]);
-      float expAvg = Traits::load(m[i]);
-      float expAvgSq = Traits::load(v[i]);
-      float maxSq = Amsgrad ? Traits::load(vmax[i]) : 0.0f;
-      detail::adamwUpdate(s, bc, param, grad, expAvg, expAvgSq, maxSq);
-      p[i] = Traits::store(param);
-      m[i] = Traits::store(expAvg);
-      v[i] = Traits::store(expAvgSq);
-      if (Amsgrad)
-        vmax[i] = Traits::store(maxSq);
-    }
+    adamwRange<Elem, Unscale, Amsgrad>(
+        s, bc, invScale, params[r.tensor].as<Storage>(),
+        grads[r.tensor].as<Storage>(), expAvgs[r.tensor].as<Storage>(),
+        expAvgSqs[r.tensor].as<Storage>(),
+        Amsgrad ? maxExpAvgSqs[r.tensor].as<Storage>() : nullptr, r.begin,
+        r.end);
   });
 }
 

@@ -20,18 +20,15 @@ __device__ inline bool skipped(const float *foundInf) {
   return foundInf && *foundInf != 0.0f;
 }
 
-/// Loads gradient i of `grad`, unscaling it in place first when `gradScale`
-/// is set; returns the stored (rounded) value, as the CPU kernels do.
+/// Gradient i, unscaled when `unscale` and rounded to T as an unscale pass
+/// would store it (the gradient buffer is not written), as on the CPU.
 template <typename T>
-__device__ inline float loadGrad(T *grad, int64_t i, bool unscale,
+__device__ inline float loadGrad(const T *grad, int64_t i, bool unscale,
                                  float invScale) {
   using Element = DeviceElement<T>;
-  if (unscale) {
-    T stored = Element::store(Element::load(grad[i]) * invScale);
-    grad[i] = stored;
-    return Element::load(stored);
-  }
-  return Element::load(grad[i]);
+  if (!unscale)
+    return Element::load(grad[i]);
+  return Element::load(Element::store(Element::load(grad[i]) * invScale));
 }
 
 /// Lists: params, grads[, momentum buffers].
@@ -52,7 +49,7 @@ template <typename T, int Depth> struct SgdFunctor {
       float grad = loadGrad(grads.data, i, unscale, invScale);
       float param = Element::load(params.data[i]);
       float buf = Depth > 2 ? Element::load(buffers[i]) : 0.0f;
-      detail::sgdUpdate(s, firstStep, param, grad, buf);
+      detail::sgdUpdate<(Depth > 2)>(s, firstStep, param, grad, buf);
       params.data[i] = Element::store(param);
       if (Depth > 2)
         buffers[i] = Element::store(buf);
@@ -84,7 +81,8 @@ template <typename T, int Depth> struct AdamWFunctor {
       float expAvg = Element::load(expAvgs[i]);
       float expAvgSq = Element::load(expAvgSqs[i]);
       float maxSq = Depth > 4 ? Element::load(maxSqs[i]) : 0.0f;
-      detail::adamwUpdate(s, bc, param, grad, expAvg, expAvgSq, maxSq);
+      detail::adamwUpdate<(Depth > 4)>(s, bc, param, grad, expAvg, expAvgSq,
+                                       maxSq);
       params.data[i] = Element::store(param);
       expAvgs[i] = Element::store(expAvg);
       expAvgSqs[i] = Element::store(expAvgSq);

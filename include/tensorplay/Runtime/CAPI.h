@@ -123,8 +123,11 @@ tp_rt_status tp_rt_update_scale(tp_rt_device device, float *scale,
 
 /// One fused torch.optim.SGD step over `num_params` parameters. When
 /// `found_inf` is non-null and *found_inf != 0 nothing is written at all.
-/// When `scale` is non-null the gradients are first unscaled in place by
-/// (float)(1.0 / *scale). `momentum_buffers` is required iff momentum != 0.
+/// When `scale` is non-null the step uses the gradients multiplied by
+/// (float)(1.0 / *scale) (rounded to their dtype, exactly as an unscale pass
+/// would store them) and leaves the gradient buffers as they are; the
+/// result is bit-identical to tp_rt_unscale_and_check followed by a step
+/// with a null scale. `momentum_buffers` is required iff momentum != 0.
 /// `step` (an int64 on the parameters' device) counts applied steps; it
 /// tells the first step (momentum buffer initialisation) and is incremented
 /// only when the step is applied. Every buffer of one index has the same

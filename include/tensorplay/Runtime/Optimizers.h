@@ -23,8 +23,9 @@ namespace tensorplay::amp {
 /// What GradScaler hands to Optimizer::step (torch's optimizer.grad_scale
 /// and optimizer.found_inf). Both point to floats on the optimizer's device.
 struct AmpStepArgs {
-  /// When non-null, the gradients are still scaled by *gradScale and the
-  /// step unscales them (fused optimizers only).
+  /// When non-null, the gradients are still scaled by *gradScale: the step
+  /// unscales them as it reads them, leaving the gradient buffers scaled
+  /// (fused optimizers only).
   const float *gradScale = nullptr;
   /// When non-null and *foundInf != 0, the step changes nothing.
   const float *foundInf = nullptr;
@@ -40,7 +41,7 @@ public:
   virtual TensorList gradients() const = 0;
   /// True when step() can unscale the gradients itself (torch's
   /// _step_supports_amp_scaling): GradScaler then only checks them for
-  /// inf/NaN and passes the scale, saving one pass over the gradients.
+  /// inf/NaN and passes the scale, saving the write of an unscale pass.
   virtual bool fused() const { return false; }
   /// Applies one update (see AmpStepArgs).
   virtual Status step(const AmpStepArgs &args = {}) = 0;
