@@ -24,12 +24,13 @@ Expected<Buffer> Buffer::allocate(Device device, size_t bytes) {
   if (bytes == 0)
     return buffer;
   if (device == Device::CPU) {
-    size_t rounded = (bytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
+    size_t rounded =
+        (bytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
     buffer.ptr = std::aligned_alloc(kCpuAlignment, rounded);
     if (!buffer.ptr)
-      return Status(StatusCode::OutOfMemory,
-                    "cannot allocate " + std::to_string(bytes) +
-                        " bytes of host memory");
+      return Status(StatusCode::OutOfMemory, "cannot allocate " +
+                                                 std::to_string(bytes) +
+                                                 " bytes of host memory");
     std::memset(buffer.ptr, 0, bytes);
     return buffer;
   }
@@ -84,8 +85,8 @@ Tensor Buffer::tensor(DType dtype, int64_t numel) const {
   view.data = ptr;
   view.dtype = dtype;
   view.device = dev;
-  view.numel = numel >= 0 ? numel
-                          : static_cast<int64_t>(size / elementSize(dtype));
+  view.numel =
+      numel >= 0 ? numel : static_cast<int64_t>(size / elementSize(dtype));
   return view;
 }
 

@@ -50,9 +50,9 @@ template <typename Fn> tp_rt_status guarded(Fn &&fn) {
 Status toList(const tp_rt_buffer *buffers, int64_t count, const char *name,
               TensorList &list) {
   if (count < 0)
-    return Status(StatusCode::InvalidArgument,
-                  std::string(name) + " count is negative (" +
-                      std::to_string(count) + ")");
+    return Status(StatusCode::InvalidArgument, std::string(name) +
+                                                   " count is negative (" +
+                                                   std::to_string(count) + ")");
   if (count > 0 && !buffers)
     return Status(StatusCode::NullPointer, std::string(name) + " is null");
   list = TensorList(reinterpret_cast<const Tensor *>(buffers),
@@ -119,14 +119,14 @@ tp_rt_status tp_rt_check_finite(const tp_rt_buffer *grads, int64_t num_grads,
 }
 
 tp_rt_status tp_rt_update_scale(tp_rt_device device, float *scale,
-                                int32_t *growth_tracker,
-                                const float *found_inf, int64_t num_found_inf,
-                                double growth_factor, double backoff_factor,
+                                int32_t *growth_tracker, const float *found_inf,
+                                int64_t num_found_inf, double growth_factor,
+                                double backoff_factor,
                                 int64_t growth_interval) {
   return guarded([&] {
     return updateScale(static_cast<Device>(device), scale, growth_tracker,
-                       found_inf, num_found_inf, growth_factor,
-                       backoff_factor, growth_interval);
+                       found_inf, num_found_inf, growth_factor, backoff_factor,
+                       growth_interval);
   });
 }
 
@@ -150,19 +150,19 @@ tp_rt_status tp_rt_sgd_step(const tp_rt_buffer *params,
     TP_RT_RETURN_IF_ERROR(toList(params, num_params, "params", paramList));
     TP_RT_RETURN_IF_ERROR(toList(grads, num_params, "grads", gradList));
     if (hyper.momentum != 0.0)
-      TP_RT_RETURN_IF_ERROR(toList(momentum_buffers, num_params,
-                                   "momentum_buffers", bufferList));
+      TP_RT_RETURN_IF_ERROR(
+          toList(momentum_buffers, num_params, "momentum_buffers", bufferList));
     return sgdStep(hyper, paramList, gradList, bufferList, step, scale,
                    found_inf);
   });
 }
 
-tp_rt_status tp_rt_adamw_step(
-    const tp_rt_buffer *params, const tp_rt_buffer *grads,
-    const tp_rt_buffer *exp_avgs, const tp_rt_buffer *exp_avg_sqs,
-    const tp_rt_buffer *max_exp_avg_sqs, int64_t num_params,
-    const tp_rt_adamw_options *options, int64_t *step, const float *scale,
-    const float *found_inf) {
+tp_rt_status
+tp_rt_adamw_step(const tp_rt_buffer *params, const tp_rt_buffer *grads,
+                 const tp_rt_buffer *exp_avgs, const tp_rt_buffer *exp_avg_sqs,
+                 const tp_rt_buffer *max_exp_avg_sqs, int64_t num_params,
+                 const tp_rt_adamw_options *options, int64_t *step,
+                 const float *scale, const float *found_inf) {
   return guarded([&] {
     if (!options)
       return nullPointer("options");
@@ -183,8 +183,8 @@ tp_rt_status tp_rt_adamw_step(
     if (hyper.amsgrad)
       TP_RT_RETURN_IF_ERROR(
           toList(max_exp_avg_sqs, num_params, "max_exp_avg_sqs", maxList));
-    return adamwStep(hyper, paramList, gradList, avgList, sqList, maxList,
-                     step, scale, found_inf);
+    return adamwStep(hyper, paramList, gradList, avgList, sqList, maxList, step,
+                     scale, found_inf);
   });
 }
 

@@ -135,7 +135,8 @@ Expected<int64_t> GradScaler::slotFor(const OptimizerState *state) {
         Buffer::allocate(dev, static_cast<size_t>(capacity) * sizeof(float));
     if (!grown)
       return grown.status();
-    TP_RT_RETURN_IF_ERROR(grown->copyFrom(foundInfSlots, foundInfSlots.bytes()));
+    TP_RT_RETURN_IF_ERROR(
+        grown->copyFrom(foundInfSlots, foundInfSlots.bytes()));
     foundInfSlots = grown.take();
     slotCapacity = capacity;
   }
@@ -258,11 +259,11 @@ Status GradScaler::update(std::optional<double> newScale) {
   } else {
     if (states.empty())
       return invalidState("No inf checks were recorded prior to update.");
-    TP_RT_RETURN_IF_ERROR(updateScale(
-        dev, static_cast<float *>(scaleStorage.data()),
-        static_cast<int32_t *>(trackerStorage.data()), slotData(0),
-        static_cast<int64_t>(states.size()), growthFactor, backoffFactor,
-        growthInterval));
+    TP_RT_RETURN_IF_ERROR(
+        updateScale(dev, static_cast<float *>(scaleStorage.data()),
+                    static_cast<int32_t *>(trackerStorage.data()), slotData(0),
+                    static_cast<int64_t>(states.size()), growthFactor,
+                    backoffFactor, growthInterval));
   }
   states.clear();
   return Status::success();

@@ -102,9 +102,9 @@ Status writeGradScalerState(const std::string &path,
 
   File file(std::fopen(path.c_str(), "wb"));
   if (!file)
-    return Status(StatusCode::IOError, "cannot open '" + path +
-                                           "' for writing: " +
-                                           std::strerror(errno));
+    return Status(StatusCode::IOError,
+                  "cannot open '" + path +
+                      "' for writing: " + std::strerror(errno));
   if (std::fwrite(bytes, 1, kFileBytes, file.get()) != kFileBytes ||
       std::fflush(file.get()) != 0)
     return Status(StatusCode::IOError, "cannot write '" + path + "'");
@@ -117,9 +117,9 @@ Status writeGradScalerState(const std::string &path,
 Expected<GradScalerState> readGradScalerState(const std::string &path) {
   File file(std::fopen(path.c_str(), "rb"));
   if (!file)
-    return Status(StatusCode::IOError, "cannot open '" + path +
-                                           "' for reading: " +
-                                           std::strerror(errno));
+    return Status(StatusCode::IOError,
+                  "cannot open '" + path +
+                      "' for reading: " + std::strerror(errno));
   // One byte more than a state file, to notice trailing bytes.
   unsigned char bytes[kFileBytes + 1];
   size_t size = std::fread(bytes, 1, sizeof(bytes), file.get());
@@ -131,7 +131,8 @@ Expected<GradScalerState> readGradScalerState(const std::string &path) {
   if (version != kGradScalerStateVersion)
     return Status(StatusCode::VersionMismatch,
                   "'" + path + "' has GradScaler state format version " +
-                      std::to_string(version) + "; this runtime reads version " +
+                      std::to_string(version) +
+                      "; this runtime reads version " +
                       std::to_string(kGradScalerStateVersion));
   if (size != kFileBytes)
     return corrupt(path, size < kFileBytes ? "truncated" : "trailing bytes");

@@ -41,8 +41,8 @@ Status verifyList(TensorList list, const char *name, Device &device,
       device = list[i].device;
     else if (list[i].device != device)
       return Status(StatusCode::DeviceMismatch,
-                    item + " is on " + deviceName(list[i].device) +
-                        " but " + name + "[0] is on " + deviceName(device));
+                    item + " is on " + deviceName(list[i].device) + " but " +
+                        name + "[0] is on " + deviceName(device));
     if (dtype && list[i].dtype != *dtype)
       return Status(StatusCode::UnsupportedDType,
                     item + " is " + dtypeName(list[i].dtype) +
@@ -233,8 +233,8 @@ Status updateScale(Device device, float *scale, int32_t *growthTracker,
   return Status::success();
 }
 
-Status sgdStep(const SgdHyperParams &hyper, TensorList params,
-               TensorList grads, TensorList momentumBuffers, int64_t *step,
+Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
+               TensorList momentumBuffers, int64_t *step,
                const float *gradScale, const float *foundInf) {
   TP_RT_RETURN_IF_ERROR(verifySgdHyperParams(hyper));
   if (!step)
@@ -260,8 +260,8 @@ Status sgdStep(const SgdHyperParams &hyper, TensorList params,
 
 Status adamwStep(const AdamWHyperParams &hyper, TensorList params,
                  TensorList grads, TensorList expAvgs, TensorList expAvgSqs,
-                 TensorList maxExpAvgSqs, int64_t *step,
-                 const float *gradScale, const float *foundInf) {
+                 TensorList maxExpAvgSqs, int64_t *step, const float *gradScale,
+                 const float *foundInf) {
   TP_RT_RETURN_IF_ERROR(verifyAdamWHyperParams(hyper));
   if (!step)
     return nullPointer("step");

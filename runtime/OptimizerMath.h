@@ -95,9 +95,9 @@ TP_RT_HOST_DEVICE inline void sgdUpdate(const SgdScalars &s, bool firstStep,
   grad *= s.gradSign;
   grad = s.weightDecay != 0.0f ? grad + s.weightDecay * param : grad;
   if (Momentum) {
-    momentumBuf = firstStep ? grad
-                            : s.momentum * momentumBuf +
-                                  s.oneMinusDampening * grad;
+    momentumBuf = firstStep
+                      ? grad
+                      : s.momentum * momentumBuf + s.oneMinusDampening * grad;
     grad = s.nesterov ? grad + s.momentum * momentumBuf : momentumBuf;
   }
   param -= s.lr * grad;
@@ -108,9 +108,8 @@ TP_RT_HOST_DEVICE inline void sgdUpdate(const SgdScalars &s, bool firstStep,
 /// used only when Amsgrad.
 template <bool Amsgrad>
 TP_RT_HOST_DEVICE inline void
-adamwUpdate(const AdamWScalars &s, const AdamWBiasCorrection &bc,
-            float &param, float grad, float &expAvg, float &expAvgSq,
-            float &maxExpAvgSq) {
+adamwUpdate(const AdamWScalars &s, const AdamWBiasCorrection &bc, float &param,
+            float grad, float &expAvg, float &expAvgSq, float &maxExpAvgSq) {
   grad *= s.gradSign;
   param *= s.decay;
   expAvg = s.beta1 * expAvg + s.oneMinusBeta1 * grad;

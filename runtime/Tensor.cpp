@@ -42,8 +42,7 @@ Status verifyTensor(const Tensor &tensor, const char *what) {
   if (!isValidDType(static_cast<int32_t>(tensor.dtype)))
     return Status(StatusCode::UnsupportedDType,
                   std::string(what) + " has an unknown dtype (" +
-                      std::to_string(static_cast<int32_t>(tensor.dtype)) +
-                      ")");
+                      std::to_string(static_cast<int32_t>(tensor.dtype)) + ")");
   if (!isValidDevice(static_cast<int32_t>(tensor.device)))
     return Status(StatusCode::InvalidArgument,
                   std::string(what) + " has an unknown device (" +

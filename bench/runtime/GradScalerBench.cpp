@@ -32,19 +32,29 @@ namespace {
 constexpr int64_t kTotalBytes = int64_t(64) << 20;
 constexpr int64_t kTotalFloats = kTotalBytes / 4;
 
-/// Median wall time of `fn` in seconds, after warm-up runs.
-double medianSeconds(const std::function<void()> &fn, int runs = 21) {
+/// Median wall times, in seconds, of each of `fns`, run interleaved (one
+/// run of each per round, after warm-up rounds) so that a slow phase of a
+/// shared machine affects them all alike.
+std::vector<double>
+interleavedMedians(const std::vector<std::function<void()>> &fns,
+                   int rounds = 21) {
   for (int i = 0; i < 3; ++i)
-    fn();
-  std::vector<double> times;
-  for (int i = 0; i < runs; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    fn();
-    auto end = std::chrono::steady_clock::now();
-    times.push_back(std::chrono::duration<double>(end - start).count());
+    for (const auto &fn : fns)
+      fn();
+  std::vector<std::vector<double>> times(fns.size());
+  for (int round = 0; round < rounds; ++round)
+    for (size_t k = 0; k < fns.size(); ++k) {
+      auto start = std::chrono::steady_clock::now();
+      fns[k]();
+      auto end = std::chrono::steady_clock::now();
+      times[k].push_back(std::chrono::duration<double>(end - start).count());
+    }
+  std::vector<double> medians;
+  for (std::vector<double> &t : times) {
+    std::sort(t.begin(), t.end());
+    medians.push_back(t[t.size() / 2]);
   }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
+  return medians;
 }
 
 /// `count` tensors over one allocation of kTotalFloats floats.
@@ -97,17 +107,18 @@ void benchUnscale() {
     for (unsigned threads = 1; threads <= maxThreads; threads *= 2) {
       setCpuThreadCount(threads);
       // The roof: a copy of the same tensors, split over the same threads.
-      double copy = medianSeconds([&] {
+      auto copy = [&] {
         cpu::forEachRange(source.tensors, [&](const cpu::Range &r) {
           std::memcpy(target.tensors[r.tensor].as<float>() + r.begin,
                       source.tensors[r.tensor].as<float>() + r.begin,
                       static_cast<size_t>(r.end - r.begin) * 4);
         });
-      });
-      // The same traffic as the unscale, without the check.
+      };
+      // The same traffic as the unscale, without the check. Factors and
+      // scales alternate between 2^16 and 2^-16 so that the values stay put.
       const float factors[2] = {65536.0f, 1.0f / 65536.0f};
       int flip = 0;
-      double inPlace = medianSeconds([&] {
+      auto inPlace = [&] {
         const float factor = factors[flip];
         cpu::forEachRange(grads.tensors, [&](const cpu::Range &r) {
           float *data = grads.tensors[r.tensor].as<float>();
@@ -115,25 +126,27 @@ void benchUnscale() {
             data[i] *= factor;
         });
         flip ^= 1;
-      });
-      for (CpuKernelPath path : paths) {
-        check(setCpuKernelPath(path));
-        // Alternate 2^16 and 2^-16 so that the values stay put.
-        const float scales[2] = {65536.0f, 1.0f / 65536.0f};
-        int parity = 0;
-        float foundInf = 0.0f;
-        double unscale = medianSeconds([&] {
-          check(unscaleAndCheck(grads.tensors, &scales[parity], &foundInf));
-          parity ^= 1;
+      };
+      float foundInf = 0.0f;
+      std::vector<int> parity(paths.size(), 0);
+      std::vector<std::function<void()>> fns = {copy, inPlace};
+      for (size_t k = 0; k < paths.size(); ++k)
+        fns.push_back([&, k] {
+          check(setCpuKernelPath(paths[k]));
+          check(unscaleAndCheck(grads.tensors, &factors[parity[k]], &foundInf));
+          parity[k] ^= 1;
         });
-        if (foundInf != 0.0f)
-          std::fprintf(stderr, "unexpected inf\n");
-        double bytes = 2.0 * kTotalBytes;
+      std::vector<double> t = interleavedMedians(fns);
+      if (foundInf != 0.0f)
+        std::fprintf(stderr, "unexpected inf\n");
+      const double bytes = 2.0 * kTotalBytes;
+      for (size_t k = 0; k < paths.size(); ++k) {
+        double unscale = t[2 + k];
         std::printf("| %d | %s | %u | %.1f | %.1f | %.0f%% | %.1f | %.0f%% |\n",
-                    count, cpuKernelPathName(path), threads,
-                    bytes / unscale / 1e9, bytes / copy / 1e9,
-                    100.0 * copy / unscale, bytes / inPlace / 1e9,
-                    100.0 * inPlace / unscale);
+                    count, cpuKernelPathName(paths[k]), threads,
+                    bytes / unscale / 1e9, bytes / t[0] / 1e9,
+                    100.0 * t[0] / unscale, bytes / t[1] / 1e9,
+                    100.0 * t[1] / unscale);
       }
     }
   }
@@ -171,22 +184,20 @@ void benchOptimizers() {
     }
     const float scales[2] = {65536.0f, 1.0f / 65536.0f};
     int parity = 0;
-    double unfused = medianSeconds(
-        [&] {
-          float foundInf = 0.0f;
-          check(unscaleAndCheck(grads.tensors, &scales[parity], &foundInf));
-          check(optimizer->step({nullptr, &foundInf}));
-          parity ^= 1;
-        },
-        9);
-    double fused = medianSeconds(
-        [&] {
-          float foundInf = 0.0f;
-          check(checkFinite(grads.tensors, &foundInf));
-          check(optimizer->step({&scales[parity], &foundInf}));
-          parity ^= 1;
-        },
-        9);
+    std::vector<double> t = interleavedMedians(
+        {[&] {
+           float foundInf = 0.0f;
+           check(unscaleAndCheck(grads.tensors, &scales[parity], &foundInf));
+           check(optimizer->step({nullptr, &foundInf}));
+           parity ^= 1;
+         },
+         [&] {
+           float foundInf = 0.0f;
+           check(checkFinite(grads.tensors, &foundInf));
+           check(optimizer->step({&scales[parity], &foundInf}));
+         }},
+        15);
+    double unfused = t[0], fused = t[1];
     std::printf("| %s | %.2f | %.2f | %.2fx |\n",
                 adam ? "AdamW" : "SGD (momentum 0.9)", unfused * 1e3,
                 fused * 1e3, unfused / fused);

@@ -47,8 +47,9 @@ unsigned defaultThreadCount() {
 }
 
 cpu::ThreadPool &sizedPool() {
-  std::call_once(poolSized,
-                 [] { cpu::ThreadPool::global().resize(defaultThreadCount()); });
+  std::call_once(poolSized, [] {
+    cpu::ThreadPool::global().resize(defaultThreadCount());
+  });
   return cpu::ThreadPool::global();
 }
 

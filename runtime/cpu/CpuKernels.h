@@ -19,8 +19,8 @@ namespace tensorplay::amp::cpu {
 bool unscaleAndCheck(TensorList grads, float invScale, bool write);
 void scaleLoss(const Tensor &loss, float scale, const Tensor &out);
 void updateScale(float *scale, int32_t *growthTracker, const float *foundInf,
-                 int64_t numFoundInf, double growthFactor,
-                 double backoffFactor, int64_t growthInterval);
+                 int64_t numFoundInf, double growthFactor, double backoffFactor,
+                 int64_t growthInterval);
 void sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
              TensorList momentumBuffers, int64_t *step, const float *gradScale,
              const float *foundInf);

@@ -55,8 +55,7 @@ inline float f16ToFloat(uint16_t value) {
   if (exponent != 0) // normal
     return bitsToFloat(sign | ((exponent + 112) << 23) | (mantissa << 13));
   // Zero or subnormal: mantissa * 2^-24 is exact in f32.
-  return bitsToFloat(sign |
-                     floatBits(static_cast<float>(mantissa) * 0x1p-24f));
+  return bitsToFloat(sign | floatBits(static_cast<float>(mantissa) * 0x1p-24f));
 }
 
 /// Round to nearest even, overflow to inf, NaN kept quiet NaN.

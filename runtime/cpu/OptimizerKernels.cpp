@@ -82,8 +82,7 @@ void adamwRange(const AdamWScalars s, const AdamWBiasCorrection bc,
     float expAvg = Traits::load(m[i]);
     float expAvgSq = Traits::load(v[i]);
     float maxSq = Amsgrad ? Traits::load(vmax[i]) : 0.0f;
-    detail::adamwUpdate<Amsgrad>(s, bc, param, grad, expAvg, expAvgSq,
-                                 maxSq);
+    detail::adamwUpdate<Amsgrad>(s, bc, param, grad, expAvg, expAvgSq, maxSq);
     p[i] = Traits::store(param);
     m[i] = Traits::store(expAvg);
     v[i] = Traits::store(expAvgSq);
@@ -95,8 +94,7 @@ void adamwRange(const AdamWScalars s, const AdamWBiasCorrection bc,
 template <typename Elem, bool Unscale, bool Amsgrad>
 void adamwTyped(const AdamWScalars &s, const AdamWBiasCorrection &bc,
                 TensorList params, TensorList grads, TensorList expAvgs,
-                TensorList expAvgSqs, TensorList maxExpAvgSqs,
-                float invScale) {
+                TensorList expAvgSqs, TensorList maxExpAvgSqs, float invScale) {
   using Storage = typename ElementTraits<Elem>::Storage;
   forEachRange(params, [&](const Range &r) {
     adamwRange<Elem, Unscale, Amsgrad>(
@@ -149,8 +147,8 @@ void sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
   dispatch(params[0].dtype, gradScale != nullptr, s.hasMomentum,
            [&](auto elem, auto unscale, auto momentum) {
              sgdTyped<decltype(elem), decltype(unscale)::value,
-                      decltype(momentum)::value>(
-                 s, firstStep, params, grads, momentumBuffers, invScale);
+                      decltype(momentum)::value>(s, firstStep, params, grads,
+                                                 momentumBuffers, invScale);
            });
   ++*step;
 }
@@ -167,9 +165,9 @@ void adamwStep(const AdamWHyperParams &hyper, TensorList params,
   dispatch(params[0].dtype, gradScale != nullptr, s.amsgrad,
            [&](auto elem, auto unscale, auto amsgrad) {
              adamwTyped<decltype(elem), decltype(unscale)::value,
-                        decltype(amsgrad)::value>(s, bc, params, grads,
-                                                  expAvgs, expAvgSqs,
-                                                  maxExpAvgSqs, invScale);
+                        decltype(amsgrad)::value>(s, bc, params, grads, expAvgs,
+                                                  expAvgSqs, maxExpAvgSqs,
+                                                  invScale);
            });
   ++*step;
 }

@@ -23,8 +23,8 @@ unsigned forEachRange(TensorList tensors,
   auto cut = [&](unsigned w) -> int64_t {
     if (w >= workers)
       return total;
-    int64_t at = static_cast<int64_t>(
-        static_cast<long double>(total) * w / workers);
+    int64_t at =
+        static_cast<int64_t>(static_cast<long double>(total) * w / workers);
     return std::min(total, at & ~int64_t(63));
   };
   auto runPiece = [&](unsigned w) {
@@ -32,8 +32,8 @@ unsigned forEachRange(TensorList tensors,
     if (begin >= end)
       return;
     size_t t = static_cast<size_t>(
-        std::upper_bound(prefix.begin(), prefix.end(), begin) -
-        prefix.begin() - 1);
+        std::upper_bound(prefix.begin(), prefix.end(), begin) - prefix.begin() -
+        1);
     for (; t < tensors.size() && prefix[t] < end; ++t) {
       int64_t lo = std::max(begin, prefix[t]) - prefix[t];
       int64_t hi = std::min(end, prefix[t + 1]) - prefix[t];

@@ -57,8 +57,8 @@ void scaleLoss(const Tensor &loss, float scale, const Tensor &out) {
 }
 
 void updateScale(float *scale, int32_t *growthTracker, const float *foundInf,
-                 int64_t numFoundInf, double growthFactor,
-                 double backoffFactor, int64_t growthInterval) {
+                 int64_t numFoundInf, double growthFactor, double backoffFactor,
+                 int64_t growthInterval) {
   float found = 0.0f;
   for (int64_t i = 0; i < numFoundInf; ++i)
     found += foundInf[i];

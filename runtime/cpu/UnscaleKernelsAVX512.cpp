@@ -71,13 +71,13 @@ struct BF16Lanes {
   template <bool Full>
   TP_RT_AVX512 static void store(uint16_t *p, __mmask16 mask, __m512 value) {
     __m512i bits = _mm512_castps_si512(value);
-    __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16),
-                                   _mm512_set1_epi32(1));
+    __m512i lsb =
+        _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
     __m512i rounded = _mm512_add_epi32(
         bits, _mm512_add_epi32(lsb, _mm512_set1_epi32(0x7fff)));
     __mmask16 nan = _mm512_cmp_ps_mask(value, value, _CMP_UNORD_Q);
-    rounded = _mm512_mask_or_epi32(rounded, nan, bits,
-                                   _mm512_set1_epi32(0x00400000));
+    rounded =
+        _mm512_mask_or_epi32(rounded, nan, bits, _mm512_set1_epi32(0x00400000));
     store16<Full>(p, mask,
                   _mm512_cvtepi32_epi16(_mm512_srli_epi32(rounded, 16)));
   }
@@ -92,9 +92,9 @@ struct F16Lanes {
   }
   template <bool Full>
   TP_RT_AVX512 static void store(uint16_t *p, __mmask16 mask, __m512 value) {
-    store16<Full>(p, mask,
-                  _mm512_cvtps_ph(value, _MM_FROUND_TO_NEAREST_INT |
-                                             _MM_FROUND_NO_EXC));
+    store16<Full>(
+        p, mask,
+        _mm512_cvtps_ph(value, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
   }
 };
 
@@ -120,8 +120,7 @@ TP_RT_AVX512 bool unscaleLoop(typename Lanes::Storage *data, int64_t n,
   int64_t i = 0;
   for (; i + 32 <= n; i += 32) {
     nonFinite |= unscaleLanes<Lanes, Write, true>(data + i, 0xffff, scale);
-    nonFinite |=
-        unscaleLanes<Lanes, Write, true>(data + i + 16, 0xffff, scale);
+    nonFinite |= unscaleLanes<Lanes, Write, true>(data + i + 16, 0xffff, scale);
   }
   for (; i < n; i += 16) {
     int64_t left = n - i;
@@ -146,9 +145,8 @@ TP_RT_AVX512 bool unscaleRange(void *data, int64_t n, float invScale,
 } // namespace
 
 const UnscaleKernels *avx512UnscaleKernels() {
-  static const UnscaleKernels kernels = {unscaleRange<F32Lanes>,
-                                         unscaleRange<F16Lanes>,
-                                         unscaleRange<BF16Lanes>};
+  static const UnscaleKernels kernels = {
+      unscaleRange<F32Lanes>, unscaleRange<F16Lanes>, unscaleRange<BF16Lanes>};
   return &kernels;
 }
 

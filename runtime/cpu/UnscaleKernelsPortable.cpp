@@ -35,9 +35,8 @@ bool unscaleRange(void *data, int64_t n, float invScale, bool write) {
 } // namespace
 
 const UnscaleKernels &portableUnscaleKernels() {
-  static const UnscaleKernels kernels = {unscaleRange<float>,
-                                         unscaleRange<F16Tag>,
-                                         unscaleRange<BF16Tag>};
+  static const UnscaleKernels kernels = {
+      unscaleRange<float>, unscaleRange<F16Tag>, unscaleRange<BF16Tag>};
   return kernels;
 }
 

@@ -44,13 +44,13 @@ Status scaleLoss(const Tensor &loss, const float *scale, const Tensor &out);
 Status updateScale(float *scale, int32_t *growthTracker, const float *foundInf,
                    int64_t numFoundInf, double growthFactor,
                    double backoffFactor, int64_t growthInterval);
-Status sgdStep(const SgdHyperParams &hyper, TensorList params,
-               TensorList grads, TensorList momentumBuffers, int64_t *step,
+Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
+               TensorList momentumBuffers, int64_t *step,
                const float *gradScale, const float *foundInf);
 Status adamwStep(const AdamWHyperParams &hyper, TensorList params,
                  TensorList grads, TensorList expAvgs, TensorList expAvgSqs,
-                 TensorList maxExpAvgSqs, int64_t *step,
-                 const float *gradScale, const float *foundInf);
+                 TensorList maxExpAvgSqs, int64_t *step, const float *gradScale,
+                 const float *foundInf);
 
 } // namespace tensorplay::amp::cuda
 

@@ -47,16 +47,15 @@ Status memsetAsync(void *dst, int value, size_t bytes) {
 
 Status copyFromHost(void *dst, const void *src, size_t bytes) {
   // From pageable memory the source is staged before the call returns.
-  return checkCuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice,
-                                   currentStream()),
-                   "cudaMemcpyAsync (host to device)");
+  return checkCuda(
+      cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, currentStream()),
+      "cudaMemcpyAsync (host to device)");
 }
 
 Status copyToHost(void *dst, const void *src, size_t bytes) {
-  TP_RT_RETURN_IF_ERROR(checkCuda(cudaMemcpyAsync(dst, src, bytes,
-                                                  cudaMemcpyDeviceToHost,
-                                                  currentStream()),
-                                  "cudaMemcpyAsync (device to host)"));
+  TP_RT_RETURN_IF_ERROR(checkCuda(
+      cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, currentStream()),
+      "cudaMemcpyAsync (device to host)"));
   return synchronize();
 }
 

@@ -43,9 +43,7 @@ inline cudaStream_t currentStream() {
 #ifdef __CUDACC__
 
 /// A dtype as a C++ type, for dispatch.
-template <typename T> struct TypeTag {
-  using type = T;
-};
+template <typename T> struct TypeTag { using type = T; };
 
 /// Calls fn(TypeTag<element type>{}) for `dtype`.
 template <typename Fn> Status dispatchDType(DType dtype, Fn &&fn) {

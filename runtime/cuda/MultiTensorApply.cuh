@@ -44,10 +44,10 @@ template <typename T> struct Chunk {
 
 template <typename T, int Depth>
 __device__ inline Chunk<T> chunkOf(const TensorListMeta<Depth> &meta,
-                                          int list) {
+                                   int list) {
   int tensor = meta.blockToTensor[blockIdx.x];
-  int64_t start = static_cast<int64_t>(meta.blockToChunk[blockIdx.x]) *
-                  kChunkSize;
+  int64_t start =
+      static_cast<int64_t>(meta.blockToChunk[blockIdx.x]) * kChunkSize;
   int64_t left = meta.sizes[tensor] - start;
   return {static_cast<T *>(meta.addresses[list][tensor]) + start,
           left < kChunkSize ? left : kChunkSize};
@@ -71,8 +71,8 @@ Status multiTensorApply(const TensorList (&lists)[Depth], Functor functor,
   int tensors = 0;
   int blocks = 0;
   auto launch = [&]() -> Status {
-    multiTensorKernel<Depth><<<blocks, kBlockSize, 0, currentStream()>>>(
-        meta, functor, args...);
+    multiTensorKernel<Depth>
+        <<<blocks, kBlockSize, 0, currentStream()>>>(meta, functor, args...);
     return checkLaunch("multiTensorKernel");
   };
   for (size_t t = 0; t < lists[0].size(); ++t) {

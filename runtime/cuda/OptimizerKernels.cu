@@ -59,9 +59,8 @@ template <typename T, int Depth> struct SgdFunctor {
 
 /// Lists: params, grads, exp_avgs, exp_avg_sqs[, max_exp_avg_sqs].
 template <typename T, int Depth> struct AdamWFunctor {
-  __device__ void operator()(const TensorListMeta<Depth> &meta,
-                             AdamWScalars s, const int64_t *step,
-                             const float *gradScale,
+  __device__ void operator()(const TensorListMeta<Depth> &meta, AdamWScalars s,
+                             const int64_t *step, const float *gradScale,
                              const float *foundInf) const {
     if (skipped(foundInf))
       return;
@@ -105,8 +104,8 @@ Status finishStep(int64_t *step, const float *foundInf) {
 
 } // namespace
 
-Status sgdStep(const SgdHyperParams &hyper, TensorList params,
-               TensorList grads, TensorList momentumBuffers, int64_t *step,
+Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
+               TensorList momentumBuffers, int64_t *step,
                const float *gradScale, const float *foundInf) {
   SgdScalars s = detail::makeSgdScalars(hyper);
   TP_RT_RETURN_IF_ERROR(dispatchDType(params[0].dtype, [&](auto tag) {
@@ -114,8 +113,8 @@ Status sgdStep(const SgdHyperParams &hyper, TensorList params,
     if (s.hasMomentum) {
       const TensorList lists[3] = {params, grads, momentumBuffers};
       return multiTensorApply<3>(lists, SgdFunctor<T, 3>{}, s,
-                                 static_cast<const int64_t *>(step),
-                                 gradScale, foundInf);
+                                 static_cast<const int64_t *>(step), gradScale,
+                                 foundInf);
     }
     const TensorList lists[2] = {params, grads};
     return multiTensorApply<2>(lists, SgdFunctor<T, 2>{}, s,
@@ -127,8 +126,8 @@ Status sgdStep(const SgdHyperParams &hyper, TensorList params,
 
 Status adamwStep(const AdamWHyperParams &hyper, TensorList params,
                  TensorList grads, TensorList expAvgs, TensorList expAvgSqs,
-                 TensorList maxExpAvgSqs, int64_t *step,
-                 const float *gradScale, const float *foundInf) {
+                 TensorList maxExpAvgSqs, int64_t *step, const float *gradScale,
+                 const float *foundInf) {
   AdamWScalars s = detail::makeAdamWScalars(hyper);
   TP_RT_RETURN_IF_ERROR(dispatchDType(params[0].dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -136,8 +135,8 @@ Status adamwStep(const AdamWHyperParams &hyper, TensorList params,
       const TensorList lists[5] = {params, grads, expAvgs, expAvgSqs,
                                    maxExpAvgSqs};
       return multiTensorApply<5>(lists, AdamWFunctor<T, 5>{}, s,
-                                 static_cast<const int64_t *>(step),
-                                 gradScale, foundInf);
+                                 static_cast<const int64_t *>(step), gradScale,
+                                 foundInf);
     }
     const TensorList lists[4] = {params, grads, expAvgs, expAvgSqs};
     return multiTensorApply<4>(lists, AdamWFunctor<T, 4>{}, s,

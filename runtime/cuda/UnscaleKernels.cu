@@ -70,10 +70,10 @@ Status scaleLoss(const Tensor &loss, const float *scale, const Tensor &out) {
     int64_t blocks = (loss.numel + kBlockSize - 1) / kBlockSize;
     if (blocks > 1024)
       blocks = 1024;
-    scaleLossKernel<T><<<static_cast<unsigned>(blocks), kBlockSize, 0,
-                         currentStream()>>>(
-        static_cast<const T *>(loss.data), static_cast<T *>(out.data),
-        loss.numel, scale);
+    scaleLossKernel<T>
+        <<<static_cast<unsigned>(blocks), kBlockSize, 0, currentStream()>>>(
+            static_cast<const T *>(loss.data), static_cast<T *>(out.data),
+            loss.numel, scale);
     return checkLaunch("scaleLossKernel");
   });
 }

@@ -29,8 +29,8 @@ Status updateScale(float *scale, int32_t *growthTracker, const float *foundInf,
                    int64_t numFoundInf, double growthFactor,
                    double backoffFactor, int64_t growthInterval) {
   updateScaleKernel<<<1, 1, 0, currentStream()>>>(
-      scale, growthTracker, foundInf, numFoundInf, growthFactor,
-      backoffFactor, growthInterval);
+      scale, growthTracker, foundInf, numFoundInf, growthFactor, backoffFactor,
+      growthInterval);
   return checkLaunch("updateScaleKernel");
 }
 

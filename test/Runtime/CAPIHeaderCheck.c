@@ -26,8 +26,8 @@ float tp_rt_c_update_scale_twice(float scale) {
   if (tp_rt_unscale_and_check(grads, 1, &scale, &found_inf) != TP_RT_SUCCESS)
     return -1.0f;
   for (i = 0; i < 2; ++i)
-    if (tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &found_inf, 1, 2.0,
-                           0.5, 2) != TP_RT_SUCCESS)
+    if (tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &found_inf, 1, 2.0, 0.5,
+                           2) != TP_RT_SUCCESS)
       return -1.0f;
   if (tp_rt_status_string(TP_RT_SUCCESS) == NULL)
     return -1.0f;

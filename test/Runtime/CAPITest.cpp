@@ -23,8 +23,8 @@ namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 
 tp_rt_buffer f32Buffer(std::vector<float> &data) {
-  return tp_rt_buffer{data.data(), static_cast<int64_t>(data.size()),
-                      TP_RT_F32, TP_RT_CPU};
+  return tp_rt_buffer{data.data(), static_cast<int64_t>(data.size()), TP_RT_F32,
+                      TP_RT_CPU};
 }
 
 TEST(CAPI, StatusStrings) {
@@ -67,8 +67,7 @@ TEST(CAPI, ScaleLossErrors) {
   EXPECT_EQ(tp_rt_scale_loss(&a, &scale, &b), TP_RT_ERROR_SIZE_MISMATCH);
   tp_rt_buffer bf16 = a;
   bf16.dtype = TP_RT_BF16;
-  EXPECT_EQ(tp_rt_scale_loss(&a, &scale, &bf16),
-            TP_RT_ERROR_UNSUPPORTED_DTYPE);
+  EXPECT_EQ(tp_rt_scale_loss(&a, &scale, &bf16), TP_RT_ERROR_UNSUPPORTED_DTYPE);
   tp_rt_buffer nullData = a;
   nullData.data = nullptr;
   EXPECT_EQ(tp_rt_scale_loss(&nullData, &scale, &a), TP_RT_ERROR_NULL_POINTER);
@@ -151,8 +150,8 @@ TEST(CAPI, CudaBuffersWithoutCudaAreRefused) {
             TP_RT_ERROR_CUDA_UNAVAILABLE);
   EXPECT_STRNE(tp_rt_last_error_message(), "");
   int32_t tracker = 0;
-  EXPECT_EQ(tp_rt_update_scale(TP_RT_CUDA, &scale, &tracker, &foundInf, 1,
-                               2.0, 0.5, 10),
+  EXPECT_EQ(tp_rt_update_scale(TP_RT_CUDA, &scale, &tracker, &foundInf, 1, 2.0,
+                               0.5, 10),
             TP_RT_ERROR_CUDA_UNAVAILABLE);
   EXPECT_EQ(deviceLooking, 1.0f);
 }
@@ -161,8 +160,8 @@ TEST(CAPI, UpdateScaleErrors) {
   float scale = 8.0f, foundInf = 0.0f;
   int32_t tracker = 3;
   auto update = [&](double growth, double backoff, int64_t interval) {
-    return tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &foundInf, 1,
-                              growth, backoff, interval);
+    return tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &foundInf, 1, growth,
+                              backoff, interval);
   };
   EXPECT_EQ(update(1.0, 0.5, 10), TP_RT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(update(0.5, 0.5, 10), TP_RT_ERROR_INVALID_ARGUMENT);
@@ -176,23 +175,22 @@ TEST(CAPI, UpdateScaleErrors) {
   EXPECT_EQ(update(2.0, std::nan(""), 10), TP_RT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(update(2.0, 0.5, 0), TP_RT_ERROR_INVALID_ARGUMENT);
   EXPECT_EQ(update(2.0, 0.5, -4), TP_RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(tp_rt_update_scale(TP_RT_CPU, nullptr, &tracker, &foundInf, 1,
-                               2.0, 0.5, 10),
+  EXPECT_EQ(tp_rt_update_scale(TP_RT_CPU, nullptr, &tracker, &foundInf, 1, 2.0,
+                               0.5, 10),
             TP_RT_ERROR_NULL_POINTER);
   EXPECT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, nullptr, &foundInf, 1, 2.0,
                                0.5, 10),
             TP_RT_ERROR_NULL_POINTER);
-  EXPECT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, nullptr, 1, 2.0,
+  EXPECT_EQ(
+      tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, nullptr, 1, 2.0, 0.5, 10),
+      TP_RT_ERROR_NULL_POINTER);
+  EXPECT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &foundInf, 0, 2.0,
                                0.5, 10),
-            TP_RT_ERROR_NULL_POINTER);
-  EXPECT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &foundInf, 0,
-                               2.0, 0.5, 10),
             TP_RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &foundInf, -1,
-                               2.0, 0.5, 10),
+  EXPECT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &foundInf, -1, 2.0,
+                               0.5, 10),
             TP_RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(tp_rt_update_scale(9, &scale, &tracker, &foundInf, 1, 2.0, 0.5,
-                               10),
+  EXPECT_EQ(tp_rt_update_scale(9, &scale, &tracker, &foundInf, 1, 2.0, 0.5, 10),
             TP_RT_ERROR_INVALID_ARGUMENT);
   // Nothing changed.
   EXPECT_EQ(scale, 8.0f);
@@ -229,9 +227,9 @@ TEST(CAPI, FusedSgdStep) {
   EXPECT_EQ(step, 1);
   // Without scale / found_inf: a plain step on the gradients as they are.
   g0 = {1.0f, 1.0f};
-  ASSERT_EQ(tp_rt_sgd_step(params, grads, bufs, 1, &options, &step, nullptr,
-                           nullptr),
-            TP_RT_SUCCESS);
+  ASSERT_EQ(
+      tp_rt_sgd_step(params, grads, bufs, 1, &options, &step, nullptr, nullptr),
+      TP_RT_SUCCESS);
   EXPECT_EQ(m0[0], 0.9f * 1.0f + 1.0f);
   EXPECT_EQ(step, 2);
 }
@@ -243,21 +241,21 @@ TEST(CAPI, OptimizerStepErrors) {
   tp_rt_sgd_options sgd = {0.1, 0.9, 0.0, 0.0, 0, 0};
   tp_rt_adamw_options adamw = {1e-3, 0.9, 0.999, 1e-8, 1e-2, 0, 0};
   int64_t step = 0;
-  EXPECT_EQ(tp_rt_sgd_step(params, grads, nullptr, 1, &sgd, &step, nullptr,
-                           nullptr),
-            TP_RT_ERROR_NULL_POINTER); // momentum needs buffers
-  EXPECT_EQ(tp_rt_sgd_step(params, grads, avgs, 1, nullptr, &step, nullptr,
-                           nullptr),
-            TP_RT_ERROR_NULL_POINTER);
-  EXPECT_EQ(tp_rt_sgd_step(params, grads, avgs, 1, &sgd, nullptr, nullptr,
-                           nullptr),
-            TP_RT_ERROR_NULL_POINTER);
-  EXPECT_EQ(tp_rt_sgd_step(params, grads, avgs, -1, &sgd, &step, nullptr,
-                           nullptr),
-            TP_RT_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(tp_rt_sgd_step(nullptr, grads, avgs, 1, &sgd, &step, nullptr,
-                           nullptr),
-            TP_RT_ERROR_NULL_POINTER);
+  EXPECT_EQ(
+      tp_rt_sgd_step(params, grads, nullptr, 1, &sgd, &step, nullptr, nullptr),
+      TP_RT_ERROR_NULL_POINTER); // momentum needs buffers
+  EXPECT_EQ(
+      tp_rt_sgd_step(params, grads, avgs, 1, nullptr, &step, nullptr, nullptr),
+      TP_RT_ERROR_NULL_POINTER);
+  EXPECT_EQ(
+      tp_rt_sgd_step(params, grads, avgs, 1, &sgd, nullptr, nullptr, nullptr),
+      TP_RT_ERROR_NULL_POINTER);
+  EXPECT_EQ(
+      tp_rt_sgd_step(params, grads, avgs, -1, &sgd, &step, nullptr, nullptr),
+      TP_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      tp_rt_sgd_step(nullptr, grads, avgs, 1, &sgd, &step, nullptr, nullptr),
+      TP_RT_ERROR_NULL_POINTER);
   tp_rt_sgd_options nesterov = {0.1, 0.0, 0.0, 0.0, 1, 0};
   EXPECT_EQ(tp_rt_sgd_step(params, grads, avgs, 1, &nesterov, &step, nullptr,
                            nullptr),
@@ -272,8 +270,8 @@ TEST(CAPI, OptimizerStepErrors) {
             TP_RT_ERROR_NULL_POINTER);
   tp_rt_adamw_options ams = adamw;
   ams.amsgrad = 1;
-  EXPECT_EQ(tp_rt_adamw_step(params, grads, avgs, sqs, nullptr, 1, &ams,
-                             &step, nullptr, nullptr),
+  EXPECT_EQ(tp_rt_adamw_step(params, grads, avgs, sqs, nullptr, 1, &ams, &step,
+                             nullptr, nullptr),
             TP_RT_ERROR_NULL_POINTER);
   tp_rt_adamw_options badBeta = adamw;
   badBeta.beta1 = 1.0;

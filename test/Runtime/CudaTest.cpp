@@ -33,8 +33,8 @@ TEST(CudaAvailability, UnusableDeviceIsReportedAndDisablesGradScaler) {
   }
   EXPECT_EQ(status.code(), StatusCode::CudaUnavailable);
   EXPECT_FALSE(status.message().empty());
-  EXPECT_EQ(cudaCompiledIn(), status.message().find("without CUDA") ==
-                                  std::string::npos);
+  EXPECT_EQ(cudaCompiledIn(),
+            status.message().find("without CUDA") == std::string::npos);
   // As tensorplay.amp.GradScaler("cuda") without CUDA: disabled, warned.
   EXPECT_FALSE(scaler->isEnabled());
   EXPECT_NE(scaler->warning().find("CUDA is not available.  Disabling."),
@@ -120,9 +120,9 @@ TEST_F(CudaTest, UnscaleMatchesTheCpuKernelBitwise) {
     }
     const float scaleValue = 3000.0f;
     Buffer scale = scalar(scaleValue), foundInf = scalar(0.0f);
-    TP_ASSERT_OK(unscaleAndCheck(
-        deviceTensors, static_cast<const float *>(scale.data()),
-        static_cast<float *>(foundInf.data())));
+    TP_ASSERT_OK(unscaleAndCheck(deviceTensors,
+                                 static_cast<const float *>(scale.data()),
+                                 static_cast<float *>(foundInf.data())));
     EXPECT_EQ(read(foundInf), 0.0f);
     const float invScale = inverseScale(scaleValue);
     for (size_t t = 0; t < sizes.size(); ++t) {
@@ -193,8 +193,8 @@ TEST_F(CudaTest, CheckFiniteAcceptsF16AndWritesNothing) {
 
 TEST_F(CudaTest, ScaleLossOnTheDevice) {
   Buffer loss = upload({0.5f, -3.0f}), scale = scalar(1024.0f);
-  TP_ASSERT_OK(scaleLoss(loss.tensor(), static_cast<const float *>(scale.data()),
-                         loss.tensor()));
+  TP_ASSERT_OK(scaleLoss(
+      loss.tensor(), static_cast<const float *>(scale.data()), loss.tensor()));
   EXPECT_EQ(download(loss), (std::vector<float>{512.0f, -3072.0f}));
 }
 
@@ -288,9 +288,9 @@ TEST_F(CudaTest, OptimizersMatchTheCpuAndSkipOnTheDevice) {
       for (const Buffer &p : twins.deviceParams)
         before.push_back(download(p));
       TP_ASSERT_OK(twins.cpu->step({&scaleValue, &hostFound}));
-      TP_ASSERT_OK(twins.cuda->step(
-          {static_cast<const float *>(deviceScale.data()),
-           static_cast<const float *>(deviceFound.data())}));
+      TP_ASSERT_OK(
+          twins.cuda->step({static_cast<const float *>(deviceScale.data()),
+                            static_cast<const float *>(deviceFound.data())}));
       for (size_t t = 0; t < sizes.size(); ++t) {
         std::vector<float> result = download(twins.deviceParams[t]);
         if (inf) {

@@ -32,8 +32,8 @@ struct Dataset {
 };
 
 Dataset makeDataset() {
-  const std::array<float, kFeatures> truth = {1.5f, -2.0f, 0.5f,  1.0f,
-                                              -1.0f, 2.0f, -0.5f, 0.25f};
+  const std::array<float, kFeatures> truth = {1.5f,  -2.0f, 0.5f,  1.0f,
+                                              -1.0f, 2.0f,  -0.5f, 0.25f};
   Dataset data;
   uint32_t state = 12345;
   auto uniform = [&] { // LCG in [-1, 1)
@@ -72,7 +72,8 @@ struct Model {
     int correct = 0;
     for (int n = 0; n < kSamples; ++n) {
       float z = logit(data.x[n]);
-      loss += std::max(z, 0.0f) - z * data.y[n] + std::log1p(std::exp(-std::fabs(z)));
+      loss += std::max(z, 0.0f) - z * data.y[n] +
+              std::log1p(std::exp(-std::fabs(z)));
       correct += (z > 0) == (data.y[n] > 0.5f);
     }
     return {static_cast<float>(loss / kSamples),
@@ -206,22 +207,21 @@ TEST_P(EndToEnd, LossScaledTrainingSkipsInfStepsAndConverges) {
   EXPECT_EQ(appliedSteps(), kSteps - skipped);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Optimizers, EndToEnd,
-    ::testing::Values(Kind::Sgd, Kind::SgdFused, Kind::AdamW,
-                      Kind::AdamWFused),
-    [](const ::testing::TestParamInfo<Kind> &info) {
-      switch (info.param) {
-      case Kind::Sgd:
-        return "SGD";
-      case Kind::SgdFused:
-        return "SGDFused";
-      case Kind::AdamW:
-        return "AdamW";
-      case Kind::AdamWFused:
-        return "AdamWFused";
-      }
-      return "unknown";
-    });
+INSTANTIATE_TEST_SUITE_P(Optimizers, EndToEnd,
+                         ::testing::Values(Kind::Sgd, Kind::SgdFused,
+                                           Kind::AdamW, Kind::AdamWFused),
+                         [](const ::testing::TestParamInfo<Kind> &info) {
+                           switch (info.param) {
+                           case Kind::Sgd:
+                             return "SGD";
+                           case Kind::SgdFused:
+                             return "SGDFused";
+                           case Kind::AdamW:
+                             return "AdamW";
+                           case Kind::AdamWFused:
+                             return "AdamWFused";
+                           }
+                           return "unknown";
+                         });
 
 } // namespace

@@ -47,8 +47,8 @@ protected:
     return options;
   }
   void scaleLoss() {
-    TP_ASSERT_OK(rig.scaler->scale(cpuTensor(rig.loss),
-                                   cpuTensor(rig.scaledLoss)));
+    TP_ASSERT_OK(
+        rig.scaler->scale(cpuTensor(rig.loss), cpuTensor(rig.scaledLoss)));
   }
   ScalerRig rig;
 };
@@ -157,8 +157,8 @@ TEST_F(GradScalerTest, CleanStepUpdatesWithUnscaledGradients) {
 TEST_F(GradScalerTest, Fp16GradientsAreRefusedByUnscale) {
   std::vector<uint16_t> param = {0x3c00, 0x3c00}, grad = {0x3c00, 0x3c00};
   Expected<std::unique_ptr<SGD>> sgd =
-      SGD::create({cpuTensor(param, DType::F16)},
-                  {cpuTensor(grad, DType::F16)}, SgdOptions());
+      SGD::create({cpuTensor(param, DType::F16)}, {cpuTensor(grad, DType::F16)},
+                  SgdOptions());
   ASSERT_TRUE(sgd.ok()) << sgd.status().toString();
   scaleLoss();
   Status status = rig.scaler->unscale(**sgd);
@@ -314,8 +314,8 @@ TEST(DisabledGradScaler, PassesEverythingThrough) {
   EXPECT_EQ(rig.tracker(), 0);
   EXPECT_EQ(rig.scaler->scaleData(), nullptr);
 
-  TP_ASSERT_OK(rig.scaler->scale(cpuTensor(rig.loss),
-                                 cpuTensor(rig.scaledLoss)));
+  TP_ASSERT_OK(
+      rig.scaler->scale(cpuTensor(rig.loss), cpuTensor(rig.scaledLoss)));
   EXPECT_EQ(rig.scaledLoss[0], rig.loss[0]);
 
   rig.grad = {1.0f, 2.0f, 3.0f, 4.0f};

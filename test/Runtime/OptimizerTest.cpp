@@ -193,7 +193,8 @@ SgdHyperParams sgd(double lr, double momentum, double dampening, double wd,
   return h;
 }
 
-std::string sgdConfigName(const ::testing::TestParamInfo<SgdHyperParams> &info) {
+std::string
+sgdConfigName(const ::testing::TestParamInfo<SgdHyperParams> &info) {
   const char *names[] = {"Plain", "Momentum", "DampeningWeightDecay",
                          "Nesterov", "Maximize"};
   return names[info.index];
@@ -212,8 +213,7 @@ INSTANTIATE_TEST_SUITE_P(
 // AdamW
 //===----------------------------------------------------------------------===//
 
-class AdamWReferenceTest
-    : public ::testing::TestWithParam<AdamWHyperParams> {};
+class AdamWReferenceTest : public ::testing::TestWithParam<AdamWHyperParams> {};
 
 TEST_P(AdamWReferenceTest, MatchesTorchRule) {
   AdamWOptions options;
@@ -271,9 +271,8 @@ TEST(AdamWBf16, MatchesTheReferenceWithinBf16Precision) {
   }
   AdamWOptions options;
   options.lr = 0.01;
-  Expected<std::unique_ptr<AdamW>> adamw =
-      AdamW::create({cpuTensor(param, DType::BF16)},
-                    {cpuTensor(grad, DType::BF16)}, options);
+  Expected<std::unique_ptr<AdamW>> adamw = AdamW::create(
+      {cpuTensor(param, DType::BF16)}, {cpuTensor(grad, DType::BF16)}, options);
   ASSERT_TRUE(adamw.ok());
   for (int step = 1; step <= 3; ++step) {
     for (size_t i = 0; i < 64; ++i)
@@ -283,8 +282,8 @@ TEST(AdamWBf16, MatchesTheReferenceWithinBf16Precision) {
     for (size_t i = 0; i < 64; ++i)
       reference[i] = reference[i] * (1 - 0.01 * 0.01) - 0.01;
   }
-  EXPECT_TRUE(near(readTensor((*adamw)->parameters()[0]), reference, 1e-2,
-                   1e-2));
+  EXPECT_TRUE(
+      near(readTensor((*adamw)->parameters()[0]), reference, 1e-2, 1e-2));
 }
 
 //===----------------------------------------------------------------------===//
@@ -502,14 +501,12 @@ TEST(OptimizerArguments, InvalidHyperParametersAndListsAreRefused) {
 
   AdamWOptions adam;
   adam.beta2 = 1.0;
-  TP_EXPECT_ERROR(
-      AdamW::create({cpuTensor(p)}, {cpuTensor(g)}, adam).status(),
-      StatusCode::InvalidArgument);
+  TP_EXPECT_ERROR(AdamW::create({cpuTensor(p)}, {cpuTensor(g)}, adam).status(),
+                  StatusCode::InvalidArgument);
   adam = {};
   adam.eps = -1e-8;
-  TP_EXPECT_ERROR(
-      AdamW::create({cpuTensor(p)}, {cpuTensor(g)}, adam).status(),
-      StatusCode::InvalidArgument);
+  TP_EXPECT_ERROR(AdamW::create({cpuTensor(p)}, {cpuTensor(g)}, adam).status(),
+                  StatusCode::InvalidArgument);
 
   TP_EXPECT_ERROR(SGD::create({cpuTensor(p)}, {cpuTensor(g3)}, {}).status(),
                   StatusCode::SizeMismatch);

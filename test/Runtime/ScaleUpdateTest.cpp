@@ -151,13 +151,12 @@ TEST(ScaleUpdate, ScaleFallsBelowOne) {
   GradScalerOptions options;
   options.initScale = 1.0;
   TP_ASSERT_OK(rig.init(options));
-  expectTrajectory(rig, {{true, 0.5, 0},
-                         {true, 0.25, 0},
-                         {true, 0.125, 0},
-                         {true, 0.0625, 0}});
+  expectTrajectory(
+      rig,
+      {{true, 0.5, 0}, {true, 0.25, 0}, {true, 0.125, 0}, {true, 0.0625, 0}});
   // Unscaling by a scale below 1 enlarges the gradients: 1/0.0625 = 16.
-  TP_ASSERT_OK(rig.scaler->scale(cpuTensor(rig.loss),
-                                 cpuTensor(rig.scaledLoss)));
+  TP_ASSERT_OK(
+      rig.scaler->scale(cpuTensor(rig.loss), cpuTensor(rig.scaledLoss)));
   EXPECT_EQ(rig.scaledLoss[0], 0.5f * 0.0625f);
   std::fill(rig.grad.begin(), rig.grad.end(), 1.0f);
   TP_ASSERT_OK(rig.scaler->unscale(*rig.sgd));
@@ -175,8 +174,8 @@ TEST(ScaleUpdate, UpdateWithNewScale) {
   ASSERT_EQ(rig.tracker(), 2);
 
   // update(new_scale) sets the scale, leaves the tracker, ends the iteration.
-  TP_ASSERT_OK(rig.scaler->scale(cpuTensor(rig.loss),
-                                 cpuTensor(rig.scaledLoss)));
+  TP_ASSERT_OK(
+      rig.scaler->scale(cpuTensor(rig.loss), cpuTensor(rig.scaledLoss)));
   TP_ASSERT_OK(rig.writeGradients(true));
   TP_ASSERT_OK(rig.scaler->step(*rig.sgd));
   TP_ASSERT_OK(rig.scaler->update(3.0));
@@ -205,12 +204,14 @@ TEST(ScaleUpdate, SettersChangeTheRule) {
   TP_ASSERT_OK(rig.scaler->setGrowthFactor(4.0));
   TP_ASSERT_OK(rig.scaler->setBackoffFactor(0.25));
   expectTrajectory(rig, {{false, 64, 1}, {false, 256, 0}, {true, 64, 0}});
-  TP_EXPECT_ERROR(rig.scaler->setGrowthFactor(1.0), StatusCode::InvalidArgument);
+  TP_EXPECT_ERROR(rig.scaler->setGrowthFactor(1.0),
+                  StatusCode::InvalidArgument);
   TP_EXPECT_ERROR(rig.scaler->setBackoffFactor(1.0),
                   StatusCode::InvalidArgument);
   TP_EXPECT_ERROR(rig.scaler->setBackoffFactor(0.0),
                   StatusCode::InvalidArgument);
-  TP_EXPECT_ERROR(rig.scaler->setGrowthInterval(0), StatusCode::InvalidArgument);
+  TP_EXPECT_ERROR(rig.scaler->setGrowthInterval(0),
+                  StatusCode::InvalidArgument);
   EXPECT_EQ(rig.scaler->getGrowthFactor(), 4.0);
   EXPECT_EQ(rig.scaler->getBackoffFactor(), 0.25);
   EXPECT_EQ(rig.scaler->getGrowthInterval(), 2);
@@ -221,29 +222,29 @@ TEST(ScaleUpdate, CAbiSumsFoundInfs) {
   int32_t tracker = 0;
   float clean[3] = {0.0f, 0.0f, 0.0f};
   float oneInf[3] = {0.0f, 1.0f, 0.0f};
-  ASSERT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, clean, 3, 2.0,
-                               0.5, 2),
-            TP_RT_SUCCESS);
+  ASSERT_EQ(
+      tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, clean, 3, 2.0, 0.5, 2),
+      TP_RT_SUCCESS);
   EXPECT_EQ(scale, 100.0f);
   EXPECT_EQ(tracker, 1);
-  ASSERT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, clean, 3, 2.0,
-                               0.5, 2),
-            TP_RT_SUCCESS);
+  ASSERT_EQ(
+      tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, clean, 3, 2.0, 0.5, 2),
+      TP_RT_SUCCESS);
   EXPECT_EQ(scale, 200.0f);
   EXPECT_EQ(tracker, 0);
-  ASSERT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, clean, 3, 2.0,
-                               0.5, 2),
-            TP_RT_SUCCESS);
+  ASSERT_EQ(
+      tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, clean, 3, 2.0, 0.5, 2),
+      TP_RT_SUCCESS);
   EXPECT_EQ(tracker, 1);
-  ASSERT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, oneInf, 3, 2.0,
-                               0.5, 2),
-            TP_RT_SUCCESS);
+  ASSERT_EQ(
+      tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, oneInf, 3, 2.0, 0.5, 2),
+      TP_RT_SUCCESS);
   EXPECT_EQ(scale, 100.0f);
   EXPECT_EQ(tracker, 0);
   // Only the first found_inf counts when num_found_inf is 1.
-  ASSERT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, oneInf, 1, 2.0,
-                               0.5, 2),
-            TP_RT_SUCCESS);
+  ASSERT_EQ(
+      tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, oneInf, 1, 2.0, 0.5, 2),
+      TP_RT_SUCCESS);
   EXPECT_EQ(scale, 100.0f);
   EXPECT_EQ(tracker, 1);
 }

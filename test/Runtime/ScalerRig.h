@@ -1,4 +1,5 @@
-//===- ScalerRig.h - A minimal training loop for GradScaler tests -*- C++ -*-===//
+//===- ScalerRig.h - A minimal training loop for GradScaler tests -*- C++
+//-*-===//
 
 #ifndef TENSORPLAY_TEST_RUNTIME_SCALERRIG_H
 #define TENSORPLAY_TEST_RUNTIME_SCALERRIG_H

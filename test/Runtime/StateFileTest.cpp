@@ -38,8 +38,8 @@ void trainedRig(ScalerRig &rig) {
 class StateFileTest : public ::testing::Test {
 protected:
   void TearDown() override { std::remove(path.c_str()); }
-  std::string path = tempPath(
-      ::testing::UnitTest::GetInstance()->current_test_info()->name());
+  std::string path =
+      tempPath(::testing::UnitTest::GetInstance()->current_test_info()->name());
 };
 
 TEST_F(StateFileTest, StateDictHoldsScaleTrackerAndFactors) {

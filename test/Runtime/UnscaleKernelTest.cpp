@@ -90,8 +90,8 @@ void expectUnscaled(const HostGrads &before, const HostGrads &after,
                     float invScale, bool write) {
   for (size_t t = 0; t < before.size(); ++t)
     for (int64_t i = 0; i < before.numel(t); ++i) {
-      float expected =
-          write ? before.unscaled(before.get(t, i), invScale) : before.get(t, i);
+      float expected = write ? before.unscaled(before.get(t, i), invScale)
+                             : before.get(t, i);
       float actual = after.get(t, i);
       if (std::isnan(expected)) {
         ASSERT_TRUE(std::isnan(actual)) << "tensor " << t << " element " << i;
@@ -169,8 +169,7 @@ INSTANTIATE_TEST_SUITE_P(
     CpuKernels, UnscalePaths,
     ::testing::Combine(::testing::Values(CpuKernelPath::Portable,
                                          CpuKernelPath::AVX512),
-                       ::testing::Values(DType::F32, DType::BF16,
-                                         DType::F16)),
+                       ::testing::Values(DType::F32, DType::BF16, DType::F16)),
     [](const ::testing::TestParamInfo<PathAndDType> &info) {
       return std::string(cpuKernelPathName(std::get<0>(info.param))) + "_" +
              dtypeName(std::get<1>(info.param));
@@ -247,10 +246,10 @@ TEST(UnscaleKernelPaths, F32PathsAreBitIdentical) {
   base[4] = 1e-40f;
   for (float invScale : {inverseScale(3000.0f), inverseScale(1e-30f)}) {
     std::vector<float> a = base, b = base;
-    EXPECT_FALSE(cpu::portableUnscaleKernels().f32(a.data(), a.size(),
-                                                   invScale, true));
-    EXPECT_FALSE(cpu::avx512UnscaleKernels()->f32(b.data(), b.size(),
-                                                  invScale, true));
+    EXPECT_FALSE(
+        cpu::portableUnscaleKernels().f32(a.data(), a.size(), invScale, true));
+    EXPECT_FALSE(
+        cpu::avx512UnscaleKernels()->f32(b.data(), b.size(), invScale, true));
     EXPECT_TRUE(bitwiseEqual(a, b));
   }
 }

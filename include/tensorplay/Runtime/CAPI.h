@@ -116,10 +116,9 @@ tp_rt_status tp_rt_check_finite(const tp_rt_buffer *grads, int64_t num_grads,
 /// growth_tracker = 0. Requires growth_factor > 1, 0 < backoff_factor < 1,
 /// growth_interval >= 1, num_found_inf >= 1.
 tp_rt_status tp_rt_update_scale(tp_rt_device device, float *scale,
-                                int32_t *growth_tracker,
-                                const float *found_inf, int64_t num_found_inf,
-                                double growth_factor, double backoff_factor,
-                                int64_t growth_interval);
+                                int32_t *growth_tracker, const float *found_inf,
+                                int64_t num_found_inf, double growth_factor,
+                                double backoff_factor, int64_t growth_interval);
 
 /// One fused torch.optim.SGD step over `num_params` parameters. When
 /// `found_inf` is non-null and *found_inf != 0 nothing is written at all.
@@ -141,12 +140,12 @@ tp_rt_status tp_rt_sgd_step(const tp_rt_buffer *params,
 
 /// One fused torch.optim.AdamW step; same conventions as tp_rt_sgd_step.
 /// `max_exp_avg_sqs` is required iff amsgrad.
-tp_rt_status tp_rt_adamw_step(
-    const tp_rt_buffer *params, const tp_rt_buffer *grads,
-    const tp_rt_buffer *exp_avgs, const tp_rt_buffer *exp_avg_sqs,
-    const tp_rt_buffer *max_exp_avg_sqs, int64_t num_params,
-    const tp_rt_adamw_options *options, int64_t *step, const float *scale,
-    const float *found_inf);
+tp_rt_status
+tp_rt_adamw_step(const tp_rt_buffer *params, const tp_rt_buffer *grads,
+                 const tp_rt_buffer *exp_avgs, const tp_rt_buffer *exp_avg_sqs,
+                 const tp_rt_buffer *max_exp_avg_sqs, int64_t num_params,
+                 const tp_rt_adamw_options *options, int64_t *step,
+                 const float *scale, const float *found_inf);
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -88,16 +88,16 @@ Status updateScale(Device device, float *scale, int32_t *growthTracker,
 
 /// A fused SGD step (see tp_rt_sgd_step). `momentumBuffers` is empty iff
 /// momentum == 0. `gradScale` and `foundInf` may be null.
-Status sgdStep(const SgdHyperParams &hyper, TensorList params,
-               TensorList grads, TensorList momentumBuffers, int64_t *step,
+Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
+               TensorList momentumBuffers, int64_t *step,
                const float *gradScale, const float *foundInf);
 
 /// A fused AdamW step (see tp_rt_adamw_step). `maxExpAvgSqs` is empty iff
 /// !amsgrad.
 Status adamwStep(const AdamWHyperParams &hyper, TensorList params,
                  TensorList grads, TensorList expAvgs, TensorList expAvgSqs,
-                 TensorList maxExpAvgSqs, int64_t *step,
-                 const float *gradScale, const float *foundInf);
+                 TensorList maxExpAvgSqs, int64_t *step, const float *gradScale,
+                 const float *foundInf);
 
 //===----------------------------------------------------------------------===//
 // CPU implementation choice

@@ -18,7 +18,11 @@
 namespace tensorplay::amp {
 
 /// Element types.
-enum class DType : int32_t { F32 = TP_RT_F32, F16 = TP_RT_F16, BF16 = TP_RT_BF16 };
+enum class DType : int32_t {
+  F32 = TP_RT_F32,
+  F16 = TP_RT_F16,
+  BF16 = TP_RT_BF16
+};
 
 /// Devices. CUDA is the current CUDA device.
 enum class Device : int32_t { CPU = TP_RT_CPU, CUDA = TP_RT_CUDA };
@@ -41,7 +45,9 @@ struct Tensor {
   DType dtype = DType::F32;
   Device device = Device::CPU;
 
-  size_t bytes() const { return static_cast<size_t>(numel) * elementSize(dtype); }
+  size_t bytes() const {
+    return static_cast<size_t>(numel) * elementSize(dtype);
+  }
   template <typename T> T *as() const { return static_cast<T *>(data); }
 };
 
