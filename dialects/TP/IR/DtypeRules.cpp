@@ -100,6 +100,20 @@ Type combineCategories(Type higher, Type lower) {
 }
 } // namespace
 
+bool mlir::tp::isLosslessConversion(Type from, Type to) {
+  if (from == to)
+    return true;
+  auto ff = dyn_cast<FloatType>(from), ft = dyn_cast<FloatType>(to);
+  if (ff && ft) // f16 and bf16 are exact in f32 and f64; f32 is exact in f64.
+    return ft.getWidth() > ff.getWidth() &&
+           ft.getFPMantissaWidth() >= ff.getFPMantissaWidth();
+  auto fi = dyn_cast<IntegerType>(from), ti = dyn_cast<IntegerType>(to);
+  if (fi && ti)
+    return fi.isSignless() && ti.isSignless() && fi.getWidth() > 1 &&
+           ti.getWidth() > fi.getWidth();
+  return false;
+}
+
 bool mlir::tp::isFloatingOrComplex(Type elementType) {
   return isa<FloatType, ComplexType>(elementType);
 }

@@ -15,23 +15,6 @@ using namespace mlir::tp;
 // CastOp
 //===----------------------------------------------------------------------===//
 
-/// True when every value of `from` is exactly representable in `to`.
-static bool isLosslessConversion(Type from, Type to) {
-  if (from == to)
-    return true;
-  auto ff = dyn_cast<FloatType>(from), ft = dyn_cast<FloatType>(to);
-  if (ff && ft) {
-    // f16 and bf16 are both exact in f32 and f64; f32 is exact in f64.
-    return ft.getWidth() > ff.getWidth() &&
-           ft.getFPMantissaWidth() >= ff.getFPMantissaWidth();
-  }
-  auto iff = dyn_cast<IntegerType>(from), it = dyn_cast<IntegerType>(to);
-  if (iff && it)
-    return iff.isSignless() && it.isSignless() &&
-           it.getWidth() > iff.getWidth() && iff.getWidth() > 1;
-  return false;
-}
-
 bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
   if (inputs.size() != 1 || outputs.size() != 1)
     return false;

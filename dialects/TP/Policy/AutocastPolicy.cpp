@@ -196,6 +196,39 @@ Type mlir::tp::defaultAutocastDtype(Device device, MLIRContext *context) {
   return Float16Type::get(context);
 }
 
+Type AutocastTarget::getDtype(MLIRContext *context) const {
+  if (isBF16)
+    return BFloat16Type::get(context);
+  return Float16Type::get(context);
+}
+
+llvm::Expected<AutocastTarget> mlir::tp::parseAutocastTarget(StringRef text) {
+  static constexpr const char *kValid =
+      "expected <device>[:<dtype>] with device cuda, xpu or cpu and dtype "
+      "fp16 or bf16 (e.g. cuda:fp16, cpu:bf16, xpu)";
+  auto fail = [&](const Twine &why) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "invalid autocast target '" + text +
+                                       "': " + why + "; " + kValid);
+  };
+  auto [deviceText, dtypeText] = text.split(':');
+  std::optional<Device> device = parseDevice(deviceText);
+  if (!device)
+    return fail(deviceText.empty() ? Twine("missing device")
+                                   : "unknown device '" + deviceText + "'");
+  AutocastTarget target{*device, *device == Device::Cpu};
+  if (text.contains(':')) {
+    if (dtypeText == "fp16")
+      target.isBF16 = false;
+    else if (dtypeText == "bf16")
+      target.isBF16 = true;
+    else
+      return fail(dtypeText.empty() ? Twine("missing dtype after ':'")
+                                    : "unknown dtype '" + dtypeText + "'");
+  }
+  return target;
+}
+
 std::string mlir::tp::seedNameToOpName(StringRef seedName) {
   std::string special = llvm::StringSwitch<std::string>(seedName)
                             .Case("__matmul__", "matmul")

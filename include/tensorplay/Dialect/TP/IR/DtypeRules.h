@@ -49,6 +49,10 @@ Type promoteTypes(ArrayRef<Type> elementTypes, ArrayRef<int64_t> ranks);
 /// Returns the widest floating type of `a` and `b` (f16 and bf16 meet at f32).
 Type widestFloatType(Type a, Type b);
 
+/// True when every value of element type `from` is exactly representable in
+/// `to` (f16/bf16 -> f32 -> f64, narrower -> wider signless integers).
+bool isLosslessConversion(Type from, Type to);
+
 /// True for f16, bf16, f32, f64 and complex element types.
 bool isFloatingOrComplex(Type elementType);
 

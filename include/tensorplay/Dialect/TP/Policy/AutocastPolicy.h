@@ -40,6 +40,19 @@ std::optional<PolicyList> parsePolicyList(StringRef name);
 /// The device's default autocast dtype: f16 on cuda and xpu, bf16 on cpu.
 Type defaultAutocastDtype(Device device, MLIRContext *context);
 
+/// An autocast target: a device and its lower-precision dtype.
+struct AutocastTarget {
+  Device device;
+  /// f16 or bf16 (the "fp16" / "bf16" of the option).
+  bool isBF16;
+  Type getDtype(MLIRContext *context) const;
+};
+
+/// Parses `<device>[:<dtype>]` (device cuda|xpu|cpu, dtype fp16|bf16). The
+/// device's default dtype applies when `:<dtype>` is absent. The error text
+/// names the bad part and lists the valid values.
+llvm::Expected<AutocastTarget> parseAutocastTarget(StringRef text);
+
 /// One of the seed's nine tables, verbatim (names spelled as the seed does,
 /// duplicates included).
 struct SeedTable {

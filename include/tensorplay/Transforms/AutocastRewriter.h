@@ -1,0 +1,135 @@
+//===- AutocastRewriter.h - Applies autocast decisions to a module -*- C++ -*-//
+//
+// Walks a module in program order under the autocast state of each point
+// (function option, tp.autocast regions, call sites), applies the decision
+// of each tp op (AutocastDecision.h), inserts the casts, re-infers result
+// types downstream, keeps loop-carried and branch values consistent, and
+// specializes callees per call-site state. Records every decision for the
+// report.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_TRANSFORMS_AUTOCASTREWRITER_H
+#define TENSORPLAY_TRANSFORMS_AUTOCASTREWRITER_H
+
+#include "tensorplay/Transforms/AutocastDecision.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+
+#include <map>
+
+namespace mlir {
+namespace tp {
+
+/// One cast an op caused.
+struct CastRecord {
+  unsigned operand;
+  Type from, to;
+};
+
+/// What happened to one op.
+struct OpRecord {
+  AutocastDecision decision;
+  AutocastState state;
+  SmallVector<CastRecord> casts;
+};
+
+/// Totals of a run.
+struct AutocastSummary {
+  unsigned castsInserted = 0;
+  /// Casts a naive rewrite would insert: one per cast use.
+  unsigned castsNaive = 0;
+  /// Bytes of the cast sources (static shapes; dynamic ones are counted in
+  /// dynamicCasts instead).
+  uint64_t bytesCast = 0;
+  unsigned dynamicCasts = 0;
+};
+
+class AutocastRewriter {
+public:
+  /// `target` enables autocast for the functions of its device; `policies`
+  /// holds one policy per Device (indexed by the enum).
+  AutocastRewriter(ModuleOp module, std::optional<AutocastTarget> target,
+                   bool keepIoTypes, ArrayRef<AutocastPolicy> policies);
+  ~AutocastRewriter();
+
+  /// Rewrites the module; emits diagnostics and fails on banned ops, ops
+  /// whose operands end up with incompatible dtypes, or bad attributes.
+  LogicalResult run();
+
+  const llvm::MapVector<Operation *, OpRecord> &getRecords() const {
+    return records;
+  }
+  const AutocastSummary &getSummary() const { return summary; }
+
+private:
+  struct FunctionInfo;
+  LogicalResult processEntry(func::FuncOp func);
+  LogicalResult processFunction(func::FuncOp func, const AutocastState &state,
+                                bool mismatch);
+  LogicalResult processBlock(Block &block, const AutocastState &state,
+                             Operation *scope);
+  LogicalResult processOp(Operation *op, const AutocastState &state,
+                          Operation *scope);
+  LogicalResult processCompute(Operation *op, const AutocastState &state,
+                               Operation *scope);
+  LogicalResult processRegionOp(Operation *op, const AutocastState &state,
+                                Operation *scope);
+  LogicalResult processFor(Operation *op, const AutocastState &state,
+                           Operation *scope);
+  LogicalResult processIf(Operation *op, const AutocastState &state,
+                          Operation *scope);
+  LogicalResult processWhile(Operation *op, const AutocastState &state,
+                             Operation *scope);
+  LogicalResult processCall(func::CallOp call, const AutocastState &state,
+                            Operation *scope);
+  LogicalResult finishFunction(func::FuncOp func, bool keepIo);
+  LogicalResult reinferResults(Operation *op);
+  /// Casts operands whose types this pass changed back to their original
+  /// types (for ops that cannot follow a type change).
+  void conformOperands(Operation *op, Operation *scope);
+  /// Makes `operand` of type `type` (same shape), casting if needed.
+  void castOperandTo(OpOperand &operand, Type elementType, Operation *scope,
+                     bool shared);
+  /// Joins carried values: returns the wider of two tensor types of one
+  /// shape, or null when they disagree in something else than the dtype.
+  Type join(Type a, Type b);
+  Value getCast(Value value, Type elementType, Operation *scope,
+                Operation *user, bool shared);
+  void retype(Value value, Type type);
+  std::optional<AutocastState> entryState(func::FuncOp func, bool &mismatch);
+  void cleanUpAndCount();
+
+  ModuleOp module;
+  std::optional<AutocastTarget> target;
+  bool keepIoTypes;
+  ArrayRef<AutocastPolicy> policies;
+  /// Whether the function being processed runs on another device than the
+  /// option's (its ops are left alone outside explicit regions).
+  bool currentMismatch = false;
+
+  llvm::MapVector<Operation *, OpRecord> records;
+  AutocastSummary summary;
+  DenseMap<Value, Type> originalTypes;
+  std::map<std::tuple<const void *, const void *, Operation *, Operation *>,
+           Value>
+      castCache;
+  llvm::SetVector<Operation *> createdCasts;
+  /// Untouched copies of called functions, to specialize from.
+  DenseMap<Operation *, func::FuncOp> pristine;
+  /// Specializations: (original callee, state tag, argument types) -> func.
+  std::map<std::tuple<Operation *, std::string, std::vector<const void *>>,
+           func::FuncOp>
+      specializations;
+  DenseMap<Operation *, Operation *> specializedFrom;
+  DenseSet<Operation *> done, inProgress, forceKeepIo;
+};
+
+} // namespace tp
+} // namespace mlir
+
+#endif // TENSORPLAY_TRANSFORMS_AUTOCASTREWRITER_H

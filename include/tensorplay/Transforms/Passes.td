@@ -1,0 +1,50 @@
+//===- Passes.td - tensorplay transformation passes --------*- tablegen -*-===//
+
+#ifndef TENSORPLAY_TRANSFORMS_PASSES_TD
+#define TENSORPLAY_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def AutocastPass : Pass<"tp-autocast", "::mlir::ModuleOp"> {
+  let summary = "Rewrite tp programs into mixed precision (tensorplay.amp)";
+  let description = [{
+    Compile-time automatic mixed precision with the semantics of
+    tensorplay.amp. With a `target` (`<device>[:<dtype>]`, device cuda|xpu|cpu,
+    dtype fp16|bf16; defaults cuda:fp16, xpu:fp16, cpu:bf16), every function
+    whose `tp.device` is absent or names that device runs as one enabled
+    autocast region. Explicit `tp.autocast` regions are always honoured and
+    nest like the eager context manager.
+
+    Ops on the device's lower-precision list cast their floating operands to
+    the autocast dtype; fp32-list ops cast to f32 (softmax, log_softmax, sum,
+    prod, cumsum, cumprod and norm get dtype=f32 instead); promote-list ops
+    cast to the widest floating operand type; ineligible ops (f64 operand, no
+    floating operand, in-place or out= form, explicit dtype) are left as they
+    are; every other op runs in its (re-inferred) input types.
+    binary_cross_entropy in an enabled cuda/xpu region is an error. Casts are
+    `tp.cast`, one per (value, dtype, region), placed right after the value's
+    definition or at region entry and shared by all users. Callees see the
+    autocast state of their call site (functions are specialized per state).
+
+    `tp-opt --autocast=cuda:fp16` runs this pass with that target;
+    `--autocast-report` and `--autocast-policy` set `report` and `policy`.
+  }];
+  let options = [
+    Option<"target", "target", "std::string", /*default=*/"\"\"",
+           "Enable autocast for functions of <device>[:<dtype>] "
+           "(cuda|xpu|cpu, fp16|bf16); empty: only explicit tp.autocast "
+           "regions">,
+    Option<"keepIoTypes", "keep-io-types", "bool", /*default=*/"false",
+           "Cast function results back to their original types instead of "
+           "letting them take the new types">,
+    Option<"report", "report", "std::string", /*default=*/"\"\"",
+           "Write the decision report: a JSON file path, or - for a table "
+           "on stdout">,
+    Option<"policy", "policy", "std::string", /*default=*/"\"\"",
+           "JSON file adding op names to or removing them from the policy "
+           "lists of any device">,
+  ];
+  let dependentDialects = ["::mlir::tp::TPDialect"];
+}
+
+#endif // TENSORPLAY_TRANSFORMS_PASSES_TD

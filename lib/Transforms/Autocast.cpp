@@ -1,0 +1,87 @@
+//===- Autocast.cpp - The tp-autocast pass --------------------------------===//
+//
+// Parses the options, loads the policy (plus an optional policy file), runs
+// the AutocastRewriter over the module and writes the report.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Transforms/Passes.h"
+
+#include "AutocastReport.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+#include "tensorplay/Transforms/AutocastRewriter.h"
+
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+namespace mlir {
+namespace tp {
+#define GEN_PASS_DEF_AUTOCASTPASS
+#include "tensorplay/Transforms/Passes.h.inc"
+} // namespace tp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tp;
+
+namespace {
+struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
+  using AutocastPassBase::AutocastPassBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *ctx = &getContext();
+    auto fail = [&](const Twine &message) {
+      emitError(module.getLoc()) << message;
+      signalPassFailure();
+    };
+
+    std::optional<AutocastTarget> parsed;
+    if (!target.empty()) {
+      llvm::Expected<AutocastTarget> result = parseAutocastTarget(target);
+      if (!result)
+        return fail(llvm::toString(result.takeError()));
+      parsed = *result;
+    }
+
+    SmallVector<AutocastPolicy> policies = {
+        AutocastPolicy::getDefault(Device::Cuda),
+        AutocastPolicy::getDefault(Device::Xpu),
+        AutocastPolicy::getDefault(Device::Cpu)};
+    if (!policy.empty()) {
+      std::string error;
+      std::unique_ptr<llvm::MemoryBuffer> file =
+          openInputFile(policy, &error);
+      if (!file)
+        return fail("cannot read the autocast policy file: " + error);
+      auto isKnownOp = [&](StringRef name) {
+        std::optional<RegisteredOperationName> op =
+            RegisteredOperationName::lookup(("tp." + name).str(), ctx);
+        return op && op->hasInterface<ComputeOpInterface>();
+      };
+      if (llvm::Error err = applyPolicyFile(policy, file->getBuffer(),
+                                            policies, isKnownOp))
+        return fail(llvm::toString(std::move(err)));
+    }
+
+    AutocastRewriter rewriter(module, parsed, keepIoTypes, policies);
+    if (failed(rewriter.run()))
+      return signalPassFailure();
+
+    if (report.empty())
+      return;
+    if (report == "-") {
+      printAutocastTable(module, rewriter, llvm::outs());
+      llvm::outs().flush();
+      return;
+    }
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(report, &error);
+    if (!out)
+      return fail("cannot write the autocast report: " + error);
+    printAutocastJson(module, rewriter, out->os());
+    out->keep();
+  }
+};
+} // namespace

@@ -1,0 +1,650 @@
+//===- AutocastRewriter.cpp - Applies autocast decisions to a module ------===//
+//
+// The rewrite is done in place and in program order: when an op's operands
+// are cast or its results retyped, the ops after it see the new types when
+// they are reached. Every step "conforms" an op to the current types, so
+// processing an op twice changes nothing more; loops are processed until
+// their carried types are stable (types only widen, so this terminates).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Transforms/AutocastRewriter.h"
+
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+
+/// The attribute recording the autocast state a specialized function was
+/// created for (so that running the pass again keeps treating it so).
+static constexpr StringLiteral kStateAttr = "tp.autocast_state";
+static constexpr StringLiteral kDeviceAttr = "tp.device";
+
+AutocastRewriter::AutocastRewriter(ModuleOp module,
+                                   std::optional<AutocastTarget> target,
+                                   bool keepIoTypes,
+                                   ArrayRef<AutocastPolicy> policies)
+    : module(module), target(target), keepIoTypes(keepIoTypes),
+      policies(policies) {}
+
+AutocastRewriter::~AutocastRewriter() {
+  for (auto &entry : pristine)
+    entry.second->erase();
+}
+
+//===----------------------------------------------------------------------===//
+// Types and casts
+//===----------------------------------------------------------------------===//
+
+void AutocastRewriter::retype(Value value, Type type) {
+  if (value.getType() == type)
+    return;
+  originalTypes.try_emplace(value, value.getType());
+  value.setType(type);
+}
+
+Type AutocastRewriter::join(Type a, Type b) {
+  if (a == b)
+    return a;
+  auto ta = dyn_cast<RankedTensorType>(a), tb = dyn_cast<RankedTensorType>(b);
+  if (!ta || !tb || ta.getShape() != tb.getShape())
+    return {};
+  Type ea = ta.getElementType(), eb = tb.getElementType();
+  if (!isa<FloatType>(ea) || !isa<FloatType>(eb))
+    return {};
+  return ta.clone(widestFloatType(ea, eb));
+}
+
+Value AutocastRewriter::getCast(Value value, Type elementType,
+                                Operation *scope, Operation *user,
+                                bool shared) {
+  auto type = cast<RankedTensorType>(value.getType());
+  if (type.getElementType() == elementType)
+    return value;
+  // cast(cast(x : A -> B) : B -> A) is x when A -> B is lossless.
+  if (auto def = value.getDefiningOp<CastOp>()) {
+    Value source = def.getInput();
+    if (elementTypeOf(source) == elementType &&
+        isLosslessConversion(elementType, type.getElementType()))
+      return source;
+  }
+  auto key = std::make_tuple(value.getAsOpaquePointer(),
+                             elementType.getAsOpaquePointer(), scope,
+                             shared ? nullptr : user);
+  auto it = castCache.find(key);
+  if (it != castCache.end())
+    return it->second;
+
+  OpBuilder builder(value.getContext());
+  Operation *def = value.getDefiningOp();
+  bool definedInScope =
+      isa<func::FuncOp>(scope) ||
+      scope->isProperAncestor(def ? def
+                                  : value.getParentBlock()->getParentOp());
+  if (!shared) {
+    builder.setInsertionPoint(user);
+  } else if (!definedInScope) {
+    // The value enters the region: cast once at the region's entry.
+    builder.setInsertionPointToStart(&scope->getRegion(0).front());
+  } else if (def) {
+    builder.setInsertionPointAfter(def);
+  } else {
+    builder.setInsertionPointToStart(value.getParentBlock());
+  }
+  auto castOp = CastOp::create(builder, value.getLoc(),
+                               type.clone(elementType), value);
+  createdCasts.insert(castOp);
+  castCache[key] = castOp.getResult();
+  return castOp.getResult();
+}
+
+void AutocastRewriter::castOperandTo(OpOperand &operand, Type elementType,
+                                     Operation *scope, bool shared) {
+  Value cast =
+      getCast(operand.get(), elementType, scope, operand.getOwner(), shared);
+  if (cast != operand.get())
+    operand.set(cast);
+}
+
+void AutocastRewriter::conformOperands(Operation *op, Operation *scope) {
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto it = originalTypes.find(operand.get());
+    if (it == originalTypes.end() || it->second == operand.get().getType())
+      continue;
+    castOperandTo(operand, cast<ShapedType>(it->second).getElementType(),
+                  scope, /*shared=*/true);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Functions
+//===----------------------------------------------------------------------===//
+
+/// Parses a state recorded on a specialized function.
+static std::optional<AutocastState> parseRecordedState(DictionaryAttr dict) {
+  AutocastState state;
+  auto device = dict.getAs<StringAttr>("device_type");
+  auto enabled = dict.getAs<BoolAttr>("enabled");
+  auto cacheEnabled = dict.getAs<BoolAttr>("cache_enabled");
+  if (!enabled || !cacheEnabled)
+    return std::nullopt;
+  if (device) {
+    state.device = parseDevice(device.getValue());
+    if (!state.device)
+      return std::nullopt;
+  }
+  state.enabled = enabled.getValue();
+  state.cacheEnabled = cacheEnabled.getValue();
+  if (auto dtype = dict.getAs<TypeAttr>("dtype"))
+    state.dtype = dtype.getValue();
+  if (state.enabled && (!state.dtype || !(state.dtype.isF16() ||
+                                          state.dtype.isBF16())))
+    return std::nullopt;
+  return state;
+}
+
+static DictionaryAttr recordState(MLIRContext *ctx,
+                                  const AutocastState &state) {
+  Builder b(ctx);
+  SmallVector<NamedAttribute> attrs;
+  if (state.device)
+    attrs.push_back(b.getNamedAttr("device_type",
+                                   b.getStringAttr(deviceName(*state.device))));
+  if (state.enabled)
+    attrs.push_back(b.getNamedAttr("dtype", TypeAttr::get(state.dtype)));
+  attrs.push_back(b.getNamedAttr("enabled", b.getBoolAttr(state.enabled)));
+  attrs.push_back(
+      b.getNamedAttr("cache_enabled", b.getBoolAttr(state.cacheEnabled)));
+  return b.getDictionaryAttr(attrs);
+}
+
+std::optional<AutocastState> AutocastRewriter::entryState(func::FuncOp func,
+                                                          bool &mismatch) {
+  mismatch = false;
+  if (auto recorded = func->getAttrOfType<DictionaryAttr>(kStateAttr)) {
+    std::optional<AutocastState> state = parseRecordedState(recorded);
+    if (!state)
+      func.emitError("malformed ") << kStateAttr << " attribute " << recorded;
+    return state;
+  }
+  AutocastState state;
+  if (auto device = func->getAttrOfType<StringAttr>(kDeviceAttr)) {
+    state.device = parseDevice(device.getValue());
+    if (!state.device) {
+      func.emitError("unknown tp.device '")
+          << device.getValue() << "': expected one of cuda, xpu, cpu";
+      return std::nullopt;
+    }
+  } else if (func->hasAttr(kDeviceAttr)) {
+    func.emitError("tp.device must be a string: cuda, xpu or cpu");
+    return std::nullopt;
+  }
+  if (!target)
+    return state;
+  if (state.device && *state.device != target->device) {
+    mismatch = true;
+    return state;
+  }
+  state.device = target->device;
+  state.enabled = true;
+  state.dtype = target->getDtype(func.getContext());
+  return state;
+}
+
+LogicalResult AutocastRewriter::processEntry(func::FuncOp func) {
+  if (done.contains(func) || inProgress.contains(func) || func.isExternal())
+    return success();
+  bool mismatch = false;
+  std::optional<AutocastState> state = entryState(func, mismatch);
+  if (!state)
+    return failure();
+  return processFunction(func, *state, mismatch);
+}
+
+LogicalResult AutocastRewriter::processFunction(func::FuncOp func,
+                                                const AutocastState &state,
+                                                bool mismatch) {
+  inProgress.insert(func);
+  bool savedMismatch = currentMismatch;
+  currentMismatch = mismatch;
+  LogicalResult result = success();
+  for (Block &block : func.getBody()) {
+    if (failed(processBlock(block, state, func))) {
+      result = failure();
+      break;
+    }
+  }
+  currentMismatch = savedMismatch;
+  bool keepIo = (keepIoTypes && !specializedFrom.count(func)) ||
+                forceKeepIo.contains(func);
+  if (succeeded(result))
+    result = finishFunction(func, keepIo);
+  inProgress.erase(func);
+  done.insert(func);
+  return result;
+}
+
+LogicalResult AutocastRewriter::finishFunction(func::FuncOp func,
+                                               bool keepIo) {
+  SmallVector<func::ReturnOp> returns;
+  func.walk([&](func::ReturnOp op) {
+    if (op->getParentOp() == func)
+      returns.push_back(op);
+  });
+  ArrayRef<Type> declared = func.getFunctionType().getResults();
+  SmallVector<Type> results(declared);
+  if (!keepIo) {
+    // The results take the new types; several returns meet at the widest.
+    for (auto [index, declaredType] : llvm::enumerate(declared)) {
+      Type joined;
+      for (func::ReturnOp ret : returns) {
+        Type t = ret.getOperand(index).getType();
+        joined = joined ? join(joined, t) : t;
+        if (!joined)
+          return ret.emitOpError("returned values of result #")
+                 << index << " disagree in more than their dtype";
+      }
+      if (joined)
+        results[index] = joined;
+    }
+  }
+  for (func::ReturnOp ret : returns)
+    for (auto [index, type] : llvm::enumerate(results))
+      if (ret.getOperand(index).getType() != type)
+        castOperandTo(ret->getOpOperand(index),
+                      cast<ShapedType>(type).getElementType(), func,
+                      /*shared=*/true);
+  func.setFunctionType(FunctionType::get(
+      func.getContext(), func.getFunctionType().getInputs(), results));
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Ops
+//===----------------------------------------------------------------------===//
+
+LogicalResult AutocastRewriter::processBlock(Block &block,
+                                             const AutocastState &state,
+                                             Operation *scope) {
+  for (Operation &op : llvm::make_early_inc_range(block))
+    if (failed(processOp(&op, state, scope)))
+      return failure();
+  return success();
+}
+
+LogicalResult AutocastRewriter::processOp(Operation *op,
+                                          const AutocastState &state,
+                                          Operation *scope) {
+  if (isa<ComputeOpInterface>(op))
+    return processCompute(op, state, scope);
+  if (isa<AutocastOp>(op))
+    return processRegionOp(op, state, scope);
+  if (isa<CastOp, ConstantOp, YieldOp, func::ReturnOp, scf::YieldOp,
+          scf::ConditionOp>(op))
+    return success();
+  if (isa<scf::ForOp>(op))
+    return processFor(op, state, scope);
+  if (isa<scf::IfOp>(op))
+    return processIf(op, state, scope);
+  if (isa<scf::WhileOp>(op))
+    return processWhile(op, state, scope);
+  if (auto call = dyn_cast<func::CallOp>(op))
+    return processCall(call, state, scope);
+  // Any other op cannot follow a dtype change: it gets its original types.
+  conformOperands(op, scope);
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (failed(processBlock(block, state, scope)))
+        return failure();
+  return success();
+}
+
+LogicalResult AutocastRewriter::reinferResults(Operation *op) {
+  auto compute = cast<ComputeOpInterface>(op);
+  SmallVector<Type> elementTypes;
+  if (op->hasAttr("inplace")) {
+    elementTypes.push_back(elementTypeOf(compute.getComputeOperands()[0]));
+  } else if (compute.isInplaceOrOut()) {
+    for (Value out : op->getOperands().drop_front(
+             compute.getComputeOperands().size()))
+      elementTypes.push_back(elementTypeOf(out));
+  } else if (failed(compute.inferResultElementTypes(elementTypes,
+                                                    /*emit=*/false))) {
+    InFlightDiagnostic diag =
+        op->emitOpError("operands have incompatible dtypes after autocast: ");
+    llvm::interleaveComma(compute.getComputeOperands(), diag,
+                          [&](Value v) { diag << elementTypeOf(v); });
+    diag.attachNote() << "this op is not on a cast list of the active "
+                         "policy and requires matching dtypes (eager "
+                         "autocast fails here too); cast explicitly with "
+                         "tp.cast or add the op to a list with "
+                         "--autocast-policy";
+    return diag;
+  }
+  for (auto [result, elementType] :
+       llvm::zip(op->getResults(), elementTypes)) {
+    auto type = cast<RankedTensorType>(result.getType());
+    if (type.getElementType() != elementType)
+      retype(result, type.clone(elementType));
+  }
+  return success();
+}
+
+LogicalResult AutocastRewriter::processCompute(Operation *op,
+                                               const AutocastState &state,
+                                               Operation *scope) {
+  auto compute = cast<ComputeOpInterface>(op);
+  SmallVector<Type> elementTypes;
+  for (Value v : compute.getComputeOperands())
+    elementTypes.push_back(elementTypeOf(v));
+  const AutocastPolicy *policy =
+      state.device ? &policies[static_cast<unsigned>(*state.device)] : nullptr;
+  AutocastDecision decision = decideAutocast(
+      op, elementTypes, state, policy, currentMismatch && !state.enabled);
+  if (decision.reason == AutocastReason::Banned) {
+    return op->emitOpError()
+           << "is banned in an enabled " << deviceName(*state.device)
+           << " autocast region: its backward may produce gradients that "
+              "are not representable in "
+           << state.dtype
+           << " (casting the inputs to f32 does not help, as the cast is "
+              "reversed in backward); use binary_cross_entropy_with_logits "
+              "(sigmoid and binary cross entropy in one op), which is safe "
+              "to autocast";
+  }
+  OpRecord &record = records[op];
+  record.decision = decision;
+  record.state = state;
+  record.casts.clear();
+  for (auto [index, to] : llvm::enumerate(decision.castTo)) {
+    if (!to)
+      continue;
+    record.casts.push_back({static_cast<unsigned>(index), elementTypes[index],
+                            to});
+    castOperandTo(op->getOpOperand(index), to, scope, state.cacheEnabled);
+  }
+  if (decision.setDtypeF32)
+    op->setAttr("dtype", TypeAttr::get(Float32Type::get(op->getContext())));
+  return reinferResults(op);
+}
+
+LogicalResult AutocastRewriter::processRegionOp(Operation *op,
+                                                const AutocastState &outer,
+                                                Operation *scope) {
+  auto region = cast<AutocastOp>(op);
+  std::optional<Device> device = parseDevice(region.getDeviceType());
+  AutocastState inner = outer;
+  // A region for another device than the code's changes nothing.
+  if (!outer.device || outer.device == device) {
+    inner.device = device;
+    inner.enabled = region.getEnabled();
+    inner.dtype = region.getEffectiveDtype();
+    inner.cacheEnabled = region.getCacheEnabled();
+  }
+  if (failed(processBlock(region.getBody().front(), inner, op)))
+    return failure();
+  for (auto [result, yielded] :
+       llvm::zip(op->getResults(), region.getYield().getValues()))
+    retype(result, yielded.getType());
+  return success();
+}
+
+/// Makes the values yielded to `targets` match their types, widening the
+/// targets where a yielded value is wider. Returns true when a target type
+/// changed (its region must be processed again).
+static bool reconcile(ValueRange targets,
+                      Operation *yield, unsigned firstOperand,
+                      function_ref<Type(Type, Type)> join,
+                      function_ref<void(Value, Type)> widen,
+                      function_ref<void(OpOperand &, Type)> castTo) {
+  bool changed = false;
+  for (auto [index, target] : llvm::enumerate(targets)) {
+    OpOperand &operand = yield->getOpOperand(firstOperand + index);
+    Type have = operand.get().getType(), want = target.getType();
+    if (have == want)
+      continue;
+    Type joined = join(want, have);
+    if (!joined)
+      continue;
+    if (joined != want) {
+      widen(target, joined);
+      changed = true;
+    }
+    if (operand.get().getType() != joined)
+      castTo(operand, cast<ShapedType>(joined).getElementType());
+  }
+  return changed;
+}
+
+LogicalResult AutocastRewriter::processFor(Operation *op,
+                                           const AutocastState &state,
+                                           Operation *scope) {
+  auto forOp = cast<scf::ForOp>(op);
+  conformOperands(op, scope); // bounds never change; init args are re-set
+  Block *body = forOp.getBody();
+  // Carried values start with the types of their initial values.
+  for (auto [init, arg] :
+       llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs()))
+    if (Type joined = join(arg.getType(), init.getType()))
+      retype(arg, joined);
+  auto castTo = [&](OpOperand &operand, Type elementType) {
+    castOperandTo(operand, elementType, scope, /*shared=*/true);
+  };
+  auto widen = [&](Value target, Type type) { retype(target, type); };
+  for (unsigned iteration = 0;; ++iteration) {
+    // Initial values narrower than the carried type are widened on entry.
+    for (auto [index, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
+      OpOperand &init = forOp.getInitArgsMutable()[index];
+      if (init.get().getType() != arg.getType())
+        castTo(init, elementTypeOf(arg));
+    }
+    if (failed(processBlock(*body, state, scope)))
+      return failure();
+    bool changed = reconcile(
+        forOp.getRegionIterArgs(), body->getTerminator(), 0,
+        [&](Type a, Type b) { return join(a, b); }, widen, castTo);
+    if (!changed)
+      break;
+    if (iteration > 8)
+      return op->emitOpError("loop-carried types did not converge");
+  }
+  for (auto [result, arg] :
+       llvm::zip(forOp.getResults(), forOp.getRegionIterArgs()))
+    retype(result, arg.getType());
+  return success();
+}
+
+LogicalResult AutocastRewriter::processIf(Operation *op,
+                                          const AutocastState &state,
+                                          Operation *scope) {
+  auto ifOp = cast<scf::IfOp>(op);
+  conformOperands(op, scope);
+  for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
+    for (Block &block : *region)
+      if (failed(processBlock(block, state, scope)))
+        return failure();
+  if (ifOp.getNumResults() == 0)
+    return success();
+  Operation *thenYield = ifOp.thenYield(), *elseYield = ifOp.elseYield();
+  for (auto [index, result] : llvm::enumerate(ifOp.getResults())) {
+    Type joined = join(thenYield->getOperand(index).getType(),
+                       elseYield->getOperand(index).getType());
+    if (!joined)
+      joined = result.getType();
+    for (Operation *yield : {thenYield, elseYield})
+      if (yield->getOperand(index).getType() != joined)
+        castOperandTo(yield->getOpOperand(index),
+                      cast<ShapedType>(joined).getElementType(), scope,
+                      /*shared=*/true);
+    retype(result, joined);
+  }
+  return success();
+}
+
+LogicalResult AutocastRewriter::processWhile(Operation *op,
+                                             const AutocastState &state,
+                                             Operation *scope) {
+  auto whileOp = cast<scf::WhileOp>(op);
+  Block &before = whileOp.getBefore().front();
+  Block &after = whileOp.getAfter().front();
+  for (auto [init, arg] :
+       llvm::zip(whileOp.getInits(), before.getArguments()))
+    if (Type joined = join(arg.getType(), init.getType()))
+      retype(arg, joined);
+  auto castTo = [&](OpOperand &operand, Type elementType) {
+    castOperandTo(operand, elementType, scope, /*shared=*/true);
+  };
+  auto widen = [&](Value target, Type type) { retype(target, type); };
+  for (unsigned iteration = 0;; ++iteration) {
+    for (auto [index, arg] : llvm::enumerate(before.getArguments())) {
+      OpOperand &init = whileOp.getInitsMutable()[index];
+      if (init.get().getType() != arg.getType())
+        castTo(init, elementTypeOf(arg));
+    }
+    if (failed(processBlock(before, state, scope)))
+      return failure();
+    auto condition = cast<scf::ConditionOp>(before.getTerminator());
+    for (auto [arg, value] : llvm::zip(after.getArguments(), condition.getArgs()))
+      retype(arg, value.getType());
+    for (auto [result, value] :
+         llvm::zip(whileOp.getResults(), condition.getArgs()))
+      retype(result, value.getType());
+    if (failed(processBlock(after, state, scope)))
+      return failure();
+    bool changed = reconcile(
+        before.getArguments(), after.getTerminator(), 0,
+        [&](Type a, Type b) { return join(a, b); }, widen, castTo);
+    if (!changed)
+      break;
+    if (iteration > 8)
+      return op->emitOpError("loop-carried types did not converge");
+  }
+  return success();
+}
+
+LogicalResult AutocastRewriter::processCall(func::CallOp call,
+                                            const AutocastState &state,
+                                            Operation *scope) {
+  auto callee =
+      SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
+  if (!callee || callee.isExternal()) {
+    conformOperands(call, scope);
+    return success();
+  }
+  // The original function a specialization was made from.
+  Operation *original = callee;
+  if (auto it = specializedFrom.find(callee); it != specializedFrom.end())
+    original = it->second;
+  auto origFunc = cast<func::FuncOp>(original);
+
+  SmallVector<Type> argTypes(call.getOperandTypes());
+  std::vector<const void *> argKey;
+  for (Type t : argTypes)
+    argKey.push_back(t.getAsOpaquePointer());
+  auto key = std::make_tuple(original, state.tag() + (state.cacheEnabled
+                                                          ? ""
+                                                          : "_nocache"),
+                             argKey);
+
+  func::FuncOp target;
+  bool mismatch = false;
+  std::optional<AutocastState> entry = entryState(origFunc, mismatch);
+  if (!entry)
+    return failure();
+  if (auto it = specializations.find(key); it != specializations.end()) {
+    target = it->second;
+  } else if (*entry == state && !mismatch &&
+             TypeRange(argTypes) ==
+                 origFunc.getFunctionType().getInputs()) {
+    // The call site's state is the function's own: call it as it is.
+    target = origFunc;
+    if (failed(processEntry(origFunc)))
+      return failure();
+  } else {
+    // Specialize a pristine copy of the callee for this state and these
+    // argument types.
+    auto source = pristine.lookup(original);
+    if (!source)
+      return call.emitOpError("internal error: no pristine copy of callee");
+    target = source.clone();
+    target.setPrivate();
+    SymbolTable symbols(module);
+    target.setName((origFunc.getName() + "_autocast_" + state.tag()).str());
+    symbols.insert(target, Block::iterator(origFunc->getNextNode()));
+    target->setAttr(kStateAttr, recordState(call.getContext(), state));
+    target->removeAttr(kDeviceAttr);
+    specializations[key] = target;
+    specializedFrom[target] = original;
+    for (auto [arg, type] : llvm::zip(target.getArguments(), argTypes))
+      retype(arg, type);
+    target.setFunctionType(FunctionType::get(
+        call.getContext(), argTypes, target.getFunctionType().getResults()));
+    if (failed(processFunction(target, state, /*mismatch=*/false)))
+      return failure();
+  }
+  if (inProgress.contains(target)) {
+    // Recursion: the callee keeps its signature; the call conforms to it.
+    forceKeepIo.insert(target);
+    for (auto [operand, type] :
+         llvm::zip(call->getOpOperands(), target.getArgumentTypes()))
+      if (operand.get().getType() != type)
+        castOperandTo(operand, cast<ShapedType>(type).getElementType(), scope,
+                      /*shared=*/true);
+  }
+  call.setCallee(target.getName());
+  for (auto [result, type] :
+       llvm::zip(call.getResults(), target.getResultTypes()))
+    retype(result, type);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+void AutocastRewriter::cleanUpAndCount() {
+  // Casts that became identities or lost their users (loops processed more
+  // than once) go away; the rest are counted.
+  for (Operation *op : llvm::reverse(createdCasts)) {
+    auto castOp = cast<CastOp>(op);
+    if (castOp.getInput().getType() == castOp.getType())
+      castOp.getResult().replaceAllUsesWith(castOp.getInput());
+    if (castOp->use_empty()) {
+      castOp->erase();
+      continue;
+    }
+    ++summary.castsInserted;
+    auto type = cast<RankedTensorType>(castOp.getInput().getType());
+    if (!type.hasStaticShape()) {
+      ++summary.dynamicCasts;
+      continue;
+    }
+    summary.bytesCast += type.getNumElements() *
+                         ((type.getElementTypeBitWidth() + 7) / 8);
+  }
+  for (auto &entry : records)
+    summary.castsNaive += entry.second.casts.size();
+}
+
+LogicalResult AutocastRewriter::run() {
+  // Keep untouched copies of every called function to specialize from.
+  module.walk([&](func::CallOp call) {
+    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (!callee || callee.isExternal() || pristine.count(callee))
+      return;
+    Operation *original = callee;
+    pristine[original] = callee.clone();
+  });
+  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+  for (func::FuncOp func : functions)
+    if (failed(processEntry(func)))
+      return failure();
+  cleanUpAndCount();
+  return success();
+}
