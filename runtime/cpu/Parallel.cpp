@@ -9,16 +9,23 @@
 
 namespace tensorplay::amp::cpu {
 
-unsigned forEachRange(TensorList tensors,
-                      const std::function<void(const Range &)> &fn) {
+unsigned workersFor(TensorList tensors) {
+  int64_t total = 0;
+  for (const Tensor &tensor : tensors)
+    total += tensor.numel;
+  return cpuThreadsFor(total);
+}
+
+void forEachRange(TensorList tensors, unsigned workers,
+                  const std::function<void(const Range &)> &fn) {
   std::vector<int64_t> prefix(tensors.size() + 1, 0);
   for (size_t i = 0; i < tensors.size(); ++i)
     prefix[i + 1] = prefix[i] + tensors[i].numel;
   const int64_t total = prefix.back();
   if (total == 0)
-    return 1;
-
-  const unsigned workers = cpuThreadsFor(total);
+    return;
+  if (workers < 1)
+    workers = 1;
   // Piece w covers flat elements [cut(w), cut(w + 1)).
   auto cut = [&](unsigned w) -> int64_t {
     if (w >= workers)
@@ -45,7 +52,6 @@ unsigned forEachRange(TensorList tensors,
     runPiece(0);
   else
     ThreadPool::global().run(workers, runPiece);
-  return workers;
 }
 
 } // namespace tensorplay::amp::cpu

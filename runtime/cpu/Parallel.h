@@ -25,12 +25,21 @@ struct Range {
   int64_t end;
 };
 
+/// The number of workers forEachRange splits `tensors` over:
+/// cpuThreadsFor(total elements).
+unsigned workersFor(TensorList tensors);
+
 /// Calls `fn` on every non-empty range of the concatenation of `tensors`,
-/// split over cpuThreadsFor(total) threads (piece boundaries are multiples of
-/// 64 elements). Ranges of one worker are visited in order, on one thread.
-/// Returns the number of workers (>= 1).
-unsigned forEachRange(TensorList tensors,
-                      const std::function<void(const Range &)> &fn);
+/// split over `workers` threads (piece boundaries are multiples of 64
+/// elements). Ranges of one worker are visited in order, on one thread.
+void forEachRange(TensorList tensors, unsigned workers,
+                  const std::function<void(const Range &)> &fn);
+
+/// forEachRange over workersFor(tensors) threads.
+inline void forEachRange(TensorList tensors,
+                         const std::function<void(const Range &)> &fn) {
+  forEachRange(tensors, workersFor(tensors), fn);
+}
 
 } // namespace tensorplay::amp::cpu
 

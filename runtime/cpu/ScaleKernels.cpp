@@ -16,8 +16,9 @@ bool unscaleAndCheck(TensorList grads, float invScale, bool write) {
   struct alignas(64) Flag {
     bool nonFinite = false;
   };
-  std::vector<Flag> flags(cpuThreadCount());
-  unsigned workers = forEachRange(grads, [&](const Range &range) {
+  const unsigned workers = workersFor(grads);
+  std::vector<Flag> flags(workers);
+  forEachRange(grads, workers, [&](const Range &range) {
     const Tensor &grad = grads[range.tensor];
     char *base = static_cast<char *>(grad.data) +
                  range.begin * static_cast<int64_t>(elementSize(grad.dtype));
