@@ -347,7 +347,7 @@ func.func @bmm(%a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>) {
 }
 
 // CHECK-LABEL: func.func @chain_matmul(
-// CHECK-NEXT: %{{.*}} = tp.chain_matmul[%{{.*}}, %{{.*}}, %{{.*}}] : (tensor<4x8xf32>, tensor<8x2xf32>, tensor<2x5xf32>) -> tensor<4x5xf32>
+// CHECK-NEXT: %{{.*}} = tp.chain_matmul [%{{.*}}, %{{.*}}, %{{.*}}] : (tensor<4x8xf32>, tensor<8x2xf32>, tensor<2x5xf32>) -> tensor<4x5xf32>
 func.func @chain_matmul(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %c: tensor<2x5xf32>) {
   %r = tp.chain_matmul [%a, %b, %c] : (tensor<4x8xf32>, tensor<8x2xf32>, tensor<2x5xf32>) -> tensor<4x5xf32>
   return
@@ -396,7 +396,7 @@ func.func @mm_2(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) {
 }
 
 // CHECK-LABEL: func.func @multi_dot(
-// CHECK-NEXT: %{{.*}} = tp.multi_dot[%{{.*}}, %{{.*}}, %{{.*}}] : (tensor<8xf32>, tensor<8x2xf32>, tensor<2x5xf32>) -> tensor<5xf32>
+// CHECK-NEXT: %{{.*}} = tp.multi_dot [%{{.*}}, %{{.*}}, %{{.*}}] : (tensor<8xf32>, tensor<8x2xf32>, tensor<2x5xf32>) -> tensor<5xf32>
 func.func @multi_dot(%v: tensor<8xf32>, %b: tensor<8x2xf32>, %c: tensor<2x5xf32>) {
   %r = tp.multi_dot [%v, %b, %c] : (tensor<8xf32>, tensor<8x2xf32>, tensor<2x5xf32>) -> tensor<5xf32>
   return
@@ -851,7 +851,7 @@ func.func @avg_pool3d(%x: tensor<1x2x4x4x4xf32>) {
 }
 
 // CHECK-LABEL: func.func @cat(
-// CHECK-NEXT: %{{.*}} = tp.cat[%{{.*}}, %{{.*}}] {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x10xf32>
+// CHECK-NEXT: %{{.*}} = tp.cat [%{{.*}}, %{{.*}}] {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x10xf32>
 func.func @cat(%a: tensor<4x8xf32>, %b: tensor<4x2xf32>) {
   %r = tp.cat [%a, %b] {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x10xf32>
   return
@@ -1026,7 +1026,7 @@ func.func @squeeze(%x: tensor<1x8xf32>) {
 }
 
 // CHECK-LABEL: func.func @stack(
-// CHECK-NEXT: %{{.*}} = tp.stack[%{{.*}}, %{{.*}}] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
+// CHECK-NEXT: %{{.*}} = tp.stack [%{{.*}}, %{{.*}}] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
 func.func @stack(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) {
   %r = tp.stack [%a, %b] : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<2x4x8xf32>
   return

@@ -70,7 +70,7 @@ def TP_AddrOp : TP_AddProductOp<"addr",
 class TP_ChainOp<string mnemonic, string summaryText, string kind,
                  string example>
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Same">,
-        (ins Variadic<TP_Tensor>:$tensors), "`[` $tensors `]`", example,
+        (ins Variadic<TP_Tensor>:$tensors), "` ` `[` $tensors `]`", example,
         [AttrSizedOperandSegments],
         "::mlir::tp::verifyChain(*this, getTensors(), ::mlir::tp::MatmulKind::" #
         kind # ")">;

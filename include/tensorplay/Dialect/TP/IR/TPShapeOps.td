@@ -48,7 +48,7 @@ def TP_FlattenOp : TP_LayoutOp<"flatten",
 class TP_JoinOp<string mnemonic, string summaryText, string example>
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Promote">,
         (ins Variadic<TP_Tensor>:$tensors, DefaultValuedAttr<I64Attr, "0">:$dim),
-        "`[` $tensors `]`", example, [AttrSizedOperandSegments],
+        "` ` `[` $tensors `]`", example, [AttrSizedOperandSegments],
         "::mlir::tp::verifyJoin(*this, /*stack=*/" #
         !if(!eq(mnemonic, "stack"), "true", "false") # ")">;
 
