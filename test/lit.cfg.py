@@ -24,7 +24,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tensorplay_tools_dir, config.llvm_tools_dir]
-tools = ["tp-opt"]
+tools = ["tp-opt", ToolSubst("not", unresolved="fatal")]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # GPU tests run only where a GPU exists.
