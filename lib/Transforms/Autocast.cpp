@@ -65,7 +65,8 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
         return fail(llvm::toString(std::move(err)));
     }
 
-    AutocastRewriter rewriter(module, parsed, keepIoTypes, policies);
+    AutocastRewriter rewriter(module, parsed, keepIoTypes, policies,
+                              /*record=*/!report.empty());
     if (failed(rewriter.run()))
       return signalPassFailure();
 

@@ -76,7 +76,7 @@ AutocastDecision mlir::tp::decideAutocast(Operation *op,
   decision.castTo.assign(operandElementTypes.size(), Type());
   StringRef name = op->getName().stripDialect();
   if (policy)
-    decision.list = policy->lookup(name);
+    decision.list = policy->lookup(op->getName());
 
   auto leave = [&](AutocastReason reason) {
     decision.reason = reason;
@@ -91,7 +91,7 @@ AutocastDecision mlir::tp::decideAutocast(Operation *op,
     return leave(AutocastReason::AutocastOff);
 
   auto compute = cast<ComputeOpInterface>(op);
-  if (op->hasAttr("inplace"))
+  if (compute.isInplace())
     return leave(AutocastReason::InplaceForm);
   if (compute.isInplaceOrOut())
     return leave(AutocastReason::OutForm);

@@ -28,9 +28,10 @@ static constexpr StringLiteral kDeviceAttr = "tp.device";
 AutocastRewriter::AutocastRewriter(ModuleOp module,
                                    std::optional<AutocastTarget> target,
                                    bool keepIoTypes,
-                                   ArrayRef<AutocastPolicy> policies)
+                                   ArrayRef<AutocastPolicy> policies,
+                                   bool record)
     : module(module), target(target), keepIoTypes(keepIoTypes),
-      policies(policies) {}
+      policies(policies), record(record) {}
 
 AutocastRewriter::~AutocastRewriter() {
   for (auto &entry : pristine)
@@ -73,8 +74,7 @@ Value AutocastRewriter::getCast(Value value, Type elementType,
         isLosslessConversion(elementType, type.getElementType()))
       return source;
   }
-  auto key = std::make_tuple(value.getAsOpaquePointer(),
-                             elementType.getAsOpaquePointer(), scope,
+  auto key = std::make_tuple(value, elementType, scope,
                              shared ? nullptr : user);
   auto it = castCache.find(key);
   if (it != castCache.end())
@@ -307,7 +307,7 @@ LogicalResult AutocastRewriter::processOp(Operation *op,
 LogicalResult AutocastRewriter::reinferResults(Operation *op) {
   auto compute = cast<ComputeOpInterface>(op);
   SmallVector<Type> elementTypes;
-  if (op->hasAttr("inplace")) {
+  if (compute.isInplace()) {
     elementTypes.push_back(elementTypeOf(compute.getComputeOperands()[0]));
   } else if (compute.isInplaceOrOut()) {
     for (Value out : op->getOperands().drop_front(
@@ -357,15 +357,18 @@ LogicalResult AutocastRewriter::processCompute(Operation *op,
               "(sigmoid and binary cross entropy in one op), which is safe "
               "to autocast";
   }
-  OpRecord &record = records[op];
-  record.decision = decision;
-  record.state = state;
-  record.casts.clear();
+  OpRecord *opRecord = record ? &records[op] : nullptr;
+  if (opRecord) {
+    opRecord->decision = decision;
+    opRecord->state = state;
+    opRecord->casts.clear();
+  }
   for (auto [index, to] : llvm::enumerate(decision.castTo)) {
     if (!to)
       continue;
-    record.casts.push_back({static_cast<unsigned>(index), elementTypes[index],
-                            to});
+    if (opRecord)
+      opRecord->casts.push_back(
+          {static_cast<unsigned>(index), elementTypes[index], to});
     castOperandTo(op->getOpOperand(index), to, scope, state.cacheEnabled);
   }
   if (decision.setDtypeF32)

@@ -120,7 +120,7 @@ LogicalResult mlir::tp::verifyFormArgs(Operation *op) {
   OperandRange operands = op->getOperands();
   OperandRange computeOperands = compute.getComputeOperands();
   unsigned numOut = operands.size() - computeOperands.size();
-  bool inplace = op->hasAttr("inplace");
+  bool inplace = compute.isInplace();
   if (inplace && numOut)
     return op->emitOpError("cannot be both in-place and have out= operands");
   if (numOut && numOut != op->getNumResults())

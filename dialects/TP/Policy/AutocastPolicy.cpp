@@ -270,8 +270,17 @@ PolicyList AutocastPolicy::lookup(StringRef opName) const {
   return it == lists.end() ? PolicyList::Unlisted : it->second;
 }
 
+PolicyList AutocastPolicy::lookup(OperationName name) const {
+  auto [it, inserted] =
+      byOperationName.try_emplace(name.getAsOpaquePointer(), PolicyList{});
+  if (inserted)
+    it->second = lookup(name.stripDialect());
+  return it->second;
+}
+
 void AutocastPolicy::add(PolicyList list, StringRef opName) {
   lists[opName] = list;
+  byOperationName.clear();
 }
 
 bool AutocastPolicy::remove(PolicyList list, StringRef opName) {
@@ -279,6 +288,7 @@ bool AutocastPolicy::remove(PolicyList list, StringRef opName) {
   if (it == lists.end() || it->second != list)
     return false;
   lists.erase(it);
+  byOperationName.clear();
   return true;
 }
 

@@ -52,9 +52,11 @@ struct AutocastSummary {
 class AutocastRewriter {
 public:
   /// `target` enables autocast for the functions of its device; `policies`
-  /// holds one policy per Device (indexed by the enum).
+  /// holds one policy per Device (indexed by the enum). With `record`, every
+  /// decision is kept for the report (getRecords, getSummary).
   AutocastRewriter(ModuleOp module, std::optional<AutocastTarget> target,
-                   bool keepIoTypes, ArrayRef<AutocastPolicy> policies);
+                   bool keepIoTypes, ArrayRef<AutocastPolicy> policies,
+                   bool record);
   ~AutocastRewriter();
 
   /// Rewrites the module; emits diagnostics and fails on banned ops, ops
@@ -108,6 +110,7 @@ private:
   std::optional<AutocastTarget> target;
   bool keepIoTypes;
   ArrayRef<AutocastPolicy> policies;
+  bool record;
   /// Whether the function being processed runs on another device than the
   /// option's (its ops are left alone outside explicit regions).
   bool currentMismatch = false;
@@ -115,9 +118,7 @@ private:
   llvm::MapVector<Operation *, OpRecord> records;
   AutocastSummary summary;
   DenseMap<Value, Type> originalTypes;
-  std::map<std::tuple<const void *, const void *, Operation *, Operation *>,
-           Value>
-      castCache;
+  DenseMap<std::tuple<Value, Type, Operation *, Operation *>, Value> castCache;
   llvm::SetVector<Operation *> createdCasts;
   /// Untouched copies of called functions, to specialize from.
   DenseMap<Operation *, func::FuncOp> pristine;

@@ -81,6 +81,10 @@ def TP_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
         auto all = $_op->getOperands();
         return all.take_front(all.size() - $_op.getOut().size());
       }]>,
+    InterfaceMethod<"True for the in-place variant.",
+      "bool", "isInplace", (ins), [{}], [{
+        return $_op.getInplace();
+      }]>,
     InterfaceMethod<"True for the in-place variant or an explicit out= form.",
       "bool", "isInplaceOrOut", (ins), [{}], [{
         return $_op.getInplace() || !$_op.getOut().empty();

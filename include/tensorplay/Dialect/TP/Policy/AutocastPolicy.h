@@ -12,6 +12,8 @@
 #define TENSORPLAY_DIALECT_TP_POLICY_AUTOCASTPOLICY_H
 
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
+#include "llvm/ADT/DenseMap.h"
 #include "mlir/IR/Types.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -85,6 +87,9 @@ public:
   Device getDevice() const { return device; }
   /// The list `opName` (a tp mnemonic, without "tp.") belongs to.
   PolicyList lookup(StringRef opName) const;
+  /// The list of a `tp.*` op, by its name (cached: this is the hot path of
+  /// the autocast pass).
+  PolicyList lookup(OperationName name) const;
   /// True when `opName` is in the fp32 list and runs in f32 by dtype=.
   bool isSetDtype(StringRef opName) const {
     return lookup(opName) == PolicyList::Fp32 && isFp32SetDtypeOp(opName);
@@ -100,6 +105,7 @@ private:
   explicit AutocastPolicy(Device device) : device(device) {}
   Device device;
   llvm::StringMap<PolicyList> lists;
+  mutable llvm::DenseMap<const void *, PolicyList> byOperationName;
 };
 
 /// Applies a JSON policy file to `policies` (indexed by Device). Format:

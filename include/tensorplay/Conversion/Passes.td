@@ -1,0 +1,80 @@
+//===- Passes.td - tensorplay conversion passes ------------*- tablegen -*-===//
+//
+// The conversions out of the tp dialect: composite tp ops into simpler tp
+// ops, matrix products and convolutions into runtime (oneDNN) calls, and
+// everything else into linalg / tensor / arith / math on tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_CONVERSION_PASSES_TD
+#define TENSORPLAY_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TPDecomposeCompositeOpsPass
+    : Pass<"tp-decompose-composite-ops", "::mlir::ModuleOp"> {
+  let summary = "Rewrite composite tp ops into simpler tp ops";
+  let description = [{
+    Rewrites tp ops that tensorplay itself implements as a composition of
+    other operators into that composition, in the same dtypes, so that the
+    later conversions only see the primitive ops:
+    `scaled_dot_product_attention` (matmul, scale, mask, softmax, matmul),
+    `native_multi_head_attention`, `cross_entropy` / `cross_entropy_loss`
+    with class indices (log_softmax + nll_loss), `chain_matmul` /
+    `multi_dot` (a chain of matmuls), `conv_tbc` (permute + conv1d) and the
+    recurrent cells (`rnn_cell`, `gru_cell`, `lstm_cell`). `tp.autocast`
+    regions are inlined: after autocast they only mark where a state held.
+  }];
+  let dependentDialects = ["::mlir::tp::TPDialect"];
+}
+
+def ConvertTPToRuntimePass
+    : Pass<"convert-tp-to-runtime", "::mlir::ModuleOp"> {
+  let summary = "Lower tp matrix products and convolutions to oneDNN calls";
+  let description = [{
+    Rewrites `mm`, `bmm`, `matmul`, `addmm`, `addbmm`, `baddbmm`, `linear`
+    and the convolutions (`conv1d/2d/3d`, `conv_transpose1d/2d/3d`,
+    `convolution`) whose operands are all f32, or all bf16 (f32
+    accumulation), into calls of the runtime's oneDNN wrappers
+    (`tp_rt_dnnl_*`, see `tensorplay/Runtime/Codegen.h`). Operands are handed
+    over as memrefs (`bufferization.to_buffer`), the result is a fresh buffer
+    wrapped by `bufferization.to_tensor restrict writable`; `alpha`/`beta`
+    epilogues stay elementwise linalg code so that they fuse with their
+    neighbours. Ops of other dtypes are left for `convert-tp-to-linalg`.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def ConvertTPToLinalgPass
+    : Pass<"convert-tp-to-linalg", "::mlir::ModuleOp"> {
+  let summary = "Lower tp ops to linalg, tensor, arith and math on tensors";
+  let description = [{
+    Lowers every remaining tp op to destination-style linalg ops on tensors
+    (elementwise ops and casts to `linalg.generic` with `arith.extf/truncf`,
+    reductions with f32 accumulation for f16/bf16 inputs, matrix products to
+    `linalg.matmul`/`linalg.batch_matmul`, convolutions to im2col + matmul),
+    tensor reshapes and constants. A tp op without a CPU lowering is an
+    error at its location that names the op.
+  }];
+  let options = [
+    Option<"dropoutSeed", "dropout-seed", "uint64_t", /*default=*/"0",
+           "Seed of the counter-based generator behind tp.dropout">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::func::FuncDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+#endif // TENSORPLAY_CONVERSION_PASSES_TD

@@ -1,0 +1,28 @@
+//===- TPDecompose.h - composite tp ops into simpler tp ops -----*- C++ -*-===//
+//
+// Patterns rewriting composite tp ops (attention, cross entropy, product
+// chains, recurrent cells, conv_tbc) into the tp ops tensorplay composes
+// them of, in the same dtypes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_CONVERSION_TPDECOMPOSE_TPDECOMPOSE_H
+#define TENSORPLAY_CONVERSION_TPDECOMPOSE_TPDECOMPOSE_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace tp {
+
+/// Attention ops: scaled_dot_product_attention, native_multi_head_attention.
+void populateDecomposeAttentionPatterns(RewritePatternSet &patterns);
+
+/// cross_entropy(_loss) with class indices, chain_matmul, multi_dot,
+/// conv_tbc, rnn_cell, gru_cell, lstm_cell, and the inlining of
+/// tp.autocast regions.
+void populateDecomposeCompositePatterns(RewritePatternSet &patterns);
+
+} // namespace tp
+} // namespace mlir
+
+#endif // TENSORPLAY_CONVERSION_TPDECOMPOSE_TPDECOMPOSE_H

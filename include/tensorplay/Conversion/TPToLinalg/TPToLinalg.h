@@ -1,0 +1,58 @@
+//===- TPToLinalg.h - tp to linalg/tensor/arith/math ------------*- C++ -*-===//
+//
+// Patterns lowering tp ops to destination-style linalg ops on tensors, one
+// populate function per op family (one source file each).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_CONVERSION_TPTOLINALG_TPTOLINALG_H
+#define TENSORPLAY_CONVERSION_TPTOLINALG_TPTOLINALG_H
+
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/StringSet.h"
+
+#include <cstdint>
+
+namespace mlir {
+class ConversionTarget;
+namespace tp {
+
+/// Elementwise ops (unary math, activations, binary ops with broadcasting
+/// and type promotion, scalar-operand ops, where, dropout), tp.cast and
+/// tp.constant. `dropoutSeed` seeds the counter-based generator of dropout.
+void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns,
+                                         uint64_t dropoutSeed = 0);
+
+/// Layout ops (transpose, permute, reshape, expand, (un)squeeze, flatten),
+/// cat, stack, embedding and the padding ops.
+void populateShapeToLinalgPatterns(RewritePatternSet &patterns);
+
+/// Reductions: sum, mean, prod, max, amax, argmax, max_dim, norm, dist,
+/// trace, cumsum, cumprod.
+void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
+
+/// softmax, log_softmax, softmin, layer_norm, group_norm, batch_norm,
+/// normalize, cosine_similarity.
+void populateNormalizationToLinalgPatterns(RewritePatternSet &patterns);
+
+/// Loss functions.
+void populateLossToLinalgPatterns(RewritePatternSet &patterns);
+
+/// Matrix products as linalg.matmul / linalg.batch_matmul (f32 accumulation
+/// for f16/bf16), with their alpha/beta/bias epilogues.
+void populateMatmulToLinalgPatterns(RewritePatternSet &patterns);
+
+/// Convolutions (N-D, grouped, transposed) as im2col + batched matmul.
+void populateConvToLinalgPatterns(RewritePatternSet &patterns);
+
+/// All of the above.
+void populateTPToLinalgPatterns(RewritePatternSet &patterns,
+                                uint64_t dropoutSeed = 0);
+
+/// Names of the ops the patterns in `patterns` are rooted at.
+llvm::StringSet<> getLoweredOpNames(const RewritePatternSet &patterns);
+
+} // namespace tp
+} // namespace mlir
+
+#endif // TENSORPLAY_CONVERSION_TPTOLINALG_TPTOLINALG_H

@@ -1,0 +1,25 @@
+//===- TPToRuntime.h - tp products/convolutions to oneDNN -------*- C++ -*-===//
+//
+// Patterns rewriting matrix products and convolutions into calls of the
+// runtime's oneDNN wrappers (tp_rt_dnnl_*, tensorplay/Runtime/Codegen.h).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_CONVERSION_TPTORUNTIME_TPTORUNTIME_H
+#define TENSORPLAY_CONVERSION_TPTORUNTIME_TPTORUNTIME_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir {
+namespace tp {
+
+/// mm, bmm, matmul, addmm, addbmm, baddbmm, linear -> tp_rt_dnnl_matmul_*.
+void populateMatmulToRuntimePatterns(RewritePatternSet &patterns);
+
+/// conv1d/2d/3d, conv_transpose1d/2d/3d, convolution -> tp_rt_dnnl_conv_*.
+void populateConvToRuntimePatterns(RewritePatternSet &patterns);
+
+} // namespace tp
+} // namespace mlir
+
+#endif // TENSORPLAY_CONVERSION_TPTORUNTIME_TPTORUNTIME_H
