@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # The main job on the shipped examples: sets up what is missing, builds, then
-# runs tp-opt on examples/*.mlir.
+# runs the autocast pass (cuda:fp16 and cpu:bf16) on examples/*.mlir,
+# printing the decision report and the rewritten IR.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 "$ROOT/tools/scripts/setup.sh"
 BUILD="${TENSORPLAY_BUILD_DIR:-$ROOT/build}"
-for example in "$ROOT"/examples/*.mlir; do
-  echo "== tp-opt $(basename "$example")"
-  "$BUILD/bin/tp-opt" "$example"
+cd "$ROOT"
+for target in cuda:fp16 cpu:bf16; do
+  for example in examples/*.mlir; do
+    echo "== tp-opt --autocast=$target --autocast-report=- $example"
+    "$BUILD/bin/tp-opt" --autocast="$target" --autocast-report=- "$example"
+  done
 done
