@@ -397,65 +397,59 @@ LogicalResult AutocastRewriter::processRegionOp(Operation *op,
   return success();
 }
 
-/// Makes the values yielded to `targets` match their types, widening the
-/// targets where a yielded value is wider. Returns true when a target type
-/// changed (its region must be processed again).
-static bool reconcile(ValueRange targets,
-                      Operation *yield, unsigned firstOperand,
-                      function_ref<Type(Type, Type)> join,
-                      function_ref<void(Value, Type)> widen,
-                      function_ref<void(OpOperand &, Type)> castTo) {
-  bool changed = false;
+bool AutocastRewriter::reconcileYield(ValueRange targets, Operation *yield,
+                                      Operation *scope) {
+  bool widened = false;
   for (auto [index, target] : llvm::enumerate(targets)) {
-    OpOperand &operand = yield->getOpOperand(firstOperand + index);
-    Type have = operand.get().getType(), want = target.getType();
-    if (have == want)
-      continue;
-    Type joined = join(want, have);
+    OpOperand &operand = yield->getOpOperand(index);
+    Type joined = join(target.getType(), operand.get().getType());
     if (!joined)
       continue;
-    if (joined != want) {
-      widen(target, joined);
-      changed = true;
+    if (joined != target.getType()) {
+      retype(target, joined);
+      widened = true;
     }
     if (operand.get().getType() != joined)
-      castTo(operand, cast<ShapedType>(joined).getElementType());
+      castOperandTo(operand, cast<ShapedType>(joined).getElementType(), scope,
+                    /*shared=*/true);
   }
-  return changed;
+  return widened;
+}
+
+LogicalResult AutocastRewriter::processLoop(
+    Operation *op, MutableOperandRange inits, ValueRange carried,
+    function_ref<LogicalResult()> processBody,
+    function_ref<Operation *()> getYield, Operation *scope) {
+  // Carried values start with the types of their initial values.
+  for (unsigned i = 0, e = carried.size(); i < e; ++i)
+    if (Type joined = join(carried[i].getType(), inits[i].get().getType()))
+      retype(carried[i], joined);
+  for (unsigned iteration = 0;; ++iteration) {
+    // Initial values narrower than the carried type are widened on entry.
+    for (unsigned i = 0, e = carried.size(); i < e; ++i)
+      if (inits[i].get().getType() != carried[i].getType())
+        castOperandTo(inits[i], elementTypeOf(carried[i]), scope,
+                      /*shared=*/true);
+    if (failed(processBody()))
+      return failure();
+    if (!reconcileYield(carried, getYield(), scope))
+      return success();
+    if (iteration > 8)
+      return op->emitOpError("loop-carried types did not converge");
+  }
 }
 
 LogicalResult AutocastRewriter::processFor(Operation *op,
                                            const AutocastState &state,
                                            Operation *scope) {
   auto forOp = cast<scf::ForOp>(op);
-  conformOperands(op, scope); // bounds never change; init args are re-set
+  conformOperands(op, scope); // bounds never change; inits are handled below
   Block *body = forOp.getBody();
-  // Carried values start with the types of their initial values.
-  for (auto [init, arg] :
-       llvm::zip(forOp.getInitArgs(), forOp.getRegionIterArgs()))
-    if (Type joined = join(arg.getType(), init.getType()))
-      retype(arg, joined);
-  auto castTo = [&](OpOperand &operand, Type elementType) {
-    castOperandTo(operand, elementType, scope, /*shared=*/true);
-  };
-  auto widen = [&](Value target, Type type) { retype(target, type); };
-  for (unsigned iteration = 0;; ++iteration) {
-    // Initial values narrower than the carried type are widened on entry.
-    for (auto [index, arg] : llvm::enumerate(forOp.getRegionIterArgs())) {
-      OpOperand &init = forOp.getInitArgsMutable()[index];
-      if (init.get().getType() != arg.getType())
-        castTo(init, elementTypeOf(arg));
-    }
-    if (failed(processBlock(*body, state, scope)))
-      return failure();
-    bool changed = reconcile(
-        forOp.getRegionIterArgs(), body->getTerminator(), 0,
-        [&](Type a, Type b) { return join(a, b); }, widen, castTo);
-    if (!changed)
-      break;
-    if (iteration > 8)
-      return op->emitOpError("loop-carried types did not converge");
-  }
+  if (failed(processLoop(
+          op, forOp.getInitArgsMutable(), forOp.getRegionIterArgs(),
+          [&] { return processBlock(*body, state, scope); },
+          [&] { return body->getTerminator(); }, scope)))
+    return failure();
   for (auto [result, arg] :
        llvm::zip(forOp.getResults(), forOp.getRegionIterArgs()))
     retype(result, arg.getType());
@@ -495,39 +489,22 @@ LogicalResult AutocastRewriter::processWhile(Operation *op,
   auto whileOp = cast<scf::WhileOp>(op);
   Block &before = whileOp.getBefore().front();
   Block &after = whileOp.getAfter().front();
-  for (auto [init, arg] :
-       llvm::zip(whileOp.getInits(), before.getArguments()))
-    if (Type joined = join(arg.getType(), init.getType()))
-      retype(arg, joined);
-  auto castTo = [&](OpOperand &operand, Type elementType) {
-    castOperandTo(operand, elementType, scope, /*shared=*/true);
-  };
-  auto widen = [&](Value target, Type type) { retype(target, type); };
-  for (unsigned iteration = 0;; ++iteration) {
-    for (auto [index, arg] : llvm::enumerate(before.getArguments())) {
-      OpOperand &init = whileOp.getInitsMutable()[index];
-      if (init.get().getType() != arg.getType())
-        castTo(init, elementTypeOf(arg));
-    }
+  auto processBody = [&]() -> LogicalResult {
     if (failed(processBlock(before, state, scope)))
       return failure();
+    // The condition's arguments flow to the after region and the results.
     auto condition = cast<scf::ConditionOp>(before.getTerminator());
-    for (auto [arg, value] : llvm::zip(after.getArguments(), condition.getArgs()))
+    for (auto [arg, result, value] :
+         llvm::zip(after.getArguments(), whileOp.getResults(),
+                   condition.getArgs())) {
       retype(arg, value.getType());
-    for (auto [result, value] :
-         llvm::zip(whileOp.getResults(), condition.getArgs()))
       retype(result, value.getType());
-    if (failed(processBlock(after, state, scope)))
-      return failure();
-    bool changed = reconcile(
-        before.getArguments(), after.getTerminator(), 0,
-        [&](Type a, Type b) { return join(a, b); }, widen, castTo);
-    if (!changed)
-      break;
-    if (iteration > 8)
-      return op->emitOpError("loop-carried types did not converge");
-  }
-  return success();
+    }
+    return processBlock(after, state, scope);
+  };
+  return processLoop(op, whileOp.getInitsMutable(), before.getArguments(),
+                     processBody, [&] { return after.getTerminator(); },
+                     scope);
 }
 
 LogicalResult AutocastRewriter::processCall(func::CallOp call,

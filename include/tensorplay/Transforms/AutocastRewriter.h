@@ -81,6 +81,16 @@ private:
                                Operation *scope);
   LogicalResult processRegionOp(Operation *op, const AutocastState &state,
                                 Operation *scope);
+  /// Shared by scf.for and scf.while: `carried` receive `inits` on entry and
+  /// the yield's operands each iteration; processes until types are stable.
+  LogicalResult processLoop(Operation *op, MutableOperandRange inits,
+                            ValueRange carried,
+                            function_ref<LogicalResult()> processBody,
+                            function_ref<Operation *()> getYield,
+                            Operation *scope);
+  /// Makes the yielded values match `targets`, widening a target where its
+  /// yielded value is wider; true when a target was widened.
+  bool reconcileYield(ValueRange targets, Operation *yield, Operation *scope);
   LogicalResult processFor(Operation *op, const AutocastState &state,
                            Operation *scope);
   LogicalResult processIf(Operation *op, const AutocastState &state,

@@ -1,0 +1,514 @@
+//===- LoweringUtils.cpp - Helpers shared by the tp lowerings -------------===//
+//
+// See LoweringUtils.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Conversion/TPToLinalg/LoweringUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::tp;
+using namespace mlir::tp::lowering;
+
+RankedTensorType lowering::tensorTypeOf(Value v) {
+  return cast<RankedTensorType>(v.getType());
+}
+
+ArrayRef<int64_t> lowering::shapeOf(Value v) {
+  return tensorTypeOf(v).getShape();
+}
+
+Type lowering::elementTypeOf(Value v) {
+  return tensorTypeOf(v).getElementType();
+}
+
+int64_t lowering::numElements(ArrayRef<int64_t> shape) {
+  int64_t n = 1;
+  for (int64_t s : shape)
+    n *= s;
+  return n;
+}
+
+bool lowering::isLowPrecisionFloat(Type type) {
+  return type.isF16() || type.isBF16();
+}
+
+Type lowering::computeTypeFor(Type type) {
+  if (isLowPrecisionFloat(type))
+    return Float32Type::get(type.getContext());
+  return type;
+}
+
+Value lowering::convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  auto fromFloat = dyn_cast<FloatType>(from);
+  auto toFloat = dyn_cast<FloatType>(to);
+  auto fromInt = dyn_cast<IntegerType>(from);
+  auto toInt = dyn_cast<IntegerType>(to);
+  if (fromFloat && toFloat) {
+    if (fromFloat.getWidth() < toFloat.getWidth() ||
+        (fromFloat.getWidth() == toFloat.getWidth() &&
+         fromFloat.getFPMantissaWidth() < toFloat.getFPMantissaWidth()))
+      return arith::ExtFOp::create(b, loc, to, v);
+    if (fromFloat.getWidth() == toFloat.getWidth()) {
+      // f16 <-> bf16: through f32.
+      Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
+      return arith::TruncFOp::create(b, loc, to, wide);
+    }
+    return arith::TruncFOp::create(b, loc, to, v);
+  }
+  if (fromInt && toFloat) {
+    if (fromInt.getWidth() == 1 || fromInt.isUnsigned())
+      return arith::UIToFPOp::create(b, loc, to, v);
+    return arith::SIToFPOp::create(b, loc, to, v);
+  }
+  if (fromFloat && toInt) {
+    if (toInt.getWidth() == 1) {
+      Value zero = scalarConstant(b, loc, from, 0.0);
+      return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zero);
+    }
+    return arith::FPToSIOp::create(b, loc, to, v);
+  }
+  if (fromInt && toInt) {
+    if (toInt.getWidth() == 1) {
+      Value zero = scalarConstant(b, loc, from, 0.0);
+      return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero);
+    }
+    if (fromInt.getWidth() < toInt.getWidth()) {
+      if (fromInt.getWidth() == 1 || fromInt.isUnsigned())
+        return arith::ExtUIOp::create(b, loc, to, v);
+      return arith::ExtSIOp::create(b, loc, to, v);
+    }
+    if (fromInt.getWidth() > toInt.getWidth())
+      return arith::TruncIOp::create(b, loc, to, v);
+    return v;
+  }
+  if (isa<IndexType>(from) && toInt)
+    return arith::IndexCastOp::create(b, loc, to, v);
+  if (fromInt && isa<IndexType>(to))
+    return arith::IndexCastOp::create(b, loc, to, v);
+  llvm_unreachable("unsupported scalar conversion");
+}
+
+Value lowering::convertToCompute(OpBuilder &b, Location loc, Value v,
+                                 Type commonType, Type computeType) {
+  return convertScalar(b, loc, convertScalar(b, loc, v, commonType),
+                       computeType);
+}
+
+Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
+                               double value) {
+  if (auto floatType = dyn_cast<FloatType>(type))
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
+  if (isa<IndexType>(type))
+    return arith::ConstantIndexOp::create(b, loc, (int64_t)value);
+  auto intType = cast<IntegerType>(type);
+  if (intType.getWidth() == 1)
+    return arith::ConstantOp::create(b, loc, b.getBoolAttr(value != 0.0));
+  return arith::ConstantOp::create(
+      b, loc, b.getIntegerAttr(intType, (int64_t)value));
+}
+
+Value lowering::extremeConstant(OpBuilder &b, Location loc, Type type,
+                                bool negative) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    APFloat inf = APFloat::getInf(floatType.getFloatSemantics(), negative);
+    return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, inf));
+  }
+  auto intType = cast<IntegerType>(type);
+  unsigned width = intType.getWidth();
+  APInt value = width == 1 ? APInt(1, negative ? 0 : 1)
+                : negative ? APInt::getSignedMinValue(width)
+                           : APInt::getSignedMaxValue(width);
+  return arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, value));
+}
+
+int64_t lowering::normalizeDim(int64_t dim, int64_t rank) {
+  return dim < 0 ? dim + std::max<int64_t>(rank, 1) : dim;
+}
+
+Value lowering::emptyTensor(OpBuilder &b, Location loc,
+                            ArrayRef<int64_t> shape, Type elementType) {
+  return tensor::EmptyOp::create(b, loc, shape, elementType);
+}
+
+Value lowering::filledTensor(OpBuilder &b, Location loc,
+                             ArrayRef<int64_t> shape, Value value) {
+  Value empty = emptyTensor(b, loc, shape, value.getType());
+  return linalg::FillOp::create(b, loc, ValueRange{value}, ValueRange{empty})
+      .getResult(0);
+}
+
+Value lowering::filledTensor(OpBuilder &b, Location loc,
+                             ArrayRef<int64_t> shape, Type elementType,
+                             double value) {
+  return filledTensor(b, loc, shape,
+                      scalarConstant(b, loc, elementType, value));
+}
+
+/// Drops the dimensions of `operand` (aligned to the trailing dimensions of
+/// a result of rank `resultRank`) that broadcast, and returns the collapsed
+/// operand with its indexing map into the result's iteration space.
+static std::pair<Value, AffineMap>
+broadcastOperand(OpBuilder &b, Location loc, Value operand,
+                 ArrayRef<int64_t> resultShape) {
+  MLIRContext *ctx = b.getContext();
+  int64_t resultRank = resultShape.size();
+  ArrayRef<int64_t> shape = shapeOf(operand);
+  int64_t rank = shape.size();
+  int64_t lead = resultRank - rank;
+  SmallVector<AffineExpr> exprs;
+  SmallVector<int64_t> keptDims;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (shape[d] == 1 && resultShape[lead + d] != 1)
+      continue;
+    keptDims.push_back(d);
+    exprs.push_back(getAffineDimExpr(lead + d, ctx));
+  }
+  AffineMap map = AffineMap::get(resultRank, 0, exprs, ctx);
+  if ((int64_t)keptDims.size() == rank)
+    return {operand, map};
+  // Collapse the dropped (size-1) dimensions into their neighbours.
+  SmallVector<ReassociationIndices> reassociation;
+  if (keptDims.empty()) {
+    Value collapsed = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({}, elementTypeOf(operand)), operand,
+        ArrayRef<ReassociationIndices>{});
+    return {collapsed, map};
+  }
+  ReassociationIndices group;
+  size_t next = 0;
+  for (int64_t d = 0; d < rank; ++d) {
+    group.push_back(d);
+    bool isKept = next < keptDims.size() && keptDims[next] == d;
+    if (isKept) {
+      ++next;
+      // Trailing dropped dimensions join the last kept one.
+      if (next == keptDims.size()) {
+        for (int64_t e = d + 1; e < rank; ++e)
+          group.push_back(e);
+        reassociation.push_back(group);
+        break;
+      }
+      reassociation.push_back(group);
+      group.clear();
+    }
+  }
+  SmallVector<int64_t> newShape;
+  for (int64_t d : keptDims)
+    newShape.push_back(shape[d]);
+  Value collapsed = tensor::CollapseShapeOp::create(
+      b, loc, RankedTensorType::get(newShape, elementTypeOf(operand)), operand,
+      reassociation);
+  return {collapsed, map};
+}
+
+SmallVector<Value> lowering::buildElementwiseMulti(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+    TypeRange resultElementTypes, ValueRange operands,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body) {
+  MLIRContext *ctx = b.getContext();
+  int64_t rank = shape.size();
+  SmallVector<Value> inputs;
+  SmallVector<AffineMap> maps;
+  for (Value operand : operands) {
+    auto [value, map] = broadcastOperand(b, loc, operand, shape);
+    inputs.push_back(value);
+    maps.push_back(map);
+  }
+  SmallVector<Value> inits;
+  SmallVector<Type> resultTypes;
+  for (Type t : resultElementTypes) {
+    inits.push_back(emptyTensor(b, loc, shape, t));
+    resultTypes.push_back(RankedTensorType::get(shape, t));
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+  }
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  auto generic = linalg::GenericOp::create(
+      b, loc, resultTypes, inputs, inits, maps, iterators,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        SmallVector<Value> results =
+            body(nb, nloc, args.take_front(inputs.size()));
+        linalg::YieldOp::create(nb, nloc, results);
+      });
+  return llvm::to_vector(generic.getResults());
+}
+
+Value lowering::buildElementwise(OpBuilder &b, Location loc,
+                                 RankedTensorType resultType,
+                                 ValueRange operands, ElementwiseBodyFn body) {
+  return buildElementwiseMulti(
+      b, loc, resultType.getShape(), TypeRange{resultType.getElementType()},
+      operands,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        return SmallVector<Value>{body(nb, nloc, args)};
+      })[0];
+}
+
+Value lowering::convertTensor(OpBuilder &b, Location loc, Value v,
+                              Type elementType) {
+  if (elementTypeOf(v) == elementType)
+    return v;
+  auto type = RankedTensorType::get(shapeOf(v), elementType);
+  return buildElementwise(b, loc, type, v,
+                          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+                            return convertScalar(nb, nloc, args[0],
+                                                 elementType);
+                          });
+}
+
+Value lowering::buildReduction(OpBuilder &b, Location loc, Value input,
+                               ArrayRef<int64_t> dims, Type accType,
+                               Value init, CombineFn combine, MapFn map) {
+  MLIRContext *ctx = b.getContext();
+  ArrayRef<int64_t> shape = shapeOf(input);
+  int64_t rank = shape.size();
+  llvm::SmallBitVector reduced(rank);
+  for (int64_t d : dims)
+    reduced.set(d);
+  SmallVector<int64_t> outShape;
+  SmallVector<AffineExpr> outExprs;
+  SmallVector<utils::IteratorType> iterators;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (reduced.test(d)) {
+      iterators.push_back(utils::IteratorType::reduction);
+      continue;
+    }
+    iterators.push_back(utils::IteratorType::parallel);
+    outShape.push_back(shape[d]);
+    outExprs.push_back(getAffineDimExpr(d, ctx));
+  }
+  Value acc = filledTensor(b, loc, outShape, init);
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
+                                 AffineMap::get(rank, 0, outExprs, ctx)};
+  auto generic = linalg::GenericOp::create(
+      b, loc, TypeRange{acc.getType()}, ValueRange{input}, ValueRange{acc},
+      maps, iterators, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value x = map ? map(nb, nloc, args[0])
+                      : convertScalar(nb, nloc, args[0], accType);
+        linalg::YieldOp::create(nb, nloc, combine(nb, nloc, x, args[1]));
+      });
+  return generic.getResult(0);
+}
+
+Value lowering::buildSum(OpBuilder &b, Location loc, Value input,
+                         ArrayRef<int64_t> dims, Type accType) {
+  Value zero = scalarConstant(b, loc, accType, 0.0);
+  return buildReduction(b, loc, input, dims, accType, zero,
+                        [&](OpBuilder &nb, Location nloc, Value x, Value acc) {
+                          if (isa<FloatType>(accType))
+                            return (Value)arith::AddFOp::create(nb, nloc, x,
+                                                                acc);
+                          return (Value)arith::AddIOp::create(nb, nloc, x,
+                                                              acc);
+                        });
+}
+
+Value lowering::buildMax(OpBuilder &b, Location loc, Value input,
+                         ArrayRef<int64_t> dims, Type accType) {
+  Value init = extremeConstant(b, loc, accType, /*negative=*/true);
+  return buildReduction(b, loc, input, dims, accType, init,
+                        [&](OpBuilder &nb, Location nloc, Value x, Value acc) {
+                          if (isa<FloatType>(accType))
+                            return (Value)arith::MaximumFOp::create(nb, nloc,
+                                                                    x, acc);
+                          return (Value)arith::MaxSIOp::create(nb, nloc, x,
+                                                               acc);
+                        });
+}
+
+Value lowering::insertUnitDims(OpBuilder &b, Location loc, Value v,
+                               ArrayRef<int64_t> dims) {
+  if (dims.empty())
+    return v;
+  ArrayRef<int64_t> shape = shapeOf(v);
+  int64_t newRank = shape.size() + dims.size();
+  SmallVector<int64_t> newShape;
+  llvm::SmallBitVector isUnit(newRank);
+  for (int64_t d : dims)
+    isUnit.set(d);
+  size_t next = 0;
+  for (int64_t d = 0; d < newRank; ++d)
+    newShape.push_back(isUnit.test(d) ? 1 : shape[next++]);
+  return reshapeTo(b, loc, v, newShape);
+}
+
+Value lowering::reshapeTo(OpBuilder &b, Location loc, Value v,
+                          ArrayRef<int64_t> shape) {
+  RankedTensorType type = tensorTypeOf(v);
+  if (type.getShape() == shape)
+    return v;
+  auto resultType = RankedTensorType::get(shape, type.getElementType());
+  // A reshape that only merges or only splits groups of dimensions.
+  if (auto reassoc = getReassociationIndicesForReshape(type, resultType)) {
+    if (shape.size() < type.getRank())
+      return tensor::CollapseShapeOp::create(b, loc, resultType, v, *reassoc);
+    return tensor::ExpandShapeOp::create(b, loc, resultType, v, *reassoc);
+  }
+  // General case: collapse to 1-D (or 0-D) and expand again.
+  int64_t n = numElements(type.getShape());
+  Value flat = v;
+  if (type.getRank() != 1) {
+    SmallVector<ReassociationIndices> all;
+    if (type.getRank() > 0) {
+      all.emplace_back();
+      for (int64_t d = 0; d < type.getRank(); ++d)
+        all.back().push_back(d);
+    }
+    flat = tensor::CollapseShapeOp::create(
+        b, loc, RankedTensorType::get({n}, type.getElementType()), v, all);
+  }
+  if (shape.size() == 1)
+    return flat;
+  SmallVector<ReassociationIndices> all;
+  if (!shape.empty()) {
+    all.emplace_back();
+    for (size_t d = 0; d < shape.size(); ++d)
+      all.back().push_back(d);
+  }
+  if (shape.empty())
+    return tensor::CollapseShapeOp::create(b, loc, resultType, flat, all);
+  return tensor::ExpandShapeOp::create(b, loc, resultType, flat, all);
+}
+
+Value lowering::transposeTensor(OpBuilder &b, Location loc, Value v,
+                                ArrayRef<int64_t> perm) {
+  bool identity = true;
+  for (size_t i = 0; i < perm.size(); ++i)
+    identity &= perm[i] == (int64_t)i;
+  if (identity)
+    return v;
+  MLIRContext *ctx = b.getContext();
+  ArrayRef<int64_t> shape = shapeOf(v);
+  int64_t rank = shape.size();
+  SmallVector<int64_t> outShape;
+  for (int64_t p : perm)
+    outShape.push_back(shape[p]);
+  // out[i0..] = in[...]: input dim perm[i] is iterated by loop i.
+  SmallVector<AffineExpr> inExprs(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    inExprs[perm[i]] = getAffineDimExpr(i, ctx);
+  Value init = emptyTensor(b, loc, outShape, elementTypeOf(v));
+  SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, inExprs, ctx),
+                                 AffineMap::getMultiDimIdentityMap(rank, ctx)};
+  SmallVector<utils::IteratorType> iterators(rank,
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             b, loc, TypeRange{init.getType()}, ValueRange{v},
+             ValueRange{init}, maps, iterators,
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(nb, nloc, args[0]);
+             })
+      .getResult(0);
+}
+
+Value lowering::broadcastTo(OpBuilder &b, Location loc, Value v,
+                            ArrayRef<int64_t> shape) {
+  if (shapeOf(v) == shape)
+    return v;
+  auto type = RankedTensorType::get(shape, elementTypeOf(v));
+  return buildElementwise(
+      b, loc, type, v,
+      [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+}
+
+std::optional<SmallVector<int64_t>>
+lowering::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
+  size_t rank = std::max(a.size(), b.size());
+  SmallVector<int64_t> result(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return std::nullopt;
+    result[i] = da == 1 ? db : da;
+  }
+  return result;
+}
+
+Value lowering::sliceAlong(OpBuilder &b, Location loc, Value v, int64_t dim,
+                           int64_t offset, int64_t size) {
+  ArrayRef<int64_t> shape = shapeOf(v);
+  SmallVector<OpFoldResult> offsets(shape.size(), b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(shape.size(), b.getIndexAttr(1));
+  for (int64_t s : shape)
+    sizes.push_back(b.getIndexAttr(s));
+  offsets[dim] = b.getIndexAttr(offset);
+  sizes[dim] = b.getIndexAttr(size);
+  return tensor::ExtractSliceOp::create(b, loc, v, offsets, sizes, strides);
+}
+
+Value lowering::padOrCrop(OpBuilder &b, Location loc, Value v,
+                          ArrayRef<int64_t> low, ArrayRef<int64_t> high,
+                          double padValue) {
+  ArrayRef<int64_t> shape = shapeOf(v);
+  size_t rank = shape.size();
+  // Crop first (negative amounts), then pad.
+  bool crop = false, pad = false;
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  SmallVector<int64_t> croppedShape;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t lo = std::min<int64_t>(low[d], 0), hi = std::min<int64_t>(high[d], 0);
+    crop |= lo < 0 || hi < 0;
+    pad |= low[d] > 0 || high[d] > 0;
+    offsets.push_back(b.getIndexAttr(-lo));
+    croppedShape.push_back(shape[d] + lo + hi);
+    sizes.push_back(b.getIndexAttr(croppedShape.back()));
+    strides.push_back(b.getIndexAttr(1));
+  }
+  if (crop)
+    v = tensor::ExtractSliceOp::create(b, loc, v, offsets, sizes, strides);
+  if (!pad)
+    return v;
+  SmallVector<OpFoldResult> lowPad, highPad;
+  SmallVector<int64_t> paddedShape;
+  for (size_t d = 0; d < rank; ++d) {
+    int64_t lo = std::max<int64_t>(low[d], 0), hi = std::max<int64_t>(high[d], 0);
+    lowPad.push_back(b.getIndexAttr(lo));
+    highPad.push_back(b.getIndexAttr(hi));
+    paddedShape.push_back(croppedShape[d] + lo + hi);
+  }
+  Type elementType = elementTypeOf(v);
+  Value padScalar = scalarConstant(b, loc, elementType, padValue);
+  return tensor::PadOp::create(
+      b, loc, RankedTensorType::get(paddedShape, elementType), v, lowPad,
+      highPad, padScalar);
+}
+
+LogicalResult lowering::emitUnsupported(Operation *op, const Twine &message) {
+  return op->emitOpError() << message;
+}
+
+Value lowering::buildErf(OpBuilder &b, Location loc, Value x) {
+  return math::ErfOp::create(b, loc, x);
+}
+
+Value lowering::buildSigmoid(OpBuilder &b, Location loc, Value x) {
+  // 1 / (1 + exp(-x))
+  Value one = scalarConstant(b, loc, x.getType(), 1.0);
+  Value negX = arith::NegFOp::create(b, loc, x);
+  Value e = math::ExpOp::create(b, loc, negX);
+  Value den = arith::AddFOp::create(b, loc, one, e);
+  return arith::DivFOp::create(b, loc, one, den);
+}
+
+Value lowering::buildSoftplus(OpBuilder &b, Location loc, Value x) {
+  // max(x, 0) + log1p(exp(-|x|))
+  Value zero = scalarConstant(b, loc, x.getType(), 0.0);
+  Value maxX = arith::MaximumFOp::create(b, loc, x, zero);
+  Value absX = math::AbsFOp::create(b, loc, x);
+  Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, absX));
+  return arith::AddFOp::create(b, loc, maxX, math::Log1pOp::create(b, loc, e));
+}
