@@ -133,6 +133,11 @@ TEST(PolicyTables, PerDeviceLookups) {
   EXPECT_EQ(cpu.lookup("binary_cross_entropy"), PolicyList::Fp32);
   EXPECT_EQ(cpu.lookup("inverse"), PolicyList::Fp32);
   EXPECT_EQ(cuda.lookup("add"), PolicyList::Unlisted);
+  // cross_entropy is implemented by cross_entropy_loss: one op, two names.
+  EXPECT_EQ(cpu.lookup("cross_entropy"), PolicyList::Fp32);
+  EXPECT_EQ(cpu.lookup("cross_entropy_loss"), PolicyList::Fp32);
+  EXPECT_EQ(cuda.lookup("cross_entropy_loss"), PolicyList::Fp32);
+  EXPECT_EQ(xpu.lookup("cross_entropy_loss"), PolicyList::Unlisted);
   // Every name of a device's tables is on that device's list.
   for (const SeedTable &table : getSeedTables()) {
     AutocastPolicy policy = AutocastPolicy::getDefault(table.device);

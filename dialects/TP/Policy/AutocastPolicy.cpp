@@ -265,8 +265,20 @@ AutocastPolicy AutocastPolicy::getDefault(Device device) {
   return policy;
 }
 
+/// Names of one tensorplay op: the functional `cross_entropy` is implemented
+/// by the op `cross_entropy_loss`; the cuda and xpu tables name the former,
+/// the cpu table the latter, and either entry covers both.
+static StringRef aliasOf(StringRef opName) {
+  return llvm::StringSwitch<StringRef>(opName)
+      .Case("cross_entropy", "cross_entropy_loss")
+      .Case("cross_entropy_loss", "cross_entropy")
+      .Default("");
+}
+
 PolicyList AutocastPolicy::lookup(StringRef opName) const {
   auto it = lists.find(opName);
+  if (it == lists.end())
+    it = lists.find(aliasOf(opName));
   return it == lists.end() ? PolicyList::Unlisted : it->second;
 }
 

@@ -86,6 +86,9 @@ public:
 
   Device getDevice() const { return device; }
   /// The list `opName` (a tp mnemonic, without "tp.") belongs to.
+  /// `cross_entropy` and `cross_entropy_loss` name one tensorplay op (the
+  /// functional and the op implementing it): a list naming either covers
+  /// both.
   PolicyList lookup(StringRef opName) const;
   /// The list of a `tp.*` op, by its name (cached: this is the hot path of
   /// the autocast pass).
