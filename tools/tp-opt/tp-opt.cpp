@@ -15,6 +15,7 @@
 #include "tensorplay/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -66,7 +67,8 @@ int main(int argc, char **argv) {
 
   DialectRegistry registry;
   registry.insert<tp::TPDialect, func::FuncDialect, arith::ArithDialect,
-                  scf::SCFDialect, tensor::TensorDialect>();
+                  cf::ControlFlowDialect, scf::SCFDialect,
+                  tensor::TensorDialect>();
 
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tensorplay optimizer driver\n", registry);

@@ -97,3 +97,21 @@ func.func @while_loop(%a: tensor<4x4xf32>, %go: i1) -> tensor<4x4xf32> {
   }
   return %r : tensor<4x4xf32>
 }
+
+// Unstructured control flow: branch operands keep their original types, and
+// several returns meet at the widest type.
+// CHECK-LABEL: func.func @multi_block
+// CHECK-SAME: -> tensor<4x4xf32>
+// CHECK: %[[M:.*]] = tp.mm {{.*}} -> tensor<4x4xf16>
+// CHECK: %[[W:.*]] = tp.cast %[[M]] : tensor<4x4xf16> to tensor<4x4xf32>
+// CHECK: cf.cond_br %arg1, ^bb1(%[[W]] : tensor<4x4xf32>), ^bb2
+// CHECK: return %[[W]] : tensor<4x4xf32>
+func.func @multi_block(%a: tensor<4x4xf32>, %c: i1) -> tensor<4x4xf32> {
+  %m = tp.mm %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  cf.cond_br %c, ^bb1(%m : tensor<4x4xf32>), ^bb2
+^bb1(%x: tensor<4x4xf32>):
+  %e = tp.exp %x : (tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %e : tensor<4x4xf32>
+^bb2:
+  return %m : tensor<4x4xf32>
+}
