@@ -12,6 +12,7 @@
 #define TENSORPLAY_DIALECT_TP_IR_VERIFIERS_H
 
 #include "mlir/IR/Operation.h"
+#include "mlir/IR/Builders.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -86,6 +87,27 @@ LogicalResult verifyFormArgs(Operation *op);
 
 /// Checks the declared result element types against the op's dtype rule.
 LogicalResult verifyResultElementTypes(Operation *op);
+
+//===----------------------------------------------------------------------===//
+// Result-type inference
+//===----------------------------------------------------------------------===//
+
+/// The result types of a tp compute op as its operands and attributes imply
+/// them: shapes from its family's shape rules, element types from its dtype
+/// rule (in-place and out= forms: their destinations' types). Fails for
+/// invalid operands and for ops whose result shapes do not follow from the
+/// operands (e.g. linalg_svd, fft with data-dependent sizes): those need
+/// explicit result types. The op's current result types are ignored.
+FailureOr<SmallVector<Type>> inferResultTypes(Operation *op);
+
+/// Creates the op `name` (e.g. "tp.mm") with `numResults` results whose
+/// types are inferred; returns null (creating nothing) when they cannot be.
+/// Ops with several optional operands need their operandSegmentSizes in
+/// `attributes`.
+Operation *createWithInferredResultTypes(OpBuilder &builder, Location loc,
+                                         StringRef name, ValueRange operands,
+                                         ArrayRef<NamedAttribute> attributes,
+                                         unsigned numResults = 1);
 
 //===----------------------------------------------------------------------===//
 // Family checks
