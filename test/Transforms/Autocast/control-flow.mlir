@@ -115,3 +115,25 @@ func.func @multi_block(%a: tensor<4x4xf32>, %c: i1) -> tensor<4x4xf32> {
 ^bb2:
   return %m : tensor<4x4xf32>
 }
+
+// A loop inside an explicit region: the weight enters the region and is cast
+// once at its entry, outside the loop.
+// CHECK-LABEL: func.func @loop_in_region
+// CHECK: tp.autocast "cuda" dtype(bf16)
+// CHECK-NEXT: %[[W:.*]] = tp.cast %arg1 : tensor<4x4xf32> to tensor<4x4xbf16>
+// CHECK: scf.for
+// CHECK-NOT: tp.cast %arg1
+// CHECK: tp.mm %{{.*}}, %[[W]] : (tensor<4x4xbf16>, tensor<4x4xbf16>) -> tensor<4x4xbf16>
+func.func @loop_in_region(%h0: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<4x4xf32> attributes {tp.device = "cuda"} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = tp.autocast "cuda" dtype(bf16) -> tensor<4x4xf32> {
+    %l = scf.for %i = %c0 to %c4 step %c1 iter_args(%h = %h0) -> (tensor<4x4xf32>) {
+      %m = tp.mm %h, %w : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+      scf.yield %m : tensor<4x4xf32>
+    }
+    tp.yield %l : tensor<4x4xf32>
+  }
+  return %r : tensor<4x4xf32>
+}
