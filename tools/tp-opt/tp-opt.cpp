@@ -13,6 +13,9 @@
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Dialect/TP/Policy/AutocastPolicy.h"
 #include "tensorplay/Transforms/Passes.h"
+// CPU code generation (issue 5).
+#include "tensorplay/Conversion/Passes.h"
+#include "tensorplay/Pipelines/CPUPipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -69,6 +72,11 @@ int main(int argc, char **argv) {
   registry.insert<tp::TPDialect, func::FuncDialect, arith::ArithDialect,
                   cf::ControlFlowDialect, scf::SCFDialect,
                   tensor::TensorDialect>();
+  // CPU code generation (issue 5): the conversions, the tp-lower-to-cpu
+  // pipeline and its passes, and the dialects they produce.
+  tp::registerTensorplayConversionPasses();
+  tp::registerCPUCodegenPassesAndPipelines();
+  tp::registerCPUCodegenDialects(registry);
 
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tensorplay optimizer driver\n", registry);

@@ -19,10 +19,8 @@ def TPDecomposeCompositeOpsPass
     other operators into that composition, in the same dtypes, so that the
     later conversions only see the primitive ops:
     `scaled_dot_product_attention` (matmul, scale, mask, softmax, matmul),
-    `native_multi_head_attention`, `cross_entropy` / `cross_entropy_loss`
-    with class indices (log_softmax + nll_loss), `chain_matmul` /
-    `multi_dot` (a chain of matmuls), `conv_tbc` (permute + conv1d) and the
-    recurrent cells (`rnn_cell`, `gru_cell`, `lstm_cell`). `tp.autocast`
+    `chain_matmul` / `multi_dot` (a chain of matmuls), `conv_tbc` (permute +
+    conv1d) and `rnn_cell` (two linears, add, activation). `tp.autocast`
     regions are inlined: after autocast they only mark where a state held.
   }];
   let dependentDialects = ["::mlir::tp::TPDialect"];

@@ -23,11 +23,11 @@ RankedTensorType lowering::tensorTypeOf(Value v) {
   return cast<RankedTensorType>(v.getType());
 }
 
-ArrayRef<int64_t> lowering::shapeOf(Value v) {
+ArrayRef<int64_t> lowering::tensorShape(Value v) {
   return tensorTypeOf(v).getShape();
 }
 
-Type lowering::elementTypeOf(Value v) {
+Type lowering::tensorElementType(Value v) {
   return tensorTypeOf(v).getElementType();
 }
 
@@ -165,7 +165,7 @@ broadcastOperand(OpBuilder &b, Location loc, Value operand,
                  ArrayRef<int64_t> resultShape) {
   MLIRContext *ctx = b.getContext();
   int64_t resultRank = resultShape.size();
-  ArrayRef<int64_t> shape = shapeOf(operand);
+  ArrayRef<int64_t> shape = tensorShape(operand);
   int64_t rank = shape.size();
   int64_t lead = resultRank - rank;
   SmallVector<AffineExpr> exprs;
@@ -183,7 +183,7 @@ broadcastOperand(OpBuilder &b, Location loc, Value operand,
   SmallVector<ReassociationIndices> reassociation;
   if (keptDims.empty()) {
     Value collapsed = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({}, elementTypeOf(operand)), operand,
+        b, loc, RankedTensorType::get({}, tensorElementType(operand)), operand,
         ArrayRef<ReassociationIndices>{});
     return {collapsed, map};
   }
@@ -209,7 +209,7 @@ broadcastOperand(OpBuilder &b, Location loc, Value operand,
   for (int64_t d : keptDims)
     newShape.push_back(shape[d]);
   Value collapsed = tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get(newShape, elementTypeOf(operand)), operand,
+      b, loc, RankedTensorType::get(newShape, tensorElementType(operand)), operand,
       reassociation);
   return {collapsed, map};
 }
@@ -243,7 +243,7 @@ SmallVector<Value> lowering::buildElementwiseMulti(
             body(nb, nloc, args.take_front(inputs.size()));
         linalg::YieldOp::create(nb, nloc, results);
       });
-  return llvm::to_vector(generic.getResults());
+  return SmallVector<Value>(generic.getResults().begin(), generic.getResults().end());
 }
 
 Value lowering::buildElementwise(OpBuilder &b, Location loc,
@@ -259,9 +259,9 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
 
 Value lowering::convertTensor(OpBuilder &b, Location loc, Value v,
                               Type elementType) {
-  if (elementTypeOf(v) == elementType)
+  if (tensorElementType(v) == elementType)
     return v;
-  auto type = RankedTensorType::get(shapeOf(v), elementType);
+  auto type = RankedTensorType::get(tensorShape(v), elementType);
   return buildElementwise(b, loc, type, v,
                           [&](OpBuilder &nb, Location nloc, ValueRange args) {
                             return convertScalar(nb, nloc, args[0],
@@ -273,7 +273,7 @@ Value lowering::buildReduction(OpBuilder &b, Location loc, Value input,
                                ArrayRef<int64_t> dims, Type accType,
                                Value init, CombineFn combine, MapFn map) {
   MLIRContext *ctx = b.getContext();
-  ArrayRef<int64_t> shape = shapeOf(input);
+  ArrayRef<int64_t> shape = tensorShape(input);
   int64_t rank = shape.size();
   llvm::SmallBitVector reduced(rank);
   for (int64_t d : dims)
@@ -333,7 +333,7 @@ Value lowering::insertUnitDims(OpBuilder &b, Location loc, Value v,
                                ArrayRef<int64_t> dims) {
   if (dims.empty())
     return v;
-  ArrayRef<int64_t> shape = shapeOf(v);
+  ArrayRef<int64_t> shape = tensorShape(v);
   int64_t newRank = shape.size() + dims.size();
   SmallVector<int64_t> newShape;
   llvm::SmallBitVector isUnit(newRank);
@@ -391,7 +391,7 @@ Value lowering::transposeTensor(OpBuilder &b, Location loc, Value v,
   if (identity)
     return v;
   MLIRContext *ctx = b.getContext();
-  ArrayRef<int64_t> shape = shapeOf(v);
+  ArrayRef<int64_t> shape = tensorShape(v);
   int64_t rank = shape.size();
   SmallVector<int64_t> outShape;
   for (int64_t p : perm)
@@ -400,7 +400,7 @@ Value lowering::transposeTensor(OpBuilder &b, Location loc, Value v,
   SmallVector<AffineExpr> inExprs(rank);
   for (int64_t i = 0; i < rank; ++i)
     inExprs[perm[i]] = getAffineDimExpr(i, ctx);
-  Value init = emptyTensor(b, loc, outShape, elementTypeOf(v));
+  Value init = emptyTensor(b, loc, outShape, tensorElementType(v));
   SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, inExprs, ctx),
                                  AffineMap::getMultiDimIdentityMap(rank, ctx)};
   SmallVector<utils::IteratorType> iterators(rank,
@@ -416,9 +416,9 @@ Value lowering::transposeTensor(OpBuilder &b, Location loc, Value v,
 
 Value lowering::broadcastTo(OpBuilder &b, Location loc, Value v,
                             ArrayRef<int64_t> shape) {
-  if (shapeOf(v) == shape)
+  if (tensorShape(v) == shape)
     return v;
-  auto type = RankedTensorType::get(shape, elementTypeOf(v));
+  auto type = RankedTensorType::get(shape, tensorElementType(v));
   return buildElementwise(
       b, loc, type, v,
       [](OpBuilder &, Location, ValueRange args) { return args[0]; });
@@ -440,7 +440,7 @@ lowering::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
 
 Value lowering::sliceAlong(OpBuilder &b, Location loc, Value v, int64_t dim,
                            int64_t offset, int64_t size) {
-  ArrayRef<int64_t> shape = shapeOf(v);
+  ArrayRef<int64_t> shape = tensorShape(v);
   SmallVector<OpFoldResult> offsets(shape.size(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes, strides(shape.size(), b.getIndexAttr(1));
   for (int64_t s : shape)
@@ -453,7 +453,7 @@ Value lowering::sliceAlong(OpBuilder &b, Location loc, Value v, int64_t dim,
 Value lowering::padOrCrop(OpBuilder &b, Location loc, Value v,
                           ArrayRef<int64_t> low, ArrayRef<int64_t> high,
                           double padValue) {
-  ArrayRef<int64_t> shape = shapeOf(v);
+  ArrayRef<int64_t> shape = tensorShape(v);
   size_t rank = shape.size();
   // Crop first (negative amounts), then pad.
   bool crop = false, pad = false;
@@ -480,14 +480,15 @@ Value lowering::padOrCrop(OpBuilder &b, Location loc, Value v,
     highPad.push_back(b.getIndexAttr(hi));
     paddedShape.push_back(croppedShape[d] + lo + hi);
   }
-  Type elementType = elementTypeOf(v);
+  Type elementType = tensorElementType(v);
   Value padScalar = scalarConstant(b, loc, elementType, padValue);
   return tensor::PadOp::create(
       b, loc, RankedTensorType::get(paddedShape, elementType), v, lowPad,
       highPad, padScalar);
 }
 
-LogicalResult lowering::emitUnsupported(Operation *op, const Twine &message) {
+InFlightDiagnostic lowering::emitUnsupported(Operation *op,
+                                            const Twine &message) {
   return op->emitOpError() << message;
 }
 
@@ -512,3 +513,126 @@ Value lowering::buildSoftplus(OpBuilder &b, Location loc, Value x) {
   Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, absX));
   return arith::AddFOp::create(b, loc, maxX, math::Log1pOp::create(b, loc, e));
 }
+
+/// The p-norm of `input` over `dims` in `accType` (p = +-inf, 0, 1, 2 or
+/// any other real).
+Value lowering::buildNorm(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims,
+                Type commonType, Type accType, double p) {
+  auto absOf = [&](OpBuilder &nb, Location nloc, Value x) {
+    return (Value)math::AbsFOp::create(
+        nb, nloc, convertToCompute(nb, nloc, x, commonType, accType));
+  };
+  if (std::isinf(p)) {
+    Value init = p > 0 ? scalarConstant(b, loc, accType, 0.0)
+                       : extremeConstant(b, loc, accType, false);
+    return buildReduction(
+        b, loc, input, dims, accType, init,
+        [&](OpBuilder &nb, Location nloc, Value x, Value acc) -> Value {
+          if (p > 0)
+            return arith::MaximumFOp::create(nb, nloc, x, acc);
+          return arith::MinimumFOp::create(nb, nloc, x, acc);
+        },
+        absOf);
+  }
+  Value zero = scalarConstant(b, loc, accType, 0.0);
+  Value sum = buildReduction(
+      b, loc, input, dims, accType, zero,
+      [&](OpBuilder &nb, Location nloc, Value x, Value acc) {
+        return (Value)arith::AddFOp::create(nb, nloc, x, acc);
+      },
+      [&](OpBuilder &nb, Location nloc, Value x) -> Value {
+        Value a = absOf(nb, nloc, x);
+        if (p == 0.0) {
+          Value nz = arith::CmpFOp::create(
+              nb, nloc, arith::CmpFPredicate::UNE, a,
+              scalarConstant(nb, nloc, accType, 0.0));
+          return arith::UIToFPOp::create(nb, nloc, accType, nz);
+        }
+        if (p == 1.0)
+          return a;
+        if (p == 2.0)
+          return arith::MulFOp::create(nb, nloc, a, a);
+        return math::PowFOp::create(nb, nloc, a,
+                                    scalarConstant(nb, nloc, accType, p));
+      });
+  if (p == 0.0 || p == 1.0)
+    return sum;
+  auto type = cast<RankedTensorType>(sum.getType());
+  return buildElementwise(
+      b, loc, type, sum, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        if (p == 2.0)
+          return (Value)math::SqrtOp::create(nb, nloc, args[0]);
+        return (Value)math::PowFOp::create(
+            nb, nloc, args[0], scalarConstant(nb, nloc, accType, 1.0 / p));
+      });
+}
+
+Value lowering::buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t dim,
+                             Type commonType, Type accType, bool log,
+                             bool negate) {
+  ArrayRef<int64_t> shape = tensorShape(x);
+  SmallVector<int64_t> dims = {dim};
+  auto toAcc = [&](OpBuilder &nb, Location nloc, Value v) -> Value {
+    Value c = convertToCompute(nb, nloc, v, commonType, accType);
+    return negate ? (Value)arith::NegFOp::create(nb, nloc, c) : c;
+  };
+  Value init = extremeConstant(b, loc, accType, /*negative=*/true);
+  Value m = buildReduction(
+      b, loc, x, dims, accType, init,
+      [&](OpBuilder &nb, Location nloc, Value v, Value acc) {
+        return (Value)arith::MaximumFOp::create(nb, nloc, v, acc);
+      },
+      toAcc);
+  Value mKeep = insertUnitDims(b, loc, m, dims);
+  auto accTensor = RankedTensorType::get(shape, accType);
+  // exp(x - max), summed along dim.
+  Value shifted = buildElementwise(
+      b, loc, accTensor, {x, mKeep},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value v = toAcc(nb, nloc, args[0]);
+        return (Value)math::ExpOp::create(
+            nb, nloc, arith::SubFOp::create(nb, nloc, v, args[1]));
+      });
+  Value s = buildSum(b, loc, shifted, dims, accType);
+  Value sKeep = insertUnitDims(b, loc, s, dims);
+  return buildElementwise(
+      b, loc, accTensor, {x, mKeep, sKeep},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        Value v = arith::SubFOp::create(nb, nloc, toAcc(nb, nloc, args[0]),
+                                        args[1]);
+        if (log)
+          return arith::SubFOp::create(nb, nloc, v,
+                                       math::LogOp::create(nb, nloc, args[2]));
+        return arith::DivFOp::create(nb, nloc, math::ExpOp::create(nb, nloc, v),
+                                     args[2]);
+      });
+}
+
+/// `alpha * acc [+ beta * input]` converted to `resultType` (the torch
+/// addmm family's epilogue); beta == 0 ignores `input` entirely.
+Value lowering::buildAlphaBetaEpilogue(OpBuilder &b, Location loc, Value acc, Value input,
+                    double alpha, double beta, RankedTensorType resultType) {
+  Type resultElem = resultType.getElementType();
+  Type accType = tensorElementType(acc);
+  SmallVector<Value> operands = {acc};
+  bool useInput = input && beta != 0.0;
+  if (useInput)
+    operands.push_back(input);
+  return buildElementwise(
+      b, loc, resultType, operands,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value v = args[0];
+        if (alpha != 1.0)
+          v = arith::MulFOp::create(nb, nloc, v,
+                                    scalarConstant(nb, nloc, accType, alpha));
+        if (useInput) {
+          Value in = convertToCompute(nb, nloc, args[1], resultElem, accType);
+          if (beta != 1.0)
+            in = arith::MulFOp::create(nb, nloc, in,
+                                       scalarConstant(nb, nloc, accType, beta));
+          v = arith::AddFOp::create(nb, nloc, v, in);
+        }
+        return convertScalar(nb, nloc, v, resultElem);
+      });
+}
+

@@ -17,10 +17,12 @@ namespace tp {
 /// Attention ops: scaled_dot_product_attention, native_multi_head_attention.
 void populateDecomposeAttentionPatterns(RewritePatternSet &patterns);
 
-/// cross_entropy(_loss) with class indices, chain_matmul, multi_dot,
-/// conv_tbc, rnn_cell, gru_cell, lstm_cell, and the inlining of
-/// tp.autocast regions.
+/// chain_matmul, multi_dot, conv_tbc and rnn_cell.
 void populateDecomposeCompositePatterns(RewritePatternSet &patterns);
+
+/// Inlines every tp.autocast region under `root` into its parent block
+/// (after autocast, the regions only mark where a state held).
+void inlineAutocastRegions(Operation *root);
 
 } // namespace tp
 } // namespace mlir

@@ -12,6 +12,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 
@@ -24,9 +25,9 @@ namespace lowering {
 /// The ranked tensor type of `v`.
 RankedTensorType tensorTypeOf(Value v);
 /// The static shape of `v`'s tensor type.
-ArrayRef<int64_t> shapeOf(Value v);
+ArrayRef<int64_t> tensorShape(Value v);
 /// The element type of `v`'s tensor type.
-Type elementTypeOf(Value v);
+Type tensorElementType(Value v);
 /// Number of elements of a static shape.
 int64_t numElements(ArrayRef<int64_t> shape);
 
@@ -106,6 +107,25 @@ Value buildSum(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims,
 Value buildMax(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims,
                Type accType);
 
+/// The p-norm (p = +-inf, 0, 1, 2 or any other real) of `input` over
+/// `dims`, elements converted to `commonType` then to `accType`.
+Value buildNorm(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims,
+                Type commonType, Type accType, double p);
+/// softmax (or log_softmax when `log`; of -x when `negate`) of `x` along
+/// `dim`, computed in `accType` after converting elements to `commonType`.
+/// The result has `x`'s shape and element type `accType`.
+Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t dim,
+                   Type commonType, Type accType, bool log,
+                   bool negate = false);
+
+/// `alpha * acc [+ beta * input]` converted to `resultType`: the epilogue of
+/// the addmm family (and of linear, with the bias as input). `acc` holds the
+/// f32 (or f64) product; beta == 0 ignores `input` entirely, as tensorplay
+/// does.
+Value buildAlphaBetaEpilogue(OpBuilder &b, Location loc, Value acc,
+                             Value input, double alpha, double beta,
+                             RankedTensorType resultType);
+
 /// Inserts size-1 dimensions at positions `dims` (sorted, positions in the
 /// result): the keepdim form of a reduction.
 Value insertUnitDims(OpBuilder &b, Location loc, Value v,
@@ -128,9 +148,22 @@ Value sliceAlong(OpBuilder &b, Location loc, Value v, int64_t dim,
 Value padOrCrop(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> low,
                 ArrayRef<int64_t> high, double padValue);
 
+/// The geometry of a tp convolution op (conv1d/2d/3d, conv_transpose*,
+/// convolution) with per-dimension parameters expanded.
+struct ConvParams {
+  int64_t spatialRank = 0;
+  bool transposed = false;
+  bool batched = true;
+  int64_t groups = 1;
+  SmallVector<int64_t> stride, padding, dilation, outputPadding;
+};
+/// Reads the parameters of a tp convolution op; failure for other ops or a
+/// string padding mode.
+FailureOr<ConvParams> getConvParams(Operation *op);
+
 /// Emits "'tp.x' op <message>" at `op` and returns failure: the way a
 /// lowering pattern reports a form it cannot lower.
-LogicalResult emitUnsupported(Operation *op, const Twine &message);
+InFlightDiagnostic emitUnsupported(Operation *op, const Twine &message);
 
 /// Scalar math helpers on a float `x` of f32/f64 type.
 Value buildErf(OpBuilder &b, Location loc, Value x);

@@ -50,7 +50,7 @@ void populateTPToLinalgPatterns(RewritePatternSet &patterns,
                                 uint64_t dropoutSeed = 0);
 
 /// Names of the ops the patterns in `patterns` are rooted at.
-llvm::StringSet<> getLoweredOpNames(const RewritePatternSet &patterns);
+llvm::StringSet<> getLoweredOpNames(RewritePatternSet &patterns);
 
 } // namespace tp
 } // namespace mlir

@@ -1,0 +1,120 @@
+//===- CpuJit.h - Compile and run tp functions on the CPU -------*- C++ -*-===//
+//
+// The C++ API behind tp-run, the CPU integration tests and the benchmarks:
+// compile a tp module (optionally through autocast) with tp-lower-to-cpu,
+// JIT it for the host CPU (LLVM -O3, host features) and call its public
+// functions on host tensors. Results are allocated by the caller's side
+// (the compiled functions take them as out-parameters).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_PIPELINES_CPUJIT_H
+#define TENSORPLAY_PIPELINES_CPUJIT_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+class ExecutionEngine;
+namespace tp {
+
+/// Element types a compiled function can take or return.
+enum class ElementKind { F32, F64, F16, BF16, I64, I32, I16, I8, U8, Bool };
+
+/// Bytes per element.
+size_t elementSize(ElementKind kind);
+/// "f32", "bf16", "i64", "bool", ...
+const char *elementKindName(ElementKind kind);
+/// The kind of an MLIR element type (std::nullopt for complex and others).
+std::optional<ElementKind> elementKindOf(Type type);
+
+/// A dense, row-major host tensor with 64-byte aligned, zeroed storage.
+/// Copies share the storage.
+class HostTensor {
+public:
+  HostTensor() = default;
+  HostTensor(ElementKind kind, std::vector<int64_t> shape);
+
+  ElementKind kind() const { return elementKind; }
+  const std::vector<int64_t> &shape() const { return dims; }
+  int64_t numElements() const;
+  size_t byteSize() const { return numElements() * elementSize(elementKind); }
+  void *data() { return storage.get(); }
+  const void *data() const { return storage.get(); }
+  template <typename T> T *as() { return static_cast<T *>(data()); }
+  template <typename T> const T *as() const {
+    return static_cast<const T *>(data());
+  }
+  /// Element `i` converted to double (bf16/f16 widened exactly).
+  double get(int64_t i) const;
+  /// Sets element `i` from a double (rounded to nearest even).
+  void set(int64_t i, double value);
+
+private:
+  ElementKind elementKind = ElementKind::F32;
+  std::vector<int64_t> dims;
+  std::shared_ptr<uint8_t> storage;
+};
+
+struct TensorSpec {
+  ElementKind kind;
+  std::vector<int64_t> shape;
+};
+
+/// The signature of a public function, as seen after autocast.
+struct FunctionSignature {
+  std::string name;
+  std::vector<TensorSpec> arguments;
+  std::vector<TensorSpec> results;
+};
+
+struct CpuCompileOptions {
+  /// Run tp-autocast with this target first ("cpu:bf16"); empty: no.
+  std::string autocast;
+  /// With autocast: cast results back to their original dtypes.
+  bool autocastKeepIoTypes = false;
+  /// tp-lower-to-cpu options, e.g. "use-onednn=0 parallel=1".
+  std::string pipelineOptions;
+  /// LLVM optimization level of the JIT.
+  unsigned optLevel = 3;
+};
+
+class CpuExecutable {
+public:
+  ~CpuExecutable();
+
+  /// Lowers `module` (consumed) and JIT-compiles it. Diagnostics of the
+  /// lowering (e.g. "'tp.fft_fft' op has no CPU lowering") go to the
+  /// context's diagnostic handler; the error says which stage failed.
+  static llvm::Expected<std::unique_ptr<CpuExecutable>>
+  compile(OwningOpRef<ModuleOp> module, const CpuCompileOptions &options);
+
+  /// The public functions, in module order.
+  const std::vector<FunctionSignature> &functions() const { return sigs; }
+  /// The signature of `name`, or null.
+  const FunctionSignature *lookup(llvm::StringRef name) const;
+
+  /// Calls `name` on `args` (checked against the signature); `results` are
+  /// replaced by fresh tensors of the result specs. Errors reported by the
+  /// runtime calls of the compiled code (tp_rt_codegen_error) are returned.
+  llvm::Error run(llvm::StringRef name,
+                  const std::vector<const HostTensor *> &args,
+                  std::vector<HostTensor> &results);
+
+private:
+  CpuExecutable() = default;
+  std::unique_ptr<ExecutionEngine> engine;
+  std::vector<FunctionSignature> sigs;
+};
+
+} // namespace tp
+} // namespace mlir
+
+#endif // TENSORPLAY_PIPELINES_CPUJIT_H

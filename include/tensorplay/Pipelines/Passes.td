@@ -1,0 +1,128 @@
+//===- Passes.td - tensorplay CPU code generation passes ---*- tablegen -*-===//
+//
+// The passes of the tp-lower-to-cpu pipeline that are not conversions out
+// of tp: elementwise fusion with the project's policy, tiling and
+// vectorization, the function ABI, and parallel loops.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_PIPELINES_PASSES_TD
+#define TENSORPLAY_PIPELINES_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def TPFuseElementwisePass
+    : Pass<"tp-fuse-elementwise", "::mlir::func::FuncOp"> {
+  let summary = "Fuse elementwise linalg ops (casts included) into their "
+                "consumers and producers";
+  let description = [{
+    Upstream linalg elementwise fusion (producer into consumer, reductions
+    included, reshapes propagated by expansion) with tensorplay's control:
+    a producer fuses into its consumer when it has one use, or when it is
+    cheap to recompute (at most a few scalar ops, e.g. a tp.cast's
+    `arith.extf/truncf`), so no standalone cast loop is left between
+    fusible ops. Followed by canonicalization and CSE of the bodies.
+  }];
+  let options = [
+    Option<"maxRecomputedOps", "max-recomputed-ops", "unsigned",
+           /*default=*/"4",
+           "A producer with several uses is fused into each of them when its "
+           "body has at most this many ops">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TPTileAndVectorizePass
+    : Pass<"tp-tile-and-vectorize", "::mlir::func::FuncOp"> {
+  let summary = "Tile linalg ops for threads and registers, then vectorize";
+  let description = [{
+    The CPU codegen strategy for linalg on tensors. Every linalg op is
+    tiled: its outermost parallel dimensions into an `scf.forall` over
+    enough tiles to feed every thread, then (scf.for) so that the innermost
+    tile is small and static; the innermost tiles are vectorized with
+    `linalg::vectorize`. Matrix products (linalg.matmul / batch_matmul) get
+    a cache tiling and a register tiling (an MxN block of FMAs per k). Ops
+    whose tiles are not static stay scalar (LLVM's loop vectorizer sees
+    them).
+  }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", /*default=*/"16",
+           "Elements per vector register (16 x f32 for AVX-512)">,
+    Option<"parallelTiles", "parallel-tiles", "int64_t", /*default=*/"32",
+           "Target number of scf.forall iterations per op (0: no forall)">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::vector::VectorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TPLowerVectorsPass : Pass<"tp-lower-vectors", "::mlir::func::FuncOp"> {
+  let summary = "Hoist and lower vector ops to what LLVM lowering expects";
+  let description = [{
+    Runs on memrefs. Hoists redundant vector transfers out of loops (the
+    matmul accumulators stay in registers across K), then lowers
+    vector.contract to outer products (broadcast FMAs), multi-reductions to
+    inner reductions, transposes, broadcasts, shape casts, masks and
+    transfers of rank > 1 into 1-D loads and stores. Also replaces f32 math
+    functions by polynomial approximations (vectorizable, a few ulp) and
+    memref.copy by linalg.copy.
+  }];
+  let dependentDialects = ["::mlir::vector::VectorDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TPPrepareFunctionABIPass
+    : Pass<"tp-prepare-function-abi", "::mlir::ModuleOp"> {
+  let summary = "Make public functions callable from C and keep inputs intact";
+  let description = [{
+    Marks every argument of public functions `bufferization.writable =
+    false` (compiled code never writes its inputs, so repeated calls see the
+    same inputs) and, with `emit-c-interface`, adds `llvm.emit_c_interface`
+    so each function gets a `_mlir_ciface_` wrapper taking descriptor
+    pointers.
+  }];
+  let options = [
+    Option<"emitCInterface", "emit-c-interface", "bool", /*default=*/"true",
+           "Add llvm.emit_c_interface to public functions">,
+  ];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def TPOutlineParallelLoopsPass
+    : Pass<"tp-outline-parallel-loops", "::mlir::ModuleOp"> {
+  let summary = "Outline outermost scf.forall / scf.parallel loops on memrefs";
+  let description = [{
+    Runs after bufferization. Each outermost parallel loop of a function
+    becomes a private function `<fn>__par<N>(begin, end, captured...)` that
+    runs iterations [begin, end) of the (linearized) loop, and a call of it
+    marked `tp.parallel_launch`; nested parallel loops become scf.for.
+    `tp-lower-parallel-launches` turns the call into a tp_rt_parallel_for
+    launch after the lowering to LLVM.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
+def TPLowerParallelLaunchesPass
+    : Pass<"tp-lower-parallel-launches", "::mlir::ModuleOp"> {
+  let summary = "Turn outlined parallel-loop calls into tp_rt_parallel_for";
+  let description = [{
+    Runs on the LLVM dialect. Every call of a function outlined by
+    `tp-outline-parallel-loops` packs the captured values into a stack
+    struct and calls `tp_rt_parallel_for(trampoline, &struct, begin, end)`;
+    the trampoline unpacks them and calls the outlined body on its piece of
+    the iteration range.
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
+}
+
+#endif // TENSORPLAY_PIPELINES_PASSES_TD

@@ -1,0 +1,94 @@
+/*===- tensorplay/Runtime/Codegen.h - ABI of compiled tp code ----*- C -*-===*\
+|*                                                                            *|
+|* The entry points that code compiled by `tp-lower-to-cpu` calls: oneDNN    *|
+|* matrix products and convolutions on MLIR memref descriptors, the parallel  *|
+|* loop launcher, and the error slot those calls report into. Valid C99.      *|
+|*                                                                            *|
+|* Memrefs arrive the way MLIR passes an unranked memref: a rank and a        *|
+|* pointer to the ranked descriptor {allocated, aligned, offset,             *|
+|* sizes[rank], strides[rank]} (strides in elements, any layout).            *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#ifndef TENSORPLAY_RUNTIME_CODEGEN_H
+#define TENSORPLAY_RUNTIME_CODEGEN_H
+
+#include "tensorplay/Runtime/CAPI.h"
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/// An MLIR ranked memref descriptor: sizes_and_strides holds rank sizes
+/// followed by rank strides.
+typedef struct tp_rt_memref {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t sizes_and_strides[];
+} tp_rt_memref;
+
+/// 1 when the runtime was built with oneDNN (the tp_rt_dnnl_* calls work).
+int32_t tp_rt_onednn_available(void);
+
+/// The first error a tp_rt_dnnl_* call hit since the last clear ("" when
+/// none). Compiled code cannot propagate a status, so callers of compiled
+/// functions (tp-run, the JIT wrapper) check this after each call.
+const char *tp_rt_codegen_error(void);
+/// Clears the error slot.
+void tp_rt_codegen_clear_error(void);
+
+/// The body of an outlined parallel loop: runs iterations [begin, end).
+typedef void (*tp_rt_parallel_body)(void *context, int64_t begin,
+                                    int64_t end);
+
+/// Runs body(context, b, e) over contiguous pieces [b, e) covering
+/// [begin, end), one piece per thread of the runtime's CPU pool (the calling
+/// thread included), and returns when all are done. Runs inline for a
+/// single iteration, a single thread, or when called from inside a piece.
+void tp_rt_parallel_for(tp_rt_parallel_body body, void *context,
+                        int64_t begin, int64_t end);
+
+/// C[..., M, N] = A[..., M, K] @ B[..., K, N] (+ bias[N]) through oneDNN,
+/// accumulating in f32. A, B and C have one rank (2 to 6); batch dimensions
+/// of A and B equal C's or are 1 (broadcast). Any strides. A bias with zero
+/// elements means no bias. The suffix names the element types of A/B/bias
+/// and of C: f32_f32, bf16_bf16 and bf16_f32.
+tp_rt_status tp_rt_dnnl_matmul_f32_f32(int64_t a_rank, tp_rt_memref *a,
+                                       int64_t b_rank, tp_rt_memref *b,
+                                       int64_t bias_rank, tp_rt_memref *bias,
+                                       int64_t c_rank, tp_rt_memref *c);
+tp_rt_status tp_rt_dnnl_matmul_bf16_bf16(int64_t a_rank, tp_rt_memref *a,
+                                         int64_t b_rank, tp_rt_memref *b,
+                                         int64_t bias_rank, tp_rt_memref *bias,
+                                         int64_t c_rank, tp_rt_memref *c);
+tp_rt_status tp_rt_dnnl_matmul_bf16_f32(int64_t a_rank, tp_rt_memref *a,
+                                        int64_t b_rank, tp_rt_memref *b,
+                                        int64_t bias_rank, tp_rt_memref *bias,
+                                        int64_t c_rank, tp_rt_memref *c);
+
+/// A tensorplay convolution through oneDNN: src [N, Cin, S...], weight in
+/// tensorplay's layout ([Cout, Cin/G, K...], or [Cin, Cout/G, K...] when
+/// transposed), bias [Cout] (zero elements: none), dst [N, Cout, O...].
+/// `params` (i64) holds: spatial rank r (1..3), transposed (0/1), groups,
+/// stride[r], padding_low[r], padding_high[r], dilation[r] (1 = none).
+tp_rt_status tp_rt_dnnl_conv_f32_f32(int64_t src_rank, tp_rt_memref *src,
+                                     int64_t w_rank, tp_rt_memref *weight,
+                                     int64_t bias_rank, tp_rt_memref *bias,
+                                     int64_t dst_rank, tp_rt_memref *dst,
+                                     int64_t params_rank,
+                                     tp_rt_memref *params);
+tp_rt_status tp_rt_dnnl_conv_bf16_bf16(int64_t src_rank, tp_rt_memref *src,
+                                       int64_t w_rank, tp_rt_memref *weight,
+                                       int64_t bias_rank, tp_rt_memref *bias,
+                                       int64_t dst_rank, tp_rt_memref *dst,
+                                       int64_t params_rank,
+                                       tp_rt_memref *params);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TENSORPLAY_RUNTIME_CODEGEN_H */

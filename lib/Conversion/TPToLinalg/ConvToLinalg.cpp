@@ -1,0 +1,273 @@
+//===- ConvToLinalg.cpp - tp convolutions to linalg -----------------------===//
+//
+// N-D (grouped, dilated, strided, padded) convolutions as an im2col gather
+// (a linalg.generic whose input map is the convolution's affine index
+// o * stride + k * dilation) followed by one linalg.batch_matmul over the
+// groups, which the CPU pipeline tiles and vectorizes. Transposed
+// convolutions become direct ones on the stride-dilated, padded input with
+// the spatially flipped, transposed weight. Used when oneDNN is not
+// available or for dtypes it does not take.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Conversion/TPToLinalg/LoweringUtils.h"
+#include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+using namespace mlir::tp::lowering;
+
+static SmallVector<int64_t> expandParam(std::optional<ArrayRef<int64_t>> v,
+                                        int64_t n, int64_t dflt) {
+  if (!v || v->empty())
+    return SmallVector<int64_t>(n, dflt);
+  if (v->size() == 1)
+    return SmallVector<int64_t>(n, (*v)[0]);
+  return SmallVector<int64_t>(v->begin(), v->end());
+}
+
+FailureOr<ConvParams> lowering::getConvParams(Operation *op) {
+  ConvParams p;
+  auto fill = [&](auto conv, int64_t n, bool transposed,
+                  std::optional<ArrayRef<int64_t>> outputPadding) {
+    p.spatialRank = n;
+    p.transposed = transposed;
+    p.groups = (int64_t)conv.getGroups();
+    p.stride = expandParam(conv.getStride(), n, 1);
+    p.padding = expandParam(conv.getPadding(), n, 0);
+    p.dilation = expandParam(conv.getDilation(), n, 1);
+    p.outputPadding = expandParam(outputPadding, n, 0);
+    p.batched = (int64_t)tensorShape(conv.getInput()).size() == n + 2;
+  };
+  if (auto c = dyn_cast<Conv1dOp>(op))
+    fill(c, 1, false, std::nullopt);
+  else if (auto c = dyn_cast<Conv2dOp>(op))
+    fill(c, 2, false, std::nullopt);
+  else if (auto c = dyn_cast<Conv3dOp>(op))
+    fill(c, 3, false, std::nullopt);
+  else if (auto c = dyn_cast<ConvTranspose1dOp>(op))
+    fill(c, 1, true, c.getOutputPadding());
+  else if (auto c = dyn_cast<ConvTranspose2dOp>(op))
+    fill(c, 2, true, c.getOutputPadding());
+  else if (auto c = dyn_cast<ConvTranspose3dOp>(op))
+    fill(c, 3, true, c.getOutputPadding());
+  else if (auto c = dyn_cast<ConvolutionOp>(op)) {
+    int64_t n = tensorShape(c.getWeight()).size() - 2;
+    fill(c, n, c.getTransposed(),
+         std::optional<ArrayRef<int64_t>>(c.getOutputPadding()));
+  } else
+    return failure();
+  return p;
+}
+
+namespace {
+
+/// out[N, Cout, O...] (accType) of a direct convolution of `input` [N, Cin,
+/// S...] with `weight` [Cout, Cin/G, K...].
+Value buildDirectConv(OpBuilder &b, Location loc, Value input, Value weight,
+                      ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                      ArrayRef<int64_t> dilation, int64_t groups,
+                      Type accType) {
+  MLIRContext *ctx = b.getContext();
+  int64_t r = stride.size();
+  SmallVector<int64_t> lo = {0, 0}, hi = {0, 0};
+  for (int64_t i = 0; i < r; ++i) {
+    lo.push_back(padding[i]);
+    hi.push_back(padding[i]);
+  }
+  Value padded = padOrCrop(b, loc, input, lo, hi, 0.0);
+  ArrayRef<int64_t> ps = tensorShape(padded), ws = tensorShape(weight);
+  int64_t n = ps[0], cin = ps[1], cout = ws[0];
+  int64_t cg = cin / groups, og = cout / groups;
+  SmallVector<int64_t> k(ws.drop_front(2)), o;
+  for (int64_t i = 0; i < r; ++i)
+    o.push_back((ps[2 + i] - dilation[i] * (k[i] - 1) - 1) / stride[i] + 1);
+  // col[g, c, k..., n, o...] = padded[n, g*cg + c, o*s + k*d].
+  // Loops: g, c, k_0..k_{r-1}, n, o_0..o_{r-1}.
+  int64_t loops = 3 + 2 * r;
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> inExprs = {dim(2 + r), dim(0) * cg + dim(1)};
+  for (int64_t i = 0; i < r; ++i)
+    inExprs.push_back(dim(3 + r + i) * stride[i] + dim(2 + i) * dilation[i]);
+  SmallVector<int64_t> colShape = {groups, cg};
+  colShape.append(k.begin(), k.end());
+  colShape.push_back(n);
+  colShape.append(o.begin(), o.end());
+  Value colInit = emptyTensor(b, loc, colShape, tensorElementType(input));
+  SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
+                                 AffineMap::getMultiDimIdentityMap(loops, ctx)};
+  SmallVector<utils::IteratorType> iterators(loops,
+                                             utils::IteratorType::parallel);
+  Value col = linalg::GenericOp::create(
+                  b, loc, TypeRange{colInit.getType()}, ValueRange{padded},
+                  ValueRange{colInit}, maps, iterators,
+                  [](OpBuilder &nb, Location nloc, ValueRange args) {
+                    linalg::YieldOp::create(nb, nloc, args[0]);
+                  })
+                  .getResult(0);
+  int64_t kk = numElements(k), oo = numElements(o);
+  col = reshapeTo(b, loc, col, {groups, cg * kk, n * oo});
+  Value w = reshapeTo(b, loc, weight, {groups, og, cg * kk});
+  Value init = filledTensor(b, loc, {groups, og, n * oo}, accType, 0.0);
+  Value acc = linalg::BatchMatmulOp::create(b, loc, TypeRange{init.getType()},
+                                            ValueRange{w, col}, ValueRange{init})
+                  .getResult(0);
+  // [G, Og, N, O...] -> [N, G, Og, O...] -> [N, Cout, O...].
+  SmallVector<int64_t> split = {groups, og, n};
+  split.append(o.begin(), o.end());
+  acc = reshapeTo(b, loc, acc, split);
+  SmallVector<int64_t> perm = {2, 0, 1};
+  for (int64_t i = 0; i < r; ++i)
+    perm.push_back(3 + i);
+  acc = transposeTensor(b, loc, acc, perm);
+  SmallVector<int64_t> outShape = {n, cout};
+  outShape.append(o.begin(), o.end());
+  return reshapeTo(b, loc, acc, outShape);
+}
+
+/// The direct-convolution weight [Cout, Cin/G, K...] equivalent to the
+/// transposed-convolution weight [Cin, Cout/G, K...]: flipped spatially,
+/// in/out swapped per group.
+Value flipTransposedWeight(OpBuilder &b, Location loc, Value weight,
+                           int64_t groups) {
+  MLIRContext *ctx = b.getContext();
+  ArrayRef<int64_t> ws = tensorShape(weight);
+  int64_t r = ws.size() - 2;
+  int64_t cin = ws[0], og = ws[1], cig = cin / groups;
+  // Loops: g, o, ci, k...; out[g, o, ci, k] = w[g*cig + ci, o, K-1-k].
+  int64_t loops = 3 + r;
+  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> inExprs = {dim(0) * cig + dim(2), dim(1)};
+  SmallVector<int64_t> outShape = {groups, og, cig};
+  for (int64_t i = 0; i < r; ++i) {
+    inExprs.push_back(getAffineConstantExpr(ws[2 + i] - 1, ctx) - dim(3 + i));
+    outShape.push_back(ws[2 + i]);
+  }
+  Value init = emptyTensor(b, loc, outShape, tensorElementType(weight));
+  SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
+                                 AffineMap::getMultiDimIdentityMap(loops, ctx)};
+  SmallVector<utils::IteratorType> iterators(loops,
+                                             utils::IteratorType::parallel);
+  Value flipped = linalg::GenericOp::create(
+                      b, loc, TypeRange{init.getType()}, ValueRange{weight},
+                      ValueRange{init}, maps, iterators,
+                      [](OpBuilder &nb, Location nloc, ValueRange args) {
+                        linalg::YieldOp::create(nb, nloc, args[0]);
+                      })
+                      .getResult(0);
+  SmallVector<int64_t> shape = {groups * og, cig};
+  shape.append(ws.begin() + 2, ws.end());
+  return reshapeTo(b, loc, flipped, shape);
+}
+
+/// Every tp convolution op.
+class ConvOpLowering : public ConversionPattern {
+public:
+  ConvOpLowering(MLIRContext *ctx, StringRef name)
+      : ConversionPattern(name, /*benefit=*/1, ctx) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op->getLoc();
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Type resultElem = resultType.getElementType();
+    if (!isa<FloatType>(resultElem))
+      return emitUnsupported(op, "has no CPU lowering for ")
+             << resultElem << " convolutions";
+    FailureOr<ConvParams> params = getConvParams(op);
+    if (failed(params))
+      return failure();
+    Type accType = computeTypeFor(resultElem);
+    Value input = operands[0], weight = operands[1];
+    Value bias = op->getNumOperands() > 2 &&
+                         cast<ComputeOpInterface>(op).getComputeOperands().size() > 2
+                     ? operands[2]
+                     : Value();
+    int64_t r = params->spatialRank;
+    if (!params->batched) {
+      SmallVector<int64_t> s = {1};
+      s.append(tensorShape(input).begin(), tensorShape(input).end());
+      input = reshapeTo(rewriter, loc, input, s);
+    }
+    Value acc;
+    if (!params->transposed) {
+      acc = buildDirectConv(rewriter, loc, input, weight, params->stride,
+                            params->padding, params->dilation, params->groups,
+                            accType);
+    } else {
+      // Dilate the input by the stride, pad by d*(K-1) - p (+ output
+      // padding on the high side), then a stride-1 convolution.
+      ArrayRef<int64_t> is = tensorShape(input), ws = tensorShape(weight);
+      SmallVector<int64_t> dilatedShape = {is[0], is[1]};
+      for (int64_t i = 0; i < r; ++i)
+        dilatedShape.push_back((is[2 + i] - 1) * params->stride[i] + 1);
+      Value dilated = input;
+      if (llvm::any_of(params->stride, [](int64_t s) { return s != 1; })) {
+        Value zeros = filledTensor(rewriter, loc, dilatedShape,
+                                   tensorElementType(input), 0.0);
+        SmallVector<OpFoldResult> offsets(r + 2, rewriter.getIndexAttr(0));
+        SmallVector<OpFoldResult> sizes, strides = {rewriter.getIndexAttr(1),
+                                                    rewriter.getIndexAttr(1)};
+        for (int64_t s : is)
+          sizes.push_back(rewriter.getIndexAttr(s));
+        for (int64_t i = 0; i < r; ++i)
+          strides.push_back(rewriter.getIndexAttr(params->stride[i]));
+        dilated = tensor::InsertSliceOp::create(rewriter, loc, input, zeros,
+                                                offsets, sizes, strides);
+      }
+      SmallVector<int64_t> lo = {0, 0}, hi = {0, 0};
+      for (int64_t i = 0; i < r; ++i) {
+        int64_t edge = params->dilation[i] * (ws[2 + i] - 1) - params->padding[i];
+        lo.push_back(edge);
+        hi.push_back(edge + params->outputPadding[i]);
+      }
+      Value padded = padOrCrop(rewriter, loc, dilated, lo, hi, 0.0);
+      Value w = flipTransposedWeight(rewriter, loc, weight, params->groups);
+      SmallVector<int64_t> ones(r, 1), zeros(r, 0);
+      acc = buildDirectConv(rewriter, loc, padded, w, ones, zeros,
+                            params->dilation, params->groups, accType);
+    }
+    SmallVector<Value> epilogueOperands = {acc};
+    if (bias) {
+      SmallVector<int64_t> s = {tensorShape(bias)[0]};
+      for (int64_t i = 0; i < r; ++i)
+        s.push_back(1);
+      epilogueOperands.push_back(reshapeTo(rewriter, loc, bias, s));
+    }
+    auto outType =
+        RankedTensorType::get(tensorShape(acc), resultType.getElementType());
+    Value result = buildElementwise(
+        rewriter, loc, outType, epilogueOperands,
+        [&](OpBuilder &b, Location nloc, ValueRange args) {
+          Value v = args[0];
+          if (args.size() > 1)
+            v = arith::AddFOp::create(
+                b, nloc, v,
+                convertToCompute(b, nloc, args[1], resultElem, accType));
+          return convertScalar(b, nloc, v, resultElem);
+        });
+    rewriter.replaceOp(op,
+                       reshapeTo(rewriter, loc, result, resultType.getShape()));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tp::populateConvToLinalgPatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  for (StringRef name :
+       {Conv1dOp::getOperationName(), Conv2dOp::getOperationName(),
+        Conv3dOp::getOperationName(), ConvTranspose1dOp::getOperationName(),
+        ConvTranspose2dOp::getOperationName(),
+        ConvTranspose3dOp::getOperationName(),
+        ConvolutionOp::getOperationName()})
+    patterns.add<ConvOpLowering>(ctx, name);
+}

@@ -1,0 +1,88 @@
+//===- TPToLinalgPass.cpp - The convert-tp-to-linalg pass -----------------===//
+//
+// Runs every TPToLinalg pattern as a partial dialect conversion with the tp
+// dialect illegal. Ops no pattern is rooted at are reported up front, each
+// at its location, so an unsupported program fails with one clear error per
+// op instead of a generic legalization failure.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Conversion/Passes.h"
+#include "tensorplay/Conversion/TPDecompose/TPDecompose.h"
+#include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace mlir {
+namespace tp {
+#define GEN_PASS_DEF_CONVERTTPTOLINALGPASS
+#include "tensorplay/Conversion/Passes.h.inc"
+} // namespace tp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tp;
+
+void mlir::tp::populateTPToLinalgPatterns(RewritePatternSet &patterns,
+                                          uint64_t dropoutSeed) {
+  populateElementwiseToLinalgPatterns(patterns, dropoutSeed);
+  populateShapeToLinalgPatterns(patterns);
+  populateReductionToLinalgPatterns(patterns);
+  populateNormalizationToLinalgPatterns(patterns);
+  populateLossToLinalgPatterns(patterns);
+  populateMatmulToLinalgPatterns(patterns);
+  populateConvToLinalgPatterns(patterns);
+}
+
+llvm::StringSet<> mlir::tp::getLoweredOpNames(RewritePatternSet &patterns) {
+  llvm::StringSet<> names;
+  for (const std::unique_ptr<RewritePattern> &pattern :
+       patterns.getNativePatterns())
+    if (std::optional<OperationName> root = pattern->getRootKind())
+      names.insert(root->getStringRef());
+  return names;
+}
+
+namespace {
+
+struct ConvertTPToLinalgPass
+    : public tp::impl::ConvertTPToLinalgPassBase<ConvertTPToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    ModuleOp module = getOperation();
+    inlineAutocastRegions(module);
+
+    RewritePatternSet patterns(ctx);
+    populateTPToLinalgPatterns(patterns, dropoutSeed);
+    llvm::StringSet<> lowered = getLoweredOpNames(patterns);
+
+    bool unsupported = false;
+    module.walk([&](Operation *op) {
+      if (!isa<TPDialect>(op->getDialect()))
+        return;
+      if (lowered.contains(op->getName().getStringRef()))
+        return;
+      op->emitOpError("has no CPU lowering");
+      unsupported = true;
+    });
+    if (unsupported)
+      return signalPassFailure();
+
+    ConversionTarget target(*ctx);
+    target.addIllegalDialect<TPDialect>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(module, target, std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,228 @@
+//===- MatmulToRuntime.cpp - tp matrix products to oneDNN calls -----------===//
+//
+// mm, bmm, matmul, linear, addmm, baddbmm and addbmm on f32 or bf16
+// operands become one tp_rt_dnnl_matmul_* call each. Operands are brought to
+// one rank (torch.matmul's rules: 1-D operands get a unit dimension, a 2-D
+// weight lets the batch fold into M, otherwise batch dimensions broadcast in
+// oneDNN); linear's weight is passed as a transposed strided view and its
+// bias to oneDNN, so the product is rounded once. The addmm family
+// accumulates into an f32 buffer and leaves alpha/beta to an elementwise
+// epilogue that rounds once and fuses with its consumers.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeCall.h"
+
+#include "tensorplay/Conversion/TPToLinalg/LoweringUtils.h"
+#include "tensorplay/Conversion/TPToRuntime/TPToRuntime.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+using namespace mlir::tp::lowering;
+namespace rc = mlir::tp::runtime_call;
+
+namespace {
+
+/// The common element type of `operands` when oneDNN can take it (all f32
+/// or all bf16, static shapes, no empty tensor).
+std::optional<Type> runtimeElementType(ValueRange operands) {
+  Type common;
+  for (Value v : operands) {
+    if (!v)
+      continue;
+    auto type = dyn_cast<RankedTensorType>(v.getType());
+    if (!type || !type.hasStaticShape() || type.getNumElements() == 0)
+      return std::nullopt;
+    if (common && type.getElementType() != common)
+      return std::nullopt;
+    common = type.getElementType();
+  }
+  if (!common || rc::dtypeSuffix(common).empty())
+    return std::nullopt;
+  return common;
+}
+
+/// The output element type of a call with inputs of `in` producing `out`.
+bool supportedOutput(Type in, Type out) {
+  return (in.isF32() && out.isF32()) || (in.isBF16() && (out.isBF16() || out.isF32()));
+}
+
+/// C = A @ op(B) (+ bias) through oneDNN. `a` and `b` have one rank; with
+/// `transposeB`, `b` holds op(B)^T. Returns the tensor C of element type
+/// `outType`.
+Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
+                 Value bTensor, bool transposeB, Value bias, Type outType) {
+  Type inType = tensorElementType(a);
+  ArrayRef<int64_t> as = tensorShape(a), bs = tensorShape(bTensor);
+  int64_t rank = as.size();
+  int64_t m = as[rank - 2];
+  int64_t n = transposeB ? bs[rank - 2] : bs[rank - 1];
+  SmallVector<int64_t> cShape =
+      *broadcastShapes(as.drop_back(2), bs.drop_back(2));
+  cShape.append({m, n});
+  Value aBuf = rc::bufferOf(b, loc, a);
+  Value bBuf = rc::bufferOf(b, loc, bTensor);
+  if (transposeB)
+    bBuf = rc::transposeLast2(b, loc, bBuf);
+  Value biasBuf = bias ? rc::bufferOf(b, loc, bias)
+                       : rc::emptyBuffer(b, loc, inType);
+  Value cBuf = rc::allocBuffer(b, loc, cShape, outType);
+  std::string name = ("tp_rt_dnnl_matmul_" + rc::dtypeSuffix(inType) + "_" +
+                      rc::dtypeSuffix(outType))
+                         .str();
+  rc::emitCall(b, loc, anchor, name, {aBuf, bBuf, biasBuf, cBuf});
+  return rc::tensorOf(b, loc, cBuf);
+}
+
+/// torch.matmul of `a` and `b` through oneDNN, in the result shape torch
+/// gives; std::nullopt (nothing emitted) when the ranks do not fit.
+std::optional<Value> emitTorchMatmul(OpBuilder &builder, Location loc,
+                                     Operation *anchor, Value a, Value b,
+                                     Type outType) {
+  bool aVec = tensorShape(a).size() == 1, bVec = tensorShape(b).size() == 1;
+  SmallVector<int64_t> as(tensorShape(a)), bs(tensorShape(b));
+  if (aVec)
+    as.insert(as.begin(), 1);
+  if (bVec)
+    bs.push_back(1);
+  int64_t m = as[as.size() - 2], n = bs.back();
+  SmallVector<int64_t> batch;
+  SmallVector<int64_t> aShape, bShape;
+  if (bs.size() == 2) {
+    // The batch of A folds into M.
+    batch.assign(as.begin(), as.end() - 2);
+    aShape = {numElements(as) / as.back(), as.back()};
+    bShape = bs;
+  } else {
+    auto common = broadcastShapes(ArrayRef<int64_t>(as).drop_back(2),
+                                  ArrayRef<int64_t>(bs).drop_back(2));
+    if (!common)
+      return std::nullopt;
+    batch = *common;
+    size_t rank = batch.size() + 2;
+    aShape.assign(rank - as.size(), 1);
+    aShape.append(as.begin(), as.end());
+    bShape.assign(rank - bs.size(), 1);
+    bShape.append(bs.begin(), bs.end());
+  }
+  if (aShape.size() > 6)
+    return std::nullopt;
+  Value a2 = reshapeTo(builder, loc, a, aShape);
+  Value b2 = reshapeTo(builder, loc, b, bShape);
+  Value c = emitMatmul(builder, loc, anchor, a2, b2, /*transposeB=*/false,
+                       nullptr, outType);
+  SmallVector<int64_t> resultShape(batch);
+  if (!aVec)
+    resultShape.push_back(m);
+  if (!bVec)
+    resultShape.push_back(n);
+  return reshapeTo(builder, loc, c, resultShape);
+}
+
+/// mm, bmm, matmul.
+template <typename OpTy>
+struct ProductToRuntime : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Value a = op->getOperand(0), b = op->getOperand(1);
+    auto resultType = cast<RankedTensorType>(op.getType());
+    std::optional<Type> in = runtimeElementType({a, b});
+    if (!in || !supportedOutput(*in, resultType.getElementType()) ||
+        !resultType.hasStaticShape())
+      return failure();
+    std::optional<Value> c = emitTorchMatmul(rewriter, op.getLoc(), op, a, b,
+                                             resultType.getElementType());
+    if (!c)
+      return failure();
+    rewriter.replaceOp(op, *c);
+    return success();
+  }
+};
+
+/// linear: x @ W^T + bias with W as a transposed view and the bias fused.
+struct LinearToRuntime : public OpRewritePattern<LinearOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LinearOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value x = op.getInput(), w = op.getWeight(), bias = op.getBias();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    std::optional<Type> in = runtimeElementType({x, w, bias});
+    if (!in || !supportedOutput(*in, resultType.getElementType()) ||
+        tensorShape(w).size() != 2 || (bias && tensorShape(bias).size() != 1))
+      return failure();
+    int64_t k = tensorShape(x).back();
+    Value x2 = reshapeTo(rewriter, loc, x, {numElements(tensorShape(x)) / k, k});
+    Value c = emitMatmul(rewriter, loc, op, x2, w, /*transposeB=*/true, bias,
+                         resultType.getElementType());
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, c, resultType.getShape()));
+    return success();
+  }
+};
+
+/// addmm, baddbmm: an f32 product, then beta * input + alpha * product.
+template <typename OpTy>
+struct AddProductToRuntime : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value a = op->getOperand(1), b = op->getOperand(2);
+    auto resultType = cast<RankedTensorType>(op.getType());
+    std::optional<Type> in = runtimeElementType({a, b});
+    if (!in || !resultType.hasStaticShape() ||
+        !supportedOutput(*in, resultType.getElementType()))
+      return failure();
+    std::optional<Value> acc = emitTorchMatmul(rewriter, loc, op, a, b,
+                                               rewriter.getF32Type());
+    if (!acc)
+      return failure();
+    rewriter.replaceOp(
+        op, buildAlphaBetaEpilogue(rewriter, loc, *acc, op.getInput(),
+                                   op.getAlpha().convertToDouble(),
+                                   op.getBeta().convertToDouble(), resultType));
+    return success();
+  }
+};
+
+/// addbmm: the batch folds into the contraction, [M, B*K] @ [B*K, N].
+struct AddbmmToRuntime : public OpRewritePattern<AddbmmOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(AddbmmOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value b1 = op.getBatch1(), b2 = op.getBatch2();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    std::optional<Type> in = runtimeElementType({b1, b2});
+    if (!in || !resultType.hasStaticShape() ||
+        !supportedOutput(*in, resultType.getElementType()))
+      return failure();
+    ArrayRef<int64_t> s1 = tensorShape(b1), s2 = tensorShape(b2);
+    int64_t batch = s1[0], m = s1[1], k = s1[2], n = s2[2];
+    Value a = reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, b1, {1, 0, 2}),
+                        {m, batch * k});
+    Value b = reshapeTo(rewriter, loc, b2, {batch * k, n});
+    Value acc = emitMatmul(rewriter, loc, op, a, b, false, nullptr,
+                           rewriter.getF32Type());
+    rewriter.replaceOp(
+        op, buildAlphaBetaEpilogue(rewriter, loc, acc, op.getInput(),
+                                   op.getAlpha().convertToDouble(),
+                                   op.getBeta().convertToDouble(), resultType));
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::tp::populateMatmulToRuntimePatterns(RewritePatternSet &patterns) {
+  MLIRContext *ctx = patterns.getContext();
+  patterns.add<ProductToRuntime<MmOp>, ProductToRuntime<BmmOp>,
+               ProductToRuntime<MatmulOp>, LinearToRuntime,
+               AddProductToRuntime<AddmmOp>, AddProductToRuntime<BaddbmmOp>,
+               AddbmmToRuntime>(ctx);
+}

@@ -1,0 +1,48 @@
+//===- TPToRuntimePass.cpp - The convert-tp-to-runtime pass ---------------===//
+//
+// Applies the MatmulToRuntime and ConvToRuntime patterns greedily; ops they
+// do not take (other dtypes, unsupported geometry) stay for
+// convert-tp-to-linalg.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Conversion/Passes.h"
+#include "tensorplay/Conversion/TPToRuntime/TPToRuntime.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace tp {
+#define GEN_PASS_DEF_CONVERTTPTORUNTIMEPASS
+#include "tensorplay/Conversion/Passes.h.inc"
+} // namespace tp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tp;
+
+namespace {
+
+struct ConvertTPToRuntimePass
+    : public tp::impl::ConvertTPToRuntimePassBase<ConvertTPToRuntimePass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    populateMatmulToRuntimePatterns(patterns);
+    populateConvToRuntimePatterns(patterns);
+    GreedyRewriteConfig config;
+    config.setUseTopDownTraversal(true);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns),
+                                     config)))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,76 @@
+//===- FuseElementwise.cpp - The tp-fuse-elementwise pass -----------------===//
+//
+// Upstream linalg elementwise fusion with tensorplay's control function: a
+// producer fuses into a consumer when it has a single use, or when its body
+// is small enough to recompute in every consumer (a tp.cast is one
+// arith.extf/truncf), so casts never stay as standalone loops between
+// fusible ops. Reshapes are propagated by expansion so that they do not
+// block fusion.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Pipelines/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace tp {
+#define GEN_PASS_DEF_TPFUSEELEMENTWISEPASS
+#include "tensorplay/Pipelines/Passes.h.inc"
+} // namespace tp
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+struct FuseElementwisePass
+    : public tp::impl::TPFuseElementwisePassBase<FuseElementwisePass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    unsigned maxOps = maxRecomputedOps;
+    linalg::ControlFusionFn control = [maxOps](OpOperand *fused) {
+      Operation *producer = fused->get().getDefiningOp();
+      if (!producer)
+        return false;
+      if (producer->hasOneUse())
+        return true;
+      auto generic = dyn_cast<linalg::GenericOp>(producer);
+      if (!generic || generic.getNumReductionLoops() != 0)
+        return false;
+      // Never duplicate gathers (tensor.extract) or other ops with regions.
+      unsigned count = 0;
+      for (Operation &op : generic.getBody()->without_terminator()) {
+        if (op.getNumRegions() != 0 || isa<tensor::ExtractOp>(op))
+          return false;
+        ++count;
+      }
+      return count <= maxOps;
+    };
+    RewritePatternSet patterns(ctx);
+    linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(
+        patterns, [](OpOperand *fused) {
+          Operation *producer = fused->get().getDefiningOp();
+          return producer && producer->hasOneUse();
+        });
+    linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
+    affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);
+    linalg::GenericOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::ExpandShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, ctx);
+    ctx->getLoadedDialect<linalg::LinalgDialect>()->getCanonicalizationPatterns(
+        patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,258 @@
+//===- tp-run.cpp - Compile a tp module and run its functions on the CPU --===//
+//
+//   tp-run model.mlir [--entry=f]... [--input=x.npy]... [--seed=N]
+//          [--npy-dir=DIR] [--output-dir=DIR] [--print]
+//          [--autocast=cpu:bf16] [--repeat=N --warmup=M]
+//          [--pipeline-options="use-onednn=0"] [--num-threads=N]
+//
+// Compiles the module with tp-lower-to-cpu (after autocast when asked),
+// JIT-compiles it for the host and runs each entry function. Arguments come
+// from --input files (in order, for a single entry), from
+// <npy-dir>/<entry>.arg<i>.npy, or are generated from --seed (floats
+// uniform in [-1, 1), integers in [0, --int-max)). Results go to
+// <output-dir or npy-dir>/<entry>.out<k>.npy and/or stdout (--print); with
+// --repeat, the timings of the repeated runs are printed. Every failure
+// (parse, unknown function, wrong .npy shape or dtype, an op without a CPU
+// lowering, a runtime error) is a message on stderr and exit status 1.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Npy.h"
+
+#include "tensorplay/Dialect/TP/IR/TPDialect.h"
+#include "tensorplay/Pipelines/CPUPipeline.h"
+#include "tensorplay/Pipelines/CpuJit.h"
+#include "tensorplay/Runtime/Kernels.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::tp;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<module.mlir>"),
+                                      cl::Required);
+static cl::list<std::string> entries("entry",
+                                     cl::desc("Function to run (repeatable; "
+                                              "default: every public one)"));
+static cl::list<std::string>
+    inputs("input", cl::desc("An argument .npy file, in order (one entry)"));
+static cl::opt<std::string>
+    npyDir("npy-dir", cl::desc("Read <dir>/<entry>.arg<i>.npy where present, "
+                               "write <dir>/<entry>.out<k>.npy"));
+static cl::opt<std::string>
+    outputDir("output-dir", cl::desc("Write <dir>/<entry>.out<k>.npy"));
+static cl::opt<unsigned> seed("seed",
+                              cl::desc("Seed of generated arguments"),
+                              cl::init(0));
+static cl::opt<int64_t> intMax("int-max",
+                               cl::desc("Generated integers lie in [0, N)"),
+                               cl::init(10));
+static cl::opt<bool> print("print", cl::desc("Print the results"));
+static cl::opt<std::string>
+    autocast("autocast", cl::desc("Run tp-autocast first (e.g. cpu:bf16)"));
+static cl::opt<bool> keepIoTypes(
+    "autocast-keep-io-types",
+    cl::desc("With --autocast: results keep their original dtypes"));
+static cl::opt<std::string>
+    pipelineOptions("pipeline-options",
+                    cl::desc("tp-lower-to-cpu options, e.g. "
+                             "\"use-onednn=0 parallel=0\""));
+static cl::opt<unsigned> repeat("repeat",
+                                cl::desc("Timed runs per entry (prints "
+                                         "median/min/mean)"),
+                                cl::init(0));
+static cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs first"),
+                                cl::init(1));
+static cl::opt<unsigned> threads("num-threads",
+                                 cl::desc("Threads of compiled code and "
+                                          "oneDNN (0: all cores)"),
+                                 cl::init(0));
+
+static int failWith(const llvm::Twine &message) {
+  llvm::errs() << "tp-run: " << message << "\n";
+  return 1;
+}
+
+static HostTensor generate(const TensorSpec &spec, std::mt19937_64 &rng) {
+  HostTensor t(spec.kind, spec.shape);
+  std::uniform_real_distribution<double> real(-1.0, 1.0);
+  std::uniform_int_distribution<int64_t> integer(0, std::max<int64_t>(intMax, 1) - 1);
+  bool isFloat = spec.kind == ElementKind::F32 || spec.kind == ElementKind::F64 ||
+                 spec.kind == ElementKind::F16 || spec.kind == ElementKind::BF16;
+  for (int64_t i = 0; i < t.numElements(); ++i) {
+    if (isFloat)
+      t.set(i, real(rng));
+    else if (spec.kind == ElementKind::Bool)
+      t.set(i, integer(rng) % 2);
+    else
+      t.set(i, (double)integer(rng));
+  }
+  return t;
+}
+
+static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
+  const std::vector<int64_t> &shape = t.shape();
+  int64_t n = t.numElements();
+  // blocks[d]: elements in one [...] of dimension d.
+  std::vector<int64_t> blocks(shape.size(), 1);
+  for (int64_t d = (int64_t)shape.size() - 1; d >= 0; --d)
+    blocks[d] = shape[d] * (d + 1 < (int64_t)shape.size() ? blocks[d + 1] : 1);
+  for (int64_t i = 0; i < n; ++i) {
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (i % blocks[d] == 0)
+        os << "[";
+    char buf[32];
+    std::snprintf(buf, sizeof(buf), "%.7g", t.get(i));
+    os << buf;
+    int closes = 0;
+    for (size_t d = 0; d < shape.size(); ++d)
+      if ((i + 1) % blocks[d] == 0)
+        ++closes;
+    for (int c = 0; c < closes; ++c)
+      os << "]";
+    if (i + 1 < n)
+      os << ", ";
+  }
+  if (n == 0)
+    os << "[]";
+  os << "\n";
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tp-run: compile a tp module for the CPU and "
+                              "run its functions\n");
+  if (threads > 0) {
+    std::string n = std::to_string(threads);
+    setenv("OMP_NUM_THREADS", n.c_str(), 1);
+    tensorplay::amp::setCpuThreadCount(threads);
+  }
+
+  DialectRegistry registry;
+  registerCPUCodegenDialects(registry);
+  MLIRContext context(registry);
+  llvm::SourceMgr sourceMgr;
+  std::string error;
+  auto file = openInputFile(inputFile, &error);
+  if (!file)
+    return failWith(error);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return failWith("cannot parse " + inputFile);
+
+  CpuCompileOptions options;
+  options.autocast = autocast;
+  options.autocastKeepIoTypes = keepIoTypes;
+  options.pipelineOptions = pipelineOptions;
+  auto exe = CpuExecutable::compile(std::move(module), options);
+  if (!exe)
+    return failWith(llvm::toString(exe.takeError()));
+
+  std::vector<std::string> toRun(entries.begin(), entries.end());
+  if (toRun.empty())
+    for (const FunctionSignature &sig : (*exe)->functions())
+      toRun.push_back(sig.name);
+  if (!inputs.empty() && toRun.size() != 1)
+    return failWith("--input needs exactly one --entry");
+
+  std::mt19937_64 rng(seed);
+  for (const std::string &name : toRun) {
+    const FunctionSignature *sig = (*exe)->lookup(name);
+    if (!sig) {
+      std::string known;
+      for (const FunctionSignature &s : (*exe)->functions())
+        known += (known.empty() ? "@" : ", @") + s.name;
+      return failWith("no public function @" + name + " in " + inputFile +
+                      " (functions: " + (known.empty() ? "none" : known) +
+                      ")");
+    }
+    if (!inputs.empty() && inputs.size() != sig->arguments.size())
+      return failWith("@" + name + " takes " +
+                      llvm::Twine(sig->arguments.size()) +
+                      " arguments, --input gave " + llvm::Twine(inputs.size()));
+    std::vector<HostTensor> args;
+    for (size_t i = 0; i < sig->arguments.size(); ++i) {
+      std::string path;
+      if (!inputs.empty())
+        path = inputs[i];
+      else if (!npyDir.empty()) {
+        llvm::SmallString<256> p(npyDir);
+        llvm::sys::path::append(p, name + ".arg" + std::to_string(i) + ".npy");
+        if (llvm::sys::fs::exists(p))
+          path = p.str().str();
+      }
+      if (path.empty()) {
+        args.push_back(generate(sig->arguments[i], rng));
+        continue;
+      }
+      auto t = readNpy(path, &sig->arguments[i]);
+      if (!t)
+        return failWith("@" + name + " argument #" + llvm::Twine(i) + ": " +
+                        llvm::toString(t.takeError()));
+      args.push_back(std::move(*t));
+    }
+    std::vector<const HostTensor *> argPtrs;
+    for (const HostTensor &t : args)
+      argPtrs.push_back(&t);
+    std::vector<HostTensor> results;
+    for (unsigned i = 0, n = repeat > 0 ? (unsigned)warmup : 0u; i < n; ++i)
+      if (llvm::Error e = (*exe)->run(name, argPtrs, results))
+        return failWith(llvm::toString(std::move(e)));
+    std::vector<double> times;
+    unsigned runs = std::max(1u, (unsigned)repeat);
+    for (unsigned i = 0; i < runs; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      if (llvm::Error e = (*exe)->run(name, argPtrs, results))
+        return failWith(llvm::toString(std::move(e)));
+      times.push_back(std::chrono::duration<double, std::milli>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
+    }
+    if (repeat > 0) {
+      std::vector<double> sorted = times;
+      std::sort(sorted.begin(), sorted.end());
+      double mean = 0;
+      for (double t : times)
+        mean += t / times.size();
+      char buf[160];
+      std::snprintf(buf, sizeof(buf),
+                    "@%s: median %.3f ms, min %.3f ms, mean %.3f ms over %u "
+                    "runs\n",
+                    name.c_str(), sorted[sorted.size() / 2], sorted.front(),
+                    mean, runs);
+      llvm::outs() << buf;
+    }
+    std::string dir = !outputDir.empty() ? outputDir.getValue() : npyDir.getValue();
+    for (size_t k = 0; k < results.size(); ++k) {
+      if (print) {
+        llvm::outs() << "@" << name << " result #" << k << ": ";
+        printTensor(llvm::outs(), results[k]);
+      }
+      if (!dir.empty()) {
+        llvm::SmallString<256> p(dir);
+        llvm::sys::path::append(p, name + ".out" + std::to_string(k) + ".npy");
+        if (llvm::Error e = writeNpy(p, results[k]))
+          return failWith(llvm::toString(std::move(e)));
+      }
+    }
+  }
+  return 0;
+}
