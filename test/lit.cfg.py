@@ -25,6 +25,11 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tensorplay_tools_dir, config.llvm_tools_dir]
 tools = ["tp-opt", ToolSubst("not", unresolved="fatal")]
+# CPU code generation (issue 5): tp-run, and the Python (with NumPy) that
+# runs the numerics checks of test/Integration/CPU.
+tools.append("tp-run")
+import sys
+config.substitutions.append(("%python", sys.executable))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # GPU tests run only where a GPU exists.

@@ -29,6 +29,19 @@ using namespace mlir;
 
 namespace {
 
+/// True when every indexing map of `op` is a projected permutation: the op
+/// reads and writes whole rows of its iteration space. Gathers written with
+/// affine index arithmetic (im2col, flips) stay materialized: fused into a
+/// contraction they would make its loop ranges depend on a strided,
+/// reversed access.
+bool hasPermutationMaps(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  return linalgOp &&
+         llvm::all_of(linalgOp.getIndexingMapsArray(), [](AffineMap map) {
+           return map.isProjectedPermutation(/*allowZeroInResults=*/true);
+         });
+}
+
 struct FuseElementwisePass
     : public tp::impl::TPFuseElementwisePassBase<FuseElementwisePass> {
   using Base::Base;
@@ -38,7 +51,8 @@ struct FuseElementwisePass
     unsigned maxOps = maxRecomputedOps;
     linalg::ControlFusionFn control = [maxOps](OpOperand *fused) {
       Operation *producer = fused->get().getDefiningOp();
-      if (!producer)
+      if (!producer || !hasPermutationMaps(producer) ||
+          !hasPermutationMaps(fused->getOwner()))
         return false;
       if (producer->hasOneUse())
         return true;
@@ -59,7 +73,9 @@ struct FuseElementwisePass
     linalg::populateFoldReshapeOpsByExpansionPatterns(
         patterns, [](OpOperand *fused) {
           Operation *producer = fused->get().getDefiningOp();
-          return producer && producer->hasOneUse();
+          return producer && producer->hasOneUse() &&
+                 (!isa<linalg::LinalgOp>(fused->getOwner()) ||
+                  hasPermutationMaps(fused->getOwner()));
         });
     linalg::populateEraseUnusedOperandsAndResultsPatterns(patterns);
     affine::AffineApplyOp::getCanonicalizationPatterns(patterns, ctx);

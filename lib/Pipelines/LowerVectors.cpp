@@ -60,6 +60,12 @@ struct LowerVectorsPass
       populate(patterns);
       return applyPatternsGreedily(fn, std::move(patterns));
     };
+    // Leading unit dimensions (batch_matmul register tiles) go first, so
+    // contractions are plain MxNxK ones.
+    if (failed(apply([&](RewritePatternSet &p) {
+          vector::populateCastAwayVectorLeadingOneDimPatterns(p);
+        })))
+      return signalPassFailure();
     // Contractions and reductions first (they produce broadcasts,
     // transposes and shape casts the next stage lowers).
     if (failed(apply([&](RewritePatternSet &p) {

@@ -268,14 +268,27 @@ struct TileAndVectorizePass
       }
       if (dynamic || elements > kMaxVectorElements)
         continue;
+      // i1 memory is one byte per element, while a vector<Nxi1> load or
+      // store is bit-packed in LLVM: ops touching i1 tensors stay scalar.
+      if (llvm::any_of(op->getOperandTypes(), [](Type t) {
+            auto shaped = dyn_cast<ShapedType>(t);
+            return shaped && shaped.getElementType().isInteger(1);
+          }))
+        continue;
       bool hasGather = false;
       if (auto generic = dyn_cast<linalg::GenericOp>(op.getOperation()))
         generic.getBody()->walk([&](tensor::ExtractOp) { hasGather = true; });
       if (hasGather)
         continue;
       rewriter.setInsertionPoint(op);
-      FailureOr<linalg::VectorizationResult> result =
-          linalg::vectorize(rewriter, op);
+      // Contractions (also with bf16 operands widened in their body) become
+      // vector.contract directly.
+      bool contraction = isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+      FailureOr<linalg::VectorizationResult> result = linalg::vectorize(
+          rewriter, op, /*inputVectorSizes=*/{}, /*inputScalableVecDims=*/{},
+          /*vectorizeNDExtract=*/false, /*flatten1DDepthwiseConv=*/false,
+          /*assumeDynamicDimsMatchVecSizes=*/false,
+          /*createNamedContraction=*/contraction);
       if (succeeded(result))
         rewriter.replaceOp(op, result->replacements);
     }

@@ -74,6 +74,7 @@ def TPLowerVectorsPass : Pass<"tp-lower-vectors", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];

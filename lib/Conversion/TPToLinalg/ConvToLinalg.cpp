@@ -140,27 +140,39 @@ Value flipTransposedWeight(OpBuilder &b, Location loc, Value weight,
   ArrayRef<int64_t> ws = tensorShape(weight);
   int64_t r = ws.size() - 2;
   int64_t cin = ws[0], og = ws[1], cig = cin / groups;
-  // Loops: g, o, ci, k...; out[g, o, ci, k] = w[g*cig + ci, o, K-1-k].
+  // Loops: g, o, ci, k...; out[g, o, ci, k] = w[g*cig + ci, o, K-1-k], as a
+  // gather (a reversed affine map would not tile).
   int64_t loops = 3 + r;
-  auto dim = [&](int64_t i) { return getAffineDimExpr(i, ctx); };
-  SmallVector<AffineExpr> inExprs = {dim(0) * cig + dim(2), dim(1)};
   SmallVector<int64_t> outShape = {groups, og, cig};
-  for (int64_t i = 0; i < r; ++i) {
-    inExprs.push_back(getAffineConstantExpr(ws[2 + i] - 1, ctx) - dim(3 + i));
+  for (int64_t i = 0; i < r; ++i)
     outShape.push_back(ws[2 + i]);
-  }
   Value init = emptyTensor(b, loc, outShape, tensorElementType(weight));
-  SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
-                                 AffineMap::getMultiDimIdentityMap(loops, ctx)};
+  SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(loops, ctx)};
   SmallVector<utils::IteratorType> iterators(loops,
                                              utils::IteratorType::parallel);
-  Value flipped = linalg::GenericOp::create(
-                      b, loc, TypeRange{init.getType()}, ValueRange{weight},
-                      ValueRange{init}, maps, iterators,
-                      [](OpBuilder &nb, Location nloc, ValueRange args) {
-                        linalg::YieldOp::create(nb, nloc, args[0]);
-                      })
-                      .getResult(0);
+  Value flipped =
+      linalg::GenericOp::create(
+          b, loc, TypeRange{init.getType()}, ValueRange{}, ValueRange{init},
+          maps, iterators,
+          [&](OpBuilder &nb, Location nloc, ValueRange) {
+            auto c = [&](int64_t v) {
+              return arith::ConstantIndexOp::create(nb, nloc, v);
+            };
+            auto idx = [&](int64_t d) {
+              return linalg::IndexOp::create(nb, nloc, d);
+            };
+            SmallVector<Value> indices = {
+                arith::AddIOp::create(
+                    nb, nloc, arith::MulIOp::create(nb, nloc, idx(0), c(cig)),
+                    idx(2)),
+                idx(1)};
+            for (int64_t i = 0; i < r; ++i)
+              indices.push_back(
+                  arith::SubIOp::create(nb, nloc, c(ws[2 + i] - 1), idx(3 + i)));
+            Value v = tensor::ExtractOp::create(nb, nloc, weight, indices);
+            linalg::YieldOp::create(nb, nloc, v);
+          })
+          .getResult(0);
   SmallVector<int64_t> shape = {groups * og, cig};
   shape.append(ws.begin() + 2, ws.end());
   return reshapeTo(b, loc, flipped, shape);

@@ -364,14 +364,15 @@ struct TraceOpLowering : public OpConversionPattern<TraceOp> {
 };
 
 /// cumsum / cumprod: a scan along `dim` as an scf.for over its positions,
-/// carrying the running f32 (opmath) accumulator.
+/// carrying the running f32 (opmath) accumulator. A plain rewrite pattern,
+/// applied before the dialect conversion: the conversion driver does not
+/// support building region-holding ops like scf.for inside its patterns.
 template <typename OpTy, bool IsProd>
-struct ScanOpLowering : public OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+struct ScanOpLowering : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    auto adaptor = op;
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     Type resultElem = resultType.getElementType();
@@ -411,10 +412,12 @@ struct ScanOpLowering : public OpConversionPattern<OpTy> {
               [&](OpBuilder &bb, Location l, ValueRange args) -> Value {
                 Value v = convertToCompute(bb, l, args[1], resultElem, accType);
                 if (IsProd)
-                  return isFloat ? (Value)arith::MulFOp::create(bb, l, args[0], v)
-                                 : (Value)arith::MulIOp::create(bb, l, args[0], v);
-                return isFloat ? (Value)arith::AddFOp::create(bb, l, args[0], v)
-                               : (Value)arith::AddIOp::create(bb, l, args[0], v);
+                  return isFloat
+                             ? (Value)arith::MulFOp::create(bb, l, args[0], v)
+                             : (Value)arith::MulIOp::create(bb, l, args[0], v);
+                return isFloat
+                           ? (Value)arith::AddFOp::create(bb, l, args[0], v)
+                           : (Value)arith::AddIOp::create(bb, l, args[0], v);
               });
           Value rounded = convertTensor(b, nloc, acc, resultElem);
           Value out = tensor::InsertSliceOp::create(b, nloc, rounded,
@@ -436,6 +439,10 @@ void mlir::tp::populateReductionToLinalgPatterns(RewritePatternSet &patterns) {
                AccumulateOpLowering<ProdOp, ReduceKind::Prod>,
                MaxOpLowering<MaxOp>, MaxOpLowering<AmaxOp>, ArgmaxOpLowering,
                MaxDimOpLowering, NormOpLowering, DistOpLowering,
-               TraceOpLowering, ScanOpLowering<CumsumOp, false>,
-               ScanOpLowering<CumprodOp, true>>(ctx);
+               TraceOpLowering>(ctx);
+}
+
+void mlir::tp::populateScanToLinalgPatterns(RewritePatternSet &patterns) {
+  patterns.add<ScanOpLowering<CumsumOp, false>,
+               ScanOpLowering<CumprodOp, true>>(patterns.getContext());
 }

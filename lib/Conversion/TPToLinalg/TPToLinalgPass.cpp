@@ -19,6 +19,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace mlir {
 namespace tp {
@@ -63,7 +64,11 @@ struct ConvertTPToLinalgPass
 
     RewritePatternSet patterns(ctx);
     populateTPToLinalgPatterns(patterns, dropoutSeed);
+    RewritePatternSet prePatterns(ctx);
+    populateScanToLinalgPatterns(prePatterns);
     llvm::StringSet<> lowered = getLoweredOpNames(patterns);
+    for (const auto &entry : getLoweredOpNames(prePatterns))
+      lowered.insert(entry.getKey());
 
     bool unsupported = false;
     module.walk([&](Operation *op) {
@@ -76,10 +81,23 @@ struct ConvertTPToLinalgPass
     });
     if (unsupported)
       return signalPassFailure();
+    if (failed(applyPatternsGreedily(module, std::move(prePatterns))))
+      return signalPassFailure();
 
     ConversionTarget target(*ctx);
     target.addIllegalDialect<TPDialect>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    // A pattern that cannot lower a form of its op says why at the op; the
+    // driver's "failed to legalize" that follows adds nothing.
+    bool explained = false;
+    ScopedDiagnosticHandler handler(ctx, [&](Diagnostic &diag) {
+      if (diag.getSeverity() != DiagnosticSeverity::Error)
+        return failure();
+      if (explained && StringRef(diag.str()).starts_with("failed to legalize"))
+        return success();
+      explained = true;
+      return failure();
+    });
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       signalPassFailure();
   }

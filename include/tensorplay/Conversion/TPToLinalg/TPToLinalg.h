@@ -28,8 +28,12 @@ void populateElementwiseToLinalgPatterns(RewritePatternSet &patterns,
 void populateShapeToLinalgPatterns(RewritePatternSet &patterns);
 
 /// Reductions: sum, mean, prod, max, amax, argmax, max_dim, norm, dist,
-/// trace, cumsum, cumprod.
+/// trace (dialect-conversion patterns).
 void populateReductionToLinalgPatterns(RewritePatternSet &patterns);
+
+/// cumsum, cumprod as scf.for scans: greedy rewrite patterns, applied
+/// before the dialect conversion (which cannot build scf.for bodies).
+void populateScanToLinalgPatterns(RewritePatternSet &patterns);
 
 /// softmax, log_softmax, softmin, layer_norm, group_norm, batch_norm,
 /// normalize, cosine_similarity.

@@ -1,0 +1,744 @@
+"""The case tables of tpcheck.py: one function per family, taking the mode
+("default", "linalg", "serial" or "bf16") and returning the cases."""
+
+import math
+
+import numpy as np
+
+from tpcheck import (Case, binary, conv_nd, conv_transpose_nd, erf, erfinv_ref,
+                     f64, gelu, gelu_tanh, log_softmax, nll, op_case, rand,
+                     randint, reduce_loss, sigmoid, softmax, softplus, to_bf16,
+                     ttype, unary)
+
+
+def fdt(mode):
+    return "bf16" if "bf16" in mode.split("+") else "f32"
+
+
+def rounded(dt, x):
+    """The reference rounded to the result dtype (what tensorplay stores)."""
+    return to_bf16(np.asarray(x, np.float32)).astype(np.float64) if dt == "bf16" else x
+
+
+# ----------------------------------------------------------------------------
+def elementwise(mode):
+    dt = fdt(mode)
+    U = lambda name, op, ref, **kw: unary(name, op, ref, dtype=dt, **kw)
+    cases = [
+        U("abs", "abs", np.abs),
+        U("neg", "neg", np.negative),
+        U("relu", "relu", lambda x: np.maximum(x, 0)),
+        U("exp", "exp", np.exp, lo=-10, hi=10),
+        U("expm1", "expm1", np.expm1, lo=-3, hi=3),
+        U("log", "log", np.log, lo=0.01, hi=50),
+        U("log2", "log2", np.log2, lo=0.01, hi=50),
+        U("log10", "log10", np.log10, lo=0.01, hi=50),
+        U("log1p", "log1p", np.log1p, lo=-0.9, hi=50),
+        U("sqrt", "sqrt", np.sqrt, lo=0, hi=50),
+        U("rsqrt", "rsqrt", lambda x: 1 / np.sqrt(x), lo=0.05, hi=50),
+        U("reciprocal", "reciprocal", lambda x: 1 / x, lo=0.1, hi=4),
+        U("sin", "sin", np.sin, lo=-6, hi=6),
+        U("cos", "cos", np.cos, lo=-6, hi=6),
+        U("tan", "tan", np.tan, lo=-1.2, hi=1.2),
+        U("asin", "asin", np.arcsin, lo=-0.99, hi=0.99),
+        U("acos", "acos", np.arccos, lo=-0.99, hi=0.99),
+        U("sinh", "sinh", np.sinh, lo=-4, hi=4),
+        U("cosh", "cosh", np.cosh, lo=-4, hi=4),
+        U("tanh", "tanh", np.tanh, lo=-6, hi=6),
+        U("sigmoid", "sigmoid", sigmoid, lo=-12, hi=12),
+        U("silu", "silu", lambda x: x * sigmoid(x), lo=-8, hi=8),
+        U("gelu", "gelu", gelu, lo=-6, hi=6),
+        U("gelu_tanh", "gelu", gelu_tanh, lo=-6, hi=6,
+          attrs='{approximate = "tanh"}'),
+        U("erf", "erf", erf, lo=-3, hi=3),
+        U("erfinv", "erfinv", erfinv_ref, lo=-0.99, hi=0.99,
+          tol=None if dt == "bf16" else (1e-4, 1e-4)),
+        U("softplus", "softplus", lambda x: softplus(x, 2.0, 5.0), lo=-5, hi=5,
+          attrs="{beta = 2.0 : f64, threshold = 5.0 : f64}"),
+        # A large tensor: the parallel, vectorized path.
+        U("gelu_big", "gelu", gelu, shape=(64, 33, 64), lo=-4, hi=4),
+        U("exp_big", "exp", np.exp, shape=(256, 1024), lo=-20, hi=20),
+    ]
+    B = lambda name, op, ref, sa, sb, so, **kw: binary(
+        name, op, ref, sa, sb, so, da=dt, db=dt, do=dt, **kw)
+    cases += [
+        B("add", "add", np.add, (4, 8), (4, 8), (4, 8)),
+        B("add_bcast", "add", np.add, (3, 4, 8), (8,), (3, 4, 8)),
+        B("add_bcast2", "add", np.add, (3, 1, 8), (4, 1), (3, 4, 8)),
+        B("add_alpha", "add", lambda x, y: x + 2.5 * y, (4, 8), (4, 8), (4, 8),
+          attrs="{alpha = 2.5 : f64}"),
+        B("sub_alpha", "sub", lambda x, y: x - 0.5 * y, (4, 8), (1, 8), (4, 8),
+          attrs="{alpha = 0.5 : f64}"),
+        B("mul", "mul", np.multiply, (2, 3, 5), (2, 1, 5), (2, 3, 5)),
+        B("div", "div", np.divide, (4, 8), (4, 8), (4, 8), lb=0.5, hb=2),
+        B("div_floor", "div", lambda x, y: np.floor(x / y), (4, 8), (4, 8),
+          (4, 8), lb=0.5, hb=2, attrs='{rounding_mode = "floor"}'),
+        B("div_trunc", "div", lambda x, y: np.trunc(x / y), (4, 8), (4, 8),
+          (4, 8), lb=0.5, hb=2, attrs='{rounding_mode = "trunc"}'),
+        B("maximum", "maximum", np.maximum, (4, 8), (8,), (4, 8)),
+        B("minimum", "minimum", np.minimum, (4, 8), (8,), (4, 8)),
+        B("atan2", "atan2", np.arctan2, (4, 8), (4, 8), (4, 8)),
+        B("pow_tensor", "pow", np.power, (4, 8), (4, 8), (4, 8), la=0.1,
+          ha=3, lb=-2, hb=2),
+        B("add_big", "add", np.add, (128, 512), (512,), (128, 512)),
+    ]
+    if dt == "f32":
+        # Native type promotion: bf16 + f32 -> f32; bf16 tensor * f32 0-d
+        # tensor stays bf16 (the scalar is rounded to bf16 first).
+        cases += [
+            binary("promote_bf16_f32", "add", np.add, (4, 8), (4, 8), (4, 8),
+                   da="bf16", db="f32", do="f32"),
+            binary("promote_scalar", "mul",
+                   lambda x, y: to_bf16(x * to_bf16(y)), (4, 8), (), (4, 8),
+                   da="bf16", db="f32", do="bf16", tol=(0, 0)),
+            binary("int_add", "add", np.add, (4, 8), (4, 8), (4, 8), da="f32",
+                   db="f32", do="f32"),
+        ]
+        a = randint((4, 8), -50, 50, "i64")
+        b = randint((4, 8), 1, 9, "i64")
+        cases += [
+            op_case("int_mul", [a, b], "mul", "%a0, %a1", "",
+                    [((4, 8), "i64")], lambda x, y: [x * y]),
+            op_case("int_floordiv", [a, b], "div", "%a0, %a1",
+                    'rounding_mode = "floor"', [((4, 8), "f32")],
+                    lambda x, y: [np.floor_divide(x, y)]),
+            op_case("int_truediv", [a, b], "div", "%a0, %a1", "",
+                    [((4, 8), "f32")], lambda x, y: [x / y]),
+            op_case("int_relu", [a], "relu", "%a0", "", [((4, 8), "i64")],
+                    lambda x: [np.maximum(x, 0)]),
+            op_case("int_exp", [randint((5,), -3, 4, "i64")], "exp", "%a0", "",
+                    [((5,), "f32")], lambda x: [np.exp(x)]),
+        ]
+    x = rand((4, 8), 0.2, 3, dt)
+    cases += [
+        op_case("pow_scalar2", [x], "pow", "%a0", "scalar_exponent = 2.0 : f64",
+                [((4, 8), dt)], lambda v: [v**2]),
+        op_case("pow_scalar_frac", [x], "pow", "%a0",
+                "scalar_exponent = 1.7 : f64", [((4, 8), dt)],
+                lambda v: [v**1.7]),
+        op_case("pow_scalar_neg", [x], "pow", "%a0",
+                "scalar_exponent = -0.5 : f64", [((4, 8), dt)],
+                lambda v: [v**-0.5]),
+        op_case("rdiv", [x], "rdiv", "%a0", "other = 3.0 : f64",
+                [((4, 8), dt)], lambda v: [3.0 / v]),
+        op_case("rtruediv", [x], "rtruediv", "%a0", "other = -2.0 : f64",
+                [((4, 8), dt)], lambda v: [-2.0 / v]),
+        op_case("rpow", [x], "rpow", "%a0", "base = 2.0 : f64",
+                [((4, 8), dt)], lambda v: [2.0**v]),
+    ]
+    s, t1, t2 = rand((4, 8), dtype=dt), rand((4, 8), dtype=dt), rand(
+        (8,), 0.5, 2, dt)
+    cases += [
+        op_case("addcmul", [s, t1, t2], "addcmul", "%a0, %a1, %a2",
+                "value = 0.5 : f64", [((4, 8), dt)],
+                lambda a, b, c: [a + 0.5 * b * c]),
+        op_case("addcdiv", [s, t1, t2], "addcdiv", "%a0, %a1, %a2",
+                "value = 2.0 : f64", [((4, 8), dt)],
+                lambda a, b, c: [a + 2.0 * b / c]),
+    ]
+    cond = randint((4, 8), 0, 2, "i1")
+    cases.append(op_case("where", [cond, rand((4, 8), dtype=dt),
+                                   rand((8,), dtype=dt)], "where",
+                         "%a0, %a1, %a2", "", [((4, 8), dt)],
+                         lambda c, a, b: [np.where(c != 0, a, b)]))
+    # Casts.
+    xf = rand((4, 9), -100, 100, "f32")
+    cases += [
+        op_case("cast_f32_bf16", [xf], "cast", "%a0", "", [((4, 9), "bf16")],
+                lambda v: [to_bf16(v)], tol=(0, 0)),
+        op_case("cast_f32_i32", [xf], "cast", "%a0", "", [((4, 9), "i32")],
+                lambda v: [np.trunc(v)]),
+        op_case("cast_i64_f32", [randint((6,), -1000, 1000)], "cast", "%a0",
+                "", [((6,), "f32")], lambda v: [v]),
+        op_case("cast_f32_i1", [rand((6,), -1, 1, "f32")], "cast", "%a0", "",
+                [((6,), "i1")], lambda v: [v != 0]),
+    ]
+    # The cast op has its own syntax: fix the lines.
+    for c in cases:
+        if c.name.startswith("cast_"):
+            (a, da), = c.inputs
+            (so, do), = c.results
+            c.body = ["%%r0 = tp.cast %%a0 : %s to %s" %
+                      (ttype(a.shape, da), ttype(so, do))]
+    # Dropout: eval mode is the identity; training keeps ~(1-p) of the
+    # elements, scaled by 1/(1-p), and is reproducible.
+    xd = rand((64, 64), 0.5, 1.5, dt)
+    cases.append(op_case("dropout_eval", [xd], "dropout", "%a0",
+                         "p = 0.3 : f64, train = false", [((64, 64), dt)],
+                         lambda v: [v]))
+
+    def dropout_check(outs, ins):
+        o, x = outs[0].astype(np.float64), ins[0]
+        kept = o != 0
+        frac = kept.mean()
+        scaled = np.abs(o[kept] - x[kept] / 0.75).max() if kept.any() else 0
+        tol = 2e-2 * 1.5 if dt == "bf16" else 1e-5
+        ok = abs(frac - 0.75) < 0.05 and scaled <= tol
+        return ok, "kept %.3f (expected 0.75), max |kept - x/(1-p)| %.2g" % (
+            frac, scaled)
+    cases.append(op_case("dropout_train", [xd], "dropout", "%a0",
+                         "p = 0.25 : f64, train = true", [((64, 64), dt)],
+                         None, check=dropout_check))
+    cst = np.arange(6, dtype=np.float32).reshape(2, 3) * 0.5
+    cases.append(Case("constant", [], [
+        "%r0 = tp.constant dense<[[0.0, 0.5, 1.0], [1.5, 2.0, 2.5]]> : "
+        "tensor<2x3xf32>"], [((2, 3), "f32")], lambda: [cst]))
+    return cases
+
+
+# ----------------------------------------------------------------------------
+def shape(mode):
+    dt = fdt(mode)
+    x = rand((2, 3, 4), dtype=dt)
+    T = lambda s: ttype(s, dt)
+    cases = [
+        op_case("transpose", [x], "transpose", "%a0", "dim0 = 0 : i64, dim1 = 2 : i64",
+                [((4, 3, 2), dt)], lambda v: [np.swapaxes(v, 0, 2)]),
+        op_case("permute", [x], "permute", "%a0", "dims = array<i64: 1, 2, 0>",
+                [((3, 4, 2), dt)], lambda v: [np.transpose(v, (1, 2, 0))]),
+        op_case("reshape", [x], "reshape", "%a0", "shape = array<i64: 4, 6>",
+                [((4, 6), dt)], lambda v: [v.reshape(4, 6)]),
+        op_case("reshape_general", [x], "reshape", "%a0",
+                "shape = array<i64: 3, 8>", [((3, 8), dt)],
+                lambda v: [v.reshape(3, 8)]),
+        op_case("flatten", [x], "flatten", "%a0", "start_dim = 1 : i64",
+                [((2, 12), dt)], lambda v: [v.reshape(2, 12)]),
+        op_case("unsqueeze", [x], "unsqueeze", "%a0", "dim = 1 : i64",
+                [((2, 1, 3, 4), dt)], lambda v: [v[:, None]]),
+        op_case("squeeze", [rand((3, 1, 4), dtype=dt)], "squeeze", "%a0", "",
+                [((3, 4), dt)], lambda v: [v[:, 0]]),
+        op_case("expand", [rand((3, 1), dtype=dt)], "expand", "%a0",
+                "size = array<i64: 2, 3, 5>", [((2, 3, 5), dt)],
+                lambda v: [np.broadcast_to(v, (2, 3, 5))]),
+        op_case("cat", [rand((2, 3), dtype=dt), rand((2, 5), dtype=dt)], "cat",
+                "[%a0, %a1]", "dim = 1 : i64", [((2, 8), dt)],
+                lambda a, b: [np.concatenate([a, b], 1)]),
+        op_case("stack", [rand((2, 3), dtype=dt), rand((2, 3), dtype=dt)],
+                "stack", "[%a0, %a1]", "dim = 1 : i64", [((2, 2, 3), dt)],
+                lambda a, b: [np.stack([a, b], 1)]),
+        op_case("embedding", [rand((10, 6), dtype=dt), randint((3, 4), 0, 10)],
+                "embedding", "%a0, %a1", "", [((3, 4, 6), dt)],
+                lambda w, i: [w[i.astype(np.int64)]]),
+        op_case("reflection_pad1d", [rand((2, 3, 8), dtype=dt)],
+                "reflection_pad1d", "%a0", "padding = array<i64: 3, 2>",
+                [((2, 3, 13), dt)],
+                lambda v: [np.pad(v, [(0, 0), (0, 0), (3, 2)], mode="reflect")]),
+        op_case("reflection_pad2d", [rand((1, 2, 5, 6), dtype=dt)],
+                "reflection_pad2d", "%a0", "padding = array<i64: 1, 2, 3, 1>",
+                [((1, 2, 9, 9), dt)],
+                lambda v: [np.pad(v, [(0, 0), (0, 0), (3, 1), (1, 2)],
+                                  mode="reflect")]),
+        op_case("replication_pad2d", [rand((1, 2, 5, 6), dtype=dt)],
+                "replication_pad2d", "%a0", "padding = array<i64: 2, 1, 0, 3>",
+                [((1, 2, 8, 9), dt)],
+                lambda v: [np.pad(v, [(0, 0), (0, 0), (0, 3), (2, 1)],
+                                  mode="edge")]),
+        op_case("replication_pad3d", [rand((1, 1, 3, 4, 5), dtype=dt)],
+                "replication_pad3d", "%a0",
+                "padding = array<i64: 1, 1, 2, 0, 0, 1>", [((1, 1, 4, 6, 7), dt)],
+                lambda v: [np.pad(v, [(0, 0), (0, 0), (0, 1), (2, 0), (1, 1)],
+                                  mode="edge")]),
+        op_case("permute_big", [rand((8, 128, 8, 64), dtype=dt)], "permute",
+                "%a0", "dims = array<i64: 0, 2, 1, 3>", [((8, 8, 128, 64), dt)],
+                lambda v: [np.transpose(v, (0, 2, 1, 3))], tol=(0, 0)),
+    ]
+    return cases
+
+
+# ----------------------------------------------------------------------------
+def reductions(mode):
+    dt = fdt(mode)
+    x = rand((3, 5, 7), dtype=dt)
+    cases = [
+        op_case("sum_all", [x], "sum", "%a0", "", [((), dt)],
+                lambda v: [rounded(dt, v.sum())]),
+        op_case("sum_dims_keep", [x], "sum", "%a0",
+                "dim = array<i64: 0, 2>, keepdim = true", [((1, 5, 1), dt)],
+                lambda v: [rounded(dt, v.sum(axis=(0, 2), keepdims=True))]),
+        op_case("sum_neg_dim", [x], "sum", "%a0", "dim = array<i64: -1>",
+                [((3, 5), dt)], lambda v: [rounded(dt, v.sum(axis=-1))]),
+        op_case("sum_dtype_f32", [x], "sum", "%a0",
+                "dim = array<i64: 1>, dtype = f32", [((3, 7), "f32")],
+                lambda v: [v.sum(axis=1)]),
+        op_case("mean", [x], "mean", "%a0", "dim = array<i64: 1>",
+                [((3, 7), dt)], lambda v: [rounded(dt, v.mean(axis=1))]),
+        op_case("mean_all", [rand((64, 256), dtype=dt)], "mean", "%a0", "",
+                [((), dt)], lambda v: [rounded(dt, v.mean())]),
+        op_case("prod", [rand((3, 5, 7), 0.5, 1.5, dt)], "prod", "%a0",
+                "dim = 1 : i64", [((3, 7), dt)],
+                lambda v: [rounded(dt, v.prod(axis=1))]),
+        op_case("max", [x], "max", "%a0", "", [((), dt)], lambda v: [v.max()]),
+        op_case("amax", [x], "amax", "%a0", "dim = array<i64: 0, 1>",
+                [((7,), dt)], lambda v: [v.max(axis=(0, 1))]),
+        op_case("argmax", [x], "argmax", "%a0", "dim = 2 : i64",
+                [((3, 5), "i64")], lambda v: [v.argmax(axis=2)]),
+        op_case("argmax_flat", [x], "argmax", "%a0", "", [((), "i64")],
+                lambda v: [v.argmax()]),
+        op_case("max_dim", [x], "max_dim", "%a0", "dim = 1 : i64, keepdim = true",
+                [((3, 1, 7), dt), ((3, 1, 7), "i64")],
+                lambda v: [v.max(axis=1, keepdims=True),
+                           v.argmax(axis=1)[:, None]]),
+        op_case("norm2", [x], "norm", "%a0", "", [((), dt)],
+                lambda v: [rounded(dt, np.sqrt((v**2).sum()))]),
+        op_case("norm1_dim", [x], "norm", "%a0",
+                "p = 1.0 : f64, dim = array<i64: 2>", [((3, 5), dt)],
+                lambda v: [rounded(dt, np.abs(v).sum(axis=2))]),
+        op_case("norm_inf", [x], "norm", "%a0",
+                "p = 0x7FF0000000000000 : f64, dim = array<i64: 1>",
+                [((3, 7), dt)], lambda v: [np.abs(v).max(axis=1)]),
+        op_case("norm3", [x], "norm", "%a0",
+                "p = 3.0 : f64, dim = array<i64: 0>, keepdim = true",
+                [((1, 5, 7), dt)],
+                lambda v: [rounded(dt, (np.abs(v)**3).sum(axis=0, keepdims=True)**(1 / 3))]),
+        op_case("dist", [rand((4, 6), dtype=dt), rand((6,), dtype=dt)], "dist",
+                "%a0, %a1", "p = 2.0 : f64", [((), dt)],
+                lambda a, b: [rounded(dt, np.sqrt(((a - b)**2).sum()))]),
+        op_case("trace", [rand((5, 7), dtype=dt)], "trace", "%a0", "",
+                [((), dt)], lambda v: [rounded(dt, np.trace(v))]),
+        op_case("cumsum", [x], "cumsum", "%a0", "dim = 1 : i64",
+                [((3, 5, 7), dt)], lambda v: [rounded(dt, np.cumsum(v, axis=1))]),
+        op_case("cumprod", [rand((3, 6), 0.5, 1.5, dt)], "cumprod", "%a0",
+                "dim = -1 : i64", [((3, 6), dt)],
+                lambda v: [rounded(dt, np.cumprod(v, axis=-1))]),
+        op_case("sum_int", [randint((4, 5), -9, 9, "i32")], "sum", "%a0",
+                "dim = array<i64: 1>", [((4,), "i64")],
+                lambda v: [v.sum(axis=1)]),
+        op_case("sum_big", [rand((512, 1024), dtype=dt)], "sum", "%a0",
+                "dim = array<i64: 1>", [((512,), dt)],
+                lambda v: [rounded(dt, v.sum(axis=1))]),
+        op_case("sum_cols_big", [rand((512, 1024), dtype=dt)], "sum", "%a0",
+                "dim = array<i64: 0>", [((1024,), dt)],
+                lambda v: [rounded(dt, v.sum(axis=0))]),
+    ]
+    # f32 accumulation of bf16 inputs: 2048 ones sum to 2048 exactly (a bf16
+    # accumulator would stop at 256).
+    ones = (np.ones((2048,), np.float32), "bf16")
+    cases.append(op_case("sum_bf16_accumulates_f32", [ones], "sum", "%a0", "",
+                         [((), "bf16")], lambda v: [2048.0], tol=(0, 0)))
+    return cases
+
+
+# ----------------------------------------------------------------------------
+def normalization(mode):
+    dt = fdt(mode)
+    x = rand((4, 6, 10), -3, 3, dt)
+    cases = [
+        op_case("softmax", [x], "softmax", "%a0", "dim = -1 : i64",
+                [((4, 6, 10), dt)], lambda v: [softmax(v, -1)]),
+        op_case("softmax_dim1", [x], "softmax", "%a0", "dim = 1 : i64",
+                [((4, 6, 10), dt)], lambda v: [softmax(v, 1)]),
+        op_case("softmax_dtype", [x], "softmax", "%a0",
+                "dim = 2 : i64, dtype = f32", [((4, 6, 10), "f32")],
+                lambda v: [softmax(v, 2)]),
+        op_case("log_softmax", [x], "log_softmax", "%a0", "dim = 0 : i64",
+                [((4, 6, 10), dt)], lambda v: [log_softmax(v, 0)]),
+        op_case("softmin", [x], "softmin", "%a0", "dim = 2 : i64",
+                [((4, 6, 10), dt)], lambda v: [softmax(-v, 2)]),
+        op_case("softmax_big", [rand((8, 8, 128, 128), -5, 5, dt)], "softmax",
+                "%a0", "dim = -1 : i64", [((8, 8, 128, 128), dt)],
+                lambda v: [softmax(v, -1)]),
+    ]
+    def ln(v, w, b, k, eps=1e-5):
+        axes = tuple(range(v.ndim - k, v.ndim))
+        m = v.mean(axis=axes, keepdims=True)
+        var = ((v - m)**2).mean(axis=axes, keepdims=True)
+        y = (v - m) / np.sqrt(var + eps)
+        return y * (w if w is not None else 1) + (b if b is not None else 0)
+    y = rand((4, 8, 32), -2, 2, dt)
+    g, be = rand((32,), 0.5, 1.5, dt), rand((32,), dtype=dt)
+    cases += [
+        op_case("layer_norm", [y, g, be], "layer_norm",
+                "%a0 weight(%a1) bias(%a2)", "normalized_shape = array<i64: 32>",
+                [((4, 8, 32), dt)], lambda v, w, b: [ln(v, w, b, 1)]),
+        op_case("layer_norm_2d", [y], "layer_norm", "%a0",
+                "normalized_shape = array<i64: 8, 32>, eps = 1.0e-3 : f64",
+                [((4, 8, 32), dt)], lambda v: [ln(v, None, None, 2, 1e-3)]),
+        op_case("layer_norm_big", [rand((8, 128, 512), -3, 3, dt),
+                                   rand((512,), dtype=dt), rand((512,), dtype=dt)],
+                "layer_norm", "%a0 weight(%a1) bias(%a2)",
+                "normalized_shape = array<i64: 512>", [((8, 128, 512), dt)],
+                lambda v, w, b: [ln(v, w, b, 1)]),
+    ]
+    def gn(v, groups, w, b, eps=1e-5):
+        n, c = v.shape[:2]
+        g = v.reshape(n, groups, -1)
+        m = g.mean(axis=2, keepdims=True)
+        var = ((g - m)**2).mean(axis=2, keepdims=True)
+        r = ((g - m) / np.sqrt(var + eps)).reshape(v.shape)
+        sh = (1, c) + (1,) * (v.ndim - 2)
+        return r * w.reshape(sh) + b.reshape(sh)
+    z = rand((2, 6, 5, 3), -2, 2, dt)
+    cases.append(op_case("group_norm", [z, rand((6,), dtype=dt), rand((6,), dtype=dt)],
+                         "group_norm", "%a0 weight(%a1) bias(%a2)",
+                         "num_groups = 3 : i64", [((2, 6, 5, 3), dt)],
+                         lambda v, w, b: [gn(v, 3, w, b)]))
+    def bn_eval(v, w, b, rm, rv, eps=1e-5):
+        sh = (1, -1) + (1,) * (v.ndim - 2)
+        return (v - rm.reshape(sh)) / np.sqrt(rv.reshape(sh) + eps) * w.reshape(sh) + b.reshape(sh)
+    def bn_train(v, eps=1e-5):
+        axes = (0,) + tuple(range(2, v.ndim))
+        m = v.mean(axis=axes, keepdims=True)
+        var = ((v - m)**2).mean(axis=axes, keepdims=True)
+        return (v - m) / np.sqrt(var + eps)
+    cases += [
+        op_case("batch_norm_eval",
+                [z, rand((6,), dtype=dt), rand((6,), dtype=dt), rand((6,), dtype=dt),
+                 rand((6,), 0.5, 2, dt)], "batch_norm",
+                "%a0 weight(%a1) bias(%a2) running_mean(%a3) running_var(%a4)", "",
+                [((2, 6, 5, 3), dt)], lambda v, w, b, m, s: [bn_eval(v, w, b, m, s)]),
+        op_case("batch_norm_train", [z], "batch_norm", "%a0", "training = true",
+                [((2, 6, 5, 3), dt)], lambda v: [bn_train(v)]),
+    ]
+    u = rand((3, 8), dtype=dt)
+    cases += [
+        op_case("normalize", [u], "normalize", "%a0", "p = 2.0 : f64, dim = 1 : i64",
+                [((3, 8), dt)],
+                lambda v: [v / np.maximum(np.sqrt((v**2).sum(1, keepdims=True)), 1e-12)]),
+        op_case("cosine_similarity", [u, rand((1, 8), dtype=dt)],
+                "cosine_similarity", "%a0, %a1", "dim = 1 : i64", [((3,), dt)],
+                lambda a, b: [((a / np.maximum(np.linalg.norm(a, axis=1, keepdims=True), 1e-8)) *
+                               (b / np.maximum(np.linalg.norm(b, axis=1, keepdims=True), 1e-8))).sum(1)]),
+    ]
+    return cases
+
+
+# ----------------------------------------------------------------------------
+def losses(mode):
+    dt = fdt(mode)
+    x, t = rand((4, 7), -2, 2, dt), rand((4, 7), -2, 2, dt)
+    cases = []
+    for red in ("mean", "sum", "none"):
+        so = (4, 7) if red == "none" else ()
+        R = lambda l, red=red: [reduce_loss(l, red)]
+        attr = 'reduction = "%s"' % red
+        cases += [
+            op_case("mse_" + red, [x, t], "mse_loss", "%a0, %a1", attr,
+                    [(so, dt)], lambda a, b, R=R: R((a - b)**2)),
+            op_case("l1_" + red, [x, t], "l1_loss", "%a0, %a1", attr,
+                    [(so, dt)], lambda a, b, R=R: R(np.abs(a - b))),
+        ]
+    def smooth(a, b, beta):
+        z = np.abs(a - b)
+        return np.where(z < beta, 0.5 * z * z / beta, z - 0.5 * beta)
+    def huber(a, b, d):
+        z = np.abs(a - b)
+        return np.where(z < d, 0.5 * z * z, d * (z - 0.5 * d))
+    p = rand((4, 7), 0.05, 0.95, dt)
+    tp_ = rand((4, 7), 0, 1, dt)
+    lp = (np.log(rand((4, 7), 0.05, 1, "f32")[0]), dt)
+    if dt == "bf16":
+        lp = (to_bf16(lp[0]), dt)
+    tprob = rand((4, 7), 0.01, 1, dt)
+    sign = ((np.sign(rand((4, 7))[0]) + (rand((4, 7))[0] == 0)).astype(np.float32), dt)
+    cases += [
+        op_case("smooth_l1", [x, t], "smooth_l1_loss", "%a0, %a1",
+                "beta = 0.5 : f64", [((), dt)],
+                lambda a, b: [smooth(a, b, 0.5).mean()]),
+        op_case("huber", [x, t], "huber_loss", "%a0, %a1",
+                'delta = 0.7 : f64, reduction = "sum"', [((), dt)],
+                lambda a, b: [huber(a, b, 0.7).sum()]),
+        op_case("soft_margin", [x, sign], "soft_margin_loss", "%a0, %a1", "",
+                [((), dt)], lambda a, y: [np.log1p(np.exp(-y * a)).mean()]),
+        op_case("hinge_embedding", [x, sign], "hinge_embedding_loss", "%a0, %a1",
+                "margin = 0.5 : f64", [((), dt)],
+                lambda a, y: [np.where(y == 1, a, np.maximum(0, 0.5 - a)).mean()]),
+        op_case("kl_div", [lp, tprob], "kl_div", "%a0, %a1",
+                'reduction = "sum"', [((), dt)],
+                lambda a, b: [(b * (np.log(b) - a)).sum()]),
+        op_case("kl_div_log_target", [lp, lp], "kl_div", "%a0, %a1",
+                "log_target = true", [((), dt)],
+                lambda a, b: [(np.exp(b) * (b - a)).mean()]),
+        op_case("poisson_nll", [x, tp_], "poisson_nll_loss", "%a0, %a1", "",
+                [((), dt)], lambda a, b: [(np.exp(a) - b * a).mean()]),
+        op_case("bce", [p, tp_], "binary_cross_entropy", "%a0, %a1", "",
+                [((), dt)],
+                lambda a, b: [-(b * np.log(a) + (1 - b) * np.log(1 - a)).mean()]),
+        op_case("bce_weight", [p, tp_, rand((7,), 0, 2, dt)],
+                "binary_cross_entropy", "%a0, %a1 weight(%a2)",
+                'reduction = "none"', [((4, 7), dt)],
+                lambda a, b, w: [-w * (b * np.log(a) + (1 - b) * np.log(1 - a))]),
+        op_case("bce_logits", [x, tp_], "binary_cross_entropy_with_logits",
+                "%a0, %a1", "", [((), dt)],
+                lambda a, b: [(-(b * np.log(sigmoid(a)) + (1 - b) * np.log(1 - sigmoid(a)))).mean()]),
+        op_case("bce_logits_pos_weight", [x, tp_, rand((7,), 0.5, 3, dt)],
+                "binary_cross_entropy_with_logits", "%a0, %a1 pos_weight(%a2)",
+                'reduction = "sum"', [((), dt)],
+                lambda a, b, pw: [(-(pw * b * np.log(sigmoid(a)) + (1 - b) * np.log(1 - sigmoid(a)))).sum()]),
+        op_case("margin_ranking", [rand((7,), dtype=dt), rand((7,), dtype=dt),
+                                   (sign[0][0].copy(), dt)],
+                "margin_ranking_loss", "%a0, %a1, %a2", "margin = 0.1 : f64",
+                [((), dt)],
+                lambda a, b, y: [np.maximum(0, -y * (a - b) + 0.1).mean()]),
+    ]
+    logits = rand((6, 5), -3, 3, dt)
+    tgt = randint((6,), 0, 5)
+    tgt_ign = (np.array([0, 4, -100, 2, 1, -100], np.int64), "i64")
+    w = rand((5,), 0.2, 2, dt)
+    # cross_entropy rounds log_softmax to the op's dtype (tensorplay's
+    # composite), the reference does the same.
+    ls = lambda a: rounded(dt, log_softmax(a, 1))
+    cases += [
+        op_case("nll", [(ls(logits[0]).astype(np.float32), dt), tgt], "nll_loss",
+                "%a0, %a1", "", [((), dt)], lambda a, t: [nll(a, t.astype(np.int64))]),
+        op_case("nll_weight_ignore", [(ls(logits[0]).astype(np.float32), dt), tgt_ign, w],
+                "nll_loss", "%a0, %a1 weight(%a2)", "", [((), dt)],
+                lambda a, t, ww: [nll(a, t.astype(np.int64), ww)]),
+        op_case("nll_none", [(ls(logits[0]).astype(np.float32), dt), tgt_ign],
+                "nll_loss", "%a0, %a1", 'reduction = "none"', [((6,), dt)],
+                lambda a, t: [nll(a, t.astype(np.int64), reduction="none")]),
+        op_case("cross_entropy", [logits, tgt], "cross_entropy", "%a0, %a1", "",
+                [((), dt)], lambda a, t: [nll(ls(a), t.astype(np.int64))]),
+        op_case("cross_entropy_weight_ignore", [logits, tgt_ign, w],
+                "cross_entropy", "%a0, %a1 weight(%a2)", 'reduction = "sum"',
+                [((), dt)],
+                lambda a, t, ww: [nll(ls(a), t.astype(np.int64), ww, reduction="sum")]),
+        op_case("cross_entropy_smoothing", [logits, tgt], "cross_entropy",
+                "%a0, %a1", "label_smoothing = 0.1 : f64", [((), dt)],
+                lambda a, t: [0.9 * nll(ls(a), t.astype(np.int64)) +
+                              0.1 * (-ls(a).sum(1) / 5).mean()]),
+        op_case("cross_entropy_probs", [logits, (softmax(f64(rand((6, 5))[0]), 1).astype(np.float32), dt)],
+                "cross_entropy", "%a0, %a1", "", [((), dt)],
+                lambda a, p: [(-(p * ls(a)).sum(1)).mean()]),
+        op_case("cross_entropy_2d", [rand((2, 4, 3, 3), -2, 2, dt), randint((2, 3, 3), 0, 4)],
+                "cross_entropy_loss", "%a0, %a1", "", [((), dt)],
+                lambda a, t: [nll(rounded(dt, log_softmax(a, 1)), t.astype(np.int64))]),
+    ]
+    a1, a2 = rand((5, 8), dtype=dt), rand((5, 8), dtype=dt)
+    ysign = (np.array([1, -1, 1, -1, -1], np.float32), dt)
+    def cos_emb(a, b, y, margin):
+        eps = 1e-12
+        cos = (a * b).sum(1) / np.sqrt(((a * a).sum(1) + eps) * ((b * b).sum(1) + eps))
+        return np.where(y == 1, 1 - cos, np.maximum(0, cos - margin)).mean()
+    def pdist(a, b, p, eps=1e-6):
+        return (np.abs(a - b + eps)**p).sum(-1)**(1 / p)
+    cases += [
+        op_case("cosine_embedding", [a1, a2, ysign], "cosine_embedding_loss",
+                "%a0, %a1, %a2", "margin = 0.2 : f64", [((), dt)],
+                lambda a, b, y: [cos_emb(a, b, y, 0.2)]),
+        op_case("triplet_margin", [a1, a2, rand((5, 8), dtype=dt)],
+                "triplet_margin_loss", "%a0, %a1, %a2", "", [((), dt)],
+                lambda a, p, n: [np.maximum(pdist(a, p, 2) - pdist(a, n, 2) + 1.0, 0).mean()]),
+        op_case("triplet_margin_swap", [a1, a2, rand((5, 8), dtype=dt)],
+                "triplet_margin_loss", "%a0, %a1, %a2",
+                "p = 1.0 : f64, swap = true", [((), dt)],
+                lambda a, p, n: [np.maximum(pdist(a, p, 1) - np.minimum(pdist(a, n, 1), pdist(p, n, 1)) + 1.0, 0).mean()]),
+    ]
+    return cases
+
+
+# ----------------------------------------------------------------------------
+def matmul(mode):
+    dt = fdt(mode)
+    R = lambda x: rounded(dt, x)
+    mm = lambda name, sa, sb, so, op="matmul", **kw: op_case(
+        name, [rand(sa, dtype=dt), rand(sb, dtype=dt)], op, "%a0, %a1", "",
+        [(so, dt)], lambda a, b: [R(np.matmul(a, b))], **kw)
+    cases = [
+        mm("mm", (8, 16), (16, 12), (8, 12), "mm"),
+        mm("mm_odd", (7, 13), (13, 5), (7, 5), "mm"),
+        mm("mm_big", (256, 512), (512, 384), (256, 384), "mm"),
+        mm("bmm", (3, 8, 16), (3, 16, 4), (3, 8, 4), "bmm"),
+        mm("matmul_3d_2d", (2, 5, 16), (16, 6), (2, 5, 6)),
+        mm("matmul_2d_3d", (5, 16), (3, 16, 6), (3, 5, 6)),
+        mm("matmul_bcast", (2, 1, 5, 8), (3, 8, 4), (2, 3, 5, 4)),
+        mm("matmul_4d", (2, 3, 32, 16), (2, 3, 16, 32), (2, 3, 32, 32)),
+        mm("matmul_vec_mat", (16,), (16, 6), (6,)),
+        mm("matmul_mat_vec", (5, 16), (16,), (5,)),
+        mm("matmul_vec_vec", (16,), (16,), ()),
+        mm("mv", (5, 16), (16,), (5,), "mv"),
+        mm("dot", (16,), (16,), (), "dot"),
+    ]
+    c, a, b = rand((8, 12), dtype=dt), rand((8, 16), dtype=dt), rand((16, 12), dtype=dt)
+    cases += [
+        op_case("addmm", [rand((12,), dtype=dt), a, b], "addmm", "%a0, %a1, %a2",
+                "alpha = 0.5 : f64, beta = 2.0 : f64", [((8, 12), dt)],
+                lambda i, x, y: [R(2.0 * i + 0.5 * (x @ y))]),
+        op_case("addmm_beta0", [(np.full((8, 12), np.nan, np.float32), dt), a, b],
+                "addmm", "%a0, %a1, %a2", "beta = 0.0 : f64", [((8, 12), dt)],
+                lambda i, x, y: [R(x @ y)]),
+        op_case("baddbmm", [rand((3, 8, 4), dtype=dt), rand((3, 8, 16), dtype=dt),
+                            rand((3, 16, 4), dtype=dt)], "baddbmm", "%a0, %a1, %a2",
+                "alpha = -1.0 : f64", [((3, 8, 4), dt)],
+                lambda i, x, y: [R(i - np.matmul(x, y))]),
+        op_case("addbmm", [rand((8, 4), dtype=dt), rand((3, 8, 16), dtype=dt),
+                           rand((3, 16, 4), dtype=dt)], "addbmm", "%a0, %a1, %a2",
+                "beta = 0.5 : f64", [((8, 4), dt)],
+                lambda i, x, y: [R(0.5 * i + np.matmul(x, y).sum(0))]),
+        op_case("addmv", [rand((5,), dtype=dt), rand((5, 16), dtype=dt),
+                          rand((16,), dtype=dt)], "addmv", "%a0, %a1, %a2", "",
+                [((5,), dt)], lambda i, m, v: [R(i + m @ v)]),
+        op_case("addr", [rand((5, 6), dtype=dt), rand((5,), dtype=dt),
+                         rand((6,), dtype=dt)], "addr", "%a0, %a1, %a2",
+                "alpha = 2.0 : f64", [((5, 6), dt)],
+                lambda i, u, v: [R(i + 2 * np.outer(u, v))]),
+        op_case("linear", [rand((4, 6, 32), dtype=dt), rand((24, 32), dtype=dt),
+                           rand((24,), dtype=dt)], "linear", "%a0, %a1 bias(%a2)", "",
+                [((4, 6, 24), dt)], lambda x, w, bb: [R(x @ w.T + bb)]),
+        op_case("linear_nobias", [rand((5, 32), dtype=dt), rand((7, 32), dtype=dt)],
+                "linear", "%a0, %a1", "", [((5, 7), dt)],
+                lambda x, w: [R(x @ w.T)]),
+        op_case("linear_big", [rand((256, 1024), dtype=dt), rand((512, 1024), dtype=dt),
+                               rand((512,), dtype=dt)], "linear", "%a0, %a1 bias(%a2)",
+                "", [((256, 512), dt)], lambda x, w, bb: [R(x @ w.T + bb)]),
+        op_case("tensordot", [rand((3, 4, 5), dtype=dt), rand((5, 3, 2), dtype=dt)],
+                "tensordot", "%a0, %a1",
+                "dims_other = array<i64: 1, 0>, dims_self = array<i64: 0, 2>",
+                [((4, 2), dt)],
+                lambda x, y: [R(np.tensordot(x, y, axes=([0, 2], [1, 0])))]),
+        op_case("bilinear", [rand((4, 3), dtype=dt), rand((4, 5), dtype=dt),
+                             rand((7, 3, 5), dtype=dt), rand((7,), dtype=dt)],
+                "bilinear", "%a0, %a1, %a2 bias(%a3)", "", [((4, 7), dt)],
+                lambda x, y, w, bb: [R(np.einsum("mi,oij,mj->mo", x, w, y) + bb)]),
+        op_case("vecdot", [rand((4, 8), dtype=dt), rand((4, 8), dtype=dt)],
+                "linalg_vecdot", "%a0, %a1", "", [((4,), dt)],
+                lambda x, y: [R((x * y).sum(-1))]),
+        op_case("prelu", [rand((2, 3, 5), dtype=dt), rand((3,), 0, 0.5, dt)],
+                "prelu", "%a0, %a1", "", [((2, 3, 5), dt)],
+                lambda x, w: [np.maximum(x, 0) + w[None, :, None] * np.minimum(x, 0)]),
+    ]
+    m1, m2, m3 = rand((4, 8), dtype=dt), rand((8, 3), dtype=dt), rand((3, 5), dtype=dt)
+    cases += [
+        Case("chain_matmul", [m1, m2, m3], [
+            "%%r0 = tp.chain_matmul [%%a0, %%a1, %%a2] : (%s, %s, %s) -> %s" % (
+                ttype((4, 8), dt), ttype((8, 3), dt), ttype((3, 5), dt),
+                ttype((4, 5), dt))], [((4, 5), dt)],
+             lambda x, y, z: [R(R(x @ y) @ z)]),
+        Case("multi_dot", [rand((8,), dtype=dt), m2, rand((3,), dtype=dt)], [
+            "%%r0 = tp.multi_dot [%%a0, %%a1, %%a2] : (%s, %s, %s) -> %s" % (
+                ttype((8,), dt), ttype((8, 3), dt), ttype((3,), dt),
+                ttype((), dt))], [((), dt)],
+             lambda x, y, z: [R(R(x @ y) @ z)]),
+    ]
+    return cases
+
+
+# ----------------------------------------------------------------------------
+def conv(mode):
+    dt = fdt(mode)
+    R = lambda x: rounded(dt, x)
+    cases = []
+
+    def conv_case(name, op, xs, ws, bias, attrs, outshape, stride, pad, dil,
+                  groups, transposed=False, outpad=None):
+        ins = [rand(xs, dtype=dt), rand(ws, dtype=dt)]
+        operands = "%a0, %a1"
+        if bias:
+            ins.append(rand((bias,), dtype=dt))
+            operands += " bias(%a2)"
+        r = len(xs) - 2
+        def ref(x, w, b=None):
+            if transposed:
+                return [R(conv_transpose_nd(x, w, b, stride, pad, outpad or [0] * r,
+                                            dil, groups))]
+            return [R(conv_nd(x, w, b, stride, pad, dil, groups))]
+        # The result shape is the reference's (the verifier checks it too).
+        outshape = ref(*[f64(a) for a, _ in ins])[0].shape
+        cases.append(op_case(name, ins, op, operands, attrs, [(outshape, dt)], ref))
+
+    conv_case("conv1d", "conv1d", (2, 3, 16), (4, 3, 5), 4, "",
+              (2, 4, 12), [1], [0], [1], 1)
+    conv_case("conv1d_stride_pad_dil", "conv1d", (2, 4, 17), (6, 2, 3), None,
+              "stride = array<i64: 2>, padding = array<i64: 2>, "
+              "dilation = array<i64: 2>, groups = 2 : i64",
+              (2, 6, 8), [2], [2], [2], 2)
+    conv_case("conv2d", "conv2d", (2, 3, 9, 8), (5, 3, 3, 3), 5,
+              "padding = array<i64: 1>", (2, 5, 9, 8), [1, 1], [1, 1], [1, 1], 1)
+    conv_case("conv2d_stride_groups", "conv2d", (1, 6, 11, 10), (9, 2, 3, 2), 9,
+              "stride = array<i64: 2, 3>, padding = array<i64: 1, 0>, "
+              "groups = 3 : i64", (1, 9, 6, 3), [2, 3], [1, 0], [1, 1], 3)
+    conv_case("conv2d_depthwise", "conv2d", (2, 4, 8, 8), (4, 1, 3, 3), None,
+              "padding = array<i64: 1>, groups = 4 : i64", (2, 4, 8, 8),
+              [1, 1], [1, 1], [1, 1], 4)
+    conv_case("conv2d_big", "conv2d", (4, 32, 28, 28), (64, 32, 3, 3), 64,
+              "padding = array<i64: 1>", (4, 64, 28, 28), [1, 1], [1, 1],
+              [1, 1], 1)
+    conv_case("conv3d", "conv3d", (1, 2, 5, 6, 4), (3, 2, 3, 3, 2), 3,
+              "padding = array<i64: 1, 0, 1>, dilation = array<i64: 1, 2, 1>",
+              (1, 3, 5, 2, 5), [1, 1, 1], [1, 0, 1], [1, 2, 1], 1)
+    conv_case("conv_transpose1d", "conv_transpose1d", (2, 4, 7), (4, 3, 3), 3,
+              "stride = array<i64: 2>, padding = array<i64: 1>, "
+              "output_padding = array<i64: 1>", (2, 3, 14), [2], [1], [1], 1,
+              True, [1])
+    conv_case("conv_transpose2d", "conv_transpose2d", (1, 4, 5, 4), (4, 2, 3, 3),
+              2, "stride = array<i64: 2>", (1, 2, 11, 9), [2, 2], [0, 0],
+              [1, 1], 1, True, [0, 0])
+    conv_case("conv_transpose2d_groups_dil", "conv_transpose2d", (2, 4, 4, 5),
+              (4, 3, 2, 3), None,
+              "stride = array<i64: 1, 2>, padding = array<i64: 1>, "
+              "groups = 2 : i64, dilation = array<i64: 2>", (2, 6, 4, 11),
+              [1, 2], [1, 1], [2, 2], 2, True, [0, 0])
+    conv_case("conv_transpose2d_outpad_gt_pad", "conv_transpose2d", (1, 2, 3, 3),
+              (2, 2, 3, 3), None,
+              "stride = array<i64: 3>, output_padding = array<i64: 2>",
+              (1, 2, 11, 11), [3, 3], [0, 0], [1, 1], 1, True, [2, 2])
+    conv_case("conv_transpose3d", "conv_transpose3d", (1, 3, 2, 3, 2),
+              (3, 2, 2, 2, 2), 2, "stride = array<i64: 2>",
+              (1, 2, 4, 6, 4), [2, 2, 2], [0, 0, 0], [1, 1, 1], 1, True,
+              [0, 0, 0])
+    x, w = rand((2, 3, 10), dtype=dt), rand((4, 3, 3), dtype=dt)
+    cases.append(op_case(
+        "convolution", [x, w], "convolution", "%a0, %a1",
+        "dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, "
+        "padding = array<i64: 1>, stride = array<i64: 2>, transposed = false",
+        [((2, 4, 5), dt)], lambda a, b: [R(conv_nd(a, b, None, [2], [1], [1], 1))]))
+    xt, wt, bt = rand((10, 2, 3), dtype=dt), rand((3, 3, 4), dtype=dt), rand((4,), dtype=dt)
+    cases.append(op_case(
+        "conv_tbc", [xt, wt, bt], "conv_tbc", "%a0, %a1, %a2", "pad = 1 : i64",
+        [((10, 2, 4), dt)],
+        lambda a, b, c: [R(np.transpose(conv_nd(np.transpose(a, (1, 2, 0)),
+                                                np.transpose(b, (2, 1, 0)), c,
+                                                [1], [1], [1], 1), (2, 0, 1)))]))
+    return cases
+
+
+# ----------------------------------------------------------------------------
+def attention(mode):
+    dt = fdt(mode)
+    R = lambda x: rounded(dt, x)
+    q, k, v = (rand((2, 4, 16, 8), dtype=dt), rand((2, 4, 12, 8), dtype=dt),
+               rand((2, 4, 12, 8), dtype=dt))
+    def sdpa(q, k, v, mask=None, causal=False, scale=None):
+        s = (q @ np.swapaxes(k, -1, -2)) * (scale or 1 / math.sqrt(q.shape[-1]))
+        if causal:
+            L, S = s.shape[-2:]
+            s = np.where(np.tril(np.ones((L, S), bool)), s, -np.inf)
+        if mask is not None:
+            s = np.where(mask, s, -np.inf) if mask.dtype == bool else s + mask
+        return softmax(s, -1) @ v
+    cases = [
+        op_case("sdpa", [q, k, v], "scaled_dot_product_attention",
+                "%a0, %a1, %a2", "", [((2, 4, 16, 8), dt)],
+                lambda a, b, c: [sdpa(a, b, c)]),
+        op_case("sdpa_causal_scale", [q, rand((2, 4, 16, 8), dtype=dt),
+                                      rand((2, 4, 16, 8), dtype=dt)],
+                "scaled_dot_product_attention", "%a0, %a1, %a2",
+                "is_causal = true, scale = 0.25 : f64", [((2, 4, 16, 8), dt)],
+                lambda a, b, c: [sdpa(a, b, c, causal=True, scale=0.25)]),
+        op_case("sdpa_float_mask", [q, k, v, rand((16, 12), -1, 1, dt)],
+                "scaled_dot_product_attention", "%a0, %a1, %a2 mask(%a3)", "",
+                [((2, 4, 16, 8), dt)], lambda a, b, c, m: [sdpa(a, b, c, m)]),
+    ]
+    bmask = RNG_bool((16, 12))
+    cases.append(op_case("sdpa_bool_mask", [q, k, v, (bmask, "i1")],
+                         "scaled_dot_product_attention", "%a0, %a1, %a2 mask(%a3)",
+                         "", [((2, 4, 16, 8), dt)],
+                         lambda a, b, c, m: [sdpa(a, b, c, m != 0)]))
+    return cases
+
+
+def RNG_bool(shape):
+    m = np.random.default_rng(7).integers(0, 2, size=shape).astype(bool)
+    m[:, 0] = True  # every row keeps one key
+    return m
+
+
+FAMILIES = {
+    "matmul": matmul,
+    "conv": conv,
+    "attention": attention,
+    "elementwise": elementwise,
+    "shape": shape,
+    "reductions": reductions,
+    "normalization": normalization,
+    "losses": losses,
+}
