@@ -152,7 +152,11 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.reassociateFPReductions = true;
   pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  // Buffers come from the runtime's caching allocator (Codegen.h).
+  FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
+  memrefToLLVM.useGenericFunctions = true;
+  memrefToLLVM.useAlignedAlloc = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefToLLVM));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());

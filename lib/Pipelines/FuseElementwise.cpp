@@ -15,6 +15,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -60,11 +61,13 @@ struct FuseElementwisePass
       if (!generic || generic.getNumReductionLoops() != 0)
         return false;
       // Never duplicate gathers (tensor.extract) or other ops with regions.
+      // Transcendental functions (math dialect) count as many ops: they
+      // become polynomials of a dozen or more operations.
       unsigned count = 0;
       for (Operation &op : generic.getBody()->without_terminator()) {
         if (op.getNumRegions() != 0 || isa<tensor::ExtractOp>(op))
           return false;
-        ++count;
+        count += isa<math::MathDialect>(op.getDialect()) ? 16 : 1;
       }
       return count <= maxOps;
     };

@@ -30,6 +30,14 @@ typedef struct tp_rt_memref {
   int64_t sizes_and_strides[];
 } tp_rt_memref;
 
+/// The buffers of compiled code: MLIR's generic allocation functions
+/// (finalize-memref-to-llvm use-generic-functions), backed by a cache of
+/// freed blocks per (size, alignment), so a compiled function called again
+/// and again reuses its buffers. `free` takes what `aligned_alloc` returned.
+void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size);
+void *_mlir_memref_to_llvm_alloc(uint64_t size);
+void _mlir_memref_to_llvm_free(void *ptr);
+
 /// 1 when the runtime was built with oneDNN (the tp_rt_dnnl_* calls work).
 int32_t tp_rt_onednn_available(void);
 

@@ -595,16 +595,21 @@ Value lowering::buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t dim,
       });
   Value s = buildSum(b, loc, shifted, dims, accType);
   Value sKeep = insertUnitDims(b, loc, s, dims);
-  return buildElementwise(
-      b, loc, accTensor, {x, mKeep, sKeep},
-      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        Value v = arith::SubFOp::create(nb, nloc, toAcc(nb, nloc, args[0]),
-                                        args[1]);
-        if (log)
+  if (log)
+    return buildElementwise(
+        b, loc, accTensor, {x, mKeep, sKeep},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+          Value v = arith::SubFOp::create(nb, nloc, toAcc(nb, nloc, args[0]),
+                                          args[1]);
           return arith::SubFOp::create(nb, nloc, v,
                                        math::LogOp::create(nb, nloc, args[2]));
-        return arith::DivFOp::create(nb, nloc, math::ExpOp::create(nb, nloc, v),
-                                     args[2]);
+        });
+  // softmax divides the exponentials already computed (one exp per
+  // element).
+  return buildElementwise(
+      b, loc, accTensor, {shifted, sKeep},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::DivFOp::create(nb, nloc, args[0], args[1]);
       });
 }
 

@@ -51,11 +51,40 @@ bool supportedOutput(Type in, Type out) {
   return (in.isF32() && out.isF32()) || (in.isBF16() && (out.isBF16() || out.isF32()));
 }
 
+/// The buffer of operand `t`; when `t` is a tp.permute / tp.transpose of a
+/// tensor, a permuted strided view of that tensor's buffer instead (oneDNN
+/// reads any strides, so the transpose copy disappears when nothing else
+/// uses it).
+Value operandBuffer(OpBuilder &b, Location loc, Value t) {
+  SmallVector<int64_t> perm;
+  Value source;
+  if (auto permute = t.getDefiningOp<PermuteOp>()) {
+    source = permute.getInput();
+    int64_t rank = tensorShape(source).size();
+    for (int64_t d : permute.getDims())
+      perm.push_back(normalizeDim(d, rank));
+  } else if (auto transpose = t.getDefiningOp<TransposeOp>()) {
+    source = transpose.getInput();
+    int64_t rank = tensorShape(source).size();
+    for (int64_t d = 0; d < rank; ++d)
+      perm.push_back(d);
+    if (rank > 0)
+      std::swap(perm[normalizeDim((int64_t)transpose.getDim0(), rank)],
+                perm[normalizeDim((int64_t)transpose.getDim1(), rank)]);
+  }
+  if (!source || tensorElementType(source) != tensorElementType(t))
+    return rc::bufferOf(b, loc, t);
+  return rc::permuteView(b, loc, rc::bufferOf(b, loc, source), perm);
+}
+
 /// C = A @ op(B) (+ bias) through oneDNN. `a` and `b` have one rank; with
 /// `transposeB`, `b` holds op(B)^T. Returns the tensor C of element type
-/// `outType`.
+/// `outType`. With `dstPermutation`, C is written through a strided view
+/// into a buffer holding C permuted by it, and that permuted tensor is
+/// returned (the consumer's tp.permute becomes free).
 Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
-                 Value bTensor, bool transposeB, Value bias, Type outType) {
+                 Value bTensor, bool transposeB, Value bias, Type outType,
+                 ArrayRef<int64_t> dstPermutation = {}) {
   Type inType = tensorElementType(a);
   ArrayRef<int64_t> as = tensorShape(a), bs = tensorShape(bTensor);
   int64_t rank = as.size();
@@ -64,17 +93,29 @@ Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
   SmallVector<int64_t> cShape =
       *broadcastShapes(as.drop_back(2), bs.drop_back(2));
   cShape.append({m, n});
-  Value aBuf = rc::bufferOf(b, loc, a);
-  Value bBuf = rc::bufferOf(b, loc, bTensor);
+  Value aBuf = operandBuffer(b, loc, a);
+  Value bBuf = operandBuffer(b, loc, bTensor);
   if (transposeB)
     bBuf = rc::transposeLast2(b, loc, bBuf);
   Value biasBuf = bias ? rc::bufferOf(b, loc, bias)
                        : rc::emptyBuffer(b, loc, inType);
-  Value cBuf = rc::allocBuffer(b, loc, cShape, outType);
+  Value cBuf, cView;
+  if (!dstPermutation.empty()) {
+    SmallVector<int64_t> permuted, inverse(dstPermutation.size());
+    for (size_t i = 0; i < dstPermutation.size(); ++i) {
+      permuted.push_back(cShape[dstPermutation[i]]);
+      inverse[dstPermutation[i]] = i;
+    }
+    cBuf = rc::allocBuffer(b, loc, permuted, outType);
+    cView = rc::permuteView(b, loc, cBuf, inverse);
+  } else {
+    cBuf = rc::allocBuffer(b, loc, cShape, outType);
+    cView = cBuf;
+  }
   std::string name = ("tp_rt_dnnl_matmul_" + rc::dtypeSuffix(inType) + "_" +
                       rc::dtypeSuffix(outType))
                          .str();
-  rc::emitCall(b, loc, anchor, name, {aBuf, bBuf, biasBuf, cBuf});
+  rc::emitCall(b, loc, anchor, name, {aBuf, bBuf, biasBuf, cView});
   return rc::tensorOf(b, loc, cBuf);
 }
 
@@ -135,6 +176,21 @@ struct ProductToRuntime : public OpRewritePattern<OpTy> {
     if (!in || !supportedOutput(*in, resultType.getElementType()) ||
         !resultType.hasStaticShape())
       return failure();
+    // A batched product whose only use is a tp.permute: oneDNN writes the
+    // permuted layout directly.
+    if (op->hasOneUse() && resultType.getRank() >= 3 &&
+        tensorShape(a).size() == tensorShape(b).size() &&
+        tensorShape(a).drop_back(2) == tensorShape(b).drop_back(2))
+      if (auto permute = dyn_cast<PermuteOp>(*op->getUsers().begin())) {
+        SmallVector<int64_t> perm;
+        for (int64_t d : permute.getDims())
+          perm.push_back(normalizeDim(d, resultType.getRank()));
+        Value c = emitMatmul(rewriter, op.getLoc(), op, a, b, false, nullptr,
+                             resultType.getElementType(), perm);
+        rewriter.replaceOp(permute, c);
+        rewriter.eraseOp(op);
+        return success();
+      }
     std::optional<Value> c = emitTorchMatmul(rewriter, op.getLoc(), op, a, b,
                                              resultType.getElementType());
     if (!c)

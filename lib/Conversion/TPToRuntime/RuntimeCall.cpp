@@ -58,6 +58,27 @@ Value runtime_call::transposeLast2(OpBuilder &b, Location loc, Value buffer) {
       AffineMapAttr::get(map));
 }
 
+Value runtime_call::permuteView(OpBuilder &b, Location loc, Value buffer,
+                                ArrayRef<int64_t> perm) {
+  bool identity = true;
+  for (size_t i = 0; i < perm.size(); ++i)
+    identity &= perm[i] == (int64_t)i;
+  if (identity)
+    return buffer;
+  auto type = cast<MemRefType>(buffer.getType());
+  // memref.transpose keeps the layout dynamic only from a dynamic layout.
+  MemRefType dynamic = stridedType(type.getShape(), type.getElementType());
+  if (type != dynamic)
+    buffer = memref::CastOp::create(b, loc, dynamic, buffer);
+  SmallVector<unsigned> dims(perm.begin(), perm.end());
+  SmallVector<int64_t> shape;
+  for (int64_t p : perm)
+    shape.push_back(type.getShape()[p]);
+  return memref::TransposeOp::create(
+      b, loc, stridedType(shape, type.getElementType()), buffer,
+      AffineMapAttr::get(AffineMap::getPermutationMap(dims, b.getContext())));
+}
+
 Value runtime_call::allocBuffer(OpBuilder &b, Location loc,
                                 ArrayRef<int64_t> shape, Type elementType) {
   return memref::AllocOp::create(b, loc, MemRefType::get(shape, elementType),

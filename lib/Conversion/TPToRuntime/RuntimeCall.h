@@ -24,6 +24,10 @@ StringRef dtypeSuffix(Type t);
 Value bufferOf(OpBuilder &b, Location loc, Value t);
 /// `buffer` with its two trailing dimensions swapped (a strided view).
 Value transposeLast2(OpBuilder &b, Location loc, Value buffer);
+/// `buffer` viewed with its dimensions permuted: result dim i is dim
+/// perm[i] of `buffer` (a strided view, no copy).
+Value permuteView(OpBuilder &b, Location loc, Value buffer,
+                  ArrayRef<int64_t> perm);
 /// A new buffer of `shape` x `elementType` the call writes.
 Value allocBuffer(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                   Type elementType);

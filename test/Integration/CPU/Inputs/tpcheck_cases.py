@@ -596,6 +596,17 @@ def matmul(mode):
                 "prelu", "%a0, %a1", "", [((2, 3, 5), dt)],
                 lambda x, w: [np.maximum(x, 0) + w[None, :, None] * np.minimum(x, 0)]),
     ]
+    # Attention-style layouts: permuted operands and a permuted result are
+    # strided views for oneDNN (no transpose copies).
+    q, k = rand((2, 6, 3, 8), dtype=dt), rand((2, 6, 3, 8), dtype=dt)
+    T = lambda s: ttype(s, dt)
+    cases.append(Case("permuted_operands_result", [q, k], [
+        "%%qp = tp.permute %%a0 {dims = array<i64: 0, 2, 1, 3>} : (%s) -> %s" % (T((2, 6, 3, 8)), T((2, 3, 6, 8))),
+        "%%kt = tp.permute %%a1 {dims = array<i64: 0, 2, 3, 1>} : (%s) -> %s" % (T((2, 6, 3, 8)), T((2, 3, 8, 6))),
+        "%%s = tp.matmul %%qp, %%kt : (%s, %s) -> %s" % (T((2, 3, 6, 8)), T((2, 3, 8, 6)), T((2, 3, 6, 6))),
+        "%%r0 = tp.permute %%s {dims = array<i64: 0, 2, 1, 3>} : (%s) -> %s" % (T((2, 3, 6, 6)), T((2, 6, 3, 6))),
+    ], [((2, 6, 3, 6), dt)],
+        lambda x, y: [R(np.transpose(np.transpose(x, (0, 2, 1, 3)) @ np.transpose(y, (0, 2, 3, 1)), (0, 2, 1, 3)))]))
     m1, m2, m3 = rand((4, 8), dtype=dt), rand((8, 3), dtype=dt), rand((3, 5), dtype=dt)
     cases += [
         Case("chain_matmul", [m1, m2, m3], [
