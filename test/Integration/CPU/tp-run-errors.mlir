@@ -1,0 +1,21 @@
+// tp-run reports bad input clearly and exits non-zero.
+// RUN: not tp-run %s --entry=nope 2>&1 | FileCheck %s --check-prefix=MISSING
+// RUN: %python -c "import numpy; numpy.save('%t.shape.npy', numpy.zeros((3, 4), numpy.float32)); numpy.save('%t.dtype.npy', numpy.zeros((2, 4), numpy.int32))"
+// RUN: not tp-run %s --entry=f --input=%t.shape.npy 2>&1 | FileCheck %s --check-prefix=SHAPE
+// RUN: not tp-run %s --entry=f --input=%t.dtype.npy 2>&1 | FileCheck %s --check-prefix=DTYPE
+// RUN: not tp-run %s --entry=f --input=%t.missing.npy 2>&1 | FileCheck %s --check-prefix=NOFILE
+// RUN: not tp-run %S/Inputs/unsupported-op.mlir 2>&1 | FileCheck %s --check-prefix=NOLOWERING
+// RUN: tp-run %s --entry=f --seed=3 --repeat=3 --warmup=1 | FileCheck %s --check-prefix=TIMING
+
+// MISSING: tp-run: no public function @nope in {{.*}} (functions: @f)
+// SHAPE: tp-run: @f argument #0: {{.*}}.shape.npy: shape (3, 4) f32 does not match the argument's (2, 4) f32
+// DTYPE: tp-run: @f argument #0: {{.*}}.dtype.npy: dtype (2, 4) i32 does not match the argument's (2, 4) f32
+// NOFILE: tp-run: @f argument #0: {{.*}}.missing.npy: cannot read
+// NOLOWERING: unsupported-op.mlir:4:8: error: 'tp.inverse' op has no CPU lowering
+// NOLOWERING: tp-run: lowering to the CPU failed (tp-lower-to-cpu)
+// TIMING: @f: median {{[0-9.]+}} ms, min {{[0-9.]+}} ms, mean {{[0-9.]+}} ms over 3 runs
+
+func.func @f(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %r = tp.relu %x : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
