@@ -33,5 +33,13 @@ if [ ! -f "$BUILD/build.ninja" ]; then
     -DMLIR_DIR="$LLVM_DIR/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$LLVM_DIR/bin/lit"
 fi
+# CPU code generation tests (test/Integration/CPU) run NumPy under the
+# Python that runs lit; install it there if that Python lacks it.
+LIT_PYTHON="$(head -1 "$LLVM_DIR/bin/lit" | sed -n 's/^#! *//p')"
+if [ -n "$LIT_PYTHON" ] && ! $LIT_PYTHON -c "import numpy" 2>/dev/null; then
+  echo "== installing numpy for $LIT_PYTHON"
+  $LIT_PYTHON -m pip install --quiet numpy || $LIT_PYTHON -m pip install --quiet --break-system-packages numpy
+fi
+
 echo "== building"
 ninja -C "$BUILD" -j "$(nproc)"
