@@ -1,0 +1,220 @@
+//===- CpuCodegenTest.cpp - CPU code generation C++ units -----------------===//
+//
+// The pieces of the CPU path that are not IR: host tensors and their bf16
+// rounding, .npy files, the runtime's buffer cache, parallel loops and oneDNN
+// matmul on strided descriptors, and CpuExecutable's checks.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Npy.h"
+
+#include "tensorplay/Pipelines/CPUPipeline.h"
+#include "tensorplay/Pipelines/CpuJit.h"
+#include "tensorplay/Runtime/Codegen.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "llvm/Support/FileSystem.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::tp;
+
+TEST(HostTensor, Bf16RoundsToNearestEven) {
+  HostTensor t(ElementKind::BF16, {4});
+  t.set(0, 1.00390625);  // 1 + 2^-8: halfway, to even -> 1
+  t.set(1, 1.01171875);  // 1 + 3 * 2^-8: halfway, to even -> 1 + 2^-6
+  t.set(2, 1.0078125);   // exactly representable
+  t.set(3, -3.0);
+  EXPECT_EQ(t.get(0), 1.0);
+  EXPECT_EQ(t.get(1), 1.015625);
+  EXPECT_EQ(t.get(2), 1.0078125);
+  EXPECT_EQ(t.get(3), -3.0);
+}
+
+TEST(Npy, RoundTripAndShapeCheck) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("tp", "npy", path));
+  HostTensor t(ElementKind::F32, {2, 3});
+  for (int i = 0; i < 6; ++i)
+    t.set(i, i * 0.5);
+  ASSERT_FALSE(bool(writeNpy(path, t)));
+  TensorSpec spec{ElementKind::F32, {2, 3}};
+  auto back = readNpy(path, &spec);
+  ASSERT_TRUE(bool(back));
+  for (int i = 0; i < 6; ++i)
+    EXPECT_EQ(back->get(i), i * 0.5);
+  // bf16 arguments read float32 files (rounded).
+  TensorSpec bf16{ElementKind::BF16, {2, 3}};
+  auto asBf16 = readNpy(path, &bf16);
+  ASSERT_TRUE(bool(asBf16));
+  EXPECT_EQ(asBf16->kind(), ElementKind::BF16);
+  EXPECT_EQ(asBf16->get(5), 2.5);
+  // A wrong shape is an error naming both shapes.
+  TensorSpec wrong{ElementKind::F32, {3, 2}};
+  auto bad = readNpy(path, &wrong);
+  ASSERT_FALSE(bool(bad));
+  std::string message = llvm::toString(bad.takeError());
+  EXPECT_NE(message.find("(2, 3) f32"), std::string::npos) << message;
+  EXPECT_NE(message.find("(3, 2) f32"), std::string::npos) << message;
+  llvm::sys::fs::remove(path);
+}
+
+TEST(RuntimeAllocator, ReusesFreedBlocksAndAligns) {
+  void *a = _mlir_memref_to_llvm_aligned_alloc(64, 1 << 20);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(a) % 64, 0u);
+  std::memset(a, 1, 1 << 20);
+  _mlir_memref_to_llvm_free(a);
+  void *b = _mlir_memref_to_llvm_aligned_alloc(64, 1 << 20);
+  EXPECT_EQ(a, b);
+  void *c = _mlir_memref_to_llvm_aligned_alloc(256, 100);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(c) % 256, 0u);
+  _mlir_memref_to_llvm_free(b);
+  _mlir_memref_to_llvm_free(c);
+}
+
+namespace {
+struct Coverage {
+  std::vector<std::atomic<int>> hits;
+  explicit Coverage(size_t n) : hits(n) {}
+};
+void mark(void *ctx, int64_t begin, int64_t end) {
+  auto *c = static_cast<Coverage *>(ctx);
+  for (int64_t i = begin; i < end; ++i)
+    c->hits[i]++;
+}
+} // namespace
+
+TEST(ParallelFor, RunsEveryIterationOnce) {
+  for (int64_t n : {0, 1, 2, 3, 17, 1000}) {
+    Coverage c(n + 5);
+    tp_rt_parallel_for(mark, &c, 5, 5 + n);
+    for (int64_t i = 0; i < 5; ++i)
+      EXPECT_EQ(c.hits[i].load(), 0);
+    for (int64_t i = 5; i < 5 + n; ++i)
+      EXPECT_EQ(c.hits[i].load(), 1) << "n = " << n << ", i = " << i;
+  }
+}
+
+namespace {
+/// A rank-2 descriptor with the given strides over `data`.
+struct Desc2 {
+  void *allocated, *aligned;
+  int64_t offset, sizes[2], strides[2];
+};
+} // namespace
+
+TEST(DnnlMatmul, StridedOperandsMatchNaive) {
+  if (!tp_rt_onednn_available())
+    GTEST_SKIP() << "runtime built without oneDNN";
+  // C[3x2] = A[3x4] @ W^T where W is 2x4 (B = W^T as a transposed view).
+  float a[12], w[8], c[6] = {0}, bias[2] = {0.5f, -1.0f};
+  for (int i = 0; i < 12; ++i)
+    a[i] = (float)(i % 5) - 2.0f;
+  for (int i = 0; i < 8; ++i)
+    w[i] = (float)(i % 3) * 0.5f;
+  Desc2 da{a, a, 0, {3, 4}, {4, 1}};
+  Desc2 db{w, w, 0, {4, 2}, {1, 4}};
+  Desc2 dc{c, c, 0, {3, 2}, {2, 1}};
+  struct Desc1 {
+    void *allocated, *aligned;
+    int64_t offset, size, stride;
+  } dbias{bias, bias, 0, 2, 1};
+  tp_rt_codegen_clear_error();
+  EXPECT_EQ(tp_rt_dnnl_matmul_f32_f32(2, reinterpret_cast<tp_rt_memref *>(&da),
+                                      2, reinterpret_cast<tp_rt_memref *>(&db),
+                                      1, reinterpret_cast<tp_rt_memref *>(&dbias),
+                                      2, reinterpret_cast<tp_rt_memref *>(&dc)),
+            TP_RT_SUCCESS);
+  EXPECT_STREQ(tp_rt_codegen_error(), "");
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) {
+      float ref = bias[j];
+      for (int k = 0; k < 4; ++k)
+        ref += a[i * 4 + k] * w[j * 4 + k];
+      EXPECT_FLOAT_EQ(c[i * 2 + j], ref) << i << "," << j;
+    }
+  // Mismatched ranks are an error in the error slot, not a crash.
+  EXPECT_NE(tp_rt_dnnl_matmul_f32_f32(2, reinterpret_cast<tp_rt_memref *>(&da),
+                                      1, reinterpret_cast<tp_rt_memref *>(&dbias),
+                                      1, reinterpret_cast<tp_rt_memref *>(&dbias),
+                                      2, reinterpret_cast<tp_rt_memref *>(&dc)),
+            TP_RT_SUCCESS);
+  EXPECT_NE(std::string(tp_rt_codegen_error()).find("ranks"), std::string::npos);
+  tp_rt_codegen_clear_error();
+}
+
+namespace {
+std::unique_ptr<CpuExecutable> compileSource(MLIRContext &ctx,
+                                             const char *source,
+                                             const CpuCompileOptions &options) {
+  DialectRegistry registry;
+  registerCPUCodegenDialects(registry);
+  ctx.appendDialectRegistry(registry);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+  if (!module)
+    return nullptr;
+  auto exe = CpuExecutable::compile(std::move(module), options);
+  if (!exe) {
+    llvm::consumeError(exe.takeError());
+    return nullptr;
+  }
+  return std::move(*exe);
+}
+} // namespace
+
+TEST(CpuExecutable, RunsAndChecksArguments) {
+  MLIRContext ctx;
+  const char *source = R"mlir(
+    func.func @f(%x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2x3xbf16>) {
+      %s = tp.sum %x {dim = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+      %h = tp.cast %x : tensor<2x3xf32> to tensor<2x3xbf16>
+      return %s, %h : tensor<2xf32>, tensor<2x3xbf16>
+    })mlir";
+  auto exe = compileSource(ctx, source, {});
+  ASSERT_TRUE(exe);
+  ASSERT_NE(exe->lookup("f"), nullptr);
+  EXPECT_EQ(exe->lookup("f")->results[1].kind, ElementKind::BF16);
+  HostTensor x(ElementKind::F32, {2, 3});
+  for (int i = 0; i < 6; ++i)
+    x.set(i, i + 1);
+  std::vector<HostTensor> results;
+  ASSERT_FALSE(bool(exe->run("f", {&x}, results)));
+  EXPECT_EQ(results[0].get(0), 6.0);
+  EXPECT_EQ(results[0].get(1), 15.0);
+  EXPECT_EQ(results[1].get(5), 6.0);
+  // Calling again reuses the buffers and gives the same answer.
+  ASSERT_FALSE(bool(exe->run("f", {&x}, results)));
+  EXPECT_EQ(results[0].get(1), 15.0);
+
+  HostTensor wrong(ElementKind::F32, {3, 2});
+  llvm::Error e = exe->run("f", {&wrong}, results);
+  ASSERT_TRUE(bool(e));
+  EXPECT_NE(llvm::toString(std::move(e)).find("must be tensor<2x3xf32>"),
+            std::string::npos);
+  llvm::Error missing = exe->run("g", {&x}, results);
+  ASSERT_TRUE(bool(missing));
+  EXPECT_NE(llvm::toString(std::move(missing)).find("no public function @g"),
+            std::string::npos);
+}
+
+TEST(CpuExecutable, AutocastChangesTheSignature) {
+  MLIRContext ctx;
+  const char *source = R"mlir(
+    func.func @lin(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>) -> tensor<4x16xf32> {
+      %y = tp.linear %x, %w : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+      return %y : tensor<4x16xf32>
+    })mlir";
+  CpuCompileOptions options;
+  options.autocast = "cpu:bf16";
+  auto exe = compileSource(ctx, source, options);
+  ASSERT_TRUE(exe);
+  EXPECT_EQ(exe->lookup("lin")->results[0].kind, ElementKind::BF16);
+  EXPECT_EQ(exe->lookup("lin")->arguments[0].kind, ElementKind::F32);
+}
