@@ -66,7 +66,8 @@ std::unique_ptr<Compiled> compile(const std::string &source, bool isFile,
       isFile ? parseSourceFile<ModuleOp>(source, &c->context)
              : parseSourceString<ModuleOp>(source, &c->context);
   if (!module) {
-    std::fprintf(stderr, "cannot parse %s\n", isFile ? source.c_str() : "module");
+    std::fprintf(stderr, "cannot parse %s\n",
+                 isFile ? source.c_str() : "module");
     std::exit(1);
   }
   auto exe = CpuExecutable::compile(std::move(module), options);
@@ -86,7 +87,8 @@ std::vector<HostTensor> makeInputs(const FunctionSignature &sig,
   std::vector<HostTensor> inputs;
   for (const TensorSpec &spec : sig.arguments) {
     HostTensor t(spec.kind, spec.shape);
-    bool integer = spec.kind == ElementKind::I64 || spec.kind == ElementKind::I32;
+    bool integer =
+        spec.kind == ElementKind::I64 || spec.kind == ElementKind::I32;
     double bound = 1.0;
     if (spec.shape.size() == 2)
       bound = 1.0 / std::sqrt((double)spec.shape[1]);
@@ -139,10 +141,9 @@ void benchExample(const std::string &dir, const std::string &file,
   std::mt19937_64 rng(7);
   std::vector<HostTensor> inputs = makeInputs(*f32->exe->lookup(fn), rng);
   std::vector<HostTensor> r1, r2;
-  auto medians = interleaved(
-      {[&] { runOrDie(*f32->exe, fn, inputs, r1); },
-       [&] { runOrDie(*bf16->exe, fn, inputs, r2); }},
-      rounds, 3);
+  auto medians = interleaved({[&] { runOrDie(*f32->exe, fn, inputs, r1); },
+                              [&] { runOrDie(*bf16->exe, fn, inputs, r2); }},
+                             rounds, 3);
   std::printf("| %s | %.2f | %.2f | %.2fx |\n", label, medians[0], medians[1],
               medians[0] / medians[1]);
 }
@@ -166,8 +167,9 @@ double dnnlMatmulMs(int64_t m, int64_t k, int64_t n, bool bf16, int rounds) {
   std::vector<double> t;
   for (int r = 0; r < rounds + 3; ++r) {
     double t0 = now();
-    mm.execute(stream, {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb},
-                        {DNNL_ARG_DST, mc}});
+    mm.execute(
+        stream,
+        {{DNNL_ARG_SRC, ma}, {DNNL_ARG_WEIGHTS, mb}, {DNNL_ARG_DST, mc}});
     stream.wait();
     if (r >= 3)
       t.push_back(now() - t0);
@@ -187,9 +189,9 @@ void benchMatmul(int64_t m, int64_t k, int64_t n, int rounds) {
                   "  %%r = tp.mm %%a, %%b : (tensor<%ldx%ldx%s>, "
                   "tensor<%ldx%ldx%s>) -> tensor<%ldx%ldx%s>\n"
                   "  return %%r : tensor<%ldx%ldx%s>\n}\n",
-                  (long)m, (long)k, ty, (long)k, (long)n, ty, (long)m,
-                  (long)n, ty, (long)m, (long)k, ty, (long)k, (long)n, ty,
-                  (long)m, (long)n, ty, (long)m, (long)n, ty);
+                  (long)m, (long)k, ty, (long)k, (long)n, ty, (long)m, (long)n,
+                  ty, (long)m, (long)k, ty, (long)k, (long)n, ty, (long)m,
+                  (long)n, ty, (long)m, (long)n, ty);
     double flops = 2.0 * m * n * k;
     std::vector<std::unique_ptr<Compiled>> exes;
     std::vector<const char *> names;
@@ -202,7 +204,8 @@ void benchMatmul(int64_t m, int64_t k, int64_t n, int rounds) {
     exes.push_back(compile(src, false, linalgOptions));
     names.push_back("compiled (tiled linalg)");
     std::mt19937_64 rng(3);
-    std::vector<HostTensor> inputs = makeInputs(*exes[0]->exe->lookup("mm"), rng);
+    std::vector<HostTensor> inputs =
+        makeInputs(*exes[0]->exe->lookup("mm"), rng);
     std::vector<std::vector<HostTensor>> results(exes.size());
     std::vector<std::function<void()>> variants;
     for (size_t i = 0; i < exes.size(); ++i)
@@ -214,12 +217,14 @@ void benchMatmul(int64_t m, int64_t k, int64_t n, int rounds) {
     reference = dnnlMatmulMs(m, k, n, b == 1, rounds);
 #endif
     for (size_t i = 0; i < exes.size(); ++i)
-      std::printf("| %ldx%ldx%ld | %s | %s | %.1f | %s |\n", (long)m, (long)k,
-                  (long)n, ty, names[i], flops / ms[i] / 1e6,
-                  reference > 0
-                      ? (std::to_string((int)std::lround(100.0 * reference / ms[i])) + "%")
-                            .c_str()
-                      : "-");
+      std::printf(
+          "| %ldx%ldx%ld | %s | %s | %.1f | %s |\n", (long)m, (long)k, (long)n,
+          ty, names[i], flops / ms[i] / 1e6,
+          reference > 0
+              ? (std::to_string((int)std::lround(100.0 * reference / ms[i])) +
+                 "%")
+                    .c_str()
+              : "-");
     if (reference > 0)
       std::printf("| %ldx%ldx%ld | %s | oneDNN primitive | %.1f | 100%% |\n",
                   (long)m, (long)k, (long)n, ty, flops / reference / 1e6);
@@ -240,10 +245,12 @@ int main(int argc, char **argv) {
   std::printf("## Examples: compiled f32 vs compiled --autocast=cpu:bf16 "
               "(median of %d interleaved rounds)\n\n",
               rounds);
-  std::printf("| example | f32 ms | bf16 ms | speed-up |\n|---|---:|---:|---:|\n");
-  benchExample(examples, "mlp.mlir", "mlp_loss",
-               "MLP (4 x Linear 1024 + GELU, Linear 10, cross entropy; batch 256)",
-               rounds);
+  std::printf(
+      "| example | f32 ms | bf16 ms | speed-up |\n|---|---:|---:|---:|\n");
+  benchExample(
+      examples, "mlp.mlir", "mlp_loss",
+      "MLP (4 x Linear 1024 + GELU, Linear 10, cross entropy; batch 256)",
+      rounds);
   benchExample(examples, "encoder_block.mlir", "encoder_block",
                "encoder block forward (8 x 128 x 512, 8 heads, FFN 2048)",
                rounds);

@@ -301,8 +301,8 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
       }
       return llvm::Error::success();
     };
-    if (llvm::Error e = collect(fn.getArgumentTypes(), sig.arguments,
-                                "argument"))
+    if (llvm::Error e =
+            collect(fn.getArgumentTypes(), sig.arguments, "argument"))
       return std::move(e);
     if (llvm::Error e = collect(fn.getResultTypes(), sig.results, "result"))
       return std::move(e);
@@ -413,8 +413,8 @@ llvm::Error CpuExecutable::run(llvm::StringRef name,
     packed[i] = &pointers[i];
   }
   tp_rt_codegen_clear_error();
-  if (llvm::Error e = engine->invokePacked(("_mlir_ciface_" + name).str(),
-                                           packed))
+  if (llvm::Error e =
+          engine->invokePacked(("_mlir_ciface_" + name).str(), packed))
     return e;
   if (*tp_rt_codegen_error())
     return makeError(llvm::Twine("runtime error in @") + name + ": " +

@@ -82,9 +82,9 @@ struct LowerParallelLaunchesPass
       b.setInsertionPointToStart(entry);
       SmallVector<Value> args = {entry->getArgument(1), entry->getArgument(2)};
       for (size_t i = 0; i < numCaptured; ++i) {
-        Value addr = LLVM::GEPOp::create(
-            b, loc, ptrType, ctxType, entry->getArgument(0),
-            ArrayRef<LLVM::GEPArg>{0, (int32_t)i});
+        Value addr =
+            LLVM::GEPOp::create(b, loc, ptrType, ctxType, entry->getArgument(0),
+                                ArrayRef<LLVM::GEPArg>{0, (int32_t)i});
         args.push_back(LLVM::LoadOp::create(b, loc, params[i + 2], addr));
       }
       LLVM::CallOp::create(b, loc, body, args);
@@ -102,18 +102,19 @@ struct LowerParallelLaunchesPass
         // The struct lives in the entry block of the caller.
         auto caller = call->getParentOfType<LLVM::LLVMFuncOp>();
         b.setInsertionPointToStart(&caller.getBody().front());
-        Value one = LLVM::ConstantOp::create(b, cloc, i64,
-                                             b.getI64IntegerAttr(1));
+        Value one =
+            LLVM::ConstantOp::create(b, cloc, i64, b.getI64IntegerAttr(1));
         Value slot = LLVM::AllocaOp::create(b, cloc, ptrType, ctxType, one);
         b.setInsertionPoint(call);
         ValueRange operands = call.getArgOperands();
         for (size_t i = 0; i < numCaptured; ++i) {
-          Value addr = LLVM::GEPOp::create(b, cloc, ptrType, ctxType, slot,
-                                           ArrayRef<LLVM::GEPArg>{0, (int32_t)i});
+          Value addr =
+              LLVM::GEPOp::create(b, cloc, ptrType, ctxType, slot,
+                                  ArrayRef<LLVM::GEPArg>{0, (int32_t)i});
           LLVM::StoreOp::create(b, cloc, operands[i + 2], addr);
         }
-        Value fnPtr = LLVM::AddressOfOp::create(b, cloc, ptrType,
-                                                tramp.getName());
+        Value fnPtr =
+            LLVM::AddressOfOp::create(b, cloc, ptrType, tramp.getName());
         LLVM::CallOp::create(b, cloc, launch,
                              ValueRange{fnPtr, slot, operands[0], operands[1]});
         call.erase();

@@ -32,13 +32,14 @@ using namespace mlir;
 namespace {
 
 struct OutlineParallelLoopsPass
-    : public tp::impl::TPOutlineParallelLoopsPassBase<OutlineParallelLoopsPass> {
+    : public tp::impl::TPOutlineParallelLoopsPassBase<
+          OutlineParallelLoopsPass> {
 
   /// Outlines `loop` (an outermost forall of `parent`) as function number
   /// `index`; returns failure (leaving the loop) when its bounds are not
   /// constant.
-  LogicalResult outline(func::FuncOp parent, scf::ForallOp loop,
-                        unsigned index, SymbolTable &symbols) {
+  LogicalResult outline(func::FuncOp parent, scf::ForallOp loop, unsigned index,
+                        SymbolTable &symbols) {
     MLIRContext *ctx = &getContext();
     SmallVector<OpFoldResult> lbs = loop.getMixedLowerBound(),
                               ubs = loop.getMixedUpperBound(),
@@ -81,8 +82,8 @@ struct OutlineParallelLoopsPass
     std::string name =
         (parent.getSymName() + "__par" + std::to_string(index)).str();
     b.setInsertionPointAfter(parent);
-    auto fn = func::FuncOp::create(b, loc, name,
-                                   b.getFunctionType(argTypes, {}));
+    auto fn =
+        func::FuncOp::create(b, loc, name, b.getFunctionType(argTypes, {}));
     fn.setPrivate();
     fn->setAttr(tp::kParallelBodyAttr, b.getUnitAttr());
     symbols.insert(fn);
@@ -102,13 +103,14 @@ struct OutlineParallelLoopsPass
     SmallVector<Value> ivs(trips.size());
     for (int64_t d = trips.size() - 1; d >= 0; --d) {
       Value trip = arith::ConstantIndexOp::create(b, loc, trips[d]);
-      Value i = d == 0 ? rest : (Value)arith::RemUIOp::create(b, loc, rest, trip);
+      Value i =
+          d == 0 ? rest : (Value)arith::RemUIOp::create(b, loc, rest, trip);
       if (d > 0)
         rest = arith::DivUIOp::create(b, loc, rest, trip);
       Value iv = arith::AddIOp::create(
           b, loc, arith::ConstantIndexOp::create(b, loc, lb[d]),
-          arith::MulIOp::create(b, loc, i,
-                                arith::ConstantIndexOp::create(b, loc, step[d])));
+          arith::MulIOp::create(
+              b, loc, i, arith::ConstantIndexOp::create(b, loc, step[d])));
       ivs[d] = iv;
     }
     for (auto [old, iv] : llvm::zip(loop.getInductionVars(), ivs))

@@ -35,7 +35,8 @@ struct PrepareFunctionABIPass
         continue;
       for (unsigned i = 0; i < fn.getNumArguments(); ++i)
         if (isa<TensorType>(fn.getArgument(i).getType()))
-          fn.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+          fn.setArgAttr(i,
+                        bufferization::BufferizationDialect::kWritableAttrName,
                         b.getBoolAttr(false));
       if (emitCInterface)
         fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),

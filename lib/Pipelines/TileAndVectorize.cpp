@@ -120,7 +120,7 @@ struct TileAndVectorizePass
         }
       if (t == 1 && limit[d] > 1)
         t = limit[d] <= ranges[d] && ranges[d] % limit[d] == 0 ? limit[d]
-                                                                : ranges[d];
+                                                               : ranges[d];
       sizes[d] = t;
       count *= ranges[d] / t;
     }
@@ -146,7 +146,8 @@ struct TileAndVectorizePass
     int64_t last = ranges[n - 1];
     bool innerReduction = iters[n - 1] == utils::IteratorType::reduction;
     int64_t limit = innerReduction ? kMaxVectorElements : 4 * vectorWidth;
-    int64_t innerLast = last <= limit ? last : largestDivisorAtMost(last, limit);
+    int64_t innerLast =
+        last <= limit ? last : largestDivisorAtMost(last, limit);
     bool staticTiles = innerLast >= std::min<int64_t>(last, vectorWidth);
     inner[n - 1] = innerLast;
     // A short innermost dim: widen the tile over the next parallel dims.
@@ -191,8 +192,9 @@ struct TileAndVectorizePass
     int64_t mr = largestDivisorAtMost(m, 8);
     int64_t nr = n % (2 * vectorWidth) == 0 ? 2 * vectorWidth
                  : n % vectorWidth == 0     ? vectorWidth
-                 : n <= 2 * vectorWidth     ? n
-                                            : largestDivisorAtMost(n, 2 * vectorWidth);
+                 : n <= 2 * vectorWidth
+                     ? n
+                     : largestDivisorAtMost(n, 2 * vectorWidth);
     int64_t mc = m % 64 == 0 ? 64 : m;
     int64_t nc = n % 256 == 0 ? 256 : n;
     int64_t kc = k % 256 == 0 ? 256 : k;

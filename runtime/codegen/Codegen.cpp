@@ -83,8 +83,8 @@ void tp_rt_codegen_clear_error(void) {
   errorMessage.clear();
 }
 
-void tp_rt_parallel_for(tp_rt_parallel_body body, void *context,
-                        int64_t begin, int64_t end) {
+void tp_rt_parallel_for(tp_rt_parallel_body body, void *context, int64_t begin,
+                        int64_t end) {
   int64_t n = end - begin;
   if (n <= 0)
     return;
@@ -102,12 +102,12 @@ void tp_rt_parallel_for(tp_rt_parallel_body body, void *context,
 #if TENSORPLAY_PARALLEL_GOMP
   GOMP_parallel(gompTrampoline, &loop, (unsigned)threads, 0);
 #else
-  tensorplay::amp::cpu::ThreadPool::global().run(
-      (unsigned)threads, [&](unsigned i) {
-        insideLoop = true;
-        runPiece(loop, i);
-        insideLoop = false;
-      });
+  tensorplay::amp::cpu::ThreadPool::global().run((unsigned)threads,
+                                                 [&](unsigned i) {
+                                                   insideLoop = true;
+                                                   runPiece(loop, i);
+                                                   insideLoop = false;
+                                                 });
 #endif
 }
 

@@ -100,14 +100,12 @@ struct MatmulEntry {
 std::mutex cacheMutex;
 std::unordered_map<std::string, std::shared_ptr<MatmulEntry>> matmulCache;
 
-tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias,
-                    View c) {
+tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias, View c) {
   if (a.rank != b.rank || a.rank != c.rank || a.rank < 2 || a.rank > 6)
-    return tensorplay::codegen::fail(TP_RT_ERROR_INVALID_ARGUMENT,
-                                     "tp_rt_dnnl_matmul: ranks " +
-                                         std::to_string(a.rank) + ", " +
-                                         std::to_string(b.rank) + ", " +
-                                         std::to_string(c.rank));
+    return tensorplay::codegen::fail(
+        TP_RT_ERROR_INVALID_ARGUMENT,
+        "tp_rt_dnnl_matmul: ranks " + std::to_string(a.rank) + ", " +
+            std::to_string(b.rank) + ", " + std::to_string(c.rank));
   int64_t r = a.rank;
   if (c.numel() == 0)
     return TP_RT_SUCCESS;
@@ -122,8 +120,9 @@ tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias,
     biasStrides[r - 1] = bias.stride(0);
     biasStrides = fixStrides(biasSizes, biasStrides);
   }
-  std::string k = key("mm", {aSizes, aStrides, bSizes, bStrides, cSizes,
-                             cStrides, biasSizes, biasStrides},
+  std::string k = key("mm",
+                      {aSizes, aStrides, bSizes, bStrides, cSizes, cStrides,
+                       biasSizes, biasStrides},
                       {(int)inType, (int)outType, hasBias});
   std::shared_ptr<MatmulEntry> entry;
   {
@@ -153,7 +152,8 @@ tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias,
       {DNNL_ARG_SRC, dnnl::memory(entry->a, engine(), a.data(sizeOf(inType)))},
       {DNNL_ARG_WEIGHTS,
        dnnl::memory(entry->b, engine(), b.data(sizeOf(inType)))},
-      {DNNL_ARG_DST, dnnl::memory(entry->c, engine(), c.data(sizeOf(outType)))}};
+      {DNNL_ARG_DST,
+       dnnl::memory(entry->c, engine(), c.data(sizeOf(outType)))}};
   if (hasBias)
     args.emplace(DNNL_ARG_BIAS, dnnl::memory(entry->bias, engine(),
                                              bias.data(sizeOf(inType))));
@@ -191,7 +191,8 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
   bool hasBias = bias.numel() > 0;
   dims srcSizes = src.sizes(), srcStrides = fixStrides(srcSizes, src.strides());
   dims dstSizes = dst.sizes(), dstStrides = fixStrides(dstSizes, dst.strides());
-  dims wTorchSizes = w.sizes(), wTorchStrides = fixStrides(wTorchSizes, w.strides());
+  dims wTorchSizes = w.sizes(),
+       wTorchStrides = fixStrides(wTorchSizes, w.strides());
   // oneDNN weights: [G,] O, I, K... with O the output and I the input
   // channels of one group.
   dims wSizes, wStrides;
@@ -214,8 +215,9 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
     wSizes.push_back(wTorchSizes[2 + i]);
     wStrides.push_back(wTorchStrides[2 + i]);
   }
-  std::string k = key("conv", {srcSizes, srcStrides, wSizes, wStrides, dstSizes,
-                               dstStrides, strides, padL, padR, dil},
+  std::string k = key("conv",
+                      {srcSizes, srcStrides, wSizes, wStrides, dstSizes,
+                       dstStrides, strides, padL, padR, dil},
                       {(int)inType, (int)outType, hasBias, transposed});
   std::shared_ptr<ConvEntry> entry;
   {
@@ -231,13 +233,14 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
     entry->userWeights = dnnl::memory::desc(wSizes, inType, wStrides);
     entry->userDst = dnnl::memory::desc(dstSizes, outType, dstStrides);
     if (hasBias)
-      entry->bias = dnnl::memory::desc({cout}, inType,
-                                       dims{bias.size(0) == 1 ? 1 : bias.stride(0)});
+      entry->bias = dnnl::memory::desc(
+          {cout}, inType, dims{bias.size(0) == 1 ? 1 : bias.stride(0)});
     auto any = [](const dims &d, dt t) {
       return dnnl::memory::desc(d, t, dnnl::memory::format_tag::any);
     };
     dnnl::memory::desc srcAny = any(srcSizes, inType),
-                       wAny = any(wSizes, inType), dstAny = any(dstSizes, outType);
+                       wAny = any(wSizes, inType),
+                       dstAny = any(dstSizes, outType);
     if (!transposed) {
       auto desc = hasBias
                       ? dnnl::convolution_forward::desc(
@@ -274,7 +277,8 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
   }
   dnnl::stream stream(engine());
   dnnl::memory userSrc(entry->userSrc, engine(), src.data(sizeOf(inType)));
-  dnnl::memory userWeights(entry->userWeights, engine(), w.data(sizeOf(inType)));
+  dnnl::memory userWeights(entry->userWeights, engine(),
+                           w.data(sizeOf(inType)));
   dnnl::memory userDst(entry->userDst, engine(), dst.data(sizeOf(outType)));
   auto prepare = [&](dnnl::memory &user, const dnnl::memory::desc &wanted) {
     if (user.get_desc() == wanted)
@@ -288,9 +292,8 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
   dnnl::memory dstMem = entry->dst == entry->userDst
                             ? userDst
                             : dnnl::memory(entry->dst, engine());
-  std::unordered_map<int, dnnl::memory> args = {{DNNL_ARG_SRC, srcMem},
-                                                {DNNL_ARG_WEIGHTS, wMem},
-                                                {DNNL_ARG_DST, dstMem}};
+  std::unordered_map<int, dnnl::memory> args = {
+      {DNNL_ARG_SRC, srcMem}, {DNNL_ARG_WEIGHTS, wMem}, {DNNL_ARG_DST, dstMem}};
   if (hasBias)
     args.emplace(DNNL_ARG_BIAS, dnnl::memory(entry->bias, engine(),
                                              bias.data(sizeOf(inType))));
@@ -306,8 +309,8 @@ template <typename Fn> tp_rt_status guarded(const char *what, Fn &&fn) {
   try {
     return fn();
   } catch (const dnnl::error &e) {
-    return tensorplay::codegen::fail(TP_RT_ERROR_INTERNAL,
-                                     std::string(what) + ": oneDNN: " + e.what());
+    return tensorplay::codegen::fail(
+        TP_RT_ERROR_INTERNAL, std::string(what) + ": oneDNN: " + e.what());
   } catch (const std::bad_alloc &) {
     return tensorplay::codegen::fail(TP_RT_ERROR_OUT_OF_MEMORY,
                                      std::string(what) + ": out of memory");

@@ -27,9 +27,9 @@ using namespace mlir::tp;
 
 TEST(HostTensor, Bf16RoundsToNearestEven) {
   HostTensor t(ElementKind::BF16, {4});
-  t.set(0, 1.00390625);  // 1 + 2^-8: halfway, to even -> 1
-  t.set(1, 1.01171875);  // 1 + 3 * 2^-8: halfway, to even -> 1 + 2^-6
-  t.set(2, 1.0078125);   // exactly representable
+  t.set(0, 1.00390625); // 1 + 2^-8: halfway, to even -> 1
+  t.set(1, 1.01171875); // 1 + 3 * 2^-8: halfway, to even -> 1 + 2^-6
+  t.set(2, 1.0078125);  // exactly representable
   t.set(3, -3.0);
   EXPECT_EQ(t.get(0), 1.0);
   EXPECT_EQ(t.get(1), 1.015625);
@@ -129,7 +129,8 @@ TEST(DnnlMatmul, StridedOperandsMatchNaive) {
   tp_rt_codegen_clear_error();
   EXPECT_EQ(tp_rt_dnnl_matmul_f32_f32(2, reinterpret_cast<tp_rt_memref *>(&da),
                                       2, reinterpret_cast<tp_rt_memref *>(&db),
-                                      1, reinterpret_cast<tp_rt_memref *>(&dbias),
+                                      1,
+                                      reinterpret_cast<tp_rt_memref *>(&dbias),
                                       2, reinterpret_cast<tp_rt_memref *>(&dc)),
             TP_RT_SUCCESS);
   EXPECT_STREQ(tp_rt_codegen_error(), "");
@@ -141,12 +142,14 @@ TEST(DnnlMatmul, StridedOperandsMatchNaive) {
       EXPECT_FLOAT_EQ(c[i * 2 + j], ref) << i << "," << j;
     }
   // Mismatched ranks are an error in the error slot, not a crash.
-  EXPECT_NE(tp_rt_dnnl_matmul_f32_f32(2, reinterpret_cast<tp_rt_memref *>(&da),
-                                      1, reinterpret_cast<tp_rt_memref *>(&dbias),
-                                      1, reinterpret_cast<tp_rt_memref *>(&dbias),
-                                      2, reinterpret_cast<tp_rt_memref *>(&dc)),
-            TP_RT_SUCCESS);
-  EXPECT_NE(std::string(tp_rt_codegen_error()).find("ranks"), std::string::npos);
+  EXPECT_NE(
+      tp_rt_dnnl_matmul_f32_f32(2, reinterpret_cast<tp_rt_memref *>(&da), 1,
+                                reinterpret_cast<tp_rt_memref *>(&dbias), 1,
+                                reinterpret_cast<tp_rt_memref *>(&dbias), 2,
+                                reinterpret_cast<tp_rt_memref *>(&dc)),
+      TP_RT_SUCCESS);
+  EXPECT_NE(std::string(tp_rt_codegen_error()).find("ranks"),
+            std::string::npos);
   tp_rt_codegen_clear_error();
 }
 

@@ -56,8 +56,7 @@ static cl::opt<std::string>
                                "write <dir>/<entry>.out<k>.npy"));
 static cl::opt<std::string>
     outputDir("output-dir", cl::desc("Write <dir>/<entry>.out<k>.npy"));
-static cl::opt<unsigned> seed("seed",
-                              cl::desc("Seed of generated arguments"),
+static cl::opt<unsigned> seed("seed", cl::desc("Seed of generated arguments"),
                               cl::init(0));
 static cl::opt<int64_t> intMax("int-max",
                                cl::desc("Generated integers lie in [0, N)"),
@@ -91,9 +90,11 @@ static int failWith(const llvm::Twine &message) {
 static HostTensor generate(const TensorSpec &spec, std::mt19937_64 &rng) {
   HostTensor t(spec.kind, spec.shape);
   std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int64_t> integer(0, std::max<int64_t>(intMax, 1) - 1);
-  bool isFloat = spec.kind == ElementKind::F32 || spec.kind == ElementKind::F64 ||
-                 spec.kind == ElementKind::F16 || spec.kind == ElementKind::BF16;
+  std::uniform_int_distribution<int64_t> integer(
+      0, std::max<int64_t>(intMax, 1) - 1);
+  bool isFloat =
+      spec.kind == ElementKind::F32 || spec.kind == ElementKind::F64 ||
+      spec.kind == ElementKind::F16 || spec.kind == ElementKind::BF16;
   for (int64_t i = 0; i < t.numElements(); ++i) {
     if (isFloat)
       t.set(i, real(rng));
@@ -181,8 +182,7 @@ int main(int argc, char **argv) {
       for (const FunctionSignature &s : (*exe)->functions())
         known += (known.empty() ? "@" : ", @") + s.name;
       return failWith("no public function @" + name + " in " + inputFile +
-                      " (functions: " + (known.empty() ? "none" : known) +
-                      ")");
+                      " (functions: " + (known.empty() ? "none" : known) + ")");
     }
     if (!inputs.empty() && inputs.size() != sig->arguments.size())
       return failWith("@" + name + " takes " +
@@ -240,7 +240,8 @@ int main(int argc, char **argv) {
                     mean, runs);
       llvm::outs() << buf;
     }
-    std::string dir = !outputDir.empty() ? outputDir.getValue() : npyDir.getValue();
+    std::string dir =
+        !outputDir.empty() ? outputDir.getValue() : npyDir.getValue();
     for (size_t k = 0; k < results.size(); ++k) {
       if (print) {
         llvm::outs() << "@" << name << " result #" << k << ": ";

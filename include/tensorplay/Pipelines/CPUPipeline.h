@@ -1,4 +1,5 @@
-//===- CPUPipeline.h - tp-lower-to-cpu ---------------------------*- C++ -*-===//
+//===- CPUPipeline.h - tp-lower-to-cpu ---------------------------*- C++
+//-*-===//
 //
 // The pipeline from tp programs (after autocast, if any) to the LLVM
 // dialect for the host CPU:
@@ -41,15 +42,15 @@ struct TPLowerToCPUOptions : public PassPipelineOptions<TPLowerToCPUOptions> {
       llvm::cl::desc("Tile and vectorize linalg ops (off: scalar loops)"),
       llvm::cl::init(true)};
   PassOptions::Option<int64_t> vectorWidth{
-      *this, "vector-width",
-      llvm::cl::desc("f32 lanes per vector register"), llvm::cl::init(16)};
+      *this, "vector-width", llvm::cl::desc("f32 lanes per vector register"),
+      llvm::cl::init(16)};
   PassOptions::Option<bool> emitCInterface{
       *this, "emit-c-interface",
       llvm::cl::desc("Give public functions a _mlir_ciface_ wrapper"),
       llvm::cl::init(true)};
   PassOptions::Option<uint64_t> dropoutSeed{
-      *this, "dropout-seed",
-      llvm::cl::desc("Seed of tp.dropout's generator"), llvm::cl::init(0)};
+      *this, "dropout-seed", llvm::cl::desc("Seed of tp.dropout's generator"),
+      llvm::cl::init(0)};
   PassOptions::Option<bool> toLLVM{
       *this, "to-llvm",
       llvm::cl::desc("Lower all the way to the LLVM dialect (off: stop "

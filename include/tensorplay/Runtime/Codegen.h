@@ -49,15 +49,14 @@ const char *tp_rt_codegen_error(void);
 void tp_rt_codegen_clear_error(void);
 
 /// The body of an outlined parallel loop: runs iterations [begin, end).
-typedef void (*tp_rt_parallel_body)(void *context, int64_t begin,
-                                    int64_t end);
+typedef void (*tp_rt_parallel_body)(void *context, int64_t begin, int64_t end);
 
 /// Runs body(context, b, e) over contiguous pieces [b, e) covering
 /// [begin, end), one piece per thread of the runtime's CPU pool (the calling
 /// thread included), and returns when all are done. Runs inline for a
 /// single iteration, a single thread, or when called from inside a piece.
-void tp_rt_parallel_for(tp_rt_parallel_body body, void *context,
-                        int64_t begin, int64_t end);
+void tp_rt_parallel_for(tp_rt_parallel_body body, void *context, int64_t begin,
+                        int64_t end);
 
 /// C[..., M, N] = A[..., M, K] @ B[..., K, N] (+ bias[N]) through oneDNN,
 /// accumulating in f32. A, B and C have one rank (2 to 6); batch dimensions
@@ -86,8 +85,7 @@ tp_rt_status tp_rt_dnnl_conv_f32_f32(int64_t src_rank, tp_rt_memref *src,
                                      int64_t w_rank, tp_rt_memref *weight,
                                      int64_t bias_rank, tp_rt_memref *bias,
                                      int64_t dst_rank, tp_rt_memref *dst,
-                                     int64_t params_rank,
-                                     tp_rt_memref *params);
+                                     int64_t params_rank, tp_rt_memref *params);
 tp_rt_status tp_rt_dnnl_conv_bf16_bf16(int64_t src_rank, tp_rt_memref *src,
                                        int64_t w_rank, tp_rt_memref *weight,
                                        int64_t bias_rank, tp_rt_memref *bias,

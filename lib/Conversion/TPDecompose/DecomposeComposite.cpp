@@ -75,12 +75,10 @@ RankedTensorType matmulType(Value a, Value b) {
     bb.push_back(1);
   size_t batchRank = std::max(ab.size(), bb.size()) - 2;
   for (size_t i = 0; i < batchRank; ++i) {
-    int64_t da = i + ab.size() - 2 >= batchRank
-                     ? ab[i + ab.size() - 2 - batchRank]
-                     : 1;
-    int64_t db = i + bb.size() - 2 >= batchRank
-                     ? bb[i + bb.size() - 2 - batchRank]
-                     : 1;
+    int64_t da =
+        i + ab.size() - 2 >= batchRank ? ab[i + ab.size() - 2 - batchRank] : 1;
+    int64_t db =
+        i + bb.size() - 2 >= batchRank ? bb[i + bb.size() - 2 - batchRank] : 1;
     shape.push_back(da == 1 ? db : da);
   }
   if (!aVec)
@@ -131,9 +129,9 @@ struct DecomposeSdpa : public OpRewritePattern<ScaledDotProductAttentionOp> {
                                  : 1.0 / std::sqrt((double)e);
     Value scores = matmul(rewriter, loc, q, transposeLast2(rewriter, loc, k));
     RankedTensorType st = typeOf(scores);
-    scores = makeOp<MulOp>(rewriter, loc, st,
-                           {scores, scalarTensor(rewriter, loc,
-                                                 rewriter.getF32Type(), scale)});
+    scores = makeOp<MulOp>(
+        rewriter, loc, st,
+        {scores, scalarTensor(rewriter, loc, rewriter.getF32Type(), scale)});
     int64_t l = st.getShape()[st.getRank() - 2], s = st.getShape().back();
     Value negInf = scalarTensor(rewriter, loc, elem, -INFINITY);
     if (op.getIsCausal()) {
@@ -178,8 +176,7 @@ struct DecomposeSdpa : public OpRewritePattern<ScaledDotProductAttentionOp> {
 };
 
 /// chain_matmul / multi_dot: left-to-right products.
-template <typename OpTy>
-struct DecomposeChain : public OpRewritePattern<OpTy> {
+template <typename OpTy> struct DecomposeChain : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -226,7 +223,8 @@ struct DecomposeConvTbc : public OpRewritePattern<ConvTbcOp> {
     Value y = makeOp<Conv1dOp>(
         rewriter, loc, convType, {x, w, op.getBias()},
         {segments(rewriter, {1, 1, 1, 0}),
-         rewriter.getNamedAttr("padding", rewriter.getDenseI64ArrayAttr({pad}))});
+         rewriter.getNamedAttr("padding",
+                               rewriter.getDenseI64ArrayAttr({pad}))});
     rewriter.replaceOp(op, permute(rewriter, loc, y, {2, 0, 1}));
     return success();
   }
@@ -260,7 +258,8 @@ struct DecomposeRnnCell : public OpRewritePattern<RnnCellOp> {
 };
 
 struct DecomposeCompositeOpsPass
-    : public tp::impl::TPDecomposeCompositeOpsPassBase<DecomposeCompositeOpsPass> {
+    : public tp::impl::TPDecomposeCompositeOpsPassBase<
+          DecomposeCompositeOpsPass> {
   void runOnOperation() override {
     inlineAutocastRegions(getOperation());
     RewritePatternSet patterns(&getContext());

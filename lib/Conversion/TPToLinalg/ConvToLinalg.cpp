@@ -115,9 +115,10 @@ Value buildDirectConv(OpBuilder &b, Location loc, Value input, Value weight,
   col = reshapeTo(b, loc, col, {groups, cg * kk, n * oo});
   Value w = reshapeTo(b, loc, weight, {groups, og, cg * kk});
   Value init = filledTensor(b, loc, {groups, og, n * oo}, accType, 0.0);
-  Value acc = linalg::BatchMatmulOp::create(b, loc, TypeRange{init.getType()},
-                                            ValueRange{w, col}, ValueRange{init})
-                  .getResult(0);
+  Value acc =
+      linalg::BatchMatmulOp::create(b, loc, TypeRange{init.getType()},
+                                    ValueRange{w, col}, ValueRange{init})
+          .getResult(0);
   // [G, Og, N, O...] -> [N, G, Og, O...] -> [N, Cout, O...].
   SmallVector<int64_t> split = {groups, og, n};
   split.append(o.begin(), o.end());
@@ -167,8 +168,8 @@ Value flipTransposedWeight(OpBuilder &b, Location loc, Value weight,
                     idx(2)),
                 idx(1)};
             for (int64_t i = 0; i < r; ++i)
-              indices.push_back(
-                  arith::SubIOp::create(nb, nloc, c(ws[2 + i] - 1), idx(3 + i)));
+              indices.push_back(arith::SubIOp::create(
+                  nb, nloc, c(ws[2 + i] - 1), idx(3 + i)));
             Value v = tensor::ExtractOp::create(nb, nloc, weight, indices);
             linalg::YieldOp::create(nb, nloc, v);
           })
@@ -198,10 +199,11 @@ public:
       return failure();
     Type accType = computeTypeFor(resultElem);
     Value input = operands[0], weight = operands[1];
-    Value bias = op->getNumOperands() > 2 &&
-                         cast<ComputeOpInterface>(op).getComputeOperands().size() > 2
-                     ? operands[2]
-                     : Value();
+    Value bias =
+        op->getNumOperands() > 2 &&
+                cast<ComputeOpInterface>(op).getComputeOperands().size() > 2
+            ? operands[2]
+            : Value();
     int64_t r = params->spatialRank;
     if (!params->batched) {
       SmallVector<int64_t> s = {1};
@@ -225,8 +227,8 @@ public:
         Value zeros = filledTensor(rewriter, loc, dilatedShape,
                                    tensorElementType(input), 0.0);
         SmallVector<OpFoldResult> offsets(r + 2, rewriter.getIndexAttr(0));
-        SmallVector<OpFoldResult> sizes, strides = {rewriter.getIndexAttr(1),
-                                                    rewriter.getIndexAttr(1)};
+        SmallVector<OpFoldResult> sizes,
+            strides = {rewriter.getIndexAttr(1), rewriter.getIndexAttr(1)};
         for (int64_t s : is)
           sizes.push_back(rewriter.getIndexAttr(s));
         for (int64_t i = 0; i < r; ++i)
@@ -236,7 +238,8 @@ public:
       }
       SmallVector<int64_t> lo = {0, 0}, hi = {0, 0};
       for (int64_t i = 0; i < r; ++i) {
-        int64_t edge = params->dilation[i] * (ws[2 + i] - 1) - params->padding[i];
+        int64_t edge =
+            params->dilation[i] * (ws[2 + i] - 1) - params->padding[i];
         lo.push_back(edge);
         hi.push_back(edge + params->outputPadding[i]);
       }

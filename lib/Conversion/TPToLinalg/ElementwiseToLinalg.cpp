@@ -90,12 +90,12 @@ Value buildErfinv(OpBuilder &b, Location loc, Value x) {
       arith::SubFOp::create(b, loc, y, arith::DivFOp::create(b, loc, err, dy));
   // |x| == 1 gives +-inf; keep the closed-form value there.
   Value absX = math::AbsFOp::create(b, loc, x);
-  Value inside = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, absX,
-                                       one);
+  Value inside =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, absX, one);
   Value inf = arith::MulFOp::create(
       b, loc, x, scalarConstant(b, loc, x.getType(), INFINITY));
-  Value edge = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, absX,
-                                     one);
+  Value edge =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, absX, one);
   Value r = arith::SelectOp::create(b, loc, inside, refined, y);
   return arith::SelectOp::create(b, loc, edge, inf, r);
 }
@@ -107,8 +107,8 @@ Value buildGelu(OpBuilder &b, Location loc, Value x, Operation *op) {
   Value inner;
   if (approximate == "tanh") {
     // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-    Value x3 = arith::MulFOp::create(b, loc, x,
-                                     arith::MulFOp::create(b, loc, x, x));
+    Value x3 =
+        arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
     Value t = arith::AddFOp::create(
         b, loc, x, arith::MulFOp::create(b, loc, cst(b, loc, x, 0.044715), x3));
     inner = math::TanhOp::create(
@@ -131,8 +131,7 @@ Value buildSoftplusOp(OpBuilder &b, Location loc, Value x, Operation *op) {
   double threshold = softplus.getThreshold().convertToDouble();
   Value bx = arith::MulFOp::create(b, loc, x, cst(b, loc, x, beta));
   Value soft = arith::DivFOp::create(
-      b, loc,
-      math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, bx)),
+      b, loc, math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, bx)),
       cst(b, loc, x, beta));
   Value linear = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, bx,
                                        cst(b, loc, x, threshold));
@@ -140,7 +139,7 @@ Value buildSoftplusOp(OpBuilder &b, Location loc, Value x, Operation *op) {
 }
 
 #define FLOAT_FN(expr)                                                         \
-  [](OpBuilder &b, Location loc, Value x, Operation *op) -> Value {          \
+  [](OpBuilder &b, Location loc, Value x, Operation *op) -> Value {            \
     (void)op;                                                                  \
     return expr;                                                               \
   }
@@ -257,8 +256,7 @@ Value buildDiv(OpBuilder &b, Location loc, Value x, Value y, Operation *op) {
   return q;
 }
 
-Value buildIntDiv(OpBuilder &b, Location loc, Value x, Value y,
-                  Operation *op) {
+Value buildIntDiv(OpBuilder &b, Location loc, Value x, Value y, Operation *op) {
   std::optional<StringRef> mode = cast<DivOp>(op).getRoundingMode();
   if (mode && *mode == "floor")
     return arith::FloorDivSIOp::create(b, loc, x, y);
@@ -266,20 +264,20 @@ Value buildIntDiv(OpBuilder &b, Location loc, Value x, Value y,
 }
 
 #define BINARY_FN(expr)                                                        \
-  [](OpBuilder &b, Location loc, Value x, Value y, Operation *op) -> Value { \
+  [](OpBuilder &b, Location loc, Value x, Value y, Operation *op) -> Value {   \
     (void)op;                                                                  \
     return expr;                                                               \
   }
 
 const BinaryKind kBinaryKinds[] = {
     {AddOp::getOperationName(),
-     BINARY_FN(arith::AddFOp::create(
-         b, loc, x, scaledRhs(b, loc, y, alphaOf(op), true))),
+     BINARY_FN(arith::AddFOp::create(b, loc, x,
+                                     scaledRhs(b, loc, y, alphaOf(op), true))),
      BINARY_FN(arith::AddIOp::create(
          b, loc, x, scaledRhs(b, loc, y, alphaOf(op), false)))},
     {SubOp::getOperationName(),
-     BINARY_FN(arith::SubFOp::create(
-         b, loc, x, scaledRhs(b, loc, y, alphaOf(op), true))),
+     BINARY_FN(arith::SubFOp::create(b, loc, x,
+                                     scaledRhs(b, loc, y, alphaOf(op), true))),
      BINARY_FN(arith::SubIOp::create(
          b, loc, x, scaledRhs(b, loc, y, alphaOf(op), false)))},
     {MulOp::getOperationName(), BINARY_FN(arith::MulFOp::create(b, loc, x, y)),
@@ -311,7 +309,8 @@ public:
     Location loc = op->getLoc();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     Type resultElem = resultType.getElementType();
-    if (!isRealType(resultElem) || !isRealType(tensorElementType(operands[0])) ||
+    if (!isRealType(resultElem) ||
+        !isRealType(tensorElementType(operands[0])) ||
         !isRealType(tensorElementType(operands[1])))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
     bool isFloat = isa<FloatType>(resultElem);
@@ -507,12 +506,14 @@ Value mix64(OpBuilder &b, Location loc, Value z) {
     return arith::ConstantOp::create(b, loc, b.getI64IntegerAttr((int64_t)v));
   };
   z = arith::MulIOp::create(
-      b, loc, arith::XOrIOp::create(b, loc, z,
-                                    arith::ShRUIOp::create(b, loc, z, c(30))),
+      b, loc,
+      arith::XOrIOp::create(b, loc, z,
+                            arith::ShRUIOp::create(b, loc, z, c(30))),
       c(0xbf58476d1ce4e5b9ULL));
   z = arith::MulIOp::create(
-      b, loc, arith::XOrIOp::create(b, loc, z,
-                                    arith::ShRUIOp::create(b, loc, z, c(27))),
+      b, loc,
+      arith::XOrIOp::create(b, loc, z,
+                            arith::ShRUIOp::create(b, loc, z, c(27))),
       c(0x94d049bb133111ebULL));
   return arith::XOrIOp::create(b, loc, z,
                                arith::ShRUIOp::create(b, loc, z, c(31)));
@@ -583,7 +584,8 @@ public:
               arith::ConstantOp::create(
                   b, nloc, b.getI64IntegerAttr((int64_t)threshold)));
           Value x = convertToCompute(b, nloc, args[0], resultElem, computeType);
-          Value scaled = arith::MulFOp::create(b, nloc, x, cst(b, nloc, x, scale));
+          Value scaled =
+              arith::MulFOp::create(b, nloc, x, cst(b, nloc, x, scale));
           Value r = arith::SelectOp::create(b, nloc, keep, scaled,
                                             cst(b, nloc, x, 0.0));
           return convertScalar(b, nloc, r, resultElem);
@@ -636,9 +638,10 @@ void mlir::tp::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns,
     patterns.add<UnaryOpLowering>(ctx, kind);
   for (const BinaryKind &kind : kBinaryKinds)
     patterns.add<BinaryOpLowering>(ctx, kind);
-  patterns.add<PowOpLowering, ScalarLhsOpLowering<RdivOp>,
-               ScalarLhsOpLowering<RtruedivOp>, ScalarLhsOpLowering<RpowOp>,
-               AddcOpLowering<AddcmulOp, false>, AddcOpLowering<AddcdivOp, true>,
-               WhereOpLowering, CastOpLowering, ConstantOpLowering>(ctx);
+  patterns
+      .add<PowOpLowering, ScalarLhsOpLowering<RdivOp>,
+           ScalarLhsOpLowering<RtruedivOp>, ScalarLhsOpLowering<RpowOp>,
+           AddcOpLowering<AddcmulOp, false>, AddcOpLowering<AddcdivOp, true>,
+           WhereOpLowering, CastOpLowering, ConstantOpLowering>(ctx);
   patterns.add<DropoutOpLowering>(ctx, dropoutSeed);
 }

@@ -54,7 +54,8 @@ Value reduceLoss(OpBuilder &b, Location loc, Value loss, StringRef reduction,
     sum = buildElementwise(
         b, loc, scalarType, operands,
         [&](OpBuilder &nb, Location nloc, ValueRange args) {
-          Value d = divisor ? args[1] : scalarConstant(nb, nloc, accType, count);
+          Value d =
+              divisor ? args[1] : scalarConstant(nb, nloc, accType, count);
           return (Value)arith::DivFOp::create(nb, nloc, args[0], d);
         });
   }
@@ -74,7 +75,8 @@ struct LossBody {
 };
 
 Value absDiff(OpBuilder &b, Location loc, ValueRange a) {
-  return math::AbsFOp::create(b, loc, arith::SubFOp::create(b, loc, a[0], a[1]));
+  return math::AbsFOp::create(b, loc,
+                              arith::SubFOp::create(b, loc, a[0], a[1]));
 }
 
 Value smoothL1(OpBuilder &b, Location loc, ValueRange a, Operation *op) {
@@ -113,9 +115,10 @@ Value klDiv(OpBuilder &b, Location loc, ValueRange a, Operation *op) {
     return arith::MulFOp::create(b, loc, math::ExpOp::create(b, loc, t),
                                  arith::SubFOp::create(b, loc, t, x));
   Value zero = cst(b, loc, t, 0.0);
-  Value xlogy = arith::MulFOp::create(b, loc, t, math::LogOp::create(b, loc, t));
-  Value isZero = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, t,
-                                       zero);
+  Value xlogy =
+      arith::MulFOp::create(b, loc, t, math::LogOp::create(b, loc, t));
+  Value isZero =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OEQ, t, zero);
   xlogy = arith::SelectOp::create(b, loc, isZero, zero, xlogy);
   return arith::SubFOp::create(b, loc, xlogy,
                                arith::MulFOp::create(b, loc, t, x));
@@ -144,15 +147,17 @@ Value poissonNll(OpBuilder &b, Location loc, ValueRange a, Operation *op) {
   Value stirling = arith::AddFOp::create(
       b, loc,
       arith::SubFOp::create(
-          b, loc, arith::MulFOp::create(b, loc, t, math::LogOp::create(b, loc, t)),
-          t),
+          b, loc,
+          arith::MulFOp::create(b, loc, t, math::LogOp::create(b, loc, t)), t),
       arith::MulFOp::create(
           b, loc, cst(b, loc, t, 0.5),
           math::LogOp::create(
-              b, loc, arith::MulFOp::create(b, loc, cst(b, loc, t, 2 * M_PI), t))));
+              b, loc,
+              arith::MulFOp::create(b, loc, cst(b, loc, t, 2 * M_PI), t))));
   Value gt1 = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, t,
                                     cst(b, loc, t, 1.0));
-  stirling = arith::SelectOp::create(b, loc, gt1, stirling, cst(b, loc, t, 0.0));
+  stirling =
+      arith::SelectOp::create(b, loc, gt1, stirling, cst(b, loc, t, 0.0));
   return arith::AddFOp::create(b, loc, loss, stirling);
 }
 
@@ -176,13 +181,14 @@ Value marginRanking(OpBuilder &b, Location loc, ValueRange a, Operation *op) {
   // max(0, -y * (x1 - x2) + margin)
   Value d = arith::SubFOp::create(b, loc, a[0], a[1]);
   Value v = arith::AddFOp::create(
-      b, loc, arith::NegFOp::create(b, loc, arith::MulFOp::create(b, loc, a[2], d)),
+      b, loc,
+      arith::NegFOp::create(b, loc, arith::MulFOp::create(b, loc, a[2], d)),
       cst(b, loc, d, margin));
   return arith::MaximumFOp::create(b, loc, v, cst(b, loc, d, 0.0));
 }
 
 #define LOSS_FN(expr)                                                          \
-  [](OpBuilder &b, Location loc, ValueRange a, Operation *op) -> Value {     \
+  [](OpBuilder &b, Location loc, ValueRange a, Operation *op) -> Value {       \
     (void)op;                                                                  \
     return expr;                                                               \
   }
@@ -198,7 +204,8 @@ const LossBody kLossKinds[] = {
     {SoftMarginLossOp::getOperationName(),
      LOSS_FN(buildSoftplus(
          b, loc,
-         arith::NegFOp::create(b, loc, arith::MulFOp::create(b, loc, a[1], a[0]))))},
+         arith::NegFOp::create(b, loc,
+                               arith::MulFOp::create(b, loc, a[1], a[0]))))},
     {HingeEmbeddingLossOp::getOperationName(),
      LOSS_FN(hingeEmbedding(b, loc, a, op))},
     {KlDivOp::getOperationName(), LOSS_FN(klDiv(b, loc, a, op))},
@@ -283,13 +290,15 @@ struct BinaryCrossEntropyOpLowering
           Value log1mX = arith::MaximumFOp::create(
               b, nloc,
               math::LogOp::create(
-                  b, nloc, arith::SubFOp::create(b, nloc, cst(b, nloc, x, 1.0), x)),
+                  b, nloc,
+                  arith::SubFOp::create(b, nloc, cst(b, nloc, x, 1.0), x)),
               lo);
           // (t - 1) log(1 - x) - t log x
           Value l = arith::SubFOp::create(
               b, nloc,
               arith::MulFOp::create(
-                  b, nloc, arith::SubFOp::create(b, nloc, t, cst(b, nloc, t, 1.0)),
+                  b, nloc,
+                  arith::SubFOp::create(b, nloc, t, cst(b, nloc, t, 1.0)),
                   log1mX),
               arith::MulFOp::create(b, nloc, t, logX));
           if (args.size() > 2)
@@ -399,8 +408,8 @@ std::pair<Value, Value> buildNll(OpBuilder &b, Location loc, Value logp,
             scalarConstant(nb, nloc, nb.getI64Type(), (double)ignoreIndex));
         Value c = arith::MinSIOp::create(
             nb, nloc,
-            arith::MaxSIOp::create(nb, nloc, t,
-                                   scalarConstant(nb, nloc, nb.getI64Type(), 0)),
+            arith::MaxSIOp::create(
+                nb, nloc, t, scalarConstant(nb, nloc, nb.getI64Type(), 0)),
             scalarConstant(nb, nloc, nb.getI64Type(), numClasses - 1));
         Value ci = arith::IndexCastOp::create(nb, nloc, nb.getIndexType(), c);
         SmallVector<Value> idx;
@@ -415,14 +424,14 @@ std::pair<Value, Value> buildNll(OpBuilder &b, Location loc, Value logp,
             nb, nloc, tensor::ExtractOp::create(nb, nloc, logp, idx), accType);
         Value w = scalarConstant(nb, nloc, accType, 1.0);
         if (weight)
-          w = convertScalar(nb, nloc,
-                            tensor::ExtractOp::create(nb, nloc, weight,
-                                                      ValueRange{ci}),
-                            accType);
+          w = convertScalar(
+              nb, nloc,
+              tensor::ExtractOp::create(nb, nloc, weight, ValueRange{ci}),
+              accType);
         Value zero = scalarConstant(nb, nloc, accType, 0.0);
         w = arith::SelectOp::create(nb, nloc, valid, w, zero);
-        Value loss = arith::NegFOp::create(nb, nloc,
-                                           arith::MulFOp::create(nb, nloc, w, x));
+        Value loss = arith::NegFOp::create(
+            nb, nloc, arith::MulFOp::create(nb, nloc, w, x));
         linalg::YieldOp::create(nb, nloc, ValueRange{loss, w});
       });
   return {generic.getResult(0), generic.getResult(1)};
@@ -495,22 +504,21 @@ struct CrossEntropyOpLowering : public OpConversionPattern<OpTy> {
     bool probabilities = isa<FloatType>(tensorElementType(target));
     if (tensorShape(input).size() == 1) {
       input = reshapeTo(rewriter, loc, input, {1, tensorShape(input)[0]});
-      target = reshapeTo(rewriter, loc, target,
-                         probabilities ? ArrayRef<int64_t>{1, tensorShape(target)[0]}
-                                       : ArrayRef<int64_t>{1});
+      target =
+          reshapeTo(rewriter, loc, target,
+                    probabilities ? ArrayRef<int64_t>{1, tensorShape(target)[0]}
+                                  : ArrayRef<int64_t>{1});
     }
     ArrayRef<int64_t> shape = tensorShape(input);
     int64_t numClasses = shape[1];
     Value logp = buildSoftmax(rewriter, loc, input, 1, resultElem, accType,
                               /*log=*/true);
-    logp = convertTensor(rewriter, loc, convertTensor(rewriter, loc, logp,
-                                                      resultElem),
-                         accType);
+    logp = convertTensor(
+        rewriter, loc, convertTensor(rewriter, loc, logp, resultElem), accType);
     Value weightB;
     if (weight)
       weightB = reshapeTo(rewriter, loc,
-                          convertTensor(rewriter, loc, weight, accType),
-                          [&] {
+                          convertTensor(rewriter, loc, weight, accType), [&] {
                             SmallVector<int64_t> s = {numClasses};
                             for (size_t d = 2; d < shape.size(); ++d)
                               s.push_back(1);
@@ -530,7 +538,8 @@ struct CrossEntropyOpLowering : public OpConversionPattern<OpTy> {
             if (smoothing > 0.0)
               t = arith::AddFOp::create(
                   b, nloc,
-                  arith::MulFOp::create(b, nloc, t, cst(b, nloc, t, 1.0 - smoothing)),
+                  arith::MulFOp::create(b, nloc, t,
+                                        cst(b, nloc, t, 1.0 - smoothing)),
                   cst(b, nloc, t, smoothing / numClasses));
             Value v = arith::MulFOp::create(b, nloc, args[0], t);
             if (weightB)
@@ -552,14 +561,14 @@ struct CrossEntropyOpLowering : public OpConversionPattern<OpTy> {
       if (weightB)
         operands.push_back(weightB);
       auto accTensor = RankedTensorType::get(shape, accType);
-      Value wl = buildElementwise(
-          rewriter, loc, accTensor, operands,
-          [&](OpBuilder &b, Location nloc, ValueRange args) {
-            Value v = args[0];
-            if (weightB)
-              v = arith::MulFOp::create(b, nloc, v, args[1]);
-            return (Value)arith::NegFOp::create(b, nloc, v);
-          });
+      Value wl =
+          buildElementwise(rewriter, loc, accTensor, operands,
+                           [&](OpBuilder &b, Location nloc, ValueRange args) {
+                             Value v = args[0];
+                             if (weightB)
+                               v = arith::MulFOp::create(b, nloc, v, args[1]);
+                             return (Value)arith::NegFOp::create(b, nloc, v);
+                           });
       Value smooth = buildSum(rewriter, loc, wl, classDim, accType);
       int64_t ignore = (int64_t)op.getIgnoreIndex();
       loss = buildElementwise(
@@ -622,7 +631,8 @@ struct CosineEmbeddingLossOpLowering
           rewriter, loc, accTensor, {a, c},
           [&](OpBuilder &b, Location nloc, ValueRange args) {
             return (Value)arith::MulFOp::create(
-                b, nloc, convertToCompute(b, nloc, args[0], resultElem, accType),
+                b, nloc,
+                convertToCompute(b, nloc, args[0], resultElem, accType),
                 convertToCompute(b, nloc, args[1], resultElem, accType));
           });
       return buildSum(rewriter, loc, p, {dim}, accType);
@@ -637,20 +647,22 @@ struct CosineEmbeddingLossOpLowering
           Value eps = cst(b, nloc, args[0], 1e-12);
           Value denom = math::SqrtOp::create(
               b, nloc,
-              arith::MulFOp::create(b, nloc,
-                                    arith::AddFOp::create(b, nloc, args[1], eps),
-                                    arith::AddFOp::create(b, nloc, args[2], eps)));
+              arith::MulFOp::create(
+                  b, nloc, arith::AddFOp::create(b, nloc, args[1], eps),
+                  arith::AddFOp::create(b, nloc, args[2], eps)));
           Value cos = arith::DivFOp::create(b, nloc, args[0], denom);
           Value t = convertToCompute(b, nloc, args[3], resultElem, accType);
           Value zero = cst(b, nloc, cos, 0.0);
-          Value pos = arith::SubFOp::create(b, nloc, cst(b, nloc, cos, 1.0), cos);
+          Value pos =
+              arith::SubFOp::create(b, nloc, cst(b, nloc, cos, 1.0), cos);
           Value neg = arith::MaximumFOp::create(
-              b, nloc, arith::SubFOp::create(b, nloc, cos, cst(b, nloc, cos, margin)),
+              b, nloc,
+              arith::SubFOp::create(b, nloc, cos, cst(b, nloc, cos, margin)),
               zero);
-          Value isPos = arith::CmpFOp::create(b, nloc, arith::CmpFPredicate::OEQ,
-                                              t, cst(b, nloc, t, 1.0));
-          Value isNeg = arith::CmpFOp::create(b, nloc, arith::CmpFPredicate::OEQ,
-                                              t, cst(b, nloc, t, -1.0));
+          Value isPos = arith::CmpFOp::create(
+              b, nloc, arith::CmpFPredicate::OEQ, t, cst(b, nloc, t, 1.0));
+          Value isNeg = arith::CmpFOp::create(
+              b, nloc, arith::CmpFPredicate::OEQ, t, cst(b, nloc, t, -1.0));
           return (Value)arith::AddFOp::create(
               b, nloc, arith::SelectOp::create(b, nloc, isPos, pos, zero),
               arith::SelectOp::create(b, nloc, isNeg, neg, zero));
@@ -702,7 +714,8 @@ struct TripletMarginLossOpLowering
     Value dan = distance(adaptor.getAnchor(), adaptor.getNegative());
     SmallVector<Value> operands = {dap, dan};
     if (op.getSwap())
-      operands.push_back(distance(adaptor.getPositive(), adaptor.getNegative()));
+      operands.push_back(
+          distance(adaptor.getPositive(), adaptor.getNegative()));
     double margin = op.getMargin().convertToDouble();
     Value loss = buildElementwise(
         rewriter, loc, cast<RankedTensorType>(dap.getType()), operands,
@@ -728,10 +741,10 @@ void mlir::tp::populateLossToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   for (const LossBody &kind : kLossKinds)
     patterns.add<ElementwiseLossLowering>(ctx, kind);
-  patterns.add<BinaryCrossEntropyOpLowering,
-               BinaryCrossEntropyWithLogitsOpLowering,
-               NllLossOpLowering<NllLossOp>, NllLossOpLowering<NllLoss2dOp>,
-               CrossEntropyOpLowering<CrossEntropyOp>,
-               CrossEntropyOpLowering<CrossEntropyLossOp>,
-               CosineEmbeddingLossOpLowering, TripletMarginLossOpLowering>(ctx);
+  patterns
+      .add<BinaryCrossEntropyOpLowering, BinaryCrossEntropyWithLogitsOpLowering,
+           NllLossOpLowering<NllLossOp>, NllLossOpLowering<NllLoss2dOp>,
+           CrossEntropyOpLowering<CrossEntropyOp>,
+           CrossEntropyOpLowering<CrossEntropyLossOp>,
+           CosineEmbeddingLossOpLowering, TripletMarginLossOpLowering>(ctx);
 }

@@ -116,8 +116,8 @@ Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
   auto intType = cast<IntegerType>(type);
   if (intType.getWidth() == 1)
     return arith::ConstantOp::create(b, loc, b.getBoolAttr(value != 0.0));
-  return arith::ConstantOp::create(
-      b, loc, b.getIntegerAttr(intType, (int64_t)value));
+  return arith::ConstantOp::create(b, loc,
+                                   b.getIntegerAttr(intType, (int64_t)value));
 }
 
 Value lowering::extremeConstant(OpBuilder &b, Location loc, Type type,
@@ -138,8 +138,8 @@ int64_t lowering::normalizeDim(int64_t dim, int64_t rank) {
   return dim < 0 ? dim + std::max<int64_t>(rank, 1) : dim;
 }
 
-Value lowering::emptyTensor(OpBuilder &b, Location loc,
-                            ArrayRef<int64_t> shape, Type elementType) {
+Value lowering::emptyTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                            Type elementType) {
   return tensor::EmptyOp::create(b, loc, shape, elementType);
 }
 
@@ -209,8 +209,8 @@ broadcastOperand(OpBuilder &b, Location loc, Value operand,
   for (int64_t d : keptDims)
     newShape.push_back(shape[d]);
   Value collapsed = tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get(newShape, tensorElementType(operand)), operand,
-      reassociation);
+      b, loc, RankedTensorType::get(newShape, tensorElementType(operand)),
+      operand, reassociation);
   return {collapsed, map};
 }
 
@@ -243,7 +243,8 @@ SmallVector<Value> lowering::buildElementwiseMulti(
             body(nb, nloc, args.take_front(inputs.size()));
         linalg::YieldOp::create(nb, nloc, results);
       });
-  return SmallVector<Value>(generic.getResults().begin(), generic.getResults().end());
+  return SmallVector<Value>(generic.getResults().begin(),
+                            generic.getResults().end());
 }
 
 Value lowering::buildElementwise(OpBuilder &b, Location loc,
@@ -251,8 +252,7 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
                                  ValueRange operands, ElementwiseBodyFn body) {
   return buildElementwiseMulti(
       b, loc, resultType.getShape(), TypeRange{resultType.getElementType()},
-      operands,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+      operands, [&](OpBuilder &nb, Location nloc, ValueRange args) {
         return SmallVector<Value>{body(nb, nloc, args)};
       })[0];
 }
@@ -262,16 +262,15 @@ Value lowering::convertTensor(OpBuilder &b, Location loc, Value v,
   if (tensorElementType(v) == elementType)
     return v;
   auto type = RankedTensorType::get(tensorShape(v), elementType);
-  return buildElementwise(b, loc, type, v,
-                          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                            return convertScalar(nb, nloc, args[0],
-                                                 elementType);
-                          });
+  return buildElementwise(
+      b, loc, type, v, [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        return convertScalar(nb, nloc, args[0], elementType);
+      });
 }
 
 Value lowering::buildReduction(OpBuilder &b, Location loc, Value input,
-                               ArrayRef<int64_t> dims, Type accType,
-                               Value init, CombineFn combine, MapFn map) {
+                               ArrayRef<int64_t> dims, Type accType, Value init,
+                               CombineFn combine, MapFn map) {
   MLIRContext *ctx = b.getContext();
   ArrayRef<int64_t> shape = tensorShape(input);
   int64_t rank = shape.size();
@@ -311,22 +310,20 @@ Value lowering::buildSum(OpBuilder &b, Location loc, Value input,
                           if (isa<FloatType>(accType))
                             return (Value)arith::AddFOp::create(nb, nloc, x,
                                                                 acc);
-                          return (Value)arith::AddIOp::create(nb, nloc, x,
-                                                              acc);
+                          return (Value)arith::AddIOp::create(nb, nloc, x, acc);
                         });
 }
 
 Value lowering::buildMax(OpBuilder &b, Location loc, Value input,
                          ArrayRef<int64_t> dims, Type accType) {
   Value init = extremeConstant(b, loc, accType, /*negative=*/true);
-  return buildReduction(b, loc, input, dims, accType, init,
-                        [&](OpBuilder &nb, Location nloc, Value x, Value acc) {
-                          if (isa<FloatType>(accType))
-                            return (Value)arith::MaximumFOp::create(nb, nloc,
-                                                                    x, acc);
-                          return (Value)arith::MaxSIOp::create(nb, nloc, x,
-                                                               acc);
-                        });
+  return buildReduction(
+      b, loc, input, dims, accType, init,
+      [&](OpBuilder &nb, Location nloc, Value x, Value acc) {
+        if (isa<FloatType>(accType))
+          return (Value)arith::MaximumFOp::create(nb, nloc, x, acc);
+        return (Value)arith::MaxSIOp::create(nb, nloc, x, acc);
+      });
 }
 
 Value lowering::insertUnitDims(OpBuilder &b, Location loc, Value v,
@@ -406,8 +403,8 @@ Value lowering::transposeTensor(OpBuilder &b, Location loc, Value v,
   SmallVector<utils::IteratorType> iterators(rank,
                                              utils::IteratorType::parallel);
   return linalg::GenericOp::create(
-             b, loc, TypeRange{init.getType()}, ValueRange{v},
-             ValueRange{init}, maps, iterators,
+             b, loc, TypeRange{init.getType()}, ValueRange{v}, ValueRange{init},
+             maps, iterators,
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                linalg::YieldOp::create(nb, nloc, args[0]);
              })
@@ -460,7 +457,8 @@ Value lowering::padOrCrop(OpBuilder &b, Location loc, Value v,
   SmallVector<OpFoldResult> offsets, sizes, strides;
   SmallVector<int64_t> croppedShape;
   for (size_t d = 0; d < rank; ++d) {
-    int64_t lo = std::min<int64_t>(low[d], 0), hi = std::min<int64_t>(high[d], 0);
+    int64_t lo = std::min<int64_t>(low[d], 0),
+            hi = std::min<int64_t>(high[d], 0);
     crop |= lo < 0 || hi < 0;
     pad |= low[d] > 0 || high[d] > 0;
     offsets.push_back(b.getIndexAttr(-lo));
@@ -475,20 +473,21 @@ Value lowering::padOrCrop(OpBuilder &b, Location loc, Value v,
   SmallVector<OpFoldResult> lowPad, highPad;
   SmallVector<int64_t> paddedShape;
   for (size_t d = 0; d < rank; ++d) {
-    int64_t lo = std::max<int64_t>(low[d], 0), hi = std::max<int64_t>(high[d], 0);
+    int64_t lo = std::max<int64_t>(low[d], 0),
+            hi = std::max<int64_t>(high[d], 0);
     lowPad.push_back(b.getIndexAttr(lo));
     highPad.push_back(b.getIndexAttr(hi));
     paddedShape.push_back(croppedShape[d] + lo + hi);
   }
   Type elementType = tensorElementType(v);
   Value padScalar = scalarConstant(b, loc, elementType, padValue);
-  return tensor::PadOp::create(
-      b, loc, RankedTensorType::get(paddedShape, elementType), v, lowPad,
-      highPad, padScalar);
+  return tensor::PadOp::create(b, loc,
+                               RankedTensorType::get(paddedShape, elementType),
+                               v, lowPad, highPad, padScalar);
 }
 
 InFlightDiagnostic lowering::emitUnsupported(Operation *op,
-                                            const Twine &message) {
+                                             const Twine &message) {
   return op->emitOpError() << message;
 }
 
@@ -516,8 +515,9 @@ Value lowering::buildSoftplus(OpBuilder &b, Location loc, Value x) {
 
 /// The p-norm of `input` over `dims` in `accType` (p = +-inf, 0, 1, 2 or
 /// any other real).
-Value lowering::buildNorm(OpBuilder &b, Location loc, Value input, ArrayRef<int64_t> dims,
-                Type commonType, Type accType, double p) {
+Value lowering::buildNorm(OpBuilder &b, Location loc, Value input,
+                          ArrayRef<int64_t> dims, Type commonType, Type accType,
+                          double p) {
   auto absOf = [&](OpBuilder &nb, Location nloc, Value x) {
     return (Value)math::AbsFOp::create(
         nb, nloc, convertToCompute(nb, nloc, x, commonType, accType));
@@ -543,9 +543,9 @@ Value lowering::buildNorm(OpBuilder &b, Location loc, Value input, ArrayRef<int6
       [&](OpBuilder &nb, Location nloc, Value x) -> Value {
         Value a = absOf(nb, nloc, x);
         if (p == 0.0) {
-          Value nz = arith::CmpFOp::create(
-              nb, nloc, arith::CmpFPredicate::UNE, a,
-              scalarConstant(nb, nloc, accType, 0.0));
+          Value nz =
+              arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::UNE, a,
+                                    scalarConstant(nb, nloc, accType, 0.0));
           return arith::UIToFPOp::create(nb, nloc, accType, nz);
         }
         if (p == 1.0)
@@ -615,8 +615,9 @@ Value lowering::buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t dim,
 
 /// `alpha * acc [+ beta * input]` converted to `resultType` (the torch
 /// addmm family's epilogue); beta == 0 ignores `input` entirely.
-Value lowering::buildAlphaBetaEpilogue(OpBuilder &b, Location loc, Value acc, Value input,
-                    double alpha, double beta, RankedTensorType resultType) {
+Value lowering::buildAlphaBetaEpilogue(OpBuilder &b, Location loc, Value acc,
+                                       Value input, double alpha, double beta,
+                                       RankedTensorType resultType) {
   Type resultElem = resultType.getElementType();
   Type accType = tensorElementType(acc);
   SmallVector<Value> operands = {acc};
@@ -640,4 +641,3 @@ Value lowering::buildAlphaBetaEpilogue(OpBuilder &b, Location loc, Value acc, Va
         return convertScalar(nb, nloc, v, resultElem);
       });
 }
-

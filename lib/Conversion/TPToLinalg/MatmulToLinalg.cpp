@@ -47,8 +47,7 @@ Value buildBatchedMatmul(OpBuilder &builder, Location loc, Value a, Value b,
     Value a3 = reshapeTo(builder, loc, a, {batchCount, m, k});
     Value b3 = reshapeTo(builder, loc, b, {batchCount, k, n});
     Value init = filledTensor(builder, loc, {batchCount, m, n}, accType, 0.0);
-    acc = linalg::BatchMatmulOp::create(builder, loc,
-                                        TypeRange{init.getType()},
+    acc = linalg::BatchMatmulOp::create(builder, loc, TypeRange{init.getType()},
                                         ValueRange{a3, b3}, ValueRange{init})
               .getResult(0);
   }
@@ -112,8 +111,9 @@ public:
     Type accType = computeTypeFor(resultType.getElementType());
     Value acc = buildTorchMatmul(rewriter, op->getLoc(), operands[0],
                                  operands[1], accType);
-    rewriter.replaceOp(op, buildAlphaBetaEpilogue(rewriter, op->getLoc(), acc, nullptr,
-                                         1.0, 0.0, resultType));
+    rewriter.replaceOp(op,
+                       buildAlphaBetaEpilogue(rewriter, op->getLoc(), acc,
+                                              nullptr, 1.0, 0.0, resultType));
     return success();
   }
 };
@@ -132,10 +132,10 @@ struct AddProductOpLowering : public OpConversionPattern<OpTy> {
     Type accType = computeTypeFor(resultType.getElementType());
     Value acc = buildTorchMatmul(rewriter, op.getLoc(), op->getOperand(1),
                                  op->getOperand(2), accType);
-    rewriter.replaceOp(
-        op, buildAlphaBetaEpilogue(rewriter, op.getLoc(), acc, adaptor.getInput(),
-                          op.getAlpha().convertToDouble(),
-                          op.getBeta().convertToDouble(), resultType));
+    rewriter.replaceOp(op, buildAlphaBetaEpilogue(
+                               rewriter, op.getLoc(), acc, adaptor.getInput(),
+                               op.getAlpha().convertToDouble(),
+                               op.getBeta().convertToDouble(), resultType));
     return success();
   }
 };
@@ -160,8 +160,8 @@ struct AddbmmOpLowering : public OpConversionPattern<AddbmmOp> {
     Value acc = buildTorchMatmul(rewriter, loc, a, b, accType);
     rewriter.replaceOp(
         op, buildAlphaBetaEpilogue(rewriter, loc, acc, adaptor.getInput(),
-                          op.getAlpha().convertToDouble(),
-                          op.getBeta().convertToDouble(), resultType));
+                                   op.getAlpha().convertToDouble(),
+                                   op.getBeta().convertToDouble(), resultType));
     return success();
   }
 };
@@ -181,9 +181,11 @@ struct LinearOpLowering : public OpConversionPattern<LinearOp> {
     Value wt = tensorShape(w).size() == 2
                    ? transposeTensor(rewriter, loc, w, {1, 0})
                    : w;
-    Value acc = buildTorchMatmul(rewriter, loc, adaptor.getInput(), wt, accType);
-    rewriter.replaceOp(op, buildAlphaBetaEpilogue(rewriter, loc, acc, adaptor.getBias(),
-                                         1.0, 1.0, resultType));
+    Value acc =
+        buildTorchMatmul(rewriter, loc, adaptor.getInput(), wt, accType);
+    rewriter.replaceOp(op, buildAlphaBetaEpilogue(rewriter, loc, acc,
+                                                  adaptor.getBias(), 1.0, 1.0,
+                                                  resultType));
     return success();
   }
 };
@@ -212,8 +214,8 @@ struct AddrOpLowering : public OpConversionPattern<AddrOp> {
         });
     rewriter.replaceOp(
         op, buildAlphaBetaEpilogue(rewriter, loc, outer, adaptor.getInput(),
-                          op.getAlpha().convertToDouble(),
-                          op.getBeta().convertToDouble(), resultType));
+                                   op.getAlpha().convertToDouble(),
+                                   op.getBeta().convertToDouble(), resultType));
     return success();
   }
 };
@@ -254,14 +256,16 @@ struct TensordotOpLowering : public OpConversionPattern<TensordotOp> {
         permB.push_back(d);
         freeB *= tensorShape(b)[d];
       }
-    Value a2 = reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, a, permA),
-                         {freeA, contr});
-    Value b2 = reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, b, permB),
-                         {contr, freeB});
+    Value a2 =
+        reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, a, permA),
+                  {freeA, contr});
+    Value b2 =
+        reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, b, permB),
+                  {contr, freeB});
     Value acc = buildTorchMatmul(rewriter, loc, a2, b2, accType);
     acc = reshapeTo(rewriter, loc, acc, resultType.getShape());
-    rewriter.replaceOp(op, buildAlphaBetaEpilogue(rewriter, loc, acc, nullptr, 1.0, 0.0,
-                                         resultType));
+    rewriter.replaceOp(op, buildAlphaBetaEpilogue(rewriter, loc, acc, nullptr,
+                                                  1.0, 0.0, resultType));
     return success();
   }
 };
@@ -285,9 +289,9 @@ struct BilinearOpLowering : public OpConversionPattern<BilinearOp> {
     int64_t m = numElements(tensorShape(x1)) / n1;
     Value x1f = reshapeTo(rewriter, loc, x1, {m, n1});
     Value x2f = reshapeTo(rewriter, loc, x2, {m, 1, n2});
-    Value wp = reshapeTo(rewriter, loc,
-                         transposeTensor(rewriter, loc, w, {1, 0, 2}),
-                         {n1, out * n2});
+    Value wp =
+        reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, w, {1, 0, 2}),
+                  {n1, out * n2});
     Value t = reshapeTo(rewriter, loc,
                         buildTorchMatmul(rewriter, loc, x1f, wp, accType),
                         {m, out, n2});
@@ -301,8 +305,9 @@ struct BilinearOpLowering : public OpConversionPattern<BilinearOp> {
         });
     Value y = buildSum(rewriter, loc, prod, {2}, accType);
     y = reshapeTo(rewriter, loc, y, resultType.getShape());
-    rewriter.replaceOp(op, buildAlphaBetaEpilogue(rewriter, loc, y, adaptor.getBias(),
-                                         1.0, 1.0, resultType));
+    rewriter.replaceOp(op, buildAlphaBetaEpilogue(rewriter, loc, y,
+                                                  adaptor.getBias(), 1.0, 1.0,
+                                                  resultType));
     return success();
   }
 };
@@ -319,7 +324,8 @@ struct VecdotOpLowering : public OpConversionPattern<LinalgVecdotOp> {
     if (failed(checkFloat(op, resultElem)))
       return failure();
     Type accType = computeTypeFor(resultElem);
-    auto shape = broadcastShapes(tensorShape(adaptor.getX()), tensorShape(adaptor.getY()));
+    auto shape = broadcastShapes(tensorShape(adaptor.getX()),
+                                 tensorShape(adaptor.getY()));
     if (!shape)
       return emitUnsupported(op, "operands do not broadcast");
     int64_t dim = normalizeDim((int64_t)op.getDim(), shape->size());
@@ -332,8 +338,8 @@ struct VecdotOpLowering : public OpConversionPattern<LinalgVecdotOp> {
               convertToCompute(b, nloc, args[1], resultElem, accType));
         });
     Value sum = buildSum(rewriter, loc, prod, {dim}, accType);
-    rewriter.replaceOp(op, buildAlphaBetaEpilogue(rewriter, loc, sum, nullptr, 1.0, 0.0,
-                                         resultType));
+    rewriter.replaceOp(op, buildAlphaBetaEpilogue(rewriter, loc, sum, nullptr,
+                                                  1.0, 0.0, resultType));
     return success();
   }
 };
@@ -362,22 +368,22 @@ struct PreluOpLowering : public OpConversionPattern<PreluOp> {
       w = reshapeTo(rewriter, loc, w, s);
     }
     rewriter.replaceOp(
-        op, buildElementwise(
-                rewriter, loc, resultType, {adaptor.getInput(), w},
-                [&](OpBuilder &b, Location nloc, ValueRange args) {
-                  Value x =
-                      convertToCompute(b, nloc, args[0], resultElem, accType);
-                  Value ww =
-                      convertToCompute(b, nloc, args[1], resultElem, accType);
-                  Value zero = scalarConstant(b, nloc, accType, 0.0);
-                  Value pos = arith::MaximumFOp::create(b, nloc, x, zero);
-                  Value neg = arith::MinimumFOp::create(b, nloc, x, zero);
-                  return convertScalar(
-                      b, nloc,
-                      arith::AddFOp::create(
-                          b, nloc, pos, arith::MulFOp::create(b, nloc, ww, neg)),
-                      resultElem);
-                }));
+        op,
+        buildElementwise(
+            rewriter, loc, resultType, {adaptor.getInput(), w},
+            [&](OpBuilder &b, Location nloc, ValueRange args) {
+              Value x = convertToCompute(b, nloc, args[0], resultElem, accType);
+              Value ww =
+                  convertToCompute(b, nloc, args[1], resultElem, accType);
+              Value zero = scalarConstant(b, nloc, accType, 0.0);
+              Value pos = arith::MaximumFOp::create(b, nloc, x, zero);
+              Value neg = arith::MinimumFOp::create(b, nloc, x, zero);
+              return convertScalar(
+                  b, nloc,
+                  arith::AddFOp::create(
+                      b, nloc, pos, arith::MulFOp::create(b, nloc, ww, neg)),
+                  resultElem);
+            }));
     return success();
   }
 };
@@ -386,10 +392,9 @@ struct PreluOpLowering : public OpConversionPattern<PreluOp> {
 
 void mlir::tp::populateMatmulToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  for (StringRef name :
-       {MmOp::getOperationName(), BmmOp::getOperationName(),
-        MatmulOp::getOperationName(), MvOp::getOperationName(),
-        DotOp::getOperationName()})
+  for (StringRef name : {MmOp::getOperationName(), BmmOp::getOperationName(),
+                         MatmulOp::getOperationName(), MvOp::getOperationName(),
+                         DotOp::getOperationName()})
     patterns.add<ProductOpLowering>(ctx, name);
   patterns.add<AddProductOpLowering<AddmmOp>, AddProductOpLowering<BaddbmmOp>,
                AddProductOpLowering<AddmvOp>, AddbmmOpLowering,

@@ -134,11 +134,11 @@ struct LayerNormOpLowering : public OpConversionPattern<LayerNormOp> {
       dims.push_back(d);
     Type accType = computeTypeFor(resultElem);
     auto [mean, var] = buildMoments(rewriter, loc, input, dims, accType);
-    rewriter.replaceOp(op, buildNormalized(rewriter, loc, input, mean, var,
-                                           adaptor.getWeight(),
-                                           adaptor.getBias(),
-                                           op.getEps().convertToDouble(),
-                                           resultType, accType));
+    rewriter.replaceOp(op,
+                       buildNormalized(rewriter, loc, input, mean, var,
+                                       adaptor.getWeight(), adaptor.getBias(),
+                                       op.getEps().convertToDouble(),
+                                       resultType, accType));
     return success();
   }
 };
@@ -229,23 +229,20 @@ struct BatchNormOpLowering : public OpConversionPattern<BatchNormOp> {
         dims.push_back(d);
       std::tie(mean, var) = buildMoments(rewriter, loc, input, dims, accType);
     } else {
-      mean = channelVector(rewriter, loc,
-                           convertTensor(rewriter, loc,
-                                         adaptor.getRunningMean(), accType),
-                           rank);
-      var = channelVector(rewriter, loc,
-                          convertTensor(rewriter, loc, adaptor.getRunningVar(),
-                                        accType),
-                          rank);
+      mean = channelVector(
+          rewriter, loc,
+          convertTensor(rewriter, loc, adaptor.getRunningMean(), accType),
+          rank);
+      var = channelVector(
+          rewriter, loc,
+          convertTensor(rewriter, loc, adaptor.getRunningVar(), accType), rank);
     }
     rewriter.replaceOp(
-        op, buildNormalized(rewriter, loc, input, mean, var,
-                            channelVector(rewriter, loc, adaptor.getWeight(),
-                                          rank),
-                            channelVector(rewriter, loc, adaptor.getBias(),
-                                          rank),
-                            op.getEps().convertToDouble(), resultType,
-                            accType));
+        op,
+        buildNormalized(rewriter, loc, input, mean, var,
+                        channelVector(rewriter, loc, adaptor.getWeight(), rank),
+                        channelVector(rewriter, loc, adaptor.getBias(), rank),
+                        op.getEps().convertToDouble(), resultType, accType));
     return success();
   }
 };
@@ -271,17 +268,16 @@ struct NormalizeOpLowering : public OpConversionPattern<NormalizeOp> {
     Value normKeep = insertUnitDims(rewriter, loc, norm, {dim});
     double eps = op.getEps().convertToDouble();
     rewriter.replaceOp(
-        op, buildElementwise(
-                rewriter, loc, resultType, {input, normKeep},
-                [&](OpBuilder &b, Location nloc, ValueRange args) {
-                  Value x =
-                      convertToCompute(b, nloc, args[0], resultElem, accType);
-                  Value d = arith::MaximumFOp::create(
-                      b, nloc, args[1], scalarConstant(b, nloc, accType, eps));
-                  return convertScalar(b, nloc,
-                                       arith::DivFOp::create(b, nloc, x, d),
-                                       resultElem);
-                }));
+        op,
+        buildElementwise(
+            rewriter, loc, resultType, {input, normKeep},
+            [&](OpBuilder &b, Location nloc, ValueRange args) {
+              Value x = convertToCompute(b, nloc, args[0], resultElem, accType);
+              Value d = arith::MaximumFOp::create(
+                  b, nloc, args[1], scalarConstant(b, nloc, accType, eps));
+              return convertScalar(
+                  b, nloc, arith::DivFOp::create(b, nloc, x, d), resultElem);
+            }));
     return success();
   }
 };
@@ -300,8 +296,8 @@ struct CosineSimilarityOpLowering
     if (!isa<FloatType>(resultElem))
       return emitUnsupported(op, "has no CPU lowering for ")
              << resultElem << " tensors";
-    auto shape =
-        broadcastShapes(tensorShape(adaptor.getX1()), tensorShape(adaptor.getX2()));
+    auto shape = broadcastShapes(tensorShape(adaptor.getX1()),
+                                 tensorShape(adaptor.getX2()));
     if (!shape)
       return emitUnsupported(op, "operands do not broadcast");
     int64_t rank = shape->size();

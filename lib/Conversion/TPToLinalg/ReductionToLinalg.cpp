@@ -144,8 +144,8 @@ struct MaxOpLowering : public OpConversionPattern<OpTy> {
     if (!isa<FloatType, IntegerType>(elem))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
     Value reduced = buildMax(rewriter, loc, input, dims, computeTypeFor(elem));
-    rewriter.replaceOp(op, finishReduction(rewriter, loc, reduced, resultType,
-                                           dims, keepdim));
+    rewriter.replaceOp(
+        op, finishReduction(rewriter, loc, reduced, resultType, dims, keepdim));
     return success();
   }
 };
@@ -171,8 +171,8 @@ std::pair<Value, Value> buildArgmax(OpBuilder &b, Location loc, Value input,
     outShape.push_back(shape[d]);
     outExprs.push_back(getAffineDimExpr(d, ctx));
   }
-  Value initVal = filledTensor(b, loc, outShape,
-                               extremeConstant(b, loc, valType, true));
+  Value initVal =
+      filledTensor(b, loc, outShape, extremeConstant(b, loc, valType, true));
   Value initIdx = filledTensor(b, loc, outShape, b.getI64Type(), 0.0);
   AffineMap outMap = AffineMap::get(rank, 0, outExprs, ctx);
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(rank, ctx),
@@ -189,8 +189,8 @@ std::pair<Value, Value> buildArgmax(OpBuilder &b, Location loc, Value input,
         if (isa<FloatType>(valType)) {
           Value greater = arith::CmpFOp::create(
               nb, nloc, arith::CmpFPredicate::OGT, x, best);
-          Value xNan = arith::CmpFOp::create(nb, nloc,
-                                             arith::CmpFPredicate::UNO, x, x);
+          Value xNan =
+              arith::CmpFOp::create(nb, nloc, arith::CmpFPredicate::UNO, x, x);
           Value bestNan = arith::CmpFOp::create(
               nb, nloc, arith::CmpFPredicate::UNO, best, best);
           Value notBestNan = arith::XOrIOp::create(
@@ -234,11 +234,12 @@ struct ArgmaxOpLowering : public OpConversionPattern<ArgmaxOp> {
     if (dimAttr && rank > 0) {
       dim = normalizeDim((int64_t)*dimAttr, rank);
     } else {
-      input = reshapeTo(rewriter, loc, input,
-                        {numElements(tensorShape(input))});
+      input =
+          reshapeTo(rewriter, loc, input, {numElements(tensorShape(input))});
     }
     Value idx = buildArgmax(rewriter, loc, input, dim).second;
-    rewriter.replaceOp(op, reshapeTo(rewriter, loc, idx, resultType.getShape()));
+    rewriter.replaceOp(op,
+                       reshapeTo(rewriter, loc, idx, resultType.getShape()));
     return success();
   }
 };
@@ -260,9 +261,9 @@ struct MaxDimOpLowering : public OpConversionPattern<MaxDimOp> {
     auto valuesType = cast<RankedTensorType>(op.getValues().getType());
     auto indicesType = cast<RankedTensorType>(op.getIndices().getType());
     val = convertTensor(rewriter, loc, val, valuesType.getElementType());
-    rewriter.replaceOp(op, {reshapeTo(rewriter, loc, val, valuesType.getShape()),
-                            reshapeTo(rewriter, loc, idx,
-                                      indicesType.getShape())});
+    rewriter.replaceOp(op,
+                       {reshapeTo(rewriter, loc, val, valuesType.getShape()),
+                        reshapeTo(rewriter, loc, idx, indicesType.getShape())});
     return success();
   }
 };
@@ -357,8 +358,8 @@ struct TraceOpLowering : public OpConversionPattern<TraceOp> {
                         : (Value)arith::AddIOp::create(b, nloc, x, args[1]);
           linalg::YieldOp::create(b, nloc, s);
         });
-    rewriter.replaceOp(op, convertTensor(rewriter, loc, generic.getResult(0),
-                                         resultElem));
+    rewriter.replaceOp(
+        op, convertTensor(rewriter, loc, generic.getResult(0), resultElem));
     return success();
   }
 };
@@ -390,8 +391,8 @@ struct ScanOpLowering : public OpRewritePattern<OpTy> {
     bool isFloat = isa<FloatType>(accType);
     SmallVector<int64_t> sliceShape(shape);
     sliceShape[dim] = 1;
-    Value acc0 = filledTensor(rewriter, loc, sliceShape, accType,
-                              IsProd ? 1.0 : 0.0);
+    Value acc0 =
+        filledTensor(rewriter, loc, sliceShape, accType, IsProd ? 1.0 : 0.0);
     Value out0 = emptyTensor(rewriter, loc, shape, resultElem);
     Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value ub = arith::ConstantIndexOp::create(rewriter, loc, shape[dim]);
@@ -420,9 +421,8 @@ struct ScanOpLowering : public OpRewritePattern<OpTy> {
                            : (Value)arith::AddIOp::create(bb, l, args[0], v);
               });
           Value rounded = convertTensor(b, nloc, acc, resultElem);
-          Value out = tensor::InsertSliceOp::create(b, nloc, rounded,
-                                                    iterArgs[1], offsets, sizes,
-                                                    strides);
+          Value out = tensor::InsertSliceOp::create(
+              b, nloc, rounded, iterArgs[1], offsets, sizes, strides);
           scf::YieldOp::create(b, nloc, ValueRange{acc, out});
         });
     rewriter.replaceOp(op, loop.getResult(1));
@@ -434,15 +434,16 @@ struct ScanOpLowering : public OpRewritePattern<OpTy> {
 
 void mlir::tp::populateReductionToLinalgPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<AccumulateOpLowering<SumOp, ReduceKind::Sum>,
-               AccumulateOpLowering<MeanOp, ReduceKind::Mean>,
-               AccumulateOpLowering<ProdOp, ReduceKind::Prod>,
-               MaxOpLowering<MaxOp>, MaxOpLowering<AmaxOp>, ArgmaxOpLowering,
-               MaxDimOpLowering, NormOpLowering, DistOpLowering,
-               TraceOpLowering>(ctx);
+  patterns
+      .add<AccumulateOpLowering<SumOp, ReduceKind::Sum>,
+           AccumulateOpLowering<MeanOp, ReduceKind::Mean>,
+           AccumulateOpLowering<ProdOp, ReduceKind::Prod>, MaxOpLowering<MaxOp>,
+           MaxOpLowering<AmaxOp>, ArgmaxOpLowering, MaxDimOpLowering,
+           NormOpLowering, DistOpLowering, TraceOpLowering>(ctx);
 }
 
 void mlir::tp::populateScanToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<ScanOpLowering<CumsumOp, false>,
-               ScanOpLowering<CumprodOp, true>>(patterns.getContext());
+  patterns
+      .add<ScanOpLowering<CumsumOp, false>, ScanOpLowering<CumprodOp, true>>(
+          patterns.getContext());
 }

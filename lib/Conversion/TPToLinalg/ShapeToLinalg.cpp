@@ -79,9 +79,9 @@ struct ExpandOpLowering : public OpConversionPattern<ExpandOp> {
   matchAndRewrite(ExpandOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     auto resultType = cast<RankedTensorType>(op.getType());
-    rewriter.replaceOp(op, broadcastTo(rewriter, op.getLoc(),
-                                       adaptor.getInput(),
-                                       resultType.getShape()));
+    rewriter.replaceOp(op,
+                       broadcastTo(rewriter, op.getLoc(), adaptor.getInput(),
+                                   resultType.getShape()));
     return success();
   }
 };
@@ -107,14 +107,13 @@ struct JoinOpLowering : public OpConversionPattern<OpTy> {
       if (!IsStack && tensorShape(t).size() == 1 && tensorShape(t)[0] == 0 &&
           shape.size() != 1)
         continue;
-      Value v =
-          convertTensor(rewriter, loc, t, resultType.getElementType());
+      Value v = convertTensor(rewriter, loc, t, resultType.getElementType());
       if (IsStack)
         v = insertUnitDims(rewriter, loc, v, {dim});
       ArrayRef<int64_t> vShape = tensorShape(v);
       SmallVector<OpFoldResult> offsets(shape.size(), rewriter.getIndexAttr(0));
-      SmallVector<OpFoldResult> sizes, strides(shape.size(),
-                                               rewriter.getIndexAttr(1));
+      SmallVector<OpFoldResult> sizes,
+          strides(shape.size(), rewriter.getIndexAttr(1));
       for (int64_t s : vShape)
         sizes.push_back(rewriter.getIndexAttr(s));
       offsets[dim] = rewriter.getIndexAttr(offset);
@@ -144,8 +143,9 @@ struct EmbeddingOpLowering : public OpConversionPattern<EmbeddingOp> {
     SmallVector<AffineExpr> idxExprs;
     for (int64_t d = 0; d + 1 < rank; ++d)
       idxExprs.push_back(getAffineDimExpr(d, ctx));
-    SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, idxExprs, ctx),
-                                   AffineMap::getMultiDimIdentityMap(rank, ctx)};
+    SmallVector<AffineMap> maps = {
+        AffineMap::get(rank, 0, idxExprs, ctx),
+        AffineMap::getMultiDimIdentityMap(rank, ctx)};
     Value init = emptyTensor(rewriter, loc, resultType.getShape(),
                              resultType.getElementType());
     SmallVector<utils::IteratorType> iterators(rank,
@@ -245,8 +245,7 @@ void mlir::tp::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
     patterns.add<ViewOpLowering>(ctx, name);
   patterns.add<TransposeOpLowering, PermuteOpLowering, ExpandOpLowering,
                JoinOpLowering<CatOp, false>, JoinOpLowering<StackOp, true>,
-               EmbeddingOpLowering,
-               PadOpLowering<ReflectionPad1dOp, true, 1>,
+               EmbeddingOpLowering, PadOpLowering<ReflectionPad1dOp, true, 1>,
                PadOpLowering<ReflectionPad2dOp, true, 2>,
                PadOpLowering<ReplicationPad1dOp, false, 1>,
                PadOpLowering<ReplicationPad2dOp, false, 2>,

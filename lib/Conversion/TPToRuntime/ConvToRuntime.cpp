@@ -73,8 +73,8 @@ public:
     p.append(params->padding.begin(), params->padding.end());
     p.append(padHigh.begin(), padHigh.end());
     p.append(params->dilation.begin(), params->dilation.end());
-    auto pType = RankedTensorType::get({(int64_t)p.size()},
-                                       rewriter.getI64Type());
+    auto pType =
+        RankedTensorType::get({(int64_t)p.size()}, rewriter.getI64Type());
     Value pTensor = arith::ConstantOp::create(
         rewriter, loc, DenseIntElementsAttr::get(pType, ArrayRef<int64_t>(p)));
 
@@ -87,7 +87,8 @@ public:
     std::string name = ("tp_rt_dnnl_conv_" + rc::dtypeSuffix(elem) + "_" +
                         rc::dtypeSuffix(elem))
                            .str();
-    rc::emitCall(rewriter, loc, op, name, {srcBuf, wBuf, biasBuf, dstBuf, pBuf});
+    rc::emitCall(rewriter, loc, op, name,
+                 {srcBuf, wBuf, biasBuf, dstBuf, pBuf});
     Value dst = rc::tensorOf(rewriter, loc, dstBuf);
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, dst, rs));
     return success();

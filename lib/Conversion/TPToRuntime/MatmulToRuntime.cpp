@@ -48,7 +48,8 @@ std::optional<Type> runtimeElementType(ValueRange operands) {
 
 /// The output element type of a call with inputs of `in` producing `out`.
 bool supportedOutput(Type in, Type out) {
-  return (in.isF32() && out.isF32()) || (in.isBF16() && (out.isBF16() || out.isF32()));
+  return (in.isF32() && out.isF32()) ||
+         (in.isBF16() && (out.isBF16() || out.isF32()));
 }
 
 /// The buffer of operand `t`; when `t` is a tp.permute / tp.transpose of a
@@ -97,8 +98,8 @@ Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
   Value bBuf = operandBuffer(b, loc, bTensor);
   if (transposeB)
     bBuf = rc::transposeLast2(b, loc, bBuf);
-  Value biasBuf = bias ? rc::bufferOf(b, loc, bias)
-                       : rc::emptyBuffer(b, loc, inType);
+  Value biasBuf =
+      bias ? rc::bufferOf(b, loc, bias) : rc::emptyBuffer(b, loc, inType);
   Value cBuf, cView;
   if (!dstPermutation.empty()) {
     SmallVector<int64_t> permuted, inverse(dstPermutation.size());
@@ -213,7 +214,8 @@ struct LinearToRuntime : public OpRewritePattern<LinearOp> {
         tensorShape(w).size() != 2 || (bias && tensorShape(bias).size() != 1))
       return failure();
     int64_t k = tensorShape(x).back();
-    Value x2 = reshapeTo(rewriter, loc, x, {numElements(tensorShape(x)) / k, k});
+    Value x2 =
+        reshapeTo(rewriter, loc, x, {numElements(tensorShape(x)) / k, k});
     Value c = emitMatmul(rewriter, loc, op, x2, w, /*transposeB=*/true, bias,
                          resultType.getElementType());
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, c, resultType.getShape()));
@@ -234,8 +236,8 @@ struct AddProductToRuntime : public OpRewritePattern<OpTy> {
     if (!in || !resultType.hasStaticShape() ||
         !supportedOutput(*in, resultType.getElementType()))
       return failure();
-    std::optional<Value> acc = emitTorchMatmul(rewriter, loc, op, a, b,
-                                               rewriter.getF32Type());
+    std::optional<Value> acc =
+        emitTorchMatmul(rewriter, loc, op, a, b, rewriter.getF32Type());
     if (!acc)
       return failure();
     rewriter.replaceOp(
@@ -260,8 +262,9 @@ struct AddbmmToRuntime : public OpRewritePattern<AddbmmOp> {
       return failure();
     ArrayRef<int64_t> s1 = tensorShape(b1), s2 = tensorShape(b2);
     int64_t batch = s1[0], m = s1[1], k = s1[2], n = s2[2];
-    Value a = reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, b1, {1, 0, 2}),
-                        {m, batch * k});
+    Value a =
+        reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, b1, {1, 0, 2}),
+                  {m, batch * k});
     Value b = reshapeTo(rewriter, loc, b2, {batch * k, n});
     Value acc = emitMatmul(rewriter, loc, op, a, b, false, nullptr,
                            rewriter.getF32Type());

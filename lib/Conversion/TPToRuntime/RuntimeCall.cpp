@@ -31,8 +31,7 @@ StringRef runtime_call::dtypeSuffix(Type t) {
 static MemRefType stridedType(ArrayRef<int64_t> shape, Type elementType) {
   MLIRContext *ctx = elementType.getContext();
   SmallVector<int64_t> strides(shape.size(), ShapedType::kDynamic);
-  auto layout =
-      StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides);
+  auto layout = StridedLayoutAttr::get(ctx, ShapedType::kDynamic, strides);
   return MemRefType::get(shape, elementType, layout);
 }
 
@@ -53,9 +52,9 @@ Value runtime_call::transposeLast2(OpBuilder &b, Location loc, Value buffer) {
   AffineMap map = AffineMap::getPermutationMap(perm, b.getContext());
   SmallVector<int64_t> shape(type.getShape());
   std::swap(shape[rank - 1], shape[rank - 2]);
-  return memref::TransposeOp::create(
-      b, loc, stridedType(shape, type.getElementType()), buffer,
-      AffineMapAttr::get(map));
+  return memref::TransposeOp::create(b, loc,
+                                     stridedType(shape, type.getElementType()),
+                                     buffer, AffineMapAttr::get(map));
 }
 
 Value runtime_call::permuteView(OpBuilder &b, Location loc, Value buffer,
@@ -102,8 +101,8 @@ void runtime_call::emitCall(OpBuilder &b, Location loc, Operation *anchor,
   SmallVector<Type> argTypes;
   for (Value buffer : buffers) {
     auto type = cast<MemRefType>(buffer.getType());
-    auto unranked = UnrankedMemRefType::get(type.getElementType(),
-                                            type.getMemorySpace());
+    auto unranked =
+        UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());
     args.push_back(memref::CastOp::create(b, loc, unranked, buffer));
     argTypes.push_back(unranked);
   }

@@ -1,7 +1,7 @@
 // The whole pipeline to the LLVM dialect.
-// RUN: tp-opt %s --tp-lower-to-cpu | FileCheck %s
+// RUN: tp-opt %s --tp-lower-to-cpu="use-onednn=1" | FileCheck %s
 // RUN: tp-opt %s --tp-lower-to-cpu="use-onednn=0" | FileCheck %s --check-prefix=LINALG
-// RUN: tp-opt %s --tp-lower-to-cpu="parallel=0" | FileCheck %s --check-prefix=SERIAL
+// RUN: tp-opt %s --tp-lower-to-cpu="use-onednn=1 parallel=0" | FileCheck %s --check-prefix=SERIAL
 
 // Results become out-parameters of the C interface.
 // CHECK-DAG: llvm.func @_mlir_ciface_f(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)

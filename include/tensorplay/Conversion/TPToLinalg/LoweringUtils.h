@@ -78,12 +78,10 @@ using ElementwiseBodyFn =
 Value buildElementwise(OpBuilder &b, Location loc, RankedTensorType resultType,
                        ValueRange operands, ElementwiseBodyFn body);
 /// As buildElementwise with several results of the same shape.
-SmallVector<Value>
-buildElementwiseMulti(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                      TypeRange resultElementTypes, ValueRange operands,
-                      function_ref<SmallVector<Value>(OpBuilder &, Location,
-                                                      ValueRange)>
-                          body);
+SmallVector<Value> buildElementwiseMulti(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+    TypeRange resultElementTypes, ValueRange operands,
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)> body);
 
 /// `v` with every element converted to `elementType` (v itself if equal).
 Value convertTensor(OpBuilder &b, Location loc, Value v, Type elementType);
@@ -122,8 +120,8 @@ Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t dim,
 /// the addmm family (and of linear, with the bias as input). `acc` holds the
 /// f32 (or f64) product; beta == 0 ignores `input` entirely, as tensorplay
 /// does.
-Value buildAlphaBetaEpilogue(OpBuilder &b, Location loc, Value acc,
-                             Value input, double alpha, double beta,
+Value buildAlphaBetaEpilogue(OpBuilder &b, Location loc, Value acc, Value input,
+                             double alpha, double beta,
                              RankedTensorType resultType);
 
 /// Inserts size-1 dimensions at positions `dims` (sorted, positions in the
