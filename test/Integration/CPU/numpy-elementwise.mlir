@@ -1,8 +1,9 @@
 // Numerics of the elementwise lowerings against NumPy float64 references
-// (Inputs/tpcheck_cases.py), in f32 and in bf16, on the default pipeline
+// (Inputs/tpcheck_cases.py), in f32, bf16 and f16, on the default pipeline
 // (parallel, vectorized) and serial scalar loops.
 // RUN: %python %S/Inputs/tpcheck.py --tp-run tp-run --family elementwise --tmp %t.f32 | FileCheck %s
 // RUN: %python %S/Inputs/tpcheck.py --tp-run tp-run --family elementwise --tmp %t.bf16 --mode bf16 | FileCheck %s
 // RUN: %python %S/Inputs/tpcheck.py --tp-run tp-run --family elementwise --tmp %t.serial --mode serial | FileCheck %s
+// RUN: %python %S/Inputs/tpcheck.py --tp-run tp-run --family elementwise --tmp %t.f16 --mode f16 | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: all {{[0-9]+}} cases passed

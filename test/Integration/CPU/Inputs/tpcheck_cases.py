@@ -12,12 +12,17 @@ from tpcheck import (Case, binary, conv_nd, conv_transpose_nd, erf, erfinv_ref,
 
 
 def fdt(mode):
-    return "bf16" if "bf16" in mode.split("+") else "f32"
+    modes = mode.split("+")
+    return "bf16" if "bf16" in modes else "f16" if "f16" in modes else "f32"
 
 
 def rounded(dt, x):
     """The reference rounded to the result dtype (what tensorplay stores)."""
-    return to_bf16(np.asarray(x, np.float32)).astype(np.float64) if dt == "bf16" else x
+    if dt == "bf16":
+        return to_bf16(np.asarray(x, np.float32)).astype(np.float64)
+    if dt == "f16":
+        return np.asarray(x, np.float16).astype(np.float64)
+    return x
 
 
 # ----------------------------------------------------------------------------
@@ -52,12 +57,14 @@ def elementwise(mode):
           attrs='{approximate = "tanh"}'),
         U("erf", "erf", erf, lo=-3, hi=3),
         U("erfinv", "erfinv", erfinv_ref, lo=-0.99, hi=0.99,
-          tol=None if dt == "bf16" else (1e-4, 1e-4)),
+          tol=None if dt != "f32" else (1e-4, 1e-4)),
         U("softplus", "softplus", lambda x: softplus(x, 2.0, 5.0), lo=-5, hi=5,
           attrs="{beta = 2.0 : f64, threshold = 5.0 : f64}"),
         # A large tensor: the parallel, vectorized path.
         U("gelu_big", "gelu", gelu, shape=(64, 33, 64), lo=-4, hi=4),
-        U("exp_big", "exp", np.exp, shape=(256, 1024), lo=-20, hi=20),
+        # (f16 tops out at 65504: exp(10) still fits.)
+        U("exp_big", "exp", np.exp, shape=(256, 1024),
+          lo=-10 if dt == "f16" else -20, hi=10 if dt == "f16" else 20),
     ]
     B = lambda name, op, ref, sa, sb, so, **kw: binary(
         name, op, ref, sa, sb, so, da=dt, db=dt, do=dt, **kw)
@@ -172,7 +179,7 @@ def elementwise(mode):
         kept = o != 0
         frac = kept.mean()
         scaled = np.abs(o[kept] - x[kept] / 0.75).max() if kept.any() else 0
-        tol = 2e-2 * 1.5 if dt == "bf16" else 1e-5
+        tol = {"bf16": 3e-2, "f16": 3e-3}.get(dt, 1e-5)
         ok = abs(frac - 0.75) < 0.05 and scaled <= tol
         return ok, "kept %.3f (expected 0.75), max |kept - x/(1-p)| %.2g" % (
             frac, scaled)
