@@ -6,7 +6,7 @@ configure_lit_site_cfg(
   MAIN_CONFIG
   ${CMAKE_CURRENT_SOURCE_DIR}/lit.cfg.py
 )
-set(TENSORPLAY_TEST_DEPENDS FileCheck count not tp-opt)
+set(TENSORPLAY_TEST_DEPENDS FileCheck count not tp-opt tp-run)
 add_lit_testsuite(check-tensorplay "Running the tensorplay lit tests"
   ${CMAKE_CURRENT_BINARY_DIR}
   DEPENDS ${TENSORPLAY_TEST_DEPENDS}

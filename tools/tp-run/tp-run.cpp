@@ -38,6 +38,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <random>
 
 using namespace mlir;
@@ -134,8 +135,27 @@ static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
   os << "\n";
 }
 
+/// Hides LLVM's own options from --help: only tp-run's are listed.
+static void hideForeignOptions() {
+  const cl::Option *ours[] = {
+      std::addressof(inputFile), std::addressof(entries),
+      std::addressof(inputs),    std::addressof(npyDir),
+      std::addressof(outputDir), std::addressof(seed),
+      std::addressof(intMax),    std::addressof(print),
+      std::addressof(autocast),  std::addressof(keepIoTypes),
+      std::addressof(pipelineOptions), std::addressof(repeat),
+      std::addressof(warmup),    std::addressof(threads)};
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *option = entry.second;
+    if (!llvm::is_contained(ours, option) && entry.first != "help" &&
+        entry.first != "version")
+      option->setHiddenFlag(cl::ReallyHidden);
+  }
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
+  hideForeignOptions();
   cl::ParseCommandLineOptions(argc, argv,
                               "tp-run: compile a tp module for the CPU and "
                               "run its functions\n");
