@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job on the shipped examples: sets up what is missing, builds, then
 # runs the autocast pass (cuda:fp16 and cpu:bf16) on examples/*.mlir,
-# printing the decision report and the rewritten IR.
+# printing the decision report and the rewritten IR, then compiles and runs
+# the MLP on the CPU in f32 and bf16 with timings.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 "$ROOT/tools/scripts/setup.sh"
@@ -12,4 +13,9 @@ for target in cuda:fp16 cpu:bf16; do
     echo "== tp-opt --autocast=$target --autocast-report=- $example"
     "$BUILD/bin/tp-opt" --autocast="$target" --autocast-report=- "$example"
   done
+done
+# Compile and run it on this CPU, in f32 and in bf16 mixed precision.
+for autocast in "" "--autocast=cpu:bf16"; do
+  echo "== tp-run examples/mlp.mlir $autocast --seed 1 --repeat 10"
+  "$BUILD/bin/tp-run" examples/mlp.mlir $autocast --seed 1 --repeat 10
 done
