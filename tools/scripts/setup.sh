@@ -10,7 +10,8 @@ LLVM_DIR=/usr/lib/llvm-22
 
 PACKAGES=(cmake ninja-build clang python3 python3-numpy
           libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-          libdnnl-dev libgtest-dev)
+          libdnnl-dev libgtest-dev
+          ocl-icd-opencl-dev opencl-c-headers)  # oneDNN's CMake config needs OpenCL
 
 missing=()
 for pkg in "${PACKAGES[@]}"; do
