@@ -13,11 +13,14 @@
 #include "tensorplay/Runtime/Codegen.h"
 
 #include "codegen/CodegenError.h"
+#include "onednn/WeightPacking.h"
 
 #include <dnnl.hpp>
 
+#include <algorithm>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <unordered_map>
@@ -100,19 +103,16 @@ struct MatmulEntry {
 std::mutex cacheMutex;
 std::unordered_map<std::string, std::shared_ptr<MatmulEntry>> matmulCache;
 
-tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias, View c) {
-  if (a.rank != b.rank || a.rank != c.rank || a.rank < 2 || a.rank > 6)
-    return tensorplay::codegen::fail(
-        TP_RT_ERROR_INVALID_ARGUMENT,
-        "tp_rt_dnnl_matmul: ranks " + std::to_string(a.rank) + ", " +
-            std::to_string(b.rank) + ", " + std::to_string(c.rank));
+/// C = A @ B (+ bias) with B given by its sizes, strides and data (element
+/// type inType, like A and the bias); ranks already checked.
+tp_rt_status matmulWithB(dt inType, dt outType, View a, const dims &bSizes,
+                         const dims &bRawStrides, void *bData, View bias,
+                         View c) {
   int64_t r = a.rank;
-  if (c.numel() == 0)
-    return TP_RT_SUCCESS;
   bool hasBias = bias.numel() > 0;
-  dims aSizes = a.sizes(), bSizes = b.sizes(), cSizes = c.sizes();
+  dims aSizes = a.sizes(), cSizes = c.sizes();
   dims aStrides = fixStrides(aSizes, a.strides());
-  dims bStrides = fixStrides(bSizes, b.strides());
+  dims bStrides = fixStrides(bSizes, bRawStrides);
   dims cStrides = fixStrides(cSizes, c.strides());
   dims biasSizes(r, 1), biasStrides(r, 0);
   if (hasBias) {
@@ -150,8 +150,7 @@ tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias, View c) {
   dnnl::stream stream(engine());
   std::unordered_map<int, dnnl::memory> args = {
       {DNNL_ARG_SRC, dnnl::memory(entry->a, engine(), a.data(sizeOf(inType)))},
-      {DNNL_ARG_WEIGHTS,
-       dnnl::memory(entry->b, engine(), b.data(sizeOf(inType)))},
+      {DNNL_ARG_WEIGHTS, dnnl::memory(entry->b, engine(), bData)},
       {DNNL_ARG_DST,
        dnnl::memory(entry->c, engine(), c.data(sizeOf(outType)))}};
   if (hasBias)
@@ -160,6 +159,241 @@ tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias, View c) {
   entry->primitive.execute(stream, args);
   stream.wait();
   return TP_RT_SUCCESS;
+}
+
+tp_rt_status checkMatmulRanks(const char *name, View a, View b, View c) {
+  if (a.rank != b.rank || a.rank != c.rank || a.rank < 2 || a.rank > 6)
+    return tensorplay::codegen::fail(
+        TP_RT_ERROR_INVALID_ARGUMENT,
+        std::string(name) + ": ranks " + std::to_string(a.rank) + ", " +
+            std::to_string(b.rank) + ", " + std::to_string(c.rank));
+  return TP_RT_SUCCESS;
+}
+
+tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias, View c) {
+  if (tp_rt_status s = checkMatmulRanks("tp_rt_dnnl_matmul", a, b, c))
+    return s;
+  if (c.numel() == 0)
+    return TP_RT_SUCCESS;
+  return matmulWithB(inType, outType, a, b.sizes(), b.strides(),
+                     b.data(sizeOf(inType)), bias, c);
+}
+
+// --- Products whose B arrives in f32 (tp_rt_dnnl_matmul_cast_*) -----------
+
+using tensorplay::codegen::Bf16VnniLayout;
+
+/// A runtime buffer (the compiled code's allocator: reused across calls).
+struct ScratchBuffer {
+  void *data;
+  explicit ScratchBuffer(size_t bytes)
+      : data(_mlir_memref_to_llvm_aligned_alloc(64, bytes)) {
+    if (!data)
+      throw std::bad_alloc();
+  }
+  ~ScratchBuffer() { _mlir_memref_to_llvm_free(data); }
+  ScratchBuffer(const ScratchBuffer &) = delete;
+  ScratchBuffer &operator=(const ScratchBuffer &) = delete;
+};
+
+/// `desc` as a Bf16VnniLayout of B[k, n] (oneDNN's BA16a64b2a or
+/// AB16a64b2a, no extra data), if it is one.
+std::optional<Bf16VnniLayout> vnniLayoutOf(const dnnl::memory::desc &desc,
+                                           int64_t k, int64_t n) {
+  const dnnl_memory_desc_t &d = desc.data;
+  if (d.ndims != 2 || d.data_type != dnnl_bf16 ||
+      d.format_kind != dnnl_blocked || d.offset0 != 0 || d.extra.flags != 0 ||
+      d.dims[0] != k || d.dims[1] != n)
+    return std::nullopt;
+  const dnnl_blocking_desc_t &blk = d.format_desc.blocking;
+  if (blk.inner_nblks != 3 || blk.inner_blks[0] != 16 ||
+      blk.inner_idxs[0] != 0 || blk.inner_blks[1] != 64 ||
+      blk.inner_idxs[1] != 1 || blk.inner_blks[2] != 2 ||
+      blk.inner_idxs[2] != 0)
+    return std::nullopt;
+  Bf16VnniLayout layout{k, n, blk.strides[0], blk.strides[1]};
+  int64_t kBlocks = layout.paddedK() / 32, nBlocks = layout.paddedN() / 64;
+  if (d.padded_dims[0] != layout.paddedK() ||
+      d.padded_dims[1] != layout.paddedN() ||
+      desc.get_size() != (size_t)(layout.paddedK() * layout.paddedN() * 2))
+    return std::nullopt;
+  bool kInner =
+      layout.kBlockStride == 2048 && layout.nBlockStride == kBlocks * 2048;
+  bool nInner =
+      layout.nBlockStride == 2048 && layout.kBlockStride == nBlocks * 2048;
+  if (!kInner && !nInner)
+    return std::nullopt;
+  return layout;
+}
+
+struct PackedMatmulEntry {
+  dnnl::matmul primitive;
+  dnnl::memory::desc a, weights, bias, c;
+  bool hasBias = false;
+  /// False: oneDNN does not want the layout the packing kernel writes.
+  bool packed = false;
+  Bf16VnniLayout layout{};
+};
+
+std::unordered_map<std::string, std::shared_ptr<PackedMatmulEntry>>
+    packedMatmulCache;
+
+/// The packing work of one call, split by 16-row groups.
+struct PackJob {
+  const float *w;
+  int64_t ldw;
+  Bf16VnniLayout layout;
+  uint16_t *out;
+};
+
+void packPiece(void *context, int64_t begin, int64_t end) {
+  const PackJob &job = *static_cast<const PackJob *>(context);
+  tensorplay::codegen::packTransposedBf16Vnni(job.w, job.ldw, job.layout,
+                                              job.out, begin, end);
+}
+
+/// The packed-weights primitive for a 2-D product with A/C/bias as given
+/// and B of [k, n]; its `packed` says whether the packing kernel applies.
+std::shared_ptr<PackedMatmulEntry> packedEntry(dt outType, View a, int64_t k,
+                                               int64_t n, View bias, View c) {
+  bool hasBias = bias.numel() > 0;
+  dims aSizes = a.sizes(), cSizes = c.sizes();
+  dims aStrides = fixStrides(aSizes, a.strides());
+  dims cStrides = fixStrides(cSizes, c.strides());
+  dims biasSizes{1, 1}, biasStrides{0, 0};
+  if (hasBias) {
+    biasSizes[1] = bias.size(0);
+    biasStrides[1] = bias.stride(0);
+    biasStrides = fixStrides(biasSizes, biasStrides);
+  }
+  std::string key_ =
+      key("mmpack",
+          {aSizes, aStrides, {k, n}, cSizes, cStrides, biasSizes, biasStrides},
+          {(int)outType, hasBias});
+  {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    auto it = packedMatmulCache.find(key_);
+    if (it != packedMatmulCache.end())
+      return it->second;
+  }
+  auto entry = std::make_shared<PackedMatmulEntry>();
+  entry->a = dnnl::memory::desc(aSizes, dt::bf16, aStrides);
+  entry->c = dnnl::memory::desc(cSizes, outType, cStrides);
+  entry->hasBias = hasBias;
+  if (hasBias)
+    entry->bias = dnnl::memory::desc(biasSizes, dt::bf16, biasStrides);
+  dnnl::memory::desc anyB({k, n}, dt::bf16, dnnl::memory::format_tag::any);
+  dnnl::matmul::desc desc =
+      hasBias ? dnnl::matmul::desc(entry->a, anyB, entry->bias, entry->c)
+              : dnnl::matmul::desc(entry->a, anyB, entry->c);
+  dnnl::matmul::primitive_desc pd(desc, engine());
+  if (std::optional<Bf16VnniLayout> layout =
+          vnniLayoutOf(pd.weights_desc(), k, n)) {
+    entry->weights = pd.weights_desc();
+    entry->layout = *layout;
+    entry->primitive = dnnl::matmul(pd);
+    entry->packed = true;
+  }
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  packedMatmulCache.emplace(key_, entry);
+  return entry;
+}
+
+/// Rounds the f32 tensor `b` to bf16 into `out`, dense with b's dimensions
+/// ordered as b's strides order them (a transposed view stays transposed);
+/// returns the strides of `out`.
+dims roundToDenseBf16(View b, uint16_t *out) {
+  int64_t r = b.rank;
+  dims sizes = b.sizes(), strides = fixStrides(sizes, b.strides());
+  std::vector<int64_t> order(r); // outermost first
+  for (int64_t i = 0; i < r; ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+    return strides[x] > strides[y];
+  });
+  dims outStrides(r);
+  int64_t dense = 1;
+  for (int64_t i = r - 1; i >= 0; --i) {
+    outStrides[order[i]] = dense;
+    dense *= sizes[order[i]];
+  }
+  struct Job {
+    const uint32_t *src;
+    uint16_t *out;
+    std::vector<int64_t> sizes, srcStrides; // in `order`, outermost first
+    int64_t inner;
+  } job;
+  job.src = static_cast<const uint32_t *>(b.data(4));
+  job.out = out;
+  for (int64_t d : order) {
+    job.sizes.push_back(sizes[d]);
+    job.srcStrides.push_back(strides[d]);
+  }
+  job.inner = sizes[order[r - 1]];
+  int64_t rows = b.numel() / job.inner;
+  tp_rt_parallel_for(
+      [](void *context, int64_t begin, int64_t end) {
+        const Job &j = *static_cast<const Job *>(context);
+        int64_t r = j.sizes.size();
+        int64_t innerStride = j.srcStrides[r - 1];
+        for (int64_t row = begin; row < end; ++row) {
+          int64_t offset = 0, rest = row;
+          for (int64_t d = r - 2; d >= 0; --d) {
+            offset += (rest % j.sizes[d]) * j.srcStrides[d];
+            rest /= j.sizes[d];
+          }
+          const uint32_t *src = j.src + offset;
+          uint16_t *dst = j.out + row * j.inner;
+          for (int64_t i = 0; i < j.inner; ++i)
+            dst[i] = tensorplay::codegen::roundToBf16(src[i * innerStride]);
+        }
+      },
+      &job, 0, rows);
+  return outStrides;
+}
+
+/// C = A @ round_bf16(B) (+ bias): A and the bias bf16, B f32, C outType.
+tp_rt_status castMatmul(dt outType, View a, View b, View bias, View c) {
+  if (tp_rt_status s = checkMatmulRanks("tp_rt_dnnl_matmul_cast", a, b, c))
+    return s;
+  if (c.numel() == 0)
+    return TP_RT_SUCCESS;
+  int64_t r = b.rank;
+  dims bSizes = b.sizes(), bStrides = fixStrides(bSizes, b.strides());
+  // B = W^T with W [N, K] row-major-ish (linear's weight): one pass into
+  // the layout oneDNN computes on.
+  if (r == 2 && bStrides[0] == 1 && bSizes[0] > 0 && bSizes[1] > 0 &&
+      tensorplay::codegen::canPackBf16Vnni()) {
+    std::shared_ptr<PackedMatmulEntry> entry =
+        packedEntry(outType, a, bSizes[0], bSizes[1], bias, c);
+    if (entry->packed) {
+      ScratchBuffer packed(entry->weights.get_size());
+      PackJob job{static_cast<const float *>(b.data(4)), bStrides[1],
+                  entry->layout, static_cast<uint16_t *>(packed.data)};
+      tp_rt_parallel_for(packPiece, &job, 0,
+                         tensorplay::codegen::vnniRowGroups(entry->layout));
+      dnnl::stream stream(engine());
+      std::unordered_map<int, dnnl::memory> args = {
+          {DNNL_ARG_SRC, dnnl::memory(entry->a, engine(), a.data(2))},
+          {DNNL_ARG_WEIGHTS,
+           dnnl::memory(entry->weights, engine(), packed.data)},
+          {DNNL_ARG_DST,
+           dnnl::memory(entry->c, engine(), c.data(sizeOf(outType)))}};
+      if (entry->hasBias)
+        args.emplace(DNNL_ARG_BIAS,
+                     dnnl::memory(entry->bias, engine(), bias.data(2)));
+      entry->primitive.execute(stream, args);
+      stream.wait();
+      return TP_RT_SUCCESS;
+    }
+  }
+  // Otherwise what the unfused program does: round B into a bf16 tensor,
+  // then the plain product.
+  ScratchBuffer rounded((size_t)b.numel() * 2);
+  dims roundedStrides =
+      roundToDenseBf16(b, static_cast<uint16_t *>(rounded.data));
+  return matmulWithB(dt::bf16, outType, a, bSizes, roundedStrides, rounded.data,
+                     bias, c);
 }
 
 struct ConvEntry {
@@ -339,6 +573,19 @@ TP_MATMUL(tp_rt_dnnl_matmul_f32_f32, dt::f32, dt::f32)
 TP_MATMUL(tp_rt_dnnl_matmul_bf16_bf16, dt::bf16, dt::bf16)
 TP_MATMUL(tp_rt_dnnl_matmul_bf16_f32, dt::bf16, dt::f32)
 #undef TP_MATMUL
+
+#define TP_CAST_MATMUL(NAME, OUT)                                              \
+  tp_rt_status NAME(int64_t ar, tp_rt_memref *a, int64_t br, tp_rt_memref *b,  \
+                    int64_t biasr, tp_rt_memref *bias, int64_t cr,             \
+                    tp_rt_memref *c) {                                         \
+    return guarded(#NAME, [&] {                                                \
+      return castMatmul(OUT, View{ar, a}, View{br, b}, View{biasr, bias},      \
+                        View{cr, c});                                          \
+    });                                                                        \
+  }
+TP_CAST_MATMUL(tp_rt_dnnl_matmul_cast_bf16_bf16, dt::bf16)
+TP_CAST_MATMUL(tp_rt_dnnl_matmul_cast_bf16_f32, dt::f32)
+#undef TP_CAST_MATMUL
 
 #define TP_CONV(NAME, IN, OUT)                                                 \
   tp_rt_status NAME(int64_t sr, tp_rt_memref *s, int64_t wr, tp_rt_memref *w,  \

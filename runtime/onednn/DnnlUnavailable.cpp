@@ -30,6 +30,8 @@ int32_t tp_rt_onednn_available(void) { return 0; }
 TP_UNAVAILABLE(tp_rt_dnnl_matmul_f32_f32)
 TP_UNAVAILABLE(tp_rt_dnnl_matmul_bf16_bf16)
 TP_UNAVAILABLE(tp_rt_dnnl_matmul_bf16_f32)
+TP_UNAVAILABLE(tp_rt_dnnl_matmul_cast_bf16_bf16)
+TP_UNAVAILABLE(tp_rt_dnnl_matmul_cast_bf16_f32)
 #undef TP_UNAVAILABLE
 
 #define TP_UNAVAILABLE(NAME)                                                   \

@@ -11,6 +11,7 @@
 #include "tensorplay/Pipelines/CPUPipeline.h"
 #include "tensorplay/Pipelines/CpuJit.h"
 #include "tensorplay/Runtime/Codegen.h"
+#include "tensorplay/Runtime/Kernels.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -19,7 +20,10 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <cmath>
 #include <cstring>
+#include <limits>
+#include <random>
 #include <vector>
 
 using namespace mlir;
@@ -151,6 +155,146 @@ TEST(DnnlMatmul, StridedOperandsMatchNaive) {
   EXPECT_NE(std::string(tp_rt_codegen_error()).find("ranks"),
             std::string::npos);
   tp_rt_codegen_clear_error();
+}
+
+namespace {
+/// f32 -> bf16 bits, to nearest even, NaN to the quiet 0x7fc0: written here
+/// from the definition, independently of the runtime's kernels.
+uint16_t referenceBf16(float value) {
+  if (std::isnan(value))
+    return 0x7fc0;
+  uint32_t bits;
+  std::memcpy(&bits, &value, 4);
+  uint32_t lower = bits & 0xffffu, upper = bits >> 16;
+  if (lower > 0x8000u || (lower == 0x8000u && (upper & 1u)))
+    ++upper;
+  return static_cast<uint16_t>(upper);
+}
+
+float bf16ToFloat(uint16_t bits) {
+  uint32_t wide = uint32_t(bits) << 16;
+  float value;
+  std::memcpy(&value, &wide, 4);
+  return value;
+}
+
+/// C[m x n] (f32) = A[m x k] (bf16) @ B where B = W^T, W [n x k] f32, either
+/// as a transposed view of W (strides {1, k}: linear's weight) or as a
+/// row-major copy of W^T (strides {n, 1}), through
+/// tp_rt_dnnl_matmul_cast_bf16_f32; checked against a double-precision
+/// product of A and the bf16-rounded W.
+void checkCastMatmul(int64_t m, int64_t k, int64_t n, bool transposedView,
+                     std::mt19937 &rng) {
+  std::uniform_real_distribution<float> dist(-2.0f, 2.0f);
+  std::vector<uint16_t> a(m * k);
+  std::vector<float> w(n * k), bt(k * n), c(m * n, -1.0f);
+  for (auto &v : a)
+    v = referenceBf16(dist(rng));
+  for (auto &v : w)
+    v = dist(rng);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t p = 0; p < k; ++p)
+      bt[p * n + j] = w[j * k + p];
+  Desc2 da{a.data(), a.data(), 0, {m, k}, {k, 1}};
+  Desc2 db = transposedView ? Desc2{w.data(), w.data(), 0, {k, n}, {1, k}}
+                            : Desc2{bt.data(), bt.data(), 0, {k, n}, {n, 1}};
+  Desc2 dc{c.data(), c.data(), 0, {m, n}, {n, 1}};
+  struct Desc1 {
+    void *allocated, *aligned;
+    int64_t offset, size, stride;
+  } noBias{nullptr, nullptr, 0, 0, 1};
+  ASSERT_EQ(tp_rt_dnnl_matmul_cast_bf16_f32(
+                2, reinterpret_cast<tp_rt_memref *>(&da), 2,
+                reinterpret_cast<tp_rt_memref *>(&db), 1,
+                reinterpret_cast<tp_rt_memref *>(&noBias), 2,
+                reinterpret_cast<tp_rt_memref *>(&dc)),
+            TP_RT_SUCCESS)
+      << tp_rt_codegen_error();
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      double ref = 0, mag = 0;
+      for (int64_t p = 0; p < k; ++p) {
+        double x = bf16ToFloat(a[i * k + p]);
+        double y = bf16ToFloat(referenceBf16(w[j * k + p]));
+        ref += x * y;
+        mag += std::fabs(x * y);
+      }
+      ASSERT_NEAR(c[i * n + j], ref, 1e-5 * mag + 1e-6)
+          << m << "x" << k << "x" << n << (transposedView ? " W^T" : " B")
+          << " at " << i << "," << j;
+    }
+}
+} // namespace
+
+// The fused weight cast (autocast's f32 -> bf16 weight, rounded while it is
+// packed for oneDNN): shapes off the 32 x 64 blocking, both B layouts, on the
+// AVX-512 packing kernel and on the portable path.
+TEST(DnnlMatmul, CastMatmulRoundsTheF32Weight) {
+  if (!tp_rt_onednn_available())
+    GTEST_SKIP() << "runtime built without oneDNN";
+  using tensorplay::amp::CpuKernelPath;
+  std::mt19937 rng(7);
+  std::vector<CpuKernelPath> paths = {CpuKernelPath::Portable};
+  if (tensorplay::amp::cpuSupportsAvx512())
+    paths.push_back(CpuKernelPath::AVX512);
+  for (CpuKernelPath path : paths) {
+    ASSERT_TRUE(tensorplay::amp::setCpuKernelPath(path).ok());
+    SCOPED_TRACE(tensorplay::amp::cpuKernelPathName(path));
+    for (bool view : {true, false}) {
+      checkCastMatmul(3, 37, 70, view, rng);
+      checkCastMatmul(5, 64, 128, view, rng);
+      checkCastMatmul(1, 1, 1, view, rng);
+      checkCastMatmul(17, 100, 10, view, rng);
+      checkCastMatmul(8, 96, 200, view, rng);
+    }
+  }
+  ASSERT_TRUE(tensorplay::amp::setCpuKernelPath(CpuKernelPath::Auto).ok());
+}
+
+// Exact rounding of single weights: A selects one k, so C = bf16(W) exactly;
+// ties go to even, NaN stays NaN, overflow rounds to inf, as
+// tp.cast does.
+TEST(DnnlMatmul, CastMatmulRoundsTiesToEvenAndKeepsNaN) {
+  if (!tp_rt_onednn_available())
+    GTEST_SKIP() << "runtime built without oneDNN";
+  const int64_t k = 40, n = 8;
+  const float special[n] = {1.00390625f,  // 1 + 2^-8: tie, down to 1
+                            1.01171875f,  // 1 + 3 * 2^-8: tie, up
+                            -1.00390637f, // just above the tie: away
+                            std::numeric_limits<float>::quiet_NaN(),
+                            1e-30f,  // small, not a tie
+                            3.4e38f, // rounds up to inf
+                            -0.0f,
+                            65504.0f};
+  std::vector<float> w(n * k, 0.0f);
+  const int64_t pick = 33; // in the second 32-block of k
+  for (int64_t j = 0; j < n; ++j)
+    w[j * k + pick] = special[j];
+  std::vector<uint16_t> a(k, 0);
+  a[pick] = referenceBf16(1.0f);
+  std::vector<float> c(n, 0.0f);
+  Desc2 da{a.data(), a.data(), 0, {1, k}, {k, 1}};
+  Desc2 db{w.data(), w.data(), 0, {k, n}, {1, k}};
+  Desc2 dc{c.data(), c.data(), 0, {1, n}, {n, 1}};
+  struct Desc1 {
+    void *allocated, *aligned;
+    int64_t offset, size, stride;
+  } noBias{nullptr, nullptr, 0, 0, 1};
+  ASSERT_EQ(tp_rt_dnnl_matmul_cast_bf16_f32(
+                2, reinterpret_cast<tp_rt_memref *>(&da), 2,
+                reinterpret_cast<tp_rt_memref *>(&db), 1,
+                reinterpret_cast<tp_rt_memref *>(&noBias), 2,
+                reinterpret_cast<tp_rt_memref *>(&dc)),
+            TP_RT_SUCCESS)
+      << tp_rt_codegen_error();
+  EXPECT_EQ(c[0], 1.0f);
+  EXPECT_EQ(c[1], 1.015625f);
+  EXPECT_EQ(c[2], -1.0078125f);
+  EXPECT_TRUE(std::isnan(c[3]));
+  EXPECT_EQ(c[4], bf16ToFloat(referenceBf16(1e-30f)));
+  EXPECT_TRUE(std::isinf(c[5]) && c[5] > 0);
+  EXPECT_EQ(c[6], 0.0f);
+  EXPECT_EQ(c[7], 65536.0f);
 }
 
 namespace {

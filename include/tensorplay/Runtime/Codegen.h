@@ -76,6 +76,26 @@ tp_rt_status tp_rt_dnnl_matmul_bf16_f32(int64_t a_rank, tp_rt_memref *a,
                                         int64_t bias_rank, tp_rt_memref *bias,
                                         int64_t c_rank, tp_rt_memref *c);
 
+/// C = A @ bf16(B) (+ bias) with B given in f32: B is rounded to bf16 (to
+/// nearest even, NaN to 0x7fc0: what compiled `tp.cast` f32 -> bf16
+/// computes) on the way into oneDNN, A and the bias are bf16, C bf16 or f32
+/// (the suffix). Shapes and strides as for tp_rt_dnnl_matmul_bf16_*. For a
+/// 2-D B with unit stride along K (linear's weight, W^T) on an AVX-512 CPU,
+/// the rounding writes the blocked layout oneDNN's bf16 matmul computes on,
+/// in one pass over W; otherwise B is rounded into a bf16 buffer and
+/// multiplied as by tp_rt_dnnl_matmul_bf16_*. Compiled code calls these in
+/// place of a tp.cast whose only user is the product.
+tp_rt_status tp_rt_dnnl_matmul_cast_bf16_bf16(int64_t a_rank, tp_rt_memref *a,
+                                              int64_t b_rank, tp_rt_memref *b,
+                                              int64_t bias_rank,
+                                              tp_rt_memref *bias,
+                                              int64_t c_rank, tp_rt_memref *c);
+tp_rt_status tp_rt_dnnl_matmul_cast_bf16_f32(int64_t a_rank, tp_rt_memref *a,
+                                             int64_t b_rank, tp_rt_memref *b,
+                                             int64_t bias_rank,
+                                             tp_rt_memref *bias, int64_t c_rank,
+                                             tp_rt_memref *c);
+
 /// A tensorplay convolution through oneDNN: src [N, Cin, S...], weight in
 /// tensorplay's layout ([Cout, Cin/G, K...], or [Cin, Cout/G, K...] when
 /// transposed), bias [Cout] (zero elements: none), dst [N, Cout, O...].

@@ -9,6 +9,12 @@
 // accumulates into an f32 buffer and leaves alpha/beta to an elementwise
 // epilogue that rounds once and fuses with its consumers.
 //
+// A bf16 product whose 2-D B operand (linear's weight, mm/matmul/addmm's
+// second matrix) is a tp.cast f32 -> bf16 used by nothing else (autocast's
+// weight casts) takes the f32 tensor instead: tp_rt_dnnl_matmul_cast_*
+// rounds it to bf16 while writing the layout oneDNN computes on, so the
+// cast's bf16 tensor is never materialized.
+//
 //===----------------------------------------------------------------------===//
 
 #include "RuntimeCall.h"
@@ -78,14 +84,27 @@ Value operandBuffer(OpBuilder &b, Location loc, Value t) {
   return rc::permuteView(b, loc, rc::bufferOf(b, loc, source), perm);
 }
 
+/// The f32 tensor that `operand` casts to bf16, when `operand` is a tp.cast
+/// f32 -> bf16 with no other use than this one (the product then takes the
+/// f32 tensor and rounds it itself); null otherwise.
+Value fusibleCastSource(Value operand) {
+  auto cast = operand.getDefiningOp<CastOp>();
+  if (!cast || !operand.hasOneUse() || !tensorElementType(operand).isBF16() ||
+      !tensorElementType(cast.getInput()).isF32())
+    return nullptr;
+  return cast.getInput();
+}
+
 /// C = A @ op(B) (+ bias) through oneDNN. `a` and `b` have one rank; with
 /// `transposeB`, `b` holds op(B)^T. Returns the tensor C of element type
 /// `outType`. With `dstPermutation`, C is written through a strided view
 /// into a buffer holding C permuted by it, and that permuted tensor is
-/// returned (the consumer's tp.permute becomes free).
+/// returned (the consumer's tp.permute becomes free). With `bF32`, the f32
+/// tensor `bTensor` is a tp.cast of (same shape): the call takes it and
+/// rounds it to bf16 itself (tp_rt_dnnl_matmul_cast_*).
 Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
                  Value bTensor, bool transposeB, Value bias, Type outType,
-                 ArrayRef<int64_t> dstPermutation = {}) {
+                 ArrayRef<int64_t> dstPermutation = {}, Value bF32 = {}) {
   Type inType = tensorElementType(a);
   ArrayRef<int64_t> as = tensorShape(a), bs = tensorShape(bTensor);
   int64_t rank = as.size();
@@ -95,7 +114,7 @@ Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
       *broadcastShapes(as.drop_back(2), bs.drop_back(2));
   cShape.append({m, n});
   Value aBuf = operandBuffer(b, loc, a);
-  Value bBuf = operandBuffer(b, loc, bTensor);
+  Value bBuf = operandBuffer(b, loc, bF32 ? bF32 : bTensor);
   if (transposeB)
     bBuf = rc::transposeLast2(b, loc, bBuf);
   Value biasBuf =
@@ -113,9 +132,10 @@ Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
     cBuf = rc::allocBuffer(b, loc, cShape, outType);
     cView = cBuf;
   }
-  std::string name = ("tp_rt_dnnl_matmul_" + rc::dtypeSuffix(inType) + "_" +
-                      rc::dtypeSuffix(outType))
-                         .str();
+  std::string name =
+      ((bF32 ? "tp_rt_dnnl_matmul_cast_" : "tp_rt_dnnl_matmul_") +
+       rc::dtypeSuffix(inType) + "_" + rc::dtypeSuffix(outType))
+          .str();
   rc::emitCall(b, loc, anchor, name, {aBuf, bBuf, biasBuf, cView});
   return rc::tensorOf(b, loc, cBuf);
 }
@@ -155,8 +175,12 @@ std::optional<Value> emitTorchMatmul(OpBuilder &builder, Location loc,
     return std::nullopt;
   Value a2 = reshapeTo(builder, loc, a, aShape);
   Value b2 = reshapeTo(builder, loc, b, bShape);
+  // A 2-D B (a weight) that is a bf16 cast of f32: fused into the call.
+  Value bF32 = b2 == b && bShape.size() == 2 && tensorElementType(b).isBF16()
+                   ? fusibleCastSource(b)
+                   : nullptr;
   Value c = emitMatmul(builder, loc, anchor, a2, b2, /*transposeB=*/false,
-                       nullptr, outType);
+                       nullptr, outType, {}, bF32);
   SmallVector<int64_t> resultShape(batch);
   if (!aVec)
     resultShape.push_back(m);
@@ -216,8 +240,9 @@ struct LinearToRuntime : public OpRewritePattern<LinearOp> {
     int64_t k = tensorShape(x).back();
     Value x2 =
         reshapeTo(rewriter, loc, x, {numElements(tensorShape(x)) / k, k});
+    Value wF32 = in->isBF16() ? fusibleCastSource(w) : nullptr;
     Value c = emitMatmul(rewriter, loc, op, x2, w, /*transposeB=*/true, bias,
-                         resultType.getElementType());
+                         resultType.getElementType(), {}, wF32);
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, c, resultType.getShape()));
     return success();
   }

@@ -67,3 +67,57 @@ func.func @mm_f16(%a: tensor<2x8xf16>, %b: tensor<8x4xf16>) -> tensor<2x4xf16> {
   %r = tp.mm %a, %b : (tensor<2x8xf16>, tensor<8x4xf16>) -> tensor<2x4xf16>
   return %r : tensor<2x4xf16>
 }
+
+// -----
+
+// A bf16 weight that is a cast of an f32 tensor used by nothing else:
+// the product takes the f32 weight (as the transposed view) and rounds it
+// itself; the cast is gone.
+// CHECK-LABEL: func.func @linear_cast_weight
+// CHECK-NOT: tp.cast
+// CHECK: %[[WB:.*]] = bufferization.to_buffer %arg1 read_only : tensor<4x8xf32>
+// CHECK: %[[WT:.*]] = memref.transpose %[[WB]] (d0, d1) -> (d1, d0)
+// CHECK: call @tp_rt_dnnl_matmul_cast_bf16_bf16(
+// CHECK-NOT: tp.cast
+func.func @linear_cast_weight(%x: tensor<6x8xbf16>, %w: tensor<4x8xf32>, %b: tensor<4xbf16>) -> tensor<6x4xbf16> {
+  %wc = tp.cast %w : tensor<4x8xf32> to tensor<4x8xbf16>
+  %r = tp.linear %x, %wc bias(%b) : (tensor<6x8xbf16>, tensor<4x8xbf16>, tensor<4xbf16>) -> tensor<6x4xbf16>
+  return %r : tensor<6x4xbf16>
+}
+
+// -----
+
+// mm's second matrix cast from f32 with one use: the same fused call (B is
+// the plain [K, N] tensor, no transpose).
+// CHECK-LABEL: func.func @mm_cast_rhs
+// CHECK: bufferization.to_buffer %arg1 read_only : tensor<8x4xf32>
+// CHECK-NOT: memref.transpose
+// CHECK: call @tp_rt_dnnl_matmul_cast_bf16_bf16(
+func.func @mm_cast_rhs(%a: tensor<2x8xbf16>, %b: tensor<8x4xf32>) -> tensor<2x4xbf16> {
+  %bc = tp.cast %b : tensor<8x4xf32> to tensor<8x4xbf16>
+  %r = tp.mm %a, %bc : (tensor<2x8xbf16>, tensor<8x4xbf16>) -> tensor<2x4xbf16>
+  return %r : tensor<2x4xbf16>
+}
+
+// -----
+
+// Not fused: the cast weight has a second user (it is returned), the cast
+// is an f16 -> bf16 cast, or the cast feeds A rather than B.
+// CHECK-LABEL: func.func @cast_weight_not_fused
+// CHECK-NOT: tp_rt_dnnl_matmul_cast
+// CHECK: tp.cast %arg1
+// CHECK: call @tp_rt_dnnl_matmul_bf16_bf16(
+// CHECK: tp.cast %arg2
+// CHECK: call @tp_rt_dnnl_matmul_bf16_bf16(
+// CHECK: tp.cast %arg3
+// CHECK: call @tp_rt_dnnl_matmul_bf16_bf16(
+// CHECK-NOT: tp_rt_dnnl_matmul_cast
+func.func @cast_weight_not_fused(%x: tensor<6x8xbf16>, %w: tensor<4x8xf32>, %h: tensor<4x8xf16>, %a: tensor<6x8xf32>, %b: tensor<8x4xbf16>) -> (tensor<6x4xbf16>, tensor<4x8xbf16>, tensor<6x4xbf16>, tensor<6x4xbf16>) {
+  %wc = tp.cast %w : tensor<4x8xf32> to tensor<4x8xbf16>
+  %r = tp.linear %x, %wc : (tensor<6x8xbf16>, tensor<4x8xbf16>) -> tensor<6x4xbf16>
+  %hc = tp.cast %h : tensor<4x8xf16> to tensor<4x8xbf16>
+  %s = tp.linear %x, %hc : (tensor<6x8xbf16>, tensor<4x8xbf16>) -> tensor<6x4xbf16>
+  %ac = tp.cast %a : tensor<6x8xf32> to tensor<6x8xbf16>
+  %t = tp.mm %ac, %b : (tensor<6x8xbf16>, tensor<8x4xbf16>) -> tensor<6x4xbf16>
+  return %r, %wc, %s, %t : tensor<6x4xbf16>, tensor<4x8xbf16>, tensor<6x4xbf16>, tensor<6x4xbf16>
+}
