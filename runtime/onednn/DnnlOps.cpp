@@ -94,6 +94,36 @@ dims fixStrides(const dims &sizes, dims strides) {
   return strides;
 }
 
+/// The oneDNN attributes of a product with epilogue `epilogue` (a checked
+/// TP_RT_EPILOGUE_* value).
+dnnl::primitive_attr epilogueAttr(int64_t epilogue) {
+  dnnl::post_ops ops;
+  switch (epilogue) {
+  case TP_RT_EPILOGUE_RELU:
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_relu, 0.0f, 0.0f);
+    break;
+  case TP_RT_EPILOGUE_GELU_ERF:
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_erf, 0.0f, 0.0f);
+    break;
+  case TP_RT_EPILOGUE_GELU_TANH:
+    ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_tanh, 0.0f, 0.0f);
+    break;
+  default:
+    break;
+  }
+  dnnl::primitive_attr attr;
+  attr.set_post_ops(ops);
+  return attr;
+}
+
+tp_rt_status checkEpilogue(const char *name, int64_t epilogue) {
+  if (epilogue < TP_RT_EPILOGUE_NONE || epilogue > TP_RT_EPILOGUE_GELU_TANH)
+    return tensorplay::codegen::fail(TP_RT_ERROR_INVALID_ARGUMENT,
+                                     std::string(name) + ": unknown epilogue " +
+                                         std::to_string(epilogue));
+  return TP_RT_SUCCESS;
+}
+
 struct MatmulEntry {
   dnnl::matmul primitive;
   dnnl::memory::desc a, b, bias, c;
@@ -107,7 +137,7 @@ std::unordered_map<std::string, std::shared_ptr<MatmulEntry>> matmulCache;
 /// type inType, like A and the bias); ranks already checked.
 tp_rt_status matmulWithB(dt inType, dt outType, View a, const dims &bSizes,
                          const dims &bRawStrides, void *bData, View bias,
-                         View c) {
+                         View c, int64_t epilogue) {
   int64_t r = a.rank;
   bool hasBias = bias.numel() > 0;
   dims aSizes = a.sizes(), cSizes = c.sizes();
@@ -123,7 +153,7 @@ tp_rt_status matmulWithB(dt inType, dt outType, View a, const dims &bSizes,
   std::string k = key("mm",
                       {aSizes, aStrides, bSizes, bStrides, cSizes, cStrides,
                        biasSizes, biasStrides},
-                      {(int)inType, (int)outType, hasBias});
+                      {(int)inType, (int)outType, hasBias, (int)epilogue});
   std::shared_ptr<MatmulEntry> entry;
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
@@ -142,7 +172,7 @@ tp_rt_status matmulWithB(dt inType, dt outType, View a, const dims &bSizes,
     dnnl::matmul::desc desc =
         hasBias ? dnnl::matmul::desc(entry->a, entry->b, entry->bias, entry->c)
                 : dnnl::matmul::desc(entry->a, entry->b, entry->c);
-    dnnl::matmul::primitive_desc pd(desc, engine());
+    dnnl::matmul::primitive_desc pd(desc, epilogueAttr(epilogue), engine());
     entry->primitive = dnnl::matmul(pd);
     std::lock_guard<std::mutex> lock(cacheMutex);
     matmulCache.emplace(k, entry);
@@ -170,13 +200,16 @@ tp_rt_status checkMatmulRanks(const char *name, View a, View b, View c) {
   return TP_RT_SUCCESS;
 }
 
-tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias, View c) {
+tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias, View c,
+                    int64_t epilogue) {
   if (tp_rt_status s = checkMatmulRanks("tp_rt_dnnl_matmul", a, b, c))
+    return s;
+  if (tp_rt_status s = checkEpilogue("tp_rt_dnnl_matmul", epilogue))
     return s;
   if (c.numel() == 0)
     return TP_RT_SUCCESS;
   return matmulWithB(inType, outType, a, b.sizes(), b.strides(),
-                     b.data(sizeOf(inType)), bias, c);
+                     b.data(sizeOf(inType)), bias, c, epilogue);
 }
 
 // --- Products whose B arrives in f32 (tp_rt_dnnl_matmul_cast_*) -----------
@@ -255,7 +288,8 @@ void packPiece(void *context, int64_t begin, int64_t end) {
 /// The packed-weights primitive for a 2-D product with A/C/bias as given
 /// and B of [k, n]; its `packed` says whether the packing kernel applies.
 std::shared_ptr<PackedMatmulEntry> packedEntry(dt outType, View a, int64_t k,
-                                               int64_t n, View bias, View c) {
+                                               int64_t n, View bias, View c,
+                                               int64_t epilogue) {
   bool hasBias = bias.numel() > 0;
   dims aSizes = a.sizes(), cSizes = c.sizes();
   dims aStrides = fixStrides(aSizes, a.strides());
@@ -269,7 +303,7 @@ std::shared_ptr<PackedMatmulEntry> packedEntry(dt outType, View a, int64_t k,
   std::string key_ =
       key("mmpack",
           {aSizes, aStrides, {k, n}, cSizes, cStrides, biasSizes, biasStrides},
-          {(int)outType, hasBias});
+          {(int)outType, hasBias, (int)epilogue});
   {
     std::lock_guard<std::mutex> lock(cacheMutex);
     auto it = packedMatmulCache.find(key_);
@@ -286,7 +320,7 @@ std::shared_ptr<PackedMatmulEntry> packedEntry(dt outType, View a, int64_t k,
   dnnl::matmul::desc desc =
       hasBias ? dnnl::matmul::desc(entry->a, anyB, entry->bias, entry->c)
               : dnnl::matmul::desc(entry->a, anyB, entry->c);
-  dnnl::matmul::primitive_desc pd(desc, engine());
+  dnnl::matmul::primitive_desc pd(desc, epilogueAttr(epilogue), engine());
   if (std::optional<Bf16VnniLayout> layout =
           vnniLayoutOf(pd.weights_desc(), k, n)) {
     entry->weights = pd.weights_desc();
@@ -352,9 +386,13 @@ dims roundToDenseBf16(View b, uint16_t *out) {
   return outStrides;
 }
 
-/// C = A @ round_bf16(B) (+ bias): A and the bias bf16, B f32, C outType.
-tp_rt_status castMatmul(dt outType, View a, View b, View bias, View c) {
+/// C = epilogue(A @ round_bf16(B) (+ bias)): A and the bias bf16, B f32, C
+/// outType.
+tp_rt_status castMatmul(dt outType, View a, View b, View bias, View c,
+                        int64_t epilogue) {
   if (tp_rt_status s = checkMatmulRanks("tp_rt_dnnl_matmul_cast", a, b, c))
+    return s;
+  if (tp_rt_status s = checkEpilogue("tp_rt_dnnl_matmul_cast", epilogue))
     return s;
   if (c.numel() == 0)
     return TP_RT_SUCCESS;
@@ -365,7 +403,7 @@ tp_rt_status castMatmul(dt outType, View a, View b, View bias, View c) {
   if (r == 2 && bStrides[0] == 1 && bSizes[0] > 0 && bSizes[1] > 0 &&
       tensorplay::codegen::canPackBf16Vnni()) {
     std::shared_ptr<PackedMatmulEntry> entry =
-        packedEntry(outType, a, bSizes[0], bSizes[1], bias, c);
+        packedEntry(outType, a, bSizes[0], bSizes[1], bias, c, epilogue);
     if (entry->packed) {
       ScratchBuffer packed(entry->weights.get_size());
       PackJob job{static_cast<const float *>(b.data(4)), bStrides[1],
@@ -393,7 +431,7 @@ tp_rt_status castMatmul(dt outType, View a, View b, View bias, View c) {
   dims roundedStrides =
       roundToDenseBf16(b, static_cast<uint16_t *>(rounded.data));
   return matmulWithB(dt::bf16, outType, a, bSizes, roundedStrides, rounded.data,
-                     bias, c);
+                     bias, c, epilogue);
 }
 
 struct ConvEntry {
@@ -563,10 +601,10 @@ int32_t tp_rt_onednn_available(void) { return 1; }
 #define TP_MATMUL(NAME, IN, OUT)                                               \
   tp_rt_status NAME(int64_t ar, tp_rt_memref *a, int64_t br, tp_rt_memref *b,  \
                     int64_t biasr, tp_rt_memref *bias, int64_t cr,             \
-                    tp_rt_memref *c) {                                         \
+                    tp_rt_memref *c, int64_t epilogue) {                       \
     return guarded(#NAME, [&] {                                                \
       return matmul(IN, OUT, View{ar, a}, View{br, b}, View{biasr, bias},      \
-                    View{cr, c});                                              \
+                    View{cr, c}, epilogue);                                    \
     });                                                                        \
   }
 TP_MATMUL(tp_rt_dnnl_matmul_f32_f32, dt::f32, dt::f32)
@@ -577,10 +615,10 @@ TP_MATMUL(tp_rt_dnnl_matmul_bf16_f32, dt::bf16, dt::f32)
 #define TP_CAST_MATMUL(NAME, OUT)                                              \
   tp_rt_status NAME(int64_t ar, tp_rt_memref *a, int64_t br, tp_rt_memref *b,  \
                     int64_t biasr, tp_rt_memref *bias, int64_t cr,             \
-                    tp_rt_memref *c) {                                         \
+                    tp_rt_memref *c, int64_t epilogue) {                       \
     return guarded(#NAME, [&] {                                                \
       return castMatmul(OUT, View{ar, a}, View{br, b}, View{biasr, bias},      \
-                        View{cr, c});                                          \
+                        View{cr, c}, epilogue);                                \
     });                                                                        \
   }
 TP_CAST_MATMUL(tp_rt_dnnl_matmul_cast_bf16_bf16, dt::bf16)

@@ -24,7 +24,7 @@ int32_t tp_rt_onednn_available(void) { return 0; }
 
 #define TP_UNAVAILABLE(NAME)                                                   \
   tp_rt_status NAME(int64_t, tp_rt_memref *, int64_t, tp_rt_memref *, int64_t, \
-                    tp_rt_memref *, int64_t, tp_rt_memref *) {                 \
+                    tp_rt_memref *, int64_t, tp_rt_memref *, int64_t) {        \
     return unavailable(#NAME);                                                 \
   }
 TP_UNAVAILABLE(tp_rt_dnnl_matmul_f32_f32)

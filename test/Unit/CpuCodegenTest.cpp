@@ -131,11 +131,11 @@ TEST(DnnlMatmul, StridedOperandsMatchNaive) {
     int64_t offset, size, stride;
   } dbias{bias, bias, 0, 2, 1};
   tp_rt_codegen_clear_error();
-  EXPECT_EQ(tp_rt_dnnl_matmul_f32_f32(2, reinterpret_cast<tp_rt_memref *>(&da),
-                                      2, reinterpret_cast<tp_rt_memref *>(&db),
-                                      1,
-                                      reinterpret_cast<tp_rt_memref *>(&dbias),
-                                      2, reinterpret_cast<tp_rt_memref *>(&dc)),
+  EXPECT_EQ(tp_rt_dnnl_matmul_f32_f32(
+                2, reinterpret_cast<tp_rt_memref *>(&da), 2,
+                reinterpret_cast<tp_rt_memref *>(&db), 1,
+                reinterpret_cast<tp_rt_memref *>(&dbias), 2,
+                reinterpret_cast<tp_rt_memref *>(&dc), TP_RT_EPILOGUE_NONE),
             TP_RT_SUCCESS);
   EXPECT_STREQ(tp_rt_codegen_error(), "");
   for (int i = 0; i < 3; ++i)
@@ -146,12 +146,12 @@ TEST(DnnlMatmul, StridedOperandsMatchNaive) {
       EXPECT_FLOAT_EQ(c[i * 2 + j], ref) << i << "," << j;
     }
   // Mismatched ranks are an error in the error slot, not a crash.
-  EXPECT_NE(
-      tp_rt_dnnl_matmul_f32_f32(2, reinterpret_cast<tp_rt_memref *>(&da), 1,
-                                reinterpret_cast<tp_rt_memref *>(&dbias), 1,
-                                reinterpret_cast<tp_rt_memref *>(&dbias), 2,
-                                reinterpret_cast<tp_rt_memref *>(&dc)),
-      TP_RT_SUCCESS);
+  EXPECT_NE(tp_rt_dnnl_matmul_f32_f32(
+                2, reinterpret_cast<tp_rt_memref *>(&da), 1,
+                reinterpret_cast<tp_rt_memref *>(&dbias), 1,
+                reinterpret_cast<tp_rt_memref *>(&dbias), 2,
+                reinterpret_cast<tp_rt_memref *>(&dc), TP_RT_EPILOGUE_NONE),
+            TP_RT_SUCCESS);
   EXPECT_NE(std::string(tp_rt_codegen_error()).find("ranks"),
             std::string::npos);
   tp_rt_codegen_clear_error();
@@ -207,7 +207,7 @@ void checkCastMatmul(int64_t m, int64_t k, int64_t n, bool transposedView,
                 2, reinterpret_cast<tp_rt_memref *>(&da), 2,
                 reinterpret_cast<tp_rt_memref *>(&db), 1,
                 reinterpret_cast<tp_rt_memref *>(&noBias), 2,
-                reinterpret_cast<tp_rt_memref *>(&dc)),
+                reinterpret_cast<tp_rt_memref *>(&dc), TP_RT_EPILOGUE_NONE),
             TP_RT_SUCCESS)
       << tp_rt_codegen_error();
   for (int64_t i = 0; i < m; ++i)
@@ -284,7 +284,7 @@ TEST(DnnlMatmul, CastMatmulRoundsTiesToEvenAndKeepsNaN) {
                 2, reinterpret_cast<tp_rt_memref *>(&da), 2,
                 reinterpret_cast<tp_rt_memref *>(&db), 1,
                 reinterpret_cast<tp_rt_memref *>(&noBias), 2,
-                reinterpret_cast<tp_rt_memref *>(&dc)),
+                reinterpret_cast<tp_rt_memref *>(&dc), TP_RT_EPILOGUE_NONE),
             TP_RT_SUCCESS)
       << tp_rt_codegen_error();
   EXPECT_EQ(c[0], 1.0f);

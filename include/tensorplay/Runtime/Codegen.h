@@ -58,43 +58,60 @@ typedef void (*tp_rt_parallel_body)(void *context, int64_t begin, int64_t end);
 void tp_rt_parallel_for(tp_rt_parallel_body body, void *context, int64_t begin,
                         int64_t end);
 
-/// C[..., M, N] = A[..., M, K] @ B[..., K, N] (+ bias[N]) through oneDNN,
-/// accumulating in f32. A, B and C have one rank (2 to 6); batch dimensions
-/// of A and B equal C's or are 1 (broadcast). Any strides. A bias with zero
-/// elements means no bias. The suffix names the element types of A/B/bias
-/// and of C: f32_f32, bf16_bf16 and bf16_f32.
+/// The elementwise epilogues a product can apply to C: after the bias, on
+/// the f32 accumulator, before C is rounded to its element type (so a bf16
+/// product followed by GELU rounds once instead of twice). Compiled code
+/// passes one when the product's only user is tp.relu or tp.gelu.
+enum {
+  TP_RT_EPILOGUE_NONE = 0,
+  TP_RT_EPILOGUE_RELU = 1,
+  TP_RT_EPILOGUE_GELU_ERF = 2,  /* tp.gelu, approximate = "none" */
+  TP_RT_EPILOGUE_GELU_TANH = 3, /* tp.gelu, approximate = "tanh" */
+};
+
+/// C[..., M, N] = epilogue(A[..., M, K] @ B[..., K, N] (+ bias[N])) through
+/// oneDNN, accumulating in f32. A, B and C have one rank (2 to 6); batch
+/// dimensions of A and B equal C's or are 1 (broadcast). Any strides. A bias
+/// with zero elements means no bias. The suffix names the element types of
+/// A/B/bias and of C: f32_f32, bf16_bf16 and bf16_f32. `epilogue` is one of
+/// TP_RT_EPILOGUE_*; any other value is an error.
 tp_rt_status tp_rt_dnnl_matmul_f32_f32(int64_t a_rank, tp_rt_memref *a,
                                        int64_t b_rank, tp_rt_memref *b,
                                        int64_t bias_rank, tp_rt_memref *bias,
-                                       int64_t c_rank, tp_rt_memref *c);
+                                       int64_t c_rank, tp_rt_memref *c,
+                                       int64_t epilogue);
 tp_rt_status tp_rt_dnnl_matmul_bf16_bf16(int64_t a_rank, tp_rt_memref *a,
                                          int64_t b_rank, tp_rt_memref *b,
                                          int64_t bias_rank, tp_rt_memref *bias,
-                                         int64_t c_rank, tp_rt_memref *c);
+                                         int64_t c_rank, tp_rt_memref *c,
+                                         int64_t epilogue);
 tp_rt_status tp_rt_dnnl_matmul_bf16_f32(int64_t a_rank, tp_rt_memref *a,
                                         int64_t b_rank, tp_rt_memref *b,
                                         int64_t bias_rank, tp_rt_memref *bias,
-                                        int64_t c_rank, tp_rt_memref *c);
+                                        int64_t c_rank, tp_rt_memref *c,
+                                        int64_t epilogue);
 
-/// C = A @ bf16(B) (+ bias) with B given in f32: B is rounded to bf16 (to
-/// nearest even, NaN to 0x7fc0: what compiled `tp.cast` f32 -> bf16
-/// computes) on the way into oneDNN, A and the bias are bf16, C bf16 or f32
-/// (the suffix). Shapes and strides as for tp_rt_dnnl_matmul_bf16_*. For a
-/// 2-D B with unit stride along K (linear's weight, W^T) on an AVX-512 CPU,
-/// the rounding writes the blocked layout oneDNN's bf16 matmul computes on,
-/// in one pass over W; otherwise B is rounded into a bf16 buffer and
-/// multiplied as by tp_rt_dnnl_matmul_bf16_*. Compiled code calls these in
-/// place of a tp.cast whose only user is the product.
+/// C = epilogue(A @ bf16(B) (+ bias)) with B given in f32: B is rounded to
+/// bf16 (to nearest even, NaN to 0x7fc0: what compiled `tp.cast` f32 ->
+/// bf16 computes) on the way into oneDNN, A and the bias are bf16, C bf16 or
+/// f32 (the suffix). Shapes, strides and epilogues as for
+/// tp_rt_dnnl_matmul_bf16_*. For a 2-D B with unit stride along K (linear's
+/// weight, W^T) on an AVX-512 CPU, the rounding writes the blocked layout
+/// oneDNN's bf16 matmul computes on, in one pass over W; otherwise B is
+/// rounded into a bf16 buffer and multiplied as by tp_rt_dnnl_matmul_bf16_*.
+/// Compiled code calls these in place of a tp.cast whose only user is the
+/// product.
 tp_rt_status tp_rt_dnnl_matmul_cast_bf16_bf16(int64_t a_rank, tp_rt_memref *a,
                                               int64_t b_rank, tp_rt_memref *b,
                                               int64_t bias_rank,
                                               tp_rt_memref *bias,
-                                              int64_t c_rank, tp_rt_memref *c);
+                                              int64_t c_rank, tp_rt_memref *c,
+                                              int64_t epilogue);
 tp_rt_status tp_rt_dnnl_matmul_cast_bf16_f32(int64_t a_rank, tp_rt_memref *a,
                                              int64_t b_rank, tp_rt_memref *b,
                                              int64_t bias_rank,
                                              tp_rt_memref *bias, int64_t c_rank,
-                                             tp_rt_memref *c);
+                                             tp_rt_memref *c, int64_t epilogue);
 
 /// A tensorplay convolution through oneDNN: src [N, Cin, S...], weight in
 /// tensorplay's layout ([Cout, Cin/G, K...], or [Cin, Cout/G, K...] when

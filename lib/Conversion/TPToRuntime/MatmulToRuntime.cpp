@@ -15,6 +15,11 @@
 // rounds it to bf16 while writing the layout oneDNN computes on, so the
 // cast's bf16 tensor is never materialized.
 //
+// A product whose only user is tp.relu or tp.gelu hands it to oneDNN as an
+// epilogue (a post-op on the f32 accumulator, after the bias): the
+// activation costs no pass of its own, and a bf16 result is rounded once,
+// after the activation, instead of before and after it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "RuntimeCall.h"
@@ -22,6 +27,7 @@
 #include "tensorplay/Conversion/TPToLinalg/LoweringUtils.h"
 #include "tensorplay/Conversion/TPToRuntime/TPToRuntime.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
+#include "tensorplay/Runtime/Codegen.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
@@ -95,16 +101,60 @@ Value fusibleCastSource(Value operand) {
   return cast.getInput();
 }
 
+/// An elementwise activation oneDNN applies to a product's result.
+struct Epilogue {
+  Operation *op = nullptr; // the tp.relu / tp.gelu it replaces
+  int64_t code = TP_RT_EPILOGUE_NONE;
+};
+
+/// The epilogue `product` can absorb: its single user, when that is a plain
+/// (not in-place, no out=) tp.relu or tp.gelu of the same type.
+Epilogue fusibleEpilogue(Operation *product) {
+  if (product->getNumResults() != 1 || !product->hasOneUse())
+    return {};
+  Operation *user = *product->getUsers().begin();
+  if (user->getNumResults() != 1 ||
+      user->getResult(0).getType() != product->getResult(0).getType() ||
+      user->hasAttr("inplace"))
+    return {};
+  if (auto relu = dyn_cast<ReluOp>(user))
+    return relu.getOut().empty() ? Epilogue{user, TP_RT_EPILOGUE_RELU}
+                                 : Epilogue{};
+  if (auto gelu = dyn_cast<GeluOp>(user)) {
+    if (!gelu.getOut().empty())
+      return {};
+    StringRef approximate = gelu.getApproximate();
+    if (approximate == "none")
+      return {user, TP_RT_EPILOGUE_GELU_ERF};
+    if (approximate == "tanh")
+      return {user, TP_RT_EPILOGUE_GELU_TANH};
+  }
+  return {};
+}
+
+/// Replaces `product` and the epilogue op it absorbed (if any) by `value`.
+void replaceWithEpilogue(PatternRewriter &rewriter, Operation *product,
+                         const Epilogue &epilogue, Value value) {
+  if (!epilogue.op) {
+    rewriter.replaceOp(product, value);
+    return;
+  }
+  rewriter.replaceOp(epilogue.op, value);
+  rewriter.eraseOp(product);
+}
+
 /// C = A @ op(B) (+ bias) through oneDNN. `a` and `b` have one rank; with
 /// `transposeB`, `b` holds op(B)^T. Returns the tensor C of element type
 /// `outType`. With `dstPermutation`, C is written through a strided view
 /// into a buffer holding C permuted by it, and that permuted tensor is
 /// returned (the consumer's tp.permute becomes free). With `bF32`, the f32
 /// tensor `bTensor` is a tp.cast of (same shape): the call takes it and
-/// rounds it to bf16 itself (tp_rt_dnnl_matmul_cast_*).
+/// rounds it to bf16 itself (tp_rt_dnnl_matmul_cast_*). `epilogue` is a
+/// TP_RT_EPILOGUE_* code applied to C.
 Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
                  Value bTensor, bool transposeB, Value bias, Type outType,
-                 ArrayRef<int64_t> dstPermutation = {}, Value bF32 = {}) {
+                 ArrayRef<int64_t> dstPermutation = {}, Value bF32 = {},
+                 int64_t epilogue = TP_RT_EPILOGUE_NONE) {
   Type inType = tensorElementType(a);
   ArrayRef<int64_t> as = tensorShape(a), bs = tensorShape(bTensor);
   int64_t rank = as.size();
@@ -136,7 +186,9 @@ Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
       ((bF32 ? "tp_rt_dnnl_matmul_cast_" : "tp_rt_dnnl_matmul_") +
        rc::dtypeSuffix(inType) + "_" + rc::dtypeSuffix(outType))
           .str();
-  rc::emitCall(b, loc, anchor, name, {aBuf, bBuf, biasBuf, cView});
+  Value epilogueCode = arith::ConstantIntOp::create(b, loc, epilogue, 64);
+  rc::emitCall(b, loc, anchor, name,
+               {aBuf, bBuf, biasBuf, cView, epilogueCode});
   return rc::tensorOf(b, loc, cBuf);
 }
 
@@ -144,7 +196,8 @@ Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
 /// gives; std::nullopt (nothing emitted) when the ranks do not fit.
 std::optional<Value> emitTorchMatmul(OpBuilder &builder, Location loc,
                                      Operation *anchor, Value a, Value b,
-                                     Type outType) {
+                                     Type outType,
+                                     int64_t epilogue = TP_RT_EPILOGUE_NONE) {
   bool aVec = tensorShape(a).size() == 1, bVec = tensorShape(b).size() == 1;
   SmallVector<int64_t> as(tensorShape(a)), bs(tensorShape(b));
   if (aVec)
@@ -180,7 +233,7 @@ std::optional<Value> emitTorchMatmul(OpBuilder &builder, Location loc,
                    ? fusibleCastSource(b)
                    : nullptr;
   Value c = emitMatmul(builder, loc, anchor, a2, b2, /*transposeB=*/false,
-                       nullptr, outType, {}, bF32);
+                       nullptr, outType, {}, bF32, epilogue);
   SmallVector<int64_t> resultShape(batch);
   if (!aVec)
     resultShape.push_back(m);
@@ -216,11 +269,13 @@ struct ProductToRuntime : public OpRewritePattern<OpTy> {
         rewriter.eraseOp(op);
         return success();
       }
-    std::optional<Value> c = emitTorchMatmul(rewriter, op.getLoc(), op, a, b,
-                                             resultType.getElementType());
+    Epilogue epilogue = fusibleEpilogue(op);
+    std::optional<Value> c =
+        emitTorchMatmul(rewriter, op.getLoc(), op, a, b,
+                        resultType.getElementType(), epilogue.code);
     if (!c)
       return failure();
-    rewriter.replaceOp(op, *c);
+    replaceWithEpilogue(rewriter, op, epilogue, *c);
     return success();
   }
 };
@@ -241,9 +296,11 @@ struct LinearToRuntime : public OpRewritePattern<LinearOp> {
     Value x2 =
         reshapeTo(rewriter, loc, x, {numElements(tensorShape(x)) / k, k});
     Value wF32 = in->isBF16() ? fusibleCastSource(w) : nullptr;
+    Epilogue epilogue = fusibleEpilogue(op);
     Value c = emitMatmul(rewriter, loc, op, x2, w, /*transposeB=*/true, bias,
-                         resultType.getElementType(), {}, wF32);
-    rewriter.replaceOp(op, reshapeTo(rewriter, loc, c, resultType.getShape()));
+                         resultType.getElementType(), {}, wF32, epilogue.code);
+    replaceWithEpilogue(rewriter, op, epilogue,
+                        reshapeTo(rewriter, loc, c, resultType.getShape()));
     return success();
   }
 };

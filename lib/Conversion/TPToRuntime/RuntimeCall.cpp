@@ -100,6 +100,11 @@ void runtime_call::emitCall(OpBuilder &b, Location loc, Operation *anchor,
   SmallVector<Value> args;
   SmallVector<Type> argTypes;
   for (Value buffer : buffers) {
+    if (buffer.getType().isIntOrIndex()) {
+      args.push_back(buffer);
+      argTypes.push_back(buffer.getType());
+      continue;
+    }
     auto type = cast<MemRefType>(buffer.getType());
     auto unranked =
         UnrankedMemRefType::get(type.getElementType(), type.getMemorySpace());

@@ -36,8 +36,9 @@ Value emptyBuffer(OpBuilder &b, Location loc, Type elementType);
 /// The tensor holding what the call wrote into `buffer`.
 Value tensorOf(OpBuilder &b, Location loc, Value buffer);
 
-/// Calls `name(unranked(args)...) -> i32`, declaring it in the module
-/// around `anchor` if needed.
+/// Calls `name(args...) -> i32`, declaring it in the module around `anchor`
+/// if needed. Memref arguments cross as unranked memrefs; scalars (i64) as
+/// they are.
 void emitCall(OpBuilder &b, Location loc, Operation *anchor, StringRef name,
               ValueRange buffers);
 

@@ -2,15 +2,16 @@
 
 // linear: the batch folds into M, W is handed over as a transposed view (no
 // copy) and the bias goes to oneDNN, so the bf16 result is rounded once.
-// CHECK-LABEL: func.func private @tp_rt_dnnl_matmul_bf16_bf16(memref<*xbf16>, memref<*xbf16>, memref<*xbf16>, memref<*xbf16>) -> i32
+// CHECK-LABEL: func.func private @tp_rt_dnnl_matmul_bf16_bf16(memref<*xbf16>, memref<*xbf16>, memref<*xbf16>, memref<*xbf16>, i64) -> i32
 // CHECK-LABEL: func.func @linear_bf16
+// CHECK: %[[NONE:.*]] = arith.constant 0 : i64
 // CHECK: %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2]] : tensor<2x3x8xbf16> into tensor<6x8xbf16>
 // CHECK: %[[XB:.*]] = bufferization.to_buffer %[[X]] read_only
 // CHECK: %[[WB:.*]] = bufferization.to_buffer %arg1 read_only
 // CHECK: %[[WT:.*]] = memref.transpose %[[WB]] (d0, d1) -> (d1, d0)
 // CHECK: %[[BB:.*]] = bufferization.to_buffer %arg2 read_only
 // CHECK: %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<6x4xbf16>
-// CHECK: call @tp_rt_dnnl_matmul_bf16_bf16(
+// CHECK: call @tp_rt_dnnl_matmul_bf16_bf16({{.*}}, %[[NONE]])
 // CHECK: %[[T:.*]] = bufferization.to_tensor %[[C]] restrict writable
 // CHECK: tensor.expand_shape %[[T]]
 func.func @linear_bf16(%x: tensor<2x3x8xbf16>, %w: tensor<4x8xbf16>, %b: tensor<4xbf16>) -> tensor<2x3x4xbf16> {
@@ -120,4 +121,59 @@ func.func @cast_weight_not_fused(%x: tensor<6x8xbf16>, %w: tensor<4x8xf32>, %h: 
   %ac = tp.cast %a : tensor<6x8xf32> to tensor<6x8xbf16>
   %t = tp.mm %ac, %b : (tensor<6x8xbf16>, tensor<8x4xbf16>) -> tensor<6x4xbf16>
   return %r, %wc, %s, %t : tensor<6x4xbf16>, tensor<4x8xbf16>, tensor<6x4xbf16>, tensor<6x4xbf16>
+}
+
+// -----
+
+// Activations as oneDNN epilogues: a product whose only user is tp.relu or
+// tp.gelu passes TP_RT_EPILOGUE_RELU (1), _GELU_ERF (2) or _GELU_TANH (3)
+// and the activation op is gone.
+// CHECK-LABEL: func.func @linear_gelu
+// CHECK: %[[GELU:.*]] = arith.constant 2 : i64
+// CHECK: call @tp_rt_dnnl_matmul_bf16_bf16({{.*}}, %[[GELU]])
+// CHECK-NOT: tp.gelu
+// CHECK: return
+func.func @linear_gelu(%x: tensor<2x3x8xbf16>, %w: tensor<4x8xbf16>, %b: tensor<4xbf16>) -> tensor<2x3x4xbf16> {
+  %r = tp.linear %x, %w bias(%b) : (tensor<2x3x8xbf16>, tensor<4x8xbf16>, tensor<4xbf16>) -> tensor<2x3x4xbf16>
+  %g = tp.gelu %r : (tensor<2x3x4xbf16>) -> tensor<2x3x4xbf16>
+  return %g : tensor<2x3x4xbf16>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @mm_relu_matmul_gelu_tanh
+// CHECK-DAG: %[[RELU:.*]] = arith.constant 1 : i64
+// CHECK-DAG: %[[TANH:.*]] = arith.constant 3 : i64
+// CHECK: call @tp_rt_dnnl_matmul_f32_f32({{.*}}, %[[RELU]])
+// CHECK: call @tp_rt_dnnl_matmul_f32_f32({{.*}}, %[[TANH]])
+// CHECK-NOT: tp.relu
+// CHECK-NOT: tp.gelu
+func.func @mm_relu_matmul_gelu_tanh(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c: tensor<3x2x8xf32>) -> (tensor<2x4xf32>, tensor<3x2x4xf32>) {
+  %m = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %r = tp.relu %m : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %n = tp.matmul %c, %b : (tensor<3x2x8xf32>, tensor<8x4xf32>) -> tensor<3x2x4xf32>
+  %g = tp.gelu %n {approximate = "tanh"} : (tensor<3x2x4xf32>) -> tensor<3x2x4xf32>
+  return %r, %g : tensor<2x4xf32>, tensor<3x2x4xf32>
+}
+
+// -----
+
+// No epilogue: the product has a second user, the activation is in place,
+// or it is an activation oneDNN is not handed (sigmoid).
+// CHECK-LABEL: func.func @no_epilogue
+// CHECK-NOT: arith.constant {{[123]}} : i64
+// CHECK: call @tp_rt_dnnl_matmul_f32_f32
+// CHECK: tp.gelu
+// CHECK: call @tp_rt_dnnl_matmul_f32_f32
+// CHECK: tp.relu
+// CHECK: call @tp_rt_dnnl_matmul_f32_f32
+// CHECK: tp.sigmoid
+func.func @no_epilogue(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+  %m = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %g = tp.gelu %m : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %n = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %r = tp.relu %n {inplace} : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %o = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %s = tp.sigmoid %o : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %m, %g, %r, %s : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
 }

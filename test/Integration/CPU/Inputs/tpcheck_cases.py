@@ -614,6 +614,34 @@ def matmul(mode):
         "%%r0 = tp.permute %%s {dims = array<i64: 0, 2, 1, 3>} : (%s) -> %s" % (T((2, 3, 6, 6)), T((2, 6, 3, 6))),
     ], [((2, 6, 3, 6), dt)],
         lambda x, y: [R(np.transpose(np.transpose(x, (0, 2, 1, 3)) @ np.transpose(y, (0, 2, 3, 1)), (0, 2, 1, 3)))]))
+    # A product followed by relu / gelu: oneDNN applies the activation as an
+    # epilogue on the f32 accumulator, so a bf16 result is rounded once
+    # (the reference rounds once too).
+    def act_case(name, act_line, act, product_line, inputs, shape, ref):
+        body = [product_line % tuple(ttype(a.shape, d) for a, d in inputs) +
+                " -> %s" % T(shape),
+                act_line % (T(shape), T(shape))]
+        return Case(name, inputs, body, [(shape, dt)],
+                    lambda *xs: [R(act(ref(*xs)))])
+    lin = "%%p = tp.linear %%a0, %%a1 bias(%%a2) : (%s, %s, %s)"
+    lin_in = [rand((4, 6, 32), dtype=dt), rand((24, 32), dtype=dt),
+              rand((24,), dtype=dt)]
+    lin_ref = lambda x, w, bb: x @ w.T + bb
+    gelu_line = "%%r0 = tp.gelu %%p : (%s) -> %s"
+    cases += [
+        act_case("linear_gelu", gelu_line, gelu, lin, lin_in, (4, 6, 24), lin_ref),
+        act_case("linear_gelu_tanh",
+                 "%%r0 = tp.gelu %%p {approximate = \"tanh\"} : (%s) -> %s",
+                 gelu_tanh, lin, lin_in, (4, 6, 24), lin_ref),
+        act_case("mm_relu", "%%r0 = tp.relu %%p : (%s) -> %s",
+                 lambda x: np.maximum(x, 0), "%%p = tp.mm %%a0, %%a1 : (%s, %s)",
+                 [rand((7, 13), dtype=dt), rand((13, 5), dtype=dt)], (7, 5),
+                 lambda x, y: x @ y),
+        act_case("matmul_gelu_big", gelu_line, gelu,
+                 "%%p = tp.matmul %%a0, %%a1 : (%s, %s)",
+                 [rand((2, 128, 256), dtype=dt), rand((256, 192), dtype=dt)],
+                 (2, 128, 192), lambda x, y: np.matmul(x, y)),
+    ]
     m1, m2, m3 = rand((4, 8), dtype=dt), rand((8, 3), dtype=dt), rand((3, 5), dtype=dt)
     cases += [
         Case("chain_matmul", [m1, m2, m3], [
