@@ -43,6 +43,12 @@ bool hasPermutationMaps(Operation *op) {
          });
 }
 
+/// linalg.matmul / batch_matmul: what tp-tile-and-vectorize tiles into
+/// register blocks.
+bool isNamedContraction(Operation *op) {
+  return isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op);
+}
+
 struct FuseElementwisePass
     : public tp::impl::TPFuseElementwisePassBase<FuseElementwisePass> {
   using Base::Base;
@@ -73,10 +79,15 @@ struct FuseElementwisePass
     };
     RewritePatternSet patterns(ctx);
     linalg::populateElementwiseOpsFusionPatterns(patterns, control);
+    // Named contractions keep their form (folding a reshape into one
+    // rewrites it as a linalg.generic, which tp-tile-and-vectorize would
+    // not tile as a matmul): reshapes stop at them.
     linalg::populateFoldReshapeOpsByExpansionPatterns(
         patterns, [](OpOperand *fused) {
           Operation *producer = fused->get().getDefiningOp();
           return producer && producer->hasOneUse() &&
+                 !isNamedContraction(producer) &&
+                 !isNamedContraction(fused->getOwner()) &&
                  (!isa<linalg::LinalgOp>(fused->getOwner()) ||
                   hasPermutationMaps(fused->getOwner()));
         });

@@ -48,3 +48,21 @@ func.func @shared_exp(%x: tensor<64x128xf32>) -> (tensor<64x128xf32>, tensor<64x
   %b = tp.neg %e : (tensor<64x128xf32>) -> tensor<64x128xf32>
   return %a, %b : tensor<64x128xf32>, tensor<64x128xf32>
 }
+
+// -----
+
+// A convolution's im2col product stays a linalg.batch_matmul (the form
+// tp-tile-and-vectorize tiles into register blocks): the reshapes around
+// it and the output transpose are not folded into it, which would turn it
+// into an 8-D linalg.generic contraction with scalar accumulators.
+// CHECK-LABEL: func.func @conv_keeps_batch_matmul
+// CHECK: tensor.collapse_shape
+// CHECK: linalg.batch_matmul ins({{.*}} : tensor<1x16x288xf32>, tensor<1x288x1024xf32>)
+// CHECK-SAME: outs({{.*}} : tensor<1x16x1024xf32>)
+// CHECK: tensor.expand_shape
+// CHECK-NOT: "reduction"
+// CHECK: return
+func.func @conv_keeps_batch_matmul(%x: tensor<4x32x16x16xf32>, %w: tensor<16x32x3x3xf32>) -> tensor<4x16x16x16xf32> {
+  %r = tp.conv2d %x, %w {padding = array<i64: 1>} : (tensor<4x32x16x16xf32>, tensor<16x32x3x3xf32>) -> tensor<4x16x16x16xf32>
+  return %r : tensor<4x16x16x16xf32>
+}
