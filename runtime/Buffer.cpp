@@ -24,8 +24,14 @@ Expected<Buffer> Buffer::allocate(Device device, size_t bytes) {
   if (bytes == 0)
     return buffer;
   if (device == Device::CPU) {
-    size_t rounded =
-        (bytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
+    // aligned_alloc wants a multiple of the alignment; rounding up must not
+    // wrap around (a wrapped size would be allocated, then overrun).
+    size_t padded = 0;
+    if (__builtin_add_overflow(bytes, kCpuAlignment - 1, &padded))
+      return Status(StatusCode::OutOfMemory,
+                    "cannot allocate " + std::to_string(bytes) +
+                        " bytes of host memory: the size overflows");
+    size_t rounded = padded / kCpuAlignment * kCpuAlignment;
     buffer.ptr = std::aligned_alloc(kCpuAlignment, rounded);
     if (!buffer.ptr)
       return Status(StatusCode::OutOfMemory, "cannot allocate " +
@@ -43,10 +49,9 @@ Expected<Buffer> Buffer::allocate(Device device, size_t bytes) {
 Expected<Buffer> Buffer::allocate(Device device, DType dtype, int64_t numel) {
   if (!isValidDType(static_cast<int32_t>(dtype)))
     return Status(StatusCode::UnsupportedDType, "unknown dtype");
-  if (numel < 0)
-    return Status(StatusCode::InvalidArgument,
-                  "negative element count " + std::to_string(numel));
-  return allocate(device, static_cast<size_t>(numel) * elementSize(dtype));
+  size_t bytes = 0;
+  TP_RT_RETURN_IF_ERROR(byteSize(dtype, numel, "the buffer", bytes));
+  return allocate(device, bytes);
 }
 
 Buffer::Buffer(Buffer &&other) noexcept

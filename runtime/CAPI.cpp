@@ -12,6 +12,7 @@
 #include "tensorplay/Runtime/Status.h"
 #include "tensorplay/Runtime/Tensor.h"
 
+#include <cstdint>
 #include <new>
 #include <string>
 
@@ -55,6 +56,11 @@ Status toList(const tp_rt_buffer *buffers, int64_t count, const char *name,
                                                    std::to_string(count) + ")");
   if (count > 0 && !buffers)
     return Status(StatusCode::NullPointer, std::string(name) + " is null");
+  // No array of more descriptors fits in the address space.
+  if (static_cast<uint64_t>(count) > PTRDIFF_MAX / sizeof(tp_rt_buffer))
+    return Status(StatusCode::InvalidArgument, std::string(name) +
+                                                   " count is too large (" +
+                                                   std::to_string(count) + ")");
   list = TensorList(reinterpret_cast<const Tensor *>(buffers),
                     static_cast<size_t>(count));
   return Status::success();

@@ -29,14 +29,19 @@ std::string itemName(const char *list, size_t index) {
 }
 
 /// Checks each tensor of `list` and that all are on one device (returned in
-/// `device`); with `dtype`, also that all have that dtype.
+/// `device`); with `dtype`, also that all have that dtype. The kernels treat
+/// a list as one flat range, so its total element count must fit in int64.
 Status verifyList(TensorList list, const char *name, Device &device,
                   const DType *dtype = nullptr) {
   if (!list.empty() && !list.data())
     return nullPointer(name);
+  int64_t total = 0;
   for (size_t i = 0; i < list.size(); ++i) {
     std::string item = itemName(name, i);
     TP_RT_RETURN_IF_ERROR(verifyTensor(list[i], item.c_str()));
+    if (__builtin_add_overflow(total, list[i].numel, &total))
+      return invalid(std::string("the total element count of ") + name +
+                     " overflows int64 at " + item);
     if (i == 0)
       device = list[i].device;
     else if (list[i].device != device)
