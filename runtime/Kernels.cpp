@@ -107,8 +107,11 @@ Status verifyScaleFactors(double growthFactor, double backoffFactor,
   if (!(backoffFactor > 0.0 && backoffFactor < 1.0))
     return invalid("backoff_factor must be in (0, 1), got " +
                    std::to_string(backoffFactor));
-  if (growthInterval < 1)
-    return invalid("growth_interval must be >= 1, got " +
+  // The growth tracker that counts up to the interval is an int32 (as
+  // torch's), so a larger interval could never be reached.
+  if (growthInterval < 1 || growthInterval > kMaxGrowthInterval)
+    return invalid("growth_interval must be in [1, " +
+                   std::to_string(kMaxGrowthInterval) + "], got " +
                    std::to_string(growthInterval));
   return Status::success();
 }
@@ -233,6 +236,9 @@ Status updateScale(Device device, float *scale, int32_t *growthTracker,
     return cuda::updateScale(scale, growthTracker, foundInf, numFoundInf,
                              growthFactor, backoffFactor, growthInterval);
   }
+  if (*growthTracker < 0)
+    return invalid("growth_tracker must be >= 0, got " +
+                   std::to_string(*growthTracker));
   cpu::updateScale(scale, growthTracker, foundInf, numFoundInf, growthFactor,
                    backoffFactor, growthInterval);
   return Status::success();

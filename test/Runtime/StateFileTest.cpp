@@ -166,4 +166,26 @@ TEST_F(StateFileTest, InvalidValuesInAWellFormedFileAreRefused) {
   EXPECT_EQ(rig.scale(), 65536.0);
 }
 
+TEST_F(StateFileTest, GrowthIntervalPastTheInt32TrackerIsRefused) {
+  GradScalerState state;
+  state.empty = false;
+  state.scale = 1024.0;
+  state.growthInterval = int64_t(1) << 40;
+  TP_ASSERT_OK(writeGradScalerState(path, state));
+  ScalerRig rig;
+  TP_ASSERT_OK(rig.init(GradScalerOptions()));
+  Status status = rig.scaler->loadState(path);
+  EXPECT_EQ(status.code(), StatusCode::InvalidArgument) << status.toString();
+  EXPECT_NE(status.message().find("growth_interval"), std::string::npos)
+      << status.message();
+  state.growthInterval = kMaxGrowthInterval + 1;
+  TP_EXPECT_ERROR(rig.scaler->loadStateDict(state),
+                  StatusCode::InvalidArgument);
+  EXPECT_EQ(rig.scaler->getGrowthInterval(), 2000);
+  EXPECT_EQ(rig.scale(), 65536.0);
+  state.growthInterval = kMaxGrowthInterval;
+  TP_EXPECT_OK(rig.scaler->loadStateDict(state));
+  EXPECT_EQ(rig.scaler->getGrowthInterval(), kMaxGrowthInterval);
+}
+
 } // namespace

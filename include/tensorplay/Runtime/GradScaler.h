@@ -38,7 +38,8 @@ struct GradScalerOptions {
 class GradScaler {
 public:
   /// Checks the options (growthFactor > 1, 0 < backoffFactor < 1,
-  /// growthInterval >= 1, 0 < initScale < inf when enabled). As in
+  /// 1 <= growthInterval <= kMaxGrowthInterval (INT32_MAX: the growth tracker
+  /// is an int32), 0 < initScale < inf when enabled). As in
   /// tensorplay, a CUDA scaler created where no CUDA device is usable is
   /// disabled, with warning() saying why.
   static Expected<GradScaler> create(Device device,
