@@ -10,6 +10,8 @@
 
 #include "tensorplay/Runtime/Kernels.h"
 
+#include "NoThrow.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -125,6 +127,13 @@ float *GradScaler::slotData(int64_t slot) const {
 Expected<int64_t> GradScaler::slotFor(const OptimizerState *state) {
   if (state)
     return state->slot;
+  // Make room for the record the caller appends after its kernel ran, so
+  // that appending cannot fail once the gradients were changed.
+  if (states.size() == states.capacity())
+    TP_RT_RETURN_IF_ERROR(detail::catchExceptions([&] {
+      states.reserve(states.empty() ? 4 : 2 * states.size());
+      return Status::success();
+    }));
   int64_t slot = static_cast<int64_t>(states.size());
   if (slot >= slotCapacity) {
     // Grow. On CUDA the copy is ordered after the kernels already enqueued

@@ -110,7 +110,7 @@ private:
   const OptimizerState *findState(const Optimizer &optimizer) const;
   /// The found_inf slot of `state`, or a zeroed new one (the next free
   /// index) when `state` is null. The state itself is recorded by the caller
-  /// once the operation succeeded.
+  /// once the operation succeeded; slotFor reserves the room for it.
   Expected<int64_t> slotFor(const OptimizerState *state);
   float *slotData(int64_t slot) const;
   Status writeScale(double value);
