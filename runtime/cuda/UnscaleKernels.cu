@@ -47,6 +47,8 @@ __global__ void scaleLossKernel(const T *loss, T *out, int64_t n,
 } // namespace
 
 Status unscaleAndCheck(TensorList grads, const float *scale, float *foundInf) {
+  TP_RT_RETURN_IF_ERROR(requireDevicePointer(scale, "scale"));
+  TP_RT_RETURN_IF_ERROR(requireDevicePointer(foundInf, "found_inf"));
   // Gradients of several dtypes: one multi-tensor pass per dtype. The groups
   // are built before the first launch, so that a failed host allocation
   // leaves every gradient as it was.
@@ -69,6 +71,7 @@ Status unscaleAndCheck(TensorList grads, const float *scale, float *foundInf) {
 }
 
 Status scaleLoss(const Tensor &loss, const float *scale, const Tensor &out) {
+  TP_RT_RETURN_IF_ERROR(requireDevicePointer(scale, "scale"));
   return dispatchDType(loss.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     int64_t blocks = (loss.numel + kBlockSize - 1) / kBlockSize;
