@@ -116,15 +116,20 @@ Status Buffer::copyFromHost(const void *src, size_t bytes) {
   return cuda::copyFromHost(ptr, src, bytes);
 }
 
-Status Buffer::copyToHost(void *dst, size_t bytes) const {
-  TP_RT_RETURN_IF_ERROR(checkCopy(bytes, size, dst));
+Status Buffer::copyToHost(void *dst, size_t bytes, size_t offset) const {
+  if (offset > size)
+    return Status(StatusCode::SizeMismatch,
+                  "copy from offset " + std::to_string(offset) + " of a " +
+                      std::to_string(size) + "-byte buffer");
+  TP_RT_RETURN_IF_ERROR(checkCopy(bytes, size - offset, dst));
   if (bytes == 0)
     return Status::success();
+  const char *src = static_cast<const char *>(ptr) + offset;
   if (dev == Device::CPU) {
-    std::memcpy(dst, ptr, bytes);
+    std::memcpy(dst, src, bytes);
     return Status::success();
   }
-  return cuda::copyToHost(dst, ptr, bytes);
+  return cuda::copyToHost(dst, src, bytes);
 }
 
 Status Buffer::copyFrom(const Buffer &other, size_t bytes) {

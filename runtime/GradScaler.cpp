@@ -253,6 +253,18 @@ Status GradScaler::step(Optimizer &optimizer) {
   }
   OptimizerState *recorded = findState(optimizer);
   args.foundInf = slotData(recorded->slot);
+  // torch skips optimizer.step() on the host when found_inf is set. On the
+  // CPU reading it costs nothing; on CUDA it waits for the device, which an
+  // optimizer that skips by itself spares.
+  if (dev == Device::CPU || !optimizer.skipsOnFoundInf()) {
+    Expected<float> found = readSlot(recorded->slot);
+    if (!found)
+      return found.status();
+    if (*found != 0.0f) {
+      recorded->stage = Stage::Stepped;
+      return Status::success();
+    }
+  }
   TP_RT_RETURN_IF_ERROR(optimizer.step(args));
   recorded->stage = Stage::Stepped;
   return Status::success();
@@ -324,11 +336,14 @@ Expected<float> GradScaler::foundInf(const Optimizer &optimizer) const {
   if (!state)
     return invalidState("no inf check was recorded for this optimizer in "
                         "this iteration");
-  // Read the slots up to this one (copyToHost starts at the beginning).
-  std::vector<float> host(static_cast<size_t>(state->slot) + 1);
-  TP_RT_RETURN_IF_ERROR(
-      foundInfSlots.copyToHost(host.data(), host.size() * sizeof(float)));
-  return host.back();
+  return readSlot(state->slot);
+}
+
+Expected<float> GradScaler::readSlot(int64_t slot) const {
+  float value = 0.0f;
+  TP_RT_RETURN_IF_ERROR(foundInfSlots.copyToHost(
+      &value, sizeof(value), static_cast<size_t>(slot) * sizeof(float)));
+  return value;
 }
 
 //===----------------------------------------------------------------------===//

@@ -360,6 +360,36 @@ TEST_F(CudaTest, OptimizersMatchTheCpuAndSkipOnTheDevice) {
   }
 }
 
+/// A custom CUDA optimizer that does not read found_inf: it only counts.
+class CountingOptimizer : public Optimizer {
+public:
+  explicit CountingOptimizer(Tensor grad) : grads{grad} {}
+  Device device() const override { return Device::CUDA; }
+  TensorList gradients() const override { return grads; }
+  Status step(const AmpStepArgs &) override {
+    ++steps;
+    return Status::success();
+  }
+  std::vector<Tensor> grads;
+  int steps = 0;
+};
+
+TEST_F(CudaTest, GradScalerSkipsOptimizersThatDoNotSkipThemselves) {
+  Expected<GradScaler> scaler = GradScaler::create(Device::CUDA);
+  ASSERT_TRUE(scaler.ok());
+  Buffer grad = upload({1.0f, kInf});
+  Buffer loss = upload({0.25f}), scaled = upload({0.0f});
+  CountingOptimizer custom(grad.tensor());
+  TP_ASSERT_OK(scaler->scale(loss.tensor(), scaled.tensor()));
+  TP_ASSERT_OK(scaler->step(custom));
+  EXPECT_EQ(custom.steps, 0);
+  TP_ASSERT_OK(scaler->update());
+  TP_ASSERT_OK(grad.copyFromHost(std::vector<float>{1.0f, 2.0f}.data(), 8));
+  TP_ASSERT_OK(scaler->scale(loss.tensor(), scaled.tensor()));
+  TP_ASSERT_OK(scaler->step(custom));
+  EXPECT_EQ(custom.steps, 1);
+}
+
 TEST_F(CudaTest, GradScalerTrainingLoopOnTheDevice) {
   Expected<GradScaler> scaler = GradScaler::create(Device::CUDA);
   ASSERT_TRUE(scaler.ok());
