@@ -42,48 +42,50 @@ Status verifyScaleValue(double value, const char *what) {
 
 Expected<GradScaler> GradScaler::create(Device device,
                                         const GradScalerOptions &options) {
-  if (!isValidDevice(static_cast<int32_t>(device)))
-    return Status(StatusCode::InvalidArgument, "unknown device");
-  GradScaler scaler;
-  scaler.dev = device;
-  scaler.enabled = options.enabled;
-  scaler.growthFactor = options.growthFactor;
-  scaler.backoffFactor = options.backoffFactor;
-  scaler.growthInterval = options.growthInterval;
-  if (!scaler.enabled)
-    return scaler;
-
-  TP_RT_RETURN_IF_ERROR(verifyScaleFactors(
-      options.growthFactor, options.backoffFactor, options.growthInterval));
-  TP_RT_RETURN_IF_ERROR(verifyScaleValue(options.initScale, "init_scale"));
-  if (device == Device::CUDA) {
-    Status cuda = cudaDeviceStatus();
-    if (!cuda.ok()) {
-      scaler.enabled = false;
-      scaler.warningText =
-          "tensorplay.amp.GradScaler is enabled, but CUDA is not available. "
-          " Disabling. (" +
-          cuda.message() + ")";
+  return detail::catchExceptions([&]() -> Expected<GradScaler> {
+    if (!isValidDevice(static_cast<int32_t>(device)))
+      return Status(StatusCode::InvalidArgument, "unknown device");
+    GradScaler scaler;
+    scaler.dev = device;
+    scaler.enabled = options.enabled;
+    scaler.growthFactor = options.growthFactor;
+    scaler.backoffFactor = options.backoffFactor;
+    scaler.growthInterval = options.growthInterval;
+    if (!scaler.enabled)
       return scaler;
-    }
-  }
 
-  Expected<Buffer> scale = Buffer::allocate(device, sizeof(float));
-  if (!scale)
-    return scale.status();
-  scaler.scaleStorage = scale.take();
-  Expected<Buffer> tracker = Buffer::allocate(device, sizeof(int32_t));
-  if (!tracker)
-    return tracker.status();
-  scaler.trackerStorage = tracker.take();
-  Expected<Buffer> slots =
-      Buffer::allocate(device, kInitialSlots * sizeof(float));
-  if (!slots)
-    return slots.status();
-  scaler.foundInfSlots = slots.take();
-  scaler.slotCapacity = kInitialSlots;
-  TP_RT_RETURN_IF_ERROR(scaler.writeScale(options.initScale));
-  return scaler;
+    TP_RT_RETURN_IF_ERROR(verifyScaleFactors(
+        options.growthFactor, options.backoffFactor, options.growthInterval));
+    TP_RT_RETURN_IF_ERROR(verifyScaleValue(options.initScale, "init_scale"));
+    if (device == Device::CUDA) {
+      Status cuda = cudaDeviceStatus();
+      if (!cuda.ok()) {
+        scaler.enabled = false;
+        scaler.warningText =
+            "tensorplay.amp.GradScaler is enabled, but CUDA is not available. "
+            " Disabling. (" +
+            cuda.message() + ")";
+        return scaler;
+      }
+    }
+
+    Expected<Buffer> scale = Buffer::allocate(device, sizeof(float));
+    if (!scale)
+      return scale.status();
+    scaler.scaleStorage = scale.take();
+    Expected<Buffer> tracker = Buffer::allocate(device, sizeof(int32_t));
+    if (!tracker)
+      return tracker.status();
+    scaler.trackerStorage = tracker.take();
+    Expected<Buffer> slots =
+        Buffer::allocate(device, kInitialSlots * sizeof(float));
+    if (!slots)
+      return slots.status();
+    scaler.foundInfSlots = slots.take();
+    scaler.slotCapacity = kInitialSlots;
+    TP_RT_RETURN_IF_ERROR(scaler.writeScale(options.initScale));
+    return scaler;
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -141,6 +141,40 @@ TEST(AllocationFailure, CudaAvailableNeverThrows) {
                       });
 }
 
+TEST(AllocationFailure, CreateReportsOutOfMemory) {
+  std::vector<float> param(8, 1.0f), grad(8, 0.0f);
+  std::vector<Tensor> params, grads;
+  const bool cudaAvailable = cudaDeviceStatus().ok();
+  StatusCode sgd = StatusCode::Success, adamw = StatusCode::Success,
+             scaler = StatusCode::Success;
+  forEachFailurePoint(
+      [&] {
+        params = {cpuTensor(param)};
+        grads = {cpuTensor(grad)};
+      },
+      [&] {
+        SgdOptions options;
+        options.momentum = 0.9;
+        // Moved in: the copies would allocate on this side of the call.
+        sgd = SGD::create(std::move(params), std::move(grads), options)
+                  .status()
+                  .code();
+        params = {};
+        adamw = AdamW::create({}, {}, AdamWOptions()).status().code();
+        // Without a GPU, a CUDA scaler is disabled with a warning (that
+        // allocates); the CUDA runtime itself is kept out of this.
+        scaler = GradScaler::create(cudaAvailable ? Device::CPU : Device::CUDA)
+                     .status()
+                     .code();
+      },
+      [&](long, bool completed) {
+        for (StatusCode code : {sgd, adamw, scaler})
+          EXPECT_TRUE(code == StatusCode::Success ||
+                      (!completed && code == StatusCode::OutOfMemory))
+              << statusCodeName(code);
+      });
+}
+
 /// unscale() or step() of a fresh rig (scale 1024, gradients 2048) with
 /// allocations failing: it succeeds, or fails with OutOfMemory having
 /// changed nothing it did not record, so that calling it again completes
