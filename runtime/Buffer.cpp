@@ -24,8 +24,14 @@ Expected<Buffer> Buffer::allocate(Device device, size_t bytes) {
   if (bytes == 0)
     return buffer;
   if (device == Device::CPU) {
-    size_t rounded =
-        (bytes + kCpuAlignment - 1) / kCpuAlignment * kCpuAlignment;
+    // aligned_alloc wants a multiple of the alignment; rounding up must not
+    // wrap around (a wrapped size would be allocated, then overrun).
+    size_t padded = 0;
+    if (__builtin_add_overflow(bytes, kCpuAlignment - 1, &padded))
+      return Status(StatusCode::OutOfMemory,
+                    "cannot allocate " + std::to_string(bytes) +
+                        " bytes of host memory: the size overflows");
+    size_t rounded = padded / kCpuAlignment * kCpuAlignment;
     buffer.ptr = std::aligned_alloc(kCpuAlignment, rounded);
     if (!buffer.ptr)
       return Status(StatusCode::OutOfMemory, "cannot allocate " +
@@ -43,10 +49,9 @@ Expected<Buffer> Buffer::allocate(Device device, size_t bytes) {
 Expected<Buffer> Buffer::allocate(Device device, DType dtype, int64_t numel) {
   if (!isValidDType(static_cast<int32_t>(dtype)))
     return Status(StatusCode::UnsupportedDType, "unknown dtype");
-  if (numel < 0)
-    return Status(StatusCode::InvalidArgument,
-                  "negative element count " + std::to_string(numel));
-  return allocate(device, static_cast<size_t>(numel) * elementSize(dtype));
+  size_t bytes = 0;
+  TP_RT_RETURN_IF_ERROR(byteSize(dtype, numel, "the buffer", bytes));
+  return allocate(device, bytes);
 }
 
 Buffer::Buffer(Buffer &&other) noexcept
@@ -111,15 +116,20 @@ Status Buffer::copyFromHost(const void *src, size_t bytes) {
   return cuda::copyFromHost(ptr, src, bytes);
 }
 
-Status Buffer::copyToHost(void *dst, size_t bytes) const {
-  TP_RT_RETURN_IF_ERROR(checkCopy(bytes, size, dst));
+Status Buffer::copyToHost(void *dst, size_t bytes, size_t offset) const {
+  if (offset > size)
+    return Status(StatusCode::SizeMismatch,
+                  "copy from offset " + std::to_string(offset) + " of a " +
+                      std::to_string(size) + "-byte buffer");
+  TP_RT_RETURN_IF_ERROR(checkCopy(bytes, size - offset, dst));
   if (bytes == 0)
     return Status::success();
+  const char *src = static_cast<const char *>(ptr) + offset;
   if (dev == Device::CPU) {
-    std::memcpy(dst, ptr, bytes);
+    std::memcpy(dst, src, bytes);
     return Status::success();
   }
-  return cuda::copyToHost(dst, ptr, bytes);
+  return cuda::copyToHost(dst, src, bytes);
 }
 
 Status Buffer::copyFrom(const Buffer &other, size_t bytes) {

@@ -8,10 +8,12 @@
 
 #include "tensorplay/Runtime/CAPI.h"
 
+#include "NoThrow.h"
 #include "tensorplay/Runtime/Kernels.h"
 #include "tensorplay/Runtime/Status.h"
 #include "tensorplay/Runtime/Tensor.h"
 
+#include <cstdint>
 #include <new>
 #include <string>
 
@@ -20,30 +22,46 @@ using namespace tensorplay::amp;
 namespace {
 
 thread_local std::string lastErrorMessage;
+/// The last error's message when it could not be copied into
+/// lastErrorMessage (host memory exhausted): a static string, else null.
+thread_local const char *lastStaticMessage = nullptr;
 
-tp_rt_status report(const Status &status) {
-  if (status.ok()) {
-    lastErrorMessage.clear();
-    return TP_RT_SUCCESS;
-  }
-  lastErrorMessage = status.message();
-  return static_cast<tp_rt_status>(status.code());
+/// Records a failure with a static message; allocates nothing.
+tp_rt_status reportStatic(StatusCode code, const char *message) noexcept {
+  lastErrorMessage.clear();
+  lastStaticMessage = message;
+  return static_cast<tp_rt_status>(code);
 }
 
-/// Runs `fn` (returning a Status), turning any escaping exception into an
-/// error status.
-template <typename Fn> tp_rt_status guarded(Fn &&fn) {
-#if defined(__cpp_exceptions) || defined(__EXCEPTIONS)
-  try {
-    return report(fn());
-  } catch (const std::bad_alloc &) {
-    return report(Status(StatusCode::OutOfMemory, "out of host memory"));
-  } catch (...) {
-    return report(Status(StatusCode::Internal, "unexpected C++ exception"));
+tp_rt_status report(const Status &status) noexcept {
+  tp_rt_status code = static_cast<tp_rt_status>(status.code());
+  lastStaticMessage = nullptr;
+  if (status.ok()) {
+    lastErrorMessage.clear();
+    return code;
   }
-#else
-  return report(fn());
-#endif
+  // Copying the message may need memory; without it, the code's name.
+  return detail::catchAll(
+      [&] {
+        lastErrorMessage = status.message();
+        return code;
+      },
+      [&](bool) {
+        return reportStatic(status.code(), tp_rt_status_string(code));
+      });
+}
+
+/// Runs `fn` (returning a Status); an exception escaping it becomes an error
+/// status whose handling allocates nothing (it may be std::bad_alloc).
+template <typename Fn> tp_rt_status guarded(Fn &&fn) {
+  return detail::catchAll(
+      [&] { return report(fn()); },
+      [](bool outOfMemory) {
+        return outOfMemory
+                   ? reportStatic(StatusCode::OutOfMemory, "out of host memory")
+                   : reportStatic(StatusCode::Internal,
+                                  "unexpected C++ exception");
+      });
 }
 
 /// A list of `count` buffers at `buffers` as a TensorList.
@@ -55,6 +73,11 @@ Status toList(const tp_rt_buffer *buffers, int64_t count, const char *name,
                                                    std::to_string(count) + ")");
   if (count > 0 && !buffers)
     return Status(StatusCode::NullPointer, std::string(name) + " is null");
+  // No array of more descriptors fits in the address space.
+  if (static_cast<uint64_t>(count) > PTRDIFF_MAX / sizeof(tp_rt_buffer))
+    return Status(StatusCode::InvalidArgument, std::string(name) +
+                                                   " count is too large (" +
+                                                   std::to_string(count) + ")");
   list = TensorList(reinterpret_cast<const Tensor *>(buffers),
                     static_cast<size_t>(count));
   return Status::success();
@@ -74,9 +97,16 @@ const char *tp_rt_status_string(tp_rt_status status) {
   return statusCodeName(static_cast<StatusCode>(status));
 }
 
-const char *tp_rt_last_error_message(void) { return lastErrorMessage.c_str(); }
+const char *tp_rt_last_error_message(void) {
+  return lastStaticMessage ? lastStaticMessage : lastErrorMessage.c_str();
+}
 
-int32_t tp_rt_cuda_available(void) { return cudaDeviceStatus().ok() ? 1 : 0; }
+int32_t tp_rt_cuda_available(void) {
+  // cudaDeviceStatus() copies a Status whose message may need memory.
+  return detail::catchAll(
+      [] { return cudaDeviceStatus().ok() ? int32_t(1) : 0; },
+      [](bool) { return int32_t(0); });
+}
 
 tp_rt_status tp_rt_cuda_set_stream(void *stream) {
   return guarded([&] {

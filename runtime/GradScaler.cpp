@@ -10,6 +10,8 @@
 
 #include "tensorplay/Runtime/Kernels.h"
 
+#include "NoThrow.h"
+
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -40,48 +42,50 @@ Status verifyScaleValue(double value, const char *what) {
 
 Expected<GradScaler> GradScaler::create(Device device,
                                         const GradScalerOptions &options) {
-  if (!isValidDevice(static_cast<int32_t>(device)))
-    return Status(StatusCode::InvalidArgument, "unknown device");
-  GradScaler scaler;
-  scaler.dev = device;
-  scaler.enabled = options.enabled;
-  scaler.growthFactor = options.growthFactor;
-  scaler.backoffFactor = options.backoffFactor;
-  scaler.growthInterval = options.growthInterval;
-  if (!scaler.enabled)
-    return scaler;
-
-  TP_RT_RETURN_IF_ERROR(verifyScaleFactors(
-      options.growthFactor, options.backoffFactor, options.growthInterval));
-  TP_RT_RETURN_IF_ERROR(verifyScaleValue(options.initScale, "init_scale"));
-  if (device == Device::CUDA) {
-    Status cuda = cudaDeviceStatus();
-    if (!cuda.ok()) {
-      scaler.enabled = false;
-      scaler.warningText =
-          "tensorplay.amp.GradScaler is enabled, but CUDA is not available. "
-          " Disabling. (" +
-          cuda.message() + ")";
+  return detail::catchExceptions([&]() -> Expected<GradScaler> {
+    if (!isValidDevice(static_cast<int32_t>(device)))
+      return Status(StatusCode::InvalidArgument, "unknown device");
+    GradScaler scaler;
+    scaler.dev = device;
+    scaler.enabled = options.enabled;
+    scaler.growthFactor = options.growthFactor;
+    scaler.backoffFactor = options.backoffFactor;
+    scaler.growthInterval = options.growthInterval;
+    if (!scaler.enabled)
       return scaler;
-    }
-  }
 
-  Expected<Buffer> scale = Buffer::allocate(device, sizeof(float));
-  if (!scale)
-    return scale.status();
-  scaler.scaleStorage = scale.take();
-  Expected<Buffer> tracker = Buffer::allocate(device, sizeof(int32_t));
-  if (!tracker)
-    return tracker.status();
-  scaler.trackerStorage = tracker.take();
-  Expected<Buffer> slots =
-      Buffer::allocate(device, kInitialSlots * sizeof(float));
-  if (!slots)
-    return slots.status();
-  scaler.foundInfSlots = slots.take();
-  scaler.slotCapacity = kInitialSlots;
-  TP_RT_RETURN_IF_ERROR(scaler.writeScale(options.initScale));
-  return scaler;
+    TP_RT_RETURN_IF_ERROR(verifyScaleFactors(
+        options.growthFactor, options.backoffFactor, options.growthInterval));
+    TP_RT_RETURN_IF_ERROR(verifyScaleValue(options.initScale, "init_scale"));
+    if (device == Device::CUDA) {
+      Status cuda = cudaDeviceStatus();
+      if (!cuda.ok()) {
+        scaler.enabled = false;
+        scaler.warningText =
+            "tensorplay.amp.GradScaler is enabled, but CUDA is not available. "
+            " Disabling. (" +
+            cuda.message() + ")";
+        return scaler;
+      }
+    }
+
+    Expected<Buffer> scale = Buffer::allocate(device, sizeof(float));
+    if (!scale)
+      return scale.status();
+    scaler.scaleStorage = scale.take();
+    Expected<Buffer> tracker = Buffer::allocate(device, sizeof(int32_t));
+    if (!tracker)
+      return tracker.status();
+    scaler.trackerStorage = tracker.take();
+    Expected<Buffer> slots =
+        Buffer::allocate(device, kInitialSlots * sizeof(float));
+    if (!slots)
+      return slots.status();
+    scaler.foundInfSlots = slots.take();
+    scaler.slotCapacity = kInitialSlots;
+    TP_RT_RETURN_IF_ERROR(scaler.writeScale(options.initScale));
+    return scaler;
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -125,6 +129,13 @@ float *GradScaler::slotData(int64_t slot) const {
 Expected<int64_t> GradScaler::slotFor(const OptimizerState *state) {
   if (state)
     return state->slot;
+  // Make room for the record the caller appends after its kernel ran, so
+  // that appending cannot fail once the gradients were changed.
+  if (states.size() == states.capacity())
+    TP_RT_RETURN_IF_ERROR(detail::catchExceptions([&] {
+      states.reserve(states.empty() ? 4 : 2 * states.size());
+      return Status::success();
+    }));
   int64_t slot = static_cast<int64_t>(states.size());
   if (slot >= slotCapacity) {
     // Grow. On CUDA the copy is ordered after the kernels already enqueued
@@ -244,6 +255,18 @@ Status GradScaler::step(Optimizer &optimizer) {
   }
   OptimizerState *recorded = findState(optimizer);
   args.foundInf = slotData(recorded->slot);
+  // torch skips optimizer.step() on the host when found_inf is set. On the
+  // CPU reading it costs nothing; on CUDA it waits for the device, which an
+  // optimizer that skips by itself spares.
+  if (dev == Device::CPU || !optimizer.skipsOnFoundInf()) {
+    Expected<float> found = readSlot(recorded->slot);
+    if (!found)
+      return found.status();
+    if (*found != 0.0f) {
+      recorded->stage = Stage::Stepped;
+      return Status::success();
+    }
+  }
   TP_RT_RETURN_IF_ERROR(optimizer.step(args));
   recorded->stage = Stage::Stepped;
   return Status::success();
@@ -315,11 +338,14 @@ Expected<float> GradScaler::foundInf(const Optimizer &optimizer) const {
   if (!state)
     return invalidState("no inf check was recorded for this optimizer in "
                         "this iteration");
-  // Read the slots up to this one (copyToHost starts at the beginning).
-  std::vector<float> host(static_cast<size_t>(state->slot) + 1);
-  TP_RT_RETURN_IF_ERROR(
-      foundInfSlots.copyToHost(host.data(), host.size() * sizeof(float)));
-  return host.back();
+  return readSlot(state->slot);
+}
+
+Expected<float> GradScaler::readSlot(int64_t slot) const {
+  float value = 0.0f;
+  TP_RT_RETURN_IF_ERROR(foundInfSlots.copyToHost(
+      &value, sizeof(value), static_cast<size_t>(slot) * sizeof(float)));
+  return value;
 }
 
 //===----------------------------------------------------------------------===//

@@ -2,6 +2,9 @@
 
 #include "tensorplay/Runtime/GradScalerState.h"
 
+#include "Crc32.h"
+
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -12,20 +15,14 @@ namespace tensorplay::amp {
 namespace {
 
 constexpr char kMagic[8] = {'T', 'P', 'G', 'S', 'C', 'A', 'L', 'E'};
+constexpr size_t kHeaderBytes = 12; // magic, version
 constexpr size_t kPayloadBytes = 56;
 constexpr size_t kFileBytes = kPayloadBytes + 4;
+/// No version's file is larger.
+constexpr size_t kMaxFileBytes = 4096;
 constexpr uint32_t kHasState = 1;
 
-/// CRC-32 (IEEE 802.3, reflected, as zlib).
-uint32_t crc32(const unsigned char *data, size_t size) {
-  uint32_t crc = 0xffffffffu;
-  for (size_t i = 0; i < size; ++i) {
-    crc ^= data[i];
-    for (int bit = 0; bit < 8; ++bit)
-      crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-  }
-  return ~crc;
-}
+using detail::crc32;
 
 void putU32(unsigned char *at, uint32_t value) {
   for (int i = 0; i < 4; ++i)
@@ -120,13 +117,23 @@ Expected<GradScalerState> readGradScalerState(const std::string &path) {
     return Status(StatusCode::IOError,
                   "cannot open '" + path +
                       "' for reading: " + std::strerror(errno));
-  // One byte more than a state file, to notice trailing bytes.
-  unsigned char bytes[kFileBytes + 1];
+  // One byte more than any state file, to notice trailing bytes.
+  unsigned char bytes[kMaxFileBytes + 1];
   size_t size = std::fread(bytes, 1, sizeof(bytes), file.get());
   if (std::ferror(file.get()))
     return Status(StatusCode::IOError, "cannot read '" + path + "'");
-  if (size < 12 || std::memcmp(bytes, kMagic, sizeof(kMagic)) != 0)
+  if (std::memcmp(bytes, kMagic, std::min(size, sizeof(kMagic))) != 0)
     return corrupt(path, "bad magic (expected \"TPGSCALE\")");
+  // Every version ends with the CRC-32 of the bytes before it, so the
+  // checksum is checked first: a damaged version field is corruption, not
+  // another version.
+  bool intact = size >= kHeaderBytes + 4 && size <= kMaxFileBytes &&
+                getU32(bytes + size - 4) == crc32(bytes, size - 4);
+  if (!intact) {
+    if (size != kFileBytes)
+      return corrupt(path, size < kFileBytes ? "truncated" : "trailing bytes");
+    return corrupt(path, "checksum mismatch");
+  }
   uint32_t version = getU32(bytes + 8);
   if (version != kGradScalerStateVersion)
     return Status(StatusCode::VersionMismatch,
@@ -135,9 +142,9 @@ Expected<GradScalerState> readGradScalerState(const std::string &path) {
                       "; this runtime reads version " +
                       std::to_string(kGradScalerStateVersion));
   if (size != kFileBytes)
-    return corrupt(path, size < kFileBytes ? "truncated" : "trailing bytes");
-  if (getU32(bytes + kPayloadBytes) != crc32(bytes, kPayloadBytes))
-    return corrupt(path, "checksum mismatch");
+    return corrupt(path, std::to_string(size) + " bytes for version " +
+                             std::to_string(version) + " (expected " +
+                             std::to_string(kFileBytes) + ")");
   uint32_t flags = getU32(bytes + 12);
   if (flags & ~kHasState)
     return corrupt(path, "unknown flags");

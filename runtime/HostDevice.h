@@ -43,7 +43,11 @@ TP_RT_HOST_DEVICE inline void updateScaleRule(float *scale,
     *growthTracker = 0;
     return;
   }
-  int64_t successful = static_cast<int64_t>(*growthTracker) + 1;
+  // With growthInterval <= INT32_MAX (verifyScaleFactors) the tracker is
+  // reset before it could pass INT32_MAX. A negative tracker (refused on the
+  // CPU, not visible to the host on CUDA) counts as 0.
+  int64_t tracker = *growthTracker > 0 ? *growthTracker : 0;
+  int64_t successful = tracker + 1;
   if (successful >= growthInterval) {
     float grown =
         static_cast<float>(static_cast<double>(*scale) * growthFactor);

@@ -7,6 +7,7 @@
 
 #include "tensorplay/Runtime/Kernels.h"
 
+#include "NoThrow.h"
 #include "cpu/CpuKernels.h"
 #include "cuda/CudaBackend.h"
 
@@ -29,14 +30,19 @@ std::string itemName(const char *list, size_t index) {
 }
 
 /// Checks each tensor of `list` and that all are on one device (returned in
-/// `device`); with `dtype`, also that all have that dtype.
+/// `device`); with `dtype`, also that all have that dtype. The kernels treat
+/// a list as one flat range, so its total element count must fit in int64.
 Status verifyList(TensorList list, const char *name, Device &device,
                   const DType *dtype = nullptr) {
   if (!list.empty() && !list.data())
     return nullPointer(name);
+  int64_t total = 0;
   for (size_t i = 0; i < list.size(); ++i) {
     std::string item = itemName(name, i);
     TP_RT_RETURN_IF_ERROR(verifyTensor(list[i], item.c_str()));
+    if (__builtin_add_overflow(total, list[i].numel, &total))
+      return invalid(std::string("the total element count of ") + name +
+                     " overflows int64 at " + item);
     if (i == 0)
       device = list[i].device;
     else if (list[i].device != device)
@@ -102,8 +108,11 @@ Status verifyScaleFactors(double growthFactor, double backoffFactor,
   if (!(backoffFactor > 0.0 && backoffFactor < 1.0))
     return invalid("backoff_factor must be in (0, 1), got " +
                    std::to_string(backoffFactor));
-  if (growthInterval < 1)
-    return invalid("growth_interval must be >= 1, got " +
+  // The growth tracker that counts up to the interval is an int32 (as
+  // torch's), so a larger interval could never be reached.
+  if (growthInterval < 1 || growthInterval > kMaxGrowthInterval)
+    return invalid("growth_interval must be in [1, " +
+                   std::to_string(kMaxGrowthInterval) + "], got " +
                    std::to_string(growthInterval));
   return Status::success();
 }
@@ -145,27 +154,29 @@ Status verifyAdamWHyperParams(const AdamWHyperParams &h) {
 //===----------------------------------------------------------------------===//
 
 Status scaleLoss(const Tensor &loss, const float *scale, const Tensor &out) {
-  TP_RT_RETURN_IF_ERROR(verifyTensor(loss, "loss"));
-  TP_RT_RETURN_IF_ERROR(verifyTensor(out, "out"));
-  if (!scale)
-    return nullPointer("scale");
-  if (loss.device != out.device)
-    return Status(StatusCode::DeviceMismatch,
-                  "loss and out are on different devices");
-  if (loss.dtype != out.dtype)
-    return Status(StatusCode::UnsupportedDType,
-                  "loss and out have different dtypes");
-  if (loss.numel != out.numel)
-    return Status(StatusCode::SizeMismatch,
-                  "loss and out have different element counts");
-  if (loss.numel == 0)
+  return detail::catchExceptions([&] {
+    TP_RT_RETURN_IF_ERROR(verifyTensor(loss, "loss"));
+    TP_RT_RETURN_IF_ERROR(verifyTensor(out, "out"));
+    if (!scale)
+      return nullPointer("scale");
+    if (loss.device != out.device)
+      return Status(StatusCode::DeviceMismatch,
+                    "loss and out are on different devices");
+    if (loss.dtype != out.dtype)
+      return Status(StatusCode::UnsupportedDType,
+                    "loss and out have different dtypes");
+    if (loss.numel != out.numel)
+      return Status(StatusCode::SizeMismatch,
+                    "loss and out have different element counts");
+    if (loss.numel == 0)
+      return Status::success();
+    if (loss.device == Device::CUDA) {
+      TP_RT_RETURN_IF_ERROR(requireCuda());
+      return cuda::scaleLoss(loss, scale, out);
+    }
+    cpu::scaleLoss(loss, *scale, out);
     return Status::success();
-  if (loss.device == Device::CUDA) {
-    TP_RT_RETURN_IF_ERROR(requireCuda());
-    return cuda::scaleLoss(loss, scale, out);
-  }
-  cpu::scaleLoss(loss, *scale, out);
-  return Status::success();
+  });
 }
 
 namespace {
@@ -196,94 +207,107 @@ Status unscaleOrCheck(TensorList grads, const float *scale, float *foundInf,
 } // namespace
 
 Status unscaleAndCheck(TensorList grads, const float *scale, float *foundInf) {
-  if (!scale)
-    return nullPointer("scale");
-  return unscaleOrCheck(grads, scale, foundInf, /*allowFp16=*/false);
+  return detail::catchExceptions([&] {
+    if (!scale)
+      return nullPointer("scale");
+    return unscaleOrCheck(grads, scale, foundInf, /*allowFp16=*/false);
+  });
 }
 
 Status checkFinite(TensorList grads, float *foundInf) {
-  return unscaleOrCheck(grads, nullptr, foundInf, /*allowFp16=*/true);
+  return detail::catchExceptions([&] {
+    return unscaleOrCheck(grads, nullptr, foundInf, /*allowFp16=*/true);
+  });
 }
 
 Status updateScale(Device device, float *scale, int32_t *growthTracker,
                    const float *foundInf, int64_t numFoundInf,
                    double growthFactor, double backoffFactor,
                    int64_t growthInterval) {
-  if (!isValidDevice(static_cast<int32_t>(device)))
-    return invalid("unknown device " +
-                   std::to_string(static_cast<int32_t>(device)));
-  if (!scale)
-    return nullPointer("scale");
-  if (!growthTracker)
-    return nullPointer("growth_tracker");
-  if (!foundInf)
-    return nullPointer("found_inf");
-  if (numFoundInf < 1)
-    return invalid("update needs at least one found_inf (got " +
-                   std::to_string(numFoundInf) + ")");
-  TP_RT_RETURN_IF_ERROR(
-      verifyScaleFactors(growthFactor, backoffFactor, growthInterval));
-  if (device == Device::CUDA) {
-    TP_RT_RETURN_IF_ERROR(requireCuda());
-    return cuda::updateScale(scale, growthTracker, foundInf, numFoundInf,
-                             growthFactor, backoffFactor, growthInterval);
-  }
-  cpu::updateScale(scale, growthTracker, foundInf, numFoundInf, growthFactor,
-                   backoffFactor, growthInterval);
-  return Status::success();
+  return detail::catchExceptions([&] {
+    if (!isValidDevice(static_cast<int32_t>(device)))
+      return invalid("unknown device " +
+                     std::to_string(static_cast<int32_t>(device)));
+    if (!scale)
+      return nullPointer("scale");
+    if (!growthTracker)
+      return nullPointer("growth_tracker");
+    if (!foundInf)
+      return nullPointer("found_inf");
+    if (numFoundInf < 1)
+      return invalid("update needs at least one found_inf (got " +
+                     std::to_string(numFoundInf) + ")");
+    TP_RT_RETURN_IF_ERROR(
+        verifyScaleFactors(growthFactor, backoffFactor, growthInterval));
+    if (device == Device::CUDA) {
+      TP_RT_RETURN_IF_ERROR(requireCuda());
+      return cuda::updateScale(scale, growthTracker, foundInf, numFoundInf,
+                               growthFactor, backoffFactor, growthInterval);
+    }
+    if (*growthTracker < 0)
+      return invalid("growth_tracker must be >= 0, got " +
+                     std::to_string(*growthTracker));
+    cpu::updateScale(scale, growthTracker, foundInf, numFoundInf, growthFactor,
+                     backoffFactor, growthInterval);
+    return Status::success();
+  });
 }
 
 Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
                TensorList momentumBuffers, int64_t *step,
                const float *gradScale, const float *foundInf) {
-  TP_RT_RETURN_IF_ERROR(verifySgdHyperParams(hyper));
-  if (!step)
-    return nullPointer("step");
-  if (params.empty())
+  return detail::catchExceptions([&] {
+    TP_RT_RETURN_IF_ERROR(verifySgdHyperParams(hyper));
+    if (!step)
+      return nullPointer("step");
+    if (params.empty())
+      return Status::success();
+    Device device = Device::CPU;
+    TP_RT_RETURN_IF_ERROR(verifyParams(params, device));
+    TP_RT_RETURN_IF_ERROR(verifyCompanion(params, grads, "grads"));
+    bool momentum = hyper.momentum != 0.0;
+    if (momentum)
+      TP_RT_RETURN_IF_ERROR(
+          verifyCompanion(params, momentumBuffers, "momentum_buffers"));
+    TensorList buffers = momentum ? momentumBuffers : TensorList();
+    if (device == Device::CUDA) {
+      TP_RT_RETURN_IF_ERROR(requireCuda());
+      return cuda::sgdStep(hyper, params, grads, buffers, step, gradScale,
+                           foundInf);
+    }
+    cpu::sgdStep(hyper, params, grads, buffers, step, gradScale, foundInf);
     return Status::success();
-  Device device = Device::CPU;
-  TP_RT_RETURN_IF_ERROR(verifyParams(params, device));
-  TP_RT_RETURN_IF_ERROR(verifyCompanion(params, grads, "grads"));
-  bool momentum = hyper.momentum != 0.0;
-  if (momentum)
-    TP_RT_RETURN_IF_ERROR(
-        verifyCompanion(params, momentumBuffers, "momentum_buffers"));
-  TensorList buffers = momentum ? momentumBuffers : TensorList();
-  if (device == Device::CUDA) {
-    TP_RT_RETURN_IF_ERROR(requireCuda());
-    return cuda::sgdStep(hyper, params, grads, buffers, step, gradScale,
-                         foundInf);
-  }
-  cpu::sgdStep(hyper, params, grads, buffers, step, gradScale, foundInf);
-  return Status::success();
+  });
 }
 
 Status adamwStep(const AdamWHyperParams &hyper, TensorList params,
                  TensorList grads, TensorList expAvgs, TensorList expAvgSqs,
                  TensorList maxExpAvgSqs, int64_t *step, const float *gradScale,
                  const float *foundInf) {
-  TP_RT_RETURN_IF_ERROR(verifyAdamWHyperParams(hyper));
-  if (!step)
-    return nullPointer("step");
-  if (params.empty())
+  return detail::catchExceptions([&] {
+    TP_RT_RETURN_IF_ERROR(verifyAdamWHyperParams(hyper));
+    if (!step)
+      return nullPointer("step");
+    if (params.empty())
+      return Status::success();
+    Device device = Device::CPU;
+    TP_RT_RETURN_IF_ERROR(verifyParams(params, device));
+    TP_RT_RETURN_IF_ERROR(verifyCompanion(params, grads, "grads"));
+    TP_RT_RETURN_IF_ERROR(verifyCompanion(params, expAvgs, "exp_avgs"));
+    TP_RT_RETURN_IF_ERROR(verifyCompanion(params, expAvgSqs, "exp_avg_sqs"));
+    if (hyper.amsgrad)
+      TP_RT_RETURN_IF_ERROR(
+          verifyCompanion(params, maxExpAvgSqs, "max_exp_avg_sqs"));
+    TensorList maxSqs = hyper.amsgrad ? maxExpAvgSqs : TensorList();
+    if (device == Device::CUDA) {
+      TP_RT_RETURN_IF_ERROR(requireCuda());
+      return cuda::adamwStep(hyper, params, grads, expAvgs, expAvgSqs, maxSqs,
+                             step, gradScale, foundInf);
+    }
+    cpu::adamwStep(hyper, params, grads, expAvgs, expAvgSqs, maxSqs, step,
+                   gradScale, foundInf);
     return Status::success();
-  Device device = Device::CPU;
-  TP_RT_RETURN_IF_ERROR(verifyParams(params, device));
-  TP_RT_RETURN_IF_ERROR(verifyCompanion(params, grads, "grads"));
-  TP_RT_RETURN_IF_ERROR(verifyCompanion(params, expAvgs, "exp_avgs"));
-  TP_RT_RETURN_IF_ERROR(verifyCompanion(params, expAvgSqs, "exp_avg_sqs"));
-  if (hyper.amsgrad)
-    TP_RT_RETURN_IF_ERROR(
-        verifyCompanion(params, maxExpAvgSqs, "max_exp_avg_sqs"));
-  TensorList maxSqs = hyper.amsgrad ? maxExpAvgSqs : TensorList();
-  if (device == Device::CUDA) {
-    TP_RT_RETURN_IF_ERROR(requireCuda());
-    return cuda::adamwStep(hyper, params, grads, expAvgs, expAvgSqs, maxSqs,
-                           step, gradScale, foundInf);
-  }
-  cpu::adamwStep(hyper, params, grads, expAvgs, expAvgSqs, maxSqs, step,
-                 gradScale, foundInf);
-  return Status::success();
+  });
 }
 
 //===----------------------------------------------------------------------===//

@@ -2,6 +2,8 @@
 
 #include "tensorplay/Runtime/Optimizers.h"
 
+#include "NoThrow.h"
+
 #include <string>
 
 namespace tensorplay::amp {
@@ -68,20 +70,22 @@ Expected<int64_t> readStep(const Buffer &storage) {
 Expected<std::unique_ptr<SGD>> SGD::create(std::vector<Tensor> params,
                                            std::vector<Tensor> grads,
                                            const SgdOptions &options) {
-  TP_RT_RETURN_IF_ERROR(verifySgdHyperParams(options));
-  std::unique_ptr<SGD> sgd(new SGD());
-  TP_RT_RETURN_IF_ERROR(verifyPairs(params, grads, sgd->dev));
-  if (options.momentum != 0.0)
-    TP_RT_RETURN_IF_ERROR(
-        allocateLike(params, sgd->momentumStorage, sgd->momentumViews));
-  Expected<Buffer> step = Buffer::allocate(sgd->dev, sizeof(int64_t));
-  if (!step)
-    return step.status();
-  sgd->stepStorage = step.take();
-  sgd->params = std::move(params);
-  sgd->grads = std::move(grads);
-  sgd->opts = options;
-  return Expected<std::unique_ptr<SGD>>(std::move(sgd));
+  return detail::catchExceptions([&]() -> Expected<std::unique_ptr<SGD>> {
+    TP_RT_RETURN_IF_ERROR(verifySgdHyperParams(options));
+    std::unique_ptr<SGD> sgd(new SGD());
+    TP_RT_RETURN_IF_ERROR(verifyPairs(params, grads, sgd->dev));
+    if (options.momentum != 0.0)
+      TP_RT_RETURN_IF_ERROR(
+          allocateLike(params, sgd->momentumStorage, sgd->momentumViews));
+    Expected<Buffer> step = Buffer::allocate(sgd->dev, sizeof(int64_t));
+    if (!step)
+      return step.status();
+    sgd->stepStorage = step.take();
+    sgd->params = std::move(params);
+    sgd->grads = std::move(grads);
+    sgd->opts = options;
+    return Expected<std::unique_ptr<SGD>>(std::move(sgd));
+  });
 }
 
 Status SGD::step(const AmpStepArgs &args) {
@@ -99,24 +103,26 @@ Expected<int64_t> SGD::stepCount() const { return readStep(stepStorage); }
 Expected<std::unique_ptr<AdamW>> AdamW::create(std::vector<Tensor> params,
                                                std::vector<Tensor> grads,
                                                const AdamWOptions &options) {
-  TP_RT_RETURN_IF_ERROR(verifyAdamWHyperParams(options));
-  std::unique_ptr<AdamW> adamw(new AdamW());
-  TP_RT_RETURN_IF_ERROR(verifyPairs(params, grads, adamw->dev));
-  TP_RT_RETURN_IF_ERROR(
-      allocateLike(params, adamw->stateStorage, adamw->expAvgViews));
-  TP_RT_RETURN_IF_ERROR(
-      allocateLike(params, adamw->stateStorage, adamw->expAvgSqViews));
-  if (options.amsgrad)
+  return detail::catchExceptions([&]() -> Expected<std::unique_ptr<AdamW>> {
+    TP_RT_RETURN_IF_ERROR(verifyAdamWHyperParams(options));
+    std::unique_ptr<AdamW> adamw(new AdamW());
+    TP_RT_RETURN_IF_ERROR(verifyPairs(params, grads, adamw->dev));
     TP_RT_RETURN_IF_ERROR(
-        allocateLike(params, adamw->stateStorage, adamw->maxExpAvgSqViews));
-  Expected<Buffer> step = Buffer::allocate(adamw->dev, sizeof(int64_t));
-  if (!step)
-    return step.status();
-  adamw->stepStorage = step.take();
-  adamw->params = std::move(params);
-  adamw->grads = std::move(grads);
-  adamw->opts = options;
-  return Expected<std::unique_ptr<AdamW>>(std::move(adamw));
+        allocateLike(params, adamw->stateStorage, adamw->expAvgViews));
+    TP_RT_RETURN_IF_ERROR(
+        allocateLike(params, adamw->stateStorage, adamw->expAvgSqViews));
+    if (options.amsgrad)
+      TP_RT_RETURN_IF_ERROR(
+          allocateLike(params, adamw->stateStorage, adamw->maxExpAvgSqViews));
+    Expected<Buffer> step = Buffer::allocate(adamw->dev, sizeof(int64_t));
+    if (!step)
+      return step.status();
+    adamw->stepStorage = step.take();
+    adamw->params = std::move(params);
+    adamw->grads = std::move(grads);
+    adamw->opts = options;
+    return Expected<std::unique_ptr<AdamW>>(std::move(adamw));
+  });
 }
 
 Status AdamW::step(const AmpStepArgs &args) {

@@ -2,11 +2,30 @@
 
 #include "tensorplay/Runtime/Tensor.h"
 
+#include <cstdint>
 #include <string>
 
 namespace tensorplay::amp {
 
 size_t elementSize(DType dtype) { return dtype == DType::F32 ? 4 : 2; }
+
+Status byteSize(DType dtype, int64_t numel, const char *what, size_t &bytes) {
+  if (numel < 0)
+    return Status(StatusCode::InvalidArgument,
+                  std::string(what) + " has a negative element count (" +
+                      std::to_string(numel) + ")");
+  size_t product = 0;
+  if (__builtin_mul_overflow(static_cast<size_t>(numel), elementSize(dtype),
+                             &product) ||
+      product > static_cast<size_t>(PTRDIFF_MAX))
+    return Status(StatusCode::InvalidArgument,
+                  std::string(what) + " has " + std::to_string(numel) +
+                      " elements of " + dtypeName(dtype) +
+                      ": the byte size overflows (the limit is " +
+                      std::to_string(PTRDIFF_MAX) + " bytes)");
+  bytes = product;
+  return Status::success();
+}
 
 const char *dtypeName(DType dtype) {
   switch (dtype) {
@@ -48,10 +67,8 @@ Status verifyTensor(const Tensor &tensor, const char *what) {
                   std::string(what) + " has an unknown device (" +
                       std::to_string(static_cast<int32_t>(tensor.device)) +
                       ")");
-  if (tensor.numel < 0)
-    return Status(StatusCode::InvalidArgument,
-                  std::string(what) + " has a negative element count (" +
-                      std::to_string(tensor.numel) + ")");
+  size_t bytes = 0;
+  TP_RT_RETURN_IF_ERROR(byteSize(tensor.dtype, tensor.numel, what, bytes));
   if (tensor.numel > 0 && !tensor.data)
     return Status(StatusCode::NullPointer,
                   std::string(what) + " has null data and " +

@@ -31,6 +31,27 @@ Status deviceStatus() {
   return status;
 }
 
+Status requireDevicePointer(const void *ptr, const char *what) {
+  if (!ptr)
+    return Status::success();
+  cudaPointerAttributes attributes{};
+  cudaError_t error = cudaPointerGetAttributes(&attributes, ptr);
+  if (error != cudaSuccess) {
+    (void)cudaGetLastError(); // Do not leave the error for later calls.
+    return Status(StatusCode::InvalidArgument,
+                  std::string(what) +
+                      " is not CUDA memory (cudaPointerGetAttributes: " +
+                      cudaGetErrorName(error) + ")");
+  }
+  if (attributes.type == cudaMemoryTypeUnregistered ||
+      !attributes.devicePointer)
+    return Status(StatusCode::InvalidArgument,
+                  std::string(what) +
+                      " points to host memory; a CUDA call takes it in "
+                      "device memory");
+  return Status::success();
+}
+
 void setStream(void *stream) { runtimeStream = stream; }
 void *stream() { return runtimeStream.load(); }
 

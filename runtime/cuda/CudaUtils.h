@@ -36,6 +36,13 @@ inline Status checkLaunch(const char *kernel) {
   return checkCuda(cudaGetLastError(), kernel);
 }
 
+/// Success when `ptr` is null (optional arguments; the callers check the
+/// required ones) or memory a kernel can read and write: device, managed or
+/// mapped pinned host memory. InvalidArgument naming `what` for ordinary
+/// host memory, which would fault the CUDA context. A scalar argument (scale,
+/// found_inf, growth tracker, step) is checked before anything is enqueued.
+Status requireDevicePointer(const void *ptr, const char *what);
+
 inline cudaStream_t currentStream() {
   return static_cast<cudaStream_t>(stream());
 }

@@ -13,7 +13,9 @@
 
 #include "cuda/CudaUtils.h"
 
+#include <climits>
 #include <cstdint>
+#include <string>
 
 namespace tensorplay::amp::cuda {
 
@@ -66,6 +68,16 @@ __global__ void __launch_bounds__(kBlockSize)
 template <int Depth, typename Functor, typename... Args>
 Status multiTensorApply(const TensorList (&lists)[Depth], Functor functor,
                         Args... args) {
+  // Chunk indices travel as ints: refuse (before launching anything) a
+  // tensor with more chunks than that.
+  constexpr int64_t maxNumel = static_cast<int64_t>(INT_MAX) * kChunkSize;
+  for (size_t t = 0; t < lists[0].size(); ++t)
+    if (lists[0][t].numel > maxNumel)
+      return Status(StatusCode::InvalidArgument,
+                    "tensor " + std::to_string(t) + " has " +
+                        std::to_string(lists[0][t].numel) +
+                        " elements; a CUDA launch takes at most " +
+                        std::to_string(maxNumel));
   TensorListMeta<Depth> meta;
   constexpr int maxTensors = MaxTensors<Depth>::value;
   int tensors = 0;

@@ -97,6 +97,15 @@ __global__ void finishStepKernel(int64_t *step, const float *foundInf) {
     ++*step;
 }
 
+/// The optimizers' scalar arguments are device memory (or null where
+/// optional).
+Status requireDeviceScalars(const int64_t *step, const float *gradScale,
+                            const float *foundInf) {
+  TP_RT_RETURN_IF_ERROR(requireDevicePointer(step, "step"));
+  TP_RT_RETURN_IF_ERROR(requireDevicePointer(gradScale, "scale"));
+  return requireDevicePointer(foundInf, "found_inf");
+}
+
 Status finishStep(int64_t *step, const float *foundInf) {
   finishStepKernel<<<1, 1, 0, currentStream()>>>(step, foundInf);
   return checkLaunch("finishStepKernel");
@@ -107,6 +116,7 @@ Status finishStep(int64_t *step, const float *foundInf) {
 Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
                TensorList momentumBuffers, int64_t *step,
                const float *gradScale, const float *foundInf) {
+  TP_RT_RETURN_IF_ERROR(requireDeviceScalars(step, gradScale, foundInf));
   SgdScalars s = detail::makeSgdScalars(hyper);
   TP_RT_RETURN_IF_ERROR(dispatchDType(params[0].dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
@@ -128,6 +138,7 @@ Status adamwStep(const AdamWHyperParams &hyper, TensorList params,
                  TensorList grads, TensorList expAvgs, TensorList expAvgSqs,
                  TensorList maxExpAvgSqs, int64_t *step, const float *gradScale,
                  const float *foundInf) {
+  TP_RT_RETURN_IF_ERROR(requireDeviceScalars(step, gradScale, foundInf));
   AdamWScalars s = detail::makeAdamWScalars(hyper);
   TP_RT_RETURN_IF_ERROR(dispatchDType(params[0].dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;

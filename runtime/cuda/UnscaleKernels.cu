@@ -47,16 +47,22 @@ __global__ void scaleLossKernel(const T *loss, T *out, int64_t n,
 } // namespace
 
 Status unscaleAndCheck(TensorList grads, const float *scale, float *foundInf) {
-  // Gradients of several dtypes: one multi-tensor pass per dtype.
-  for (DType dtype : {DType::F32, DType::F16, DType::BF16}) {
-    std::vector<Tensor> group;
+  TP_RT_RETURN_IF_ERROR(requireDevicePointer(scale, "scale"));
+  TP_RT_RETURN_IF_ERROR(requireDevicePointer(foundInf, "found_inf"));
+  // Gradients of several dtypes: one multi-tensor pass per dtype. The groups
+  // are built before the first launch, so that a failed host allocation
+  // leaves every gradient as it was.
+  const DType dtypes[3] = {DType::F32, DType::F16, DType::BF16};
+  std::vector<Tensor> groups[3];
+  for (int d = 0; d < 3; ++d)
     for (const Tensor &grad : grads)
-      if (grad.dtype == dtype)
-        group.push_back(grad);
-    if (group.empty())
+      if (grad.dtype == dtypes[d])
+        groups[d].push_back(grad);
+  for (int d = 0; d < 3; ++d) {
+    if (groups[d].empty())
       continue;
-    const TensorList lists[1] = {TensorList(group)};
-    TP_RT_RETURN_IF_ERROR(dispatchDType(dtype, [&](auto tag) {
+    const TensorList lists[1] = {TensorList(groups[d])};
+    TP_RT_RETURN_IF_ERROR(dispatchDType(dtypes[d], [&](auto tag) {
       using T = typename decltype(tag)::type;
       return multiTensorApply<1>(lists, UnscaleFunctor<T>{}, scale, foundInf);
     }));
@@ -65,6 +71,7 @@ Status unscaleAndCheck(TensorList grads, const float *scale, float *foundInf) {
 }
 
 Status scaleLoss(const Tensor &loss, const float *scale, const Tensor &out) {
+  TP_RT_RETURN_IF_ERROR(requireDevicePointer(scale, "scale"));
   return dispatchDType(loss.dtype, [&](auto tag) {
     using T = typename decltype(tag)::type;
     int64_t blocks = (loss.numel + kBlockSize - 1) / kBlockSize;

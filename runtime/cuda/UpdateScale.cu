@@ -28,6 +28,9 @@ __global__ void updateScaleKernel(float *scale, int32_t *growthTracker,
 Status updateScale(float *scale, int32_t *growthTracker, const float *foundInf,
                    int64_t numFoundInf, double growthFactor,
                    double backoffFactor, int64_t growthInterval) {
+  TP_RT_RETURN_IF_ERROR(requireDevicePointer(scale, "scale"));
+  TP_RT_RETURN_IF_ERROR(requireDevicePointer(growthTracker, "growth_tracker"));
+  TP_RT_RETURN_IF_ERROR(requireDevicePointer(foundInf, "found_inf"));
   updateScaleKernel<<<1, 1, 0, currentStream()>>>(
       scale, growthTracker, foundInf, numFoundInf, growthFactor, backoffFactor,
       growthInterval);

@@ -224,6 +224,60 @@ TEST_F(CudaTest, UpdateScaleFollowsTheRuleOnTheDevice) {
   EXPECT_EQ(read(huge), std::ldexp(1.0f, 127));
 }
 
+TEST_F(CudaTest, HostScalarPointersAreRefused) {
+  Buffer grads = upload({1.0f, 2.0f}), params = upload({3.0f, 4.0f});
+  const std::vector<Tensor> g = {grads.tensor()}, p = {params.tensor()};
+  Buffer scale = scalar(2.0f), found = scalar(0.0f);
+  Expected<Buffer> tracker = Buffer::allocate(Device::CUDA, sizeof(int32_t));
+  Expected<Buffer> step = Buffer::allocate(Device::CUDA, sizeof(int64_t));
+  ASSERT_TRUE(tracker.ok() && step.ok());
+  const float *deviceScale = static_cast<const float *>(scale.data());
+  float *deviceFound = static_cast<float *>(found.data());
+  auto *deviceTracker = static_cast<int32_t *>(tracker->data());
+  auto *deviceStep = static_cast<int64_t *>(step->data());
+  float hostScale = 2.0f, hostFound = 0.0f;
+  int32_t hostTracker = 0;
+  int64_t hostStep = 0;
+  auto expectRefused = [](const Status &status, const char *what) {
+    EXPECT_EQ(status.code(), StatusCode::InvalidArgument) << status.toString();
+    EXPECT_EQ(status.message().rfind(what, 0), 0u) << status.message();
+    EXPECT_NE(status.message().find("host memory"), std::string::npos)
+        << status.message();
+  };
+  expectRefused(unscaleAndCheck(g, &hostScale, deviceFound), "scale");
+  expectRefused(unscaleAndCheck(g, deviceScale, &hostFound), "found_inf");
+  expectRefused(checkFinite(g, &hostFound), "found_inf");
+  expectRefused(scaleLoss(grads.tensor(), &hostScale, grads.tensor()), "scale");
+  expectRefused(updateScale(Device::CUDA, &hostScale, deviceTracker,
+                            deviceFound, 1, 2.0, 0.5, 10),
+                "scale");
+  expectRefused(updateScale(Device::CUDA, const_cast<float *>(deviceScale),
+                            &hostTracker, deviceFound, 1, 2.0, 0.5, 10),
+                "growth_tracker");
+  expectRefused(updateScale(Device::CUDA, const_cast<float *>(deviceScale),
+                            deviceTracker, &hostFound, 1, 2.0, 0.5, 10),
+                "found_inf");
+  SgdHyperParams sgd;
+  expectRefused(sgdStep(sgd, p, g, {}, &hostStep, nullptr, nullptr), "step");
+  expectRefused(sgdStep(sgd, p, g, {}, deviceStep, &hostScale, nullptr),
+                "scale");
+  expectRefused(sgdStep(sgd, p, g, {}, deviceStep, nullptr, &hostFound),
+                "found_inf");
+  Buffer m = upload({0.0f, 0.0f}), v = upload({0.0f, 0.0f});
+  const std::vector<Tensor> ms = {m.tensor()}, vs = {v.tensor()};
+  expectRefused(adamwStep(AdamWHyperParams(), p, g, ms, vs, {}, deviceStep,
+                          deviceScale, &hostFound),
+                "found_inf");
+  tp_rt_buffer cGrad = {grads.data(), 2, TP_RT_F32, TP_RT_CUDA};
+  EXPECT_EQ(tp_rt_unscale_and_check(&cGrad, 1, &hostScale, deviceFound),
+            TP_RT_ERROR_INVALID_ARGUMENT);
+  // Nothing ran, and the context is still usable.
+  EXPECT_EQ(download(grads), (std::vector<float>{1.0f, 2.0f}));
+  EXPECT_EQ(download(params), (std::vector<float>{3.0f, 4.0f}));
+  EXPECT_EQ(read(found), 0.0f);
+  TP_EXPECT_OK(synchronizeDevice(Device::CUDA));
+}
+
 /// An optimizer over device copies of host parameters, with a CPU twin.
 struct TwinOptimizers {
   std::vector<std::vector<float>> hostParams, hostGrads;
@@ -304,6 +358,36 @@ TEST_F(CudaTest, OptimizersMatchTheCpuAndSkipOnTheDevice) {
       }
     }
   }
+}
+
+/// A custom CUDA optimizer that does not read found_inf: it only counts.
+class CountingOptimizer : public Optimizer {
+public:
+  explicit CountingOptimizer(Tensor grad) : grads{grad} {}
+  Device device() const override { return Device::CUDA; }
+  TensorList gradients() const override { return grads; }
+  Status step(const AmpStepArgs &) override {
+    ++steps;
+    return Status::success();
+  }
+  std::vector<Tensor> grads;
+  int steps = 0;
+};
+
+TEST_F(CudaTest, GradScalerSkipsOptimizersThatDoNotSkipThemselves) {
+  Expected<GradScaler> scaler = GradScaler::create(Device::CUDA);
+  ASSERT_TRUE(scaler.ok());
+  Buffer grad = upload({1.0f, kInf});
+  Buffer loss = upload({0.25f}), scaled = upload({0.0f});
+  CountingOptimizer custom(grad.tensor());
+  TP_ASSERT_OK(scaler->scale(loss.tensor(), scaled.tensor()));
+  TP_ASSERT_OK(scaler->step(custom));
+  EXPECT_EQ(custom.steps, 0);
+  TP_ASSERT_OK(scaler->update());
+  TP_ASSERT_OK(grad.copyFromHost(std::vector<float>{1.0f, 2.0f}.data(), 8));
+  TP_ASSERT_OK(scaler->scale(loss.tensor(), scaled.tensor()));
+  TP_ASSERT_OK(scaler->step(custom));
+  EXPECT_EQ(custom.steps, 1);
 }
 
 TEST_F(CudaTest, GradScalerTrainingLoopOnTheDevice) {

@@ -242,13 +242,13 @@ TEST_F(GradScalerTest, ManyOptimizersGrowTheFoundInfSlots) {
 }
 
 TEST_F(GradScalerTest, CustomOptimizersReceiveTheScaleArguments) {
-  std::vector<float> grad = {2048.0f, kInf};
+  std::vector<float> grad = {2048.0f, 3.0f};
   RecordingOptimizer plain(Device::CPU, false, {cpuTensor(grad)});
   scaleLoss();
   TP_ASSERT_OK(rig.scaler->step(plain));
   EXPECT_EQ(plain.steps, 1);
   EXPECT_EQ(plain.lastArgs.gradScale, nullptr);
-  EXPECT_EQ(plain.foundInfSeen, 1.0f);
+  EXPECT_EQ(plain.foundInfSeen, 0.0f);
   EXPECT_EQ(grad[0], 2.0f); // unscaled by GradScaler
 
   std::vector<float> grad2 = {2048.0f, 1.0f};
@@ -257,6 +257,56 @@ TEST_F(GradScalerTest, CustomOptimizersReceiveTheScaleArguments) {
   EXPECT_EQ(fused.lastArgs.gradScale, rig.scaler->scaleData());
   EXPECT_EQ(fused.foundInfSeen, 0.0f);
   EXPECT_EQ(grad2[0], 2048.0f); // left for the optimizer to unscale
+}
+
+/// A custom optimizer that applies p -= g whatever found_inf says.
+class IgnoresFoundInf : public Optimizer {
+public:
+  IgnoresFoundInf(std::vector<float> &param, std::vector<float> &grad)
+      : param(param), grad(grad), grads{cpuTensor(grad)} {}
+  Device device() const override { return Device::CPU; }
+  TensorList gradients() const override { return grads; }
+  Status step(const AmpStepArgs &) override {
+    ++steps;
+    for (size_t i = 0; i < param.size(); ++i)
+      param[i] -= grad[i];
+    return Status::success();
+  }
+
+  std::vector<float> &param, &grad;
+  std::vector<Tensor> grads;
+  int steps = 0;
+};
+
+TEST_F(GradScalerTest, StepWithInfIsSkippedOnTheHostForAnyOptimizer) {
+  std::vector<float> param = {1.0f, 2.0f}, grad = {1024.0f, kInf};
+  IgnoresFoundInf custom(param, grad);
+  scaleLoss();
+  TP_ASSERT_OK(rig.scaler->step(custom));
+  EXPECT_EQ(custom.steps, 0);
+  EXPECT_EQ(param, (std::vector<float>{1.0f, 2.0f}));
+  EXPECT_EQ(*rig.scaler->foundInf(custom), 1.0f);
+  TP_EXPECT_ERROR(rig.scaler->step(custom), StatusCode::InvalidState);
+  TP_ASSERT_OK(rig.scaler->update());
+  EXPECT_EQ(rig.scale(), 512.0);
+
+  // A clean iteration steps it.
+  grad = {512.0f, 1024.0f};
+  scaleLoss();
+  TP_ASSERT_OK(rig.scaler->step(custom));
+  EXPECT_EQ(custom.steps, 1);
+  EXPECT_EQ(param, (std::vector<float>{0.0f, 0.0f}));
+
+  // On the CPU even an optimizer that would skip by itself is not called.
+  class SkipsItself : public RecordingOptimizer {
+  public:
+    using RecordingOptimizer::RecordingOptimizer;
+    bool skipsOnFoundInf() const override { return true; }
+  };
+  std::vector<float> infGrad = {kInf};
+  SkipsItself fused(Device::CPU, true, {cpuTensor(infGrad)});
+  TP_ASSERT_OK(rig.scaler->step(fused));
+  EXPECT_EQ(fused.steps, 0);
 }
 
 TEST_F(GradScalerTest, OptimizerOnAnotherDeviceIsRefused) {

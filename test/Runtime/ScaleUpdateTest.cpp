@@ -217,6 +217,64 @@ TEST(ScaleUpdate, SettersChangeTheRule) {
   EXPECT_EQ(rig.scaler->getGrowthInterval(), 2);
 }
 
+TEST(ScaleUpdate, GrowthIntervalIsBoundedByTheInt32Tracker) {
+  const int64_t tooLarge = kMaxGrowthInterval + 1;
+  GradScalerOptions options;
+  options.growthInterval = tooLarge;
+  Expected<GradScaler> created = GradScaler::create(Device::CPU, options);
+  ASSERT_FALSE(created.ok());
+  EXPECT_EQ(created.status().code(), StatusCode::InvalidArgument);
+  EXPECT_NE(created.status().message().find("2147483647"), std::string::npos)
+      << created.status().message();
+  options.growthInterval = kMaxGrowthInterval;
+  ScalerRig rig;
+  TP_ASSERT_OK(rig.init(options));
+  TP_EXPECT_ERROR(rig.scaler->setGrowthInterval(tooLarge),
+                  StatusCode::InvalidArgument);
+  TP_EXPECT_ERROR(rig.scaler->setGrowthInterval(int64_t(1) << 40),
+                  StatusCode::InvalidArgument);
+  EXPECT_EQ(rig.scaler->getGrowthInterval(), kMaxGrowthInterval);
+}
+
+TEST(ScaleUpdate, CAbiRefusesIntervalsTheTrackerCannotReach) {
+  float scale = 8.0f, clean = 0.0f;
+  int32_t tracker = INT32_MAX;
+  // An interval past INT32_MAX used to count the tracker past it, wrapping
+  // to INT32_MIN.
+  EXPECT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &clean, 1, 2.0, 0.5,
+                               int64_t(1) << 40),
+            TP_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tp_rt_last_error_message()).find("growth_interval"),
+            std::string::npos);
+  EXPECT_EQ(tracker, INT32_MAX);
+  EXPECT_EQ(scale, 8.0f);
+  // At the largest interval, the tracker reaches it and resets.
+  tracker = INT32_MAX - 1;
+  ASSERT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &clean, 1, 2.0, 0.5,
+                               kMaxGrowthInterval),
+            TP_RT_SUCCESS);
+  EXPECT_EQ(scale, 16.0f);
+  EXPECT_EQ(tracker, 0);
+  tracker = INT32_MAX;
+  ASSERT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &clean, 1, 2.0, 0.5,
+                               kMaxGrowthInterval),
+            TP_RT_SUCCESS);
+  EXPECT_EQ(scale, 32.0f);
+  EXPECT_EQ(tracker, 0);
+}
+
+TEST(ScaleUpdate, CAbiRefusesANegativeTracker) {
+  float scale = 8.0f, clean = 0.0f;
+  int32_t tracker = -5;
+  EXPECT_EQ(
+      tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &clean, 1, 2.0, 0.5, 2),
+      TP_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tp_rt_last_error_message()).find("growth_tracker"),
+            std::string::npos);
+  EXPECT_EQ(tracker, -5);
+  EXPECT_EQ(scale, 8.0f);
+}
+
 TEST(ScaleUpdate, CAbiSumsFoundInfs) {
   float scale = 100.0f;
   int32_t tracker = 0;

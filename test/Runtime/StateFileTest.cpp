@@ -4,6 +4,8 @@
 
 #include "tensorplay/Runtime/GradScalerState.h"
 
+#include "Crc32.h"
+
 #include <cstdio>
 #include <fstream>
 #include <iterator>
@@ -21,6 +23,15 @@ std::vector<char> readBytes(const std::string &path) {
 void writeBytes(const std::string &path, const std::vector<char> &bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+/// Rewrites the last 4 bytes as the CRC-32 of the others, as a writer of
+/// any version does.
+void withChecksum(std::vector<char> &bytes) {
+  uint32_t crc = detail::crc32(
+      reinterpret_cast<const unsigned char *>(bytes.data()), bytes.size() - 4);
+  for (int i = 0; i < 4; ++i)
+    bytes[bytes.size() - 4 + i] = static_cast<char>(crc >> (8 * i));
 }
 
 /// A scaler moved away from its defaults: scale 3 * 2^10, tracker 2.
@@ -130,11 +141,36 @@ TEST_F(StateFileTest, CorruptFilesAreClearErrors) {
   std::vector<char> longer = good;
   longer.push_back(0);
   expectLoad(longer, StatusCode::CorruptFile, "trailing bytes");
-  expectLoad({}, StatusCode::CorruptFile, "bad magic");
 
-  std::vector<char> newer = good;
-  newer[8] = 2; // version 2
-  expectLoad(newer, StatusCode::VersionMismatch, "version 2");
+  // Every prefix of a state file is truncated, not a bad magic.
+  for (size_t size = 0; size < good.size(); ++size) {
+    SCOPED_TRACE(std::to_string(size) + " bytes");
+    expectLoad(std::vector<char>(good.begin(), good.begin() + size),
+               StatusCode::CorruptFile, "truncated");
+  }
+  expectLoad({'T', 'P', 'G', 'X'}, StatusCode::CorruptFile, "bad magic");
+
+  // The checksum is checked before the version: a bit flip there is
+  // corruption.
+  for (size_t byte = 8; byte < 12; ++byte) {
+    std::vector<char> flippedVersion = good;
+    flippedVersion[byte] ^= 0x02;
+    expectLoad(flippedVersion, StatusCode::CorruptFile, "checksum mismatch");
+  }
+  // An intact file of another version (of another size, too) is one.
+  for (size_t size : {good.size(), good.size() + 8}) {
+    std::vector<char> newer = good;
+    newer.resize(size);
+    newer[8] = 2; // version 2
+    withChecksum(newer);
+    expectLoad(newer, StatusCode::VersionMismatch, "version 2");
+  }
+}
+
+TEST(StateFileChecksum, IsZlibsCrc32) {
+  const char *check = "123456789";
+  EXPECT_EQ(detail::crc32(reinterpret_cast<const unsigned char *>(check), 9),
+            0xcbf43926u);
 }
 
 TEST_F(StateFileTest, MissingFileIsAnIOError) {
@@ -164,6 +200,28 @@ TEST_F(StateFileTest, InvalidValuesInAWellFormedFileAreRefused) {
   TP_EXPECT_ERROR(rig.scaler->loadStateDict(state),
                   StatusCode::InvalidArgument);
   EXPECT_EQ(rig.scale(), 65536.0);
+}
+
+TEST_F(StateFileTest, GrowthIntervalPastTheInt32TrackerIsRefused) {
+  GradScalerState state;
+  state.empty = false;
+  state.scale = 1024.0;
+  state.growthInterval = int64_t(1) << 40;
+  TP_ASSERT_OK(writeGradScalerState(path, state));
+  ScalerRig rig;
+  TP_ASSERT_OK(rig.init(GradScalerOptions()));
+  Status status = rig.scaler->loadState(path);
+  EXPECT_EQ(status.code(), StatusCode::InvalidArgument) << status.toString();
+  EXPECT_NE(status.message().find("growth_interval"), std::string::npos)
+      << status.message();
+  state.growthInterval = kMaxGrowthInterval + 1;
+  TP_EXPECT_ERROR(rig.scaler->loadStateDict(state),
+                  StatusCode::InvalidArgument);
+  EXPECT_EQ(rig.scaler->getGrowthInterval(), 2000);
+  EXPECT_EQ(rig.scale(), 65536.0);
+  state.growthInterval = kMaxGrowthInterval;
+  TP_EXPECT_OK(rig.scaler->loadStateDict(state));
+  EXPECT_EQ(rig.scaler->getGrowthInterval(), kMaxGrowthInterval);
 }
 
 } // namespace

@@ -40,9 +40,9 @@ public:
 
   /// Copies `bytes` bytes from host memory to the start of this buffer.
   Status copyFromHost(const void *src, size_t bytes);
-  /// Copies `bytes` bytes from the start of this buffer to host memory
+  /// Copies bytes [offset, offset + bytes) of this buffer to host memory
   /// (waits for the device on CUDA).
-  Status copyToHost(void *dst, size_t bytes) const;
+  Status copyToHost(void *dst, size_t bytes, size_t offset = 0) const;
   /// Copies the first `bytes` bytes of `other` (on the same device) to the
   /// start of this buffer (asynchronously on CUDA).
   Status copyFrom(const Buffer &other, size_t bytes);

@@ -114,7 +114,9 @@ tp_rt_status tp_rt_check_finite(const tp_rt_buffer *grads, int64_t num_grads,
 /// growth_tracker = 0, otherwise growth_tracker += 1 and, when it reaches
 /// growth_interval, scale *= growth_factor (kept only if finite) and
 /// growth_tracker = 0. Requires growth_factor > 1, 0 < backoff_factor < 1,
-/// growth_interval >= 1, num_found_inf >= 1.
+/// 1 <= growth_interval <= INT32_MAX (the tracker is an int32),
+/// num_found_inf >= 1, and on the CPU *growth_tracker >= 0 (a CUDA tracker
+/// is not read on the host; a negative one counts as 0).
 tp_rt_status tp_rt_update_scale(tp_rt_device device, float *scale,
                                 int32_t *growth_tracker, const float *found_inf,
                                 int64_t num_found_inf, double growth_factor,

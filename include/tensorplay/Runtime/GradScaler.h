@@ -38,7 +38,8 @@ struct GradScalerOptions {
 class GradScaler {
 public:
   /// Checks the options (growthFactor > 1, 0 < backoffFactor < 1,
-  /// growthInterval >= 1, 0 < initScale < inf when enabled). As in
+  /// 1 <= growthInterval <= kMaxGrowthInterval (INT32_MAX: the growth tracker
+  /// is an int32), 0 < initScale < inf when enabled). As in
   /// tensorplay, a CUDA scaler created where no CUDA device is usable is
   /// disabled, with warning() saying why.
   static Expected<GradScaler> create(Device device,
@@ -55,8 +56,10 @@ public:
   /// iteration, before step(). f16 gradients are refused.
   Status unscale(Optimizer &optimizer);
   /// step(optimizer): unscales first when unscale() was not called (or lets
-  /// a fused optimizer do it), then steps, skipping the update on the device
-  /// when this optimizer's gradients held inf/NaN.
+  /// a fused optimizer do it), then steps, skipping the update when this
+  /// optimizer's gradients held inf/NaN: on the host (step() is not called)
+  /// on the CPU and for optimizers without skipsOnFoundInf(), which on CUDA
+  /// waits for the device; on the device otherwise.
   Status step(Optimizer &optimizer);
   /// update(new_scale): with a value, sets the scale to it; otherwise applies
   /// the dynamic rule with found_inf summed over all optimizers of this
@@ -109,9 +112,11 @@ private:
   const OptimizerState *findState(const Optimizer &optimizer) const;
   /// The found_inf slot of `state`, or a zeroed new one (the next free
   /// index) when `state` is null. The state itself is recorded by the caller
-  /// once the operation succeeded.
+  /// once the operation succeeded; slotFor reserves the room for it.
   Expected<int64_t> slotFor(const OptimizerState *state);
   float *slotData(int64_t slot) const;
+  /// The found_inf of `slot` on the host (waits for the device on CUDA).
+  Expected<float> readSlot(int64_t slot) const;
   Status writeScale(double value);
 
   Device dev = Device::CPU;

@@ -13,6 +13,11 @@
 //   [48, 56) i64 growth tracker
 //   [56, 60) u32 CRC-32 of bytes [0, 56)
 //
+// Every version keeps the magic and the version at the start and ends with
+// the CRC-32 of all bytes before it (at most 4096 bytes in all), so the
+// reader checks the checksum before the version: a damaged version field
+// reads as CorruptFile, an intact file of another version as VersionMismatch.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSORPLAY_RUNTIME_GRADSCALERSTATE_H
@@ -49,8 +54,10 @@ Status writeGradScalerState(const std::string &path,
                             const GradScalerState &state);
 
 /// Reads a state file: IOError when it cannot be read, CorruptFile when it is
-/// not a well-formed state file (bad magic, size or checksum),
-/// VersionMismatch when it was written by another format version.
+/// not a well-formed state file (bad magic, truncated, trailing bytes,
+/// checksum mismatch, unknown flags; checked in that order, before the
+/// version), VersionMismatch when it is an intact file of another format
+/// version.
 Expected<GradScalerState> readGradScalerState(const std::string &path);
 
 } // namespace tensorplay::amp

@@ -51,8 +51,11 @@ Status verifySgdHyperParams(const SgdHyperParams &params);
 /// Checks the ranges torch.optim.AdamW checks (lr, eps, weight decay >= 0;
 /// 0 <= betas < 1).
 Status verifyAdamWHyperParams(const AdamWHyperParams &params);
+/// The largest growth_interval: the growth tracker is an int32.
+inline constexpr int64_t kMaxGrowthInterval = INT32_MAX;
+
 /// Checks growth_factor > 1, 0 < backoff_factor < 1 (both finite) and
-/// growth_interval >= 1.
+/// 1 <= growth_interval <= kMaxGrowthInterval.
 Status verifyScaleFactors(double growthFactor, double backoffFactor,
                           int64_t growthInterval);
 
@@ -80,7 +83,9 @@ Status checkFinite(TensorList grads, float *foundInf);
 
 /// The dynamic scale rule of tensorplay.amp.GradScaler.update on `device`;
 /// found_inf is the sum of `numFoundInf` floats. Factors are applied in
-/// double and the scale rounded to float.
+/// double and the scale rounded to float. The factors are checked as by
+/// verifyScaleFactors; on the CPU a negative *growthTracker is refused (on
+/// CUDA it is not read on the host, and the kernel counts it as 0).
 Status updateScale(Device device, float *scale, int32_t *growthTracker,
                    const float *foundInf, int64_t numFoundInf,
                    double growthFactor, double backoffFactor,

@@ -27,7 +27,8 @@ struct AmpStepArgs {
   /// unscales them as it reads them, leaving the gradient buffers scaled
   /// (fused optimizers only).
   const float *gradScale = nullptr;
-  /// When non-null and *foundInf != 0, the step changes nothing.
+  /// When non-null and *foundInf != 0, the step changes nothing (see
+  /// Optimizer::skipsOnFoundInf).
   const float *foundInf = nullptr;
 };
 
@@ -43,6 +44,14 @@ public:
   /// _step_supports_amp_scaling): GradScaler then only checks them for
   /// inf/NaN and passes the scale, saving the write of an unscale pass.
   virtual bool fused() const { return false; }
+  /// True when step(args) itself changes nothing while *args.foundInf != 0,
+  /// reading it where it lives (SGD and AdamW do, on the device). On CUDA,
+  /// GradScaler::step then calls step() without waiting for the device. For
+  /// any other optimizer (the default) it reads found_inf on the host first
+  /// (a device synchronisation on CUDA) and does not call step() when it is
+  /// set, as torch does. On the CPU, where found_inf is host memory,
+  /// GradScaler never calls step() when it is set.
+  virtual bool skipsOnFoundInf() const { return false; }
   /// Applies one update (see AmpStepArgs).
   virtual Status step(const AmpStepArgs &args = {}) = 0;
 };
@@ -65,6 +74,7 @@ public:
   Device device() const override { return dev; }
   TensorList gradients() const override { return grads; }
   bool fused() const override { return opts.fused; }
+  bool skipsOnFoundInf() const override { return true; }
   Status step(const AmpStepArgs &args = {}) override;
 
   TensorList parameters() const { return params; }
@@ -101,6 +111,7 @@ public:
   Device device() const override { return dev; }
   TensorList gradients() const override { return grads; }
   bool fused() const override { return opts.fused; }
+  bool skipsOnFoundInf() const override { return true; }
   Status step(const AmpStepArgs &args = {}) override;
 
   TensorList parameters() const { return params; }

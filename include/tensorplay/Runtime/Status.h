@@ -1,7 +1,13 @@
 //===- tensorplay/Runtime/Status.h - Runtime error values -------*- C++ -*-===//
 //
-// The runtime never throws: every fallible call returns a Status, or an
-// Expected<T> holding either a value or a Status.
+// The runtime reports errors as values: every fallible call returns a
+// Status, or an Expected<T> holding either a value or a Status. Its own code
+// throws nothing, and a host allocation that fails inside a kernel or the
+// GradScaler comes back as StatusCode::OutOfMemory, with the GradScaler's
+// state consistent (nothing done, or what was done recorded). Only two
+// exceptions can leave the C++ API: std::bad_alloc while the message of
+// another error is being built, and whatever a custom Optimizer's step()
+// throws. The C ABI lets none out.
 //
 //===----------------------------------------------------------------------===//
 

@@ -29,6 +29,10 @@ enum class Device : int32_t { CPU = TP_RT_CPU, CUDA = TP_RT_CUDA };
 
 /// Bytes per element of `dtype`.
 size_t elementSize(DType dtype);
+/// numel * elementSize(dtype) in `bytes`, or InvalidArgument naming `what`
+/// when numel is negative or the size exceeds PTRDIFF_MAX (no buffer that
+/// large can be addressed; the product is computed without wrapping).
+Status byteSize(DType dtype, int64_t numel, const char *what, size_t &bytes);
 /// "f32", "f16", "bf16".
 const char *dtypeName(DType dtype);
 /// "cpu", "cuda".
@@ -45,6 +49,8 @@ struct Tensor {
   DType dtype = DType::F32;
   Device device = Device::CPU;
 
+  /// numel * elementSize(dtype); meaningful once verifyTensor accepted the
+  /// tensor (byteSize checks the product).
   size_t bytes() const {
     return static_cast<size_t>(numel) * elementSize(dtype);
   }
@@ -75,7 +81,8 @@ private:
 };
 
 /// Checks that `tensor` is well formed: known dtype and device, numel >= 0,
-/// non-null data when numel > 0. `what` names it in the message.
+/// a byte size that fits in ptrdiff_t (byteSize), non-null data when
+/// numel > 0. `what` names it in the message.
 Status verifyTensor(const Tensor &tensor, const char *what);
 
 } // namespace tensorplay::amp
