@@ -8,15 +8,21 @@
 // handed out again: no page faults and no zeroing by the kernel on every
 // call, which malloc's mmap-backed large blocks would cost (about 1 ms per
 // 4 MiB here). At most kMaxCachedBytes stay cached; the rest is returned to
-// the system.
+// the system. Compiled code does not check what these return, so a request
+// that cannot be met (a size or alignment that overflows, memory exhausted)
+// ends the process with a message naming the size instead of handing out a
+// null pointer to be written through.
 //
 //===----------------------------------------------------------------------===//
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
-#include <unordered_map>
+#include <new>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -33,7 +39,8 @@ struct Header {
 
 struct Cache {
   std::mutex mutex;
-  std::unordered_map<uint64_t, std::vector<void *>> blocks;
+  /// Freed blocks by (size, alignment).
+  std::map<std::pair<size_t, size_t>, std::vector<void *>> blocks;
   size_t cachedBytes = 0;
 };
 
@@ -42,8 +49,12 @@ Cache &cache() {
   return *c;
 }
 
-uint64_t keyOf(size_t size, size_t alignment) {
-  return (uint64_t)size * 131 + alignment;
+[[noreturn]] void allocationFailed(uint64_t size, uint64_t alignment) {
+  std::fprintf(stderr,
+               "tensorplay runtime: cannot allocate a buffer of %llu bytes "
+               "(alignment %llu) for compiled code\n",
+               (unsigned long long)size, (unsigned long long)alignment);
+  std::abort();
 }
 
 } // namespace
@@ -53,11 +64,16 @@ extern "C" {
 void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size) {
   if (alignment < kHeader)
     alignment = kHeader;
+  // Powers of two up to 1 MiB; sizes whose rounding or header would wrap
+  // are refused.
+  if ((alignment & (alignment - 1)) != 0 || alignment > (uint64_t(1) << 20) ||
+      size > SIZE_MAX / 2)
+    allocationFailed(size, alignment);
   size_t rounded = (size + 63) / 64 * 64;
   {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);
-    auto it = c.blocks.find(keyOf(rounded, alignment));
+    auto it = c.blocks.find({rounded, alignment});
     if (it != c.blocks.end() && !it->second.empty()) {
       void *p = it->second.back();
       it->second.pop_back();
@@ -65,11 +81,12 @@ void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size) {
       return p;
     }
   }
-  // The block: [padding][header][payload], payload aligned to `alignment`.
-  size_t total = alignment + rounded;
+  // The block: [padding][header][payload], payload aligned to `alignment`;
+  // aligned_alloc wants a multiple of the alignment.
+  size_t total = (alignment + rounded + alignment - 1) / alignment * alignment;
   void *base = std::aligned_alloc(alignment, total);
   if (!base)
-    return nullptr;
+    allocationFailed(size, alignment);
   char *payload = static_cast<char *>(base) + alignment;
   Header *h = reinterpret_cast<Header *>(payload - kHeader);
   h->base = base;
@@ -90,9 +107,13 @@ void _mlir_memref_to_llvm_free(void *ptr) {
   {
     std::lock_guard<std::mutex> lock(c.mutex);
     if (c.cachedBytes + h->size <= kMaxCachedBytes) {
-      c.blocks[keyOf(h->size, h->alignment)].push_back(ptr);
-      c.cachedBytes += h->size;
-      return;
+      try {
+        c.blocks[{h->size, h->alignment}].push_back(ptr);
+        c.cachedBytes += h->size;
+        return;
+      } catch (const std::bad_alloc &) {
+        // No room to remember the block: give it back instead.
+      }
     }
   }
   std::free(h->base);

@@ -83,6 +83,24 @@ TEST(RuntimeAllocator, ReusesFreedBlocksAndAligns) {
   _mlir_memref_to_llvm_free(c);
 }
 
+// Sizes whose rounding would wrap, and alignments that are not powers of
+// two, end the process with a message instead of returning a block that is
+// too small (compiled code does not check the pointer).
+TEST(RuntimeAllocatorDeathTest, RefusesImpossibleRequests) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(_mlir_memref_to_llvm_aligned_alloc(64, UINT64_MAX - 10),
+               "cannot allocate a buffer of 18446744073709551605 bytes");
+  EXPECT_DEATH(_mlir_memref_to_llvm_aligned_alloc(96, 128), "alignment 96");
+  EXPECT_DEATH(_mlir_memref_to_llvm_alloc(uint64_t(1) << 62),
+               "cannot allocate");
+  // Same sizes, other alignments: distinct blocks, each aligned.
+  void *a = _mlir_memref_to_llvm_aligned_alloc(128, 8384);
+  _mlir_memref_to_llvm_free(a);
+  void *b = _mlir_memref_to_llvm_aligned_alloc(4096, 8384);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(b) % 4096, 0u);
+  _mlir_memref_to_llvm_free(b);
+}
+
 namespace {
 struct Coverage {
   std::vector<std::atomic<int>> hits;
