@@ -9,7 +9,7 @@
 //     oneDNN and linalg backends) against oneDNN's own figure for the same
 //     shape (a dnnl::matmul primitive timed directly).
 //
-// Usage: tp-cpu-bench [--rounds N] [--examples DIR]
+// Usage: tp-cpu-bench [--rounds N] [--examples DIR] [--examples-only]
 //
 //===----------------------------------------------------------------------===//
 
@@ -235,12 +235,25 @@ void benchMatmul(int64_t m, int64_t k, int64_t n, int rounds) {
 
 int main(int argc, char **argv) {
   int rounds = 21;
+  bool examplesOnly = false;
   std::string examples = TENSORPLAY_EXAMPLES_DIR;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc)
       rounds = std::atoi(argv[++i]);
     else if (!std::strcmp(argv[i], "--examples") && i + 1 < argc)
       examples = argv[++i];
+    else if (!std::strcmp(argv[i], "--examples-only"))
+      examplesOnly = true;
+    else {
+      std::fprintf(stderr,
+                   "usage: tp-cpu-bench [--rounds N] [--examples DIR] "
+                   "[--examples-only]\n");
+      return 2;
+    }
+  }
+  if (rounds < 1) {
+    std::fprintf(stderr, "tp-cpu-bench: --rounds must be at least 1\n");
+    return 2;
   }
   std::printf("## Examples: compiled f32 vs compiled --autocast=cpu:bf16 "
               "(median of %d interleaved rounds)\n\n",
@@ -254,6 +267,8 @@ int main(int argc, char **argv) {
   benchExample(examples, "encoder_block.mlir", "encoder_block",
                "encoder block forward (8 x 128 x 512, 8 heads, FFN 2048)",
                rounds);
+  if (examplesOnly)
+    return 0;
   std::printf("\n## Matmul GFLOP/s: compiled path vs oneDNN's own figure\n\n");
   std::printf("| MxKxN | dtype | path | GFLOP/s | of oneDNN |\n"
               "|---|---|---|---:|---:|\n");
