@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Pipelines/Passes.h"
+#include "tensorplay/Pipelines/VectorPatterns.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -294,6 +295,14 @@ struct TileAndVectorizePass
       if (succeeded(result))
         rewriter.replaceOp(op, result->replacements);
     }
+
+    // Reductions over unit dimensions (the row tiles of a reduction over
+    // several dimensions) go first: folded into contractions, they would
+    // become invalid ones (see VectorPatterns.h).
+    RewritePatternSet unitDims(ctx);
+    tp::populateDropUnitReductionDimsPatterns(unitDims);
+    if (failed(applyPatternsGreedily(fn, std::move(unitDims))))
+      return signalPassFailure();
 
     // Clean up: fold slices into transfers, hoist loop-invariant
     // read/write pairs (the matmul accumulators) out of the K loops.
