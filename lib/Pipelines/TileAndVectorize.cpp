@@ -237,6 +237,17 @@ struct TileAndVectorizePass
       current->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
   }
 
+  /// Rejects option values the tiling cannot use (a zero width would
+  /// divide by zero), once for the whole pass manager run.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (tp::isValidVectorWidth(vectorWidth))
+      return success();
+    return emitError(UnknownLoc::get(ctx))
+           << "tp-tile-and-vectorize: vector-width must be a power of two "
+              "from 1 to "
+           << tp::kMaxVectorWidth << ", got " << vectorWidth.getValue();
+  }
+
   void runOnOperation() override {
     func::FuncOp fn = getOperation();
     MLIRContext *ctx = &getContext();

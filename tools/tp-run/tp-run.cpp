@@ -91,8 +91,7 @@ static int failWith(const llvm::Twine &message) {
 static HostTensor generate(const TensorSpec &spec, std::mt19937_64 &rng) {
   HostTensor t(spec.kind, spec.shape);
   std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int64_t> integer(
-      0, std::max<int64_t>(intMax, 1) - 1);
+  std::uniform_int_distribution<int64_t> integer(0, intMax - 1);
   bool isFloat =
       spec.kind == ElementKind::F32 || spec.kind == ElementKind::F64 ||
       spec.kind == ElementKind::F16 || spec.kind == ElementKind::BF16;
@@ -138,13 +137,13 @@ static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
 /// Hides LLVM's own options from --help: only tp-run's are listed.
 static void hideForeignOptions() {
   const cl::Option *ours[] = {
-      std::addressof(inputFile), std::addressof(entries),
-      std::addressof(inputs),    std::addressof(npyDir),
-      std::addressof(outputDir), std::addressof(seed),
-      std::addressof(intMax),    std::addressof(print),
-      std::addressof(autocast),  std::addressof(keepIoTypes),
+      std::addressof(inputFile),       std::addressof(entries),
+      std::addressof(inputs),          std::addressof(npyDir),
+      std::addressof(outputDir),       std::addressof(seed),
+      std::addressof(intMax),          std::addressof(print),
+      std::addressof(autocast),        std::addressof(keepIoTypes),
       std::addressof(pipelineOptions), std::addressof(repeat),
-      std::addressof(warmup),    std::addressof(threads)};
+      std::addressof(warmup),          std::addressof(threads)};
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
     if (!llvm::is_contained(ours, option) && entry.first != "help" &&
@@ -159,6 +158,10 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "tp-run: compile a tp module for the CPU and "
                               "run its functions\n");
+  if (intMax <= 0)
+    return failWith("--int-max must be positive (generated integers lie in "
+                    "[0, N)), got " +
+                    llvm::Twine(intMax.getValue()));
   if (threads > 0) {
     std::string n = std::to_string(threads);
     setenv("OMP_NUM_THREADS", n.c_str(), 1);
