@@ -22,7 +22,7 @@
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"
 #include "tensorplay/Pipelines/CpuJit.h"
-#include "tensorplay/Runtime/Kernels.h"
+#include "tensorplay/Runtime/Codegen.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -36,8 +36,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <random>
 
@@ -162,10 +162,14 @@ int main(int argc, char **argv) {
     return failWith("--int-max must be positive (generated integers lie in "
                     "[0, N)), got " +
                     llvm::Twine(intMax.getValue()));
+  // OpenMP (oneDNN's threads) read OMP_NUM_THREADS when it was loaded:
+  // the runtime sets its team size and the CPU pool's directly.
   if (threads > 0) {
-    std::string n = std::to_string(threads);
-    setenv("OMP_NUM_THREADS", n.c_str(), 1);
-    tensorplay::amp::setCpuThreadCount(threads);
+    auto n = (int32_t)std::min<unsigned>(threads, INT32_MAX);
+    if (tp_rt_set_num_threads(n) != TP_RT_SUCCESS)
+      return failWith("--num-threads must be from 1 to 1024 (0: all cores), "
+                      "got " +
+                      llvm::Twine(threads.getValue()));
   }
 
   DialectRegistry registry;
@@ -258,9 +262,9 @@ int main(int argc, char **argv) {
       char buf[160];
       std::snprintf(buf, sizeof(buf),
                     "@%s: median %.3f ms, min %.3f ms, mean %.3f ms over %u "
-                    "runs\n",
+                    "runs, %d threads\n",
                     name.c_str(), sorted[sorted.size() / 2], sorted.front(),
-                    mean, runs);
+                    mean, runs, (int)tp_rt_num_threads());
       llvm::outs() << buf;
     }
     std::string dir =
