@@ -79,6 +79,17 @@ bool tp::isOneDNNAvailable() {
 #endif
 }
 
+LogicalResult tp::verifyTPLowerToCPUOptions(
+    const TPLowerToCPUOptions &options,
+    function_ref<LogicalResult(const Twine &)> emitError) {
+  if (options.vectorize && !isValidVectorWidth(options.vectorWidth))
+    return emitError("tp-lower-to-cpu: vector-width must be a power of two "
+                     "from 1 to " +
+                     Twine(kMaxVectorWidth) + ", got " +
+                     Twine(options.vectorWidth.getValue()));
+  return success();
+}
+
 void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
                                    const TPLowerToCPUOptions &options) {
   // tp -> linalg / tensor / arith / math (+ oneDNN calls).
@@ -171,12 +182,24 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
 
 void tp::registerCPUCodegenPassesAndPipelines() {
   registerTensorplayCodegenPasses();
-  PassPipelineRegistration<TPLowerToCPUOptions>(
+  // PassPipelineRegistration<TPLowerToCPUOptions>, plus the option check.
+  registerPassPipeline(
       "tp-lower-to-cpu",
       "Lower tp programs to the LLVM dialect for the host CPU (oneDNN for "
       "matrix products and convolutions, tiled and vectorized linalg for the "
       "rest, parallel loops on the runtime's threads)",
-      buildTPLowerToCPUPipeline);
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> emitError) {
+        TPLowerToCPUOptions options;
+        if (failed(options.parseFromString(text)) ||
+            failed(verifyTPLowerToCPUOptions(options, emitError)))
+          return failure();
+        buildTPLowerToCPUPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> printOptions) {
+        printOptions(TPLowerToCPUOptions());
+      });
 }
 
 void tp::registerCPUCodegenDialects(DialectRegistry &registry) {

@@ -316,6 +316,13 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
     if (!pipelineOptions)
       return makeError("invalid tp-lower-to-cpu options '" +
                        options.pipelineOptions + "'");
+    std::string invalid;
+    if (failed(verifyTPLowerToCPUOptions(*pipelineOptions,
+                                         [&](const llvm::Twine &message) {
+                                           invalid = message.str();
+                                           return failure();
+                                         })))
+      return makeError(invalid);
     pipelineOptions->emitCInterface = true;
     pipelineOptions->toLLVM = true;
     buildTPLowerToCPUPipeline(pm, *pipelineOptions);

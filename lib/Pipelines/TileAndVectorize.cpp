@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Pipelines/Passes.h"
+#include "tensorplay/Pipelines/VectorPatterns.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -236,6 +237,17 @@ struct TileAndVectorizePass
       current->setAttr(kVectorizeAttr, rewriter.getUnitAttr());
   }
 
+  /// Rejects option values the tiling cannot use (a zero width would
+  /// divide by zero), once for the whole pass manager run.
+  LogicalResult initialize(MLIRContext *ctx) override {
+    if (tp::isValidVectorWidth(vectorWidth))
+      return success();
+    return emitError(UnknownLoc::get(ctx))
+           << "tp-tile-and-vectorize: vector-width must be a power of two "
+              "from 1 to "
+           << tp::kMaxVectorWidth << ", got " << vectorWidth.getValue();
+  }
+
   void runOnOperation() override {
     func::FuncOp fn = getOperation();
     MLIRContext *ctx = &getContext();
@@ -294,6 +306,14 @@ struct TileAndVectorizePass
       if (succeeded(result))
         rewriter.replaceOp(op, result->replacements);
     }
+
+    // Reductions over unit dimensions (the row tiles of a reduction over
+    // several dimensions) go first: folded into contractions, they would
+    // become invalid ones (see VectorPatterns.h).
+    RewritePatternSet unitDims(ctx);
+    tp::populateDropUnitReductionDimsPatterns(unitDims);
+    if (failed(applyPatternsGreedily(fn, std::move(unitDims))))
+      return signalPassFailure();
 
     // Clean up: fold slices into transfers, hoist loop-invariant
     // read/write pairs (the matmul accumulators) out of the K loops.

@@ -1,9 +1,9 @@
 //===- Codegen.cpp - Parallel loops and errors for compiled code ----------===//
 //
-// tp_rt_parallel_for and the codegen error slot of Codegen.h. With oneDNN
-// (built on GNU OpenMP here) parallel loops run on the same OpenMP team as
-// oneDNN's primitives, so the two never compete for the cores; without it
-// they run on the runtime's own CPU thread pool.
+// tp_rt_parallel_for, the thread count and the codegen error slot of
+// Codegen.h. With oneDNN (built on GNU OpenMP here) parallel loops run on
+// the same OpenMP team as oneDNN's primitives, so the two never compete for
+// the cores; without it they run on the runtime's own CPU thread pool.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,16 +23,20 @@ int omp_get_thread_num(void);
 int omp_get_num_threads(void);
 int omp_get_max_threads(void);
 int omp_in_parallel(void);
+void omp_set_num_threads(int n);
 }
 #else
 #include "cpu/ThreadPool.h"
-#include "tensorplay/Runtime/Kernels.h"
 #endif
+#include "tensorplay/Runtime/Kernels.h"
 
 namespace {
 
 std::mutex errorMutex;
 std::string errorMessage;
+
+/// tp_rt_set_num_threads accepts at most this many threads.
+constexpr int32_t kMaxThreads = 1024;
 
 struct Loop {
   tp_rt_parallel_body body;
@@ -81,6 +85,27 @@ const char *tp_rt_codegen_error(void) {
 void tp_rt_codegen_clear_error(void) {
   std::lock_guard<std::mutex> lock(errorMutex);
   errorMessage.clear();
+}
+
+tp_rt_status tp_rt_set_num_threads(int32_t n) {
+  if (n < 0 || n > kMaxThreads)
+    return TP_RT_ERROR_INVALID_ARGUMENT;
+#if TENSORPLAY_PARALLEL_GOMP
+  // What OpenMP read from OMP_NUM_THREADS (or the cores) when it loaded:
+  // n = 0 restores it.
+  static const int openmpDefault = omp_get_max_threads();
+  omp_set_num_threads(n == 0 ? openmpDefault : n);
+#endif
+  tensorplay::amp::setCpuThreadCount(static_cast<unsigned>(n));
+  return TP_RT_SUCCESS;
+}
+
+int32_t tp_rt_num_threads(void) {
+#if TENSORPLAY_PARALLEL_GOMP
+  return omp_get_max_threads();
+#else
+  return static_cast<int32_t>(tensorplay::amp::cpuThreadCount());
+#endif
 }
 
 void tp_rt_parallel_for(tp_rt_parallel_body body, void *context, int64_t begin,

@@ -23,7 +23,10 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <random>
+#include <set>
+#include <thread>
 #include <vector>
 
 using namespace mlir;
@@ -122,6 +125,42 @@ TEST(ParallelFor, RunsEveryIterationOnce) {
     for (int64_t i = 5; i < 5 + n; ++i)
       EXPECT_EQ(c.hits[i].load(), 1) << "n = " << n << ", i = " << i;
   }
+}
+
+namespace {
+/// The threads that ran pieces of a parallel loop, and the piece count.
+struct Workers {
+  std::mutex mutex;
+  std::set<std::thread::id> ids;
+  int pieces = 0;
+};
+void record(void *ctx, int64_t, int64_t) {
+  auto *w = static_cast<Workers *>(ctx);
+  std::lock_guard<std::mutex> lock(w->mutex);
+  w->ids.insert(std::this_thread::get_id());
+  ++w->pieces;
+}
+} // namespace
+
+// tp_rt_set_num_threads sizes the runtime's pool and (oneDNN on OpenMP)
+// OpenMP's team: a parallel loop then runs on exactly that many threads.
+// 3 is more than the build machines' cores, so the default never passes.
+TEST(ParallelFor, SetNumThreadsLimitsPoolAndOpenMP) {
+  int32_t initial = tp_rt_num_threads();
+  for (int32_t n : {3, 1}) {
+    ASSERT_EQ(tp_rt_set_num_threads(n), TP_RT_SUCCESS);
+    EXPECT_EQ(tp_rt_num_threads(), n);
+    EXPECT_EQ(tensorplay::amp::cpuThreadCount(), static_cast<unsigned>(n));
+    Workers w;
+    tp_rt_parallel_for(record, &w, 0, 1000);
+    EXPECT_EQ(w.pieces, n);
+    EXPECT_EQ(w.ids.size(), static_cast<size_t>(n));
+  }
+  EXPECT_EQ(tp_rt_set_num_threads(-1), TP_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tp_rt_set_num_threads(1025), TP_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tp_rt_num_threads(), 1);
+  ASSERT_EQ(tp_rt_set_num_threads(0), TP_RT_SUCCESS);
+  EXPECT_EQ(tp_rt_num_threads(), initial);
 }
 
 namespace {

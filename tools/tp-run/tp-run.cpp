@@ -1,15 +1,17 @@
 //===- tp-run.cpp - Compile a tp module and run its functions on the CPU --===//
 //
 //   tp-run model.mlir [--entry=f]... [--input=x.npy]... [--seed=N]
-//          [--npy-dir=DIR] [--output-dir=DIR] [--print]
+//          [--init=uniform|fan-in] [--npy-dir=DIR] [--output-dir=DIR]
+//          [--print]
 //          [--autocast=cpu:bf16] [--repeat=N --warmup=M]
 //          [--pipeline-options="use-onednn=0"] [--num-threads=N]
 //
 // Compiles the module with tp-lower-to-cpu (after autocast when asked),
 // JIT-compiles it for the host and runs each entry function. Arguments come
 // from --input files (in order, for a single entry), from
-// <npy-dir>/<entry>.arg<i>.npy, or are generated from --seed (floats
-// uniform in [-1, 1), integers in [0, --int-max)). Results go to
+// <npy-dir>/<entry>.arg<i>.npy, or are generated from --seed (Generate.h:
+// floats uniform in [-1, 1), or scaled by 1/sqrt(last dim) with
+// --init=fan-in; integers in [0, --int-max)). Results go to
 // <output-dir or npy-dir>/<entry>.out<k>.npy and/or stdout (--print); with
 // --repeat, the timings of the repeated runs are printed. Every failure
 // (parse, unknown function, wrong .npy shape or dtype, an op without a CPU
@@ -17,12 +19,13 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Generate.h"
 #include "Npy.h"
 
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"
 #include "tensorplay/Pipelines/CpuJit.h"
-#include "tensorplay/Runtime/Kernels.h"
+#include "tensorplay/Runtime/Codegen.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -36,8 +39,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 #include <memory>
 #include <random>
 
@@ -62,6 +65,13 @@ static cl::opt<unsigned> seed("seed", cl::desc("Seed of generated arguments"),
 static cl::opt<int64_t> intMax("int-max",
                                cl::desc("Generated integers lie in [0, N)"),
                                cl::init(10));
+static cl::opt<InitKind> init(
+    "init", cl::desc("Generated floating-point arguments"),
+    cl::values(clEnumValN(InitKind::Uniform, "uniform", "uniform in [-1, 1)"),
+               clEnumValN(InitKind::FanIn, "fan-in",
+                          "rank >= 2: uniform in +-1/sqrt(last dim) "
+                          "(PyTorch's Linear init); lower ranks uniform")),
+    cl::init(InitKind::Uniform));
 static cl::opt<bool> print("print", cl::desc("Print the results"));
 static cl::opt<std::string>
     autocast("autocast", cl::desc("Run tp-autocast first (e.g. cpu:bf16)"));
@@ -86,25 +96,6 @@ static cl::opt<unsigned> threads("num-threads",
 static int failWith(const llvm::Twine &message) {
   llvm::errs() << "tp-run: " << message << "\n";
   return 1;
-}
-
-static HostTensor generate(const TensorSpec &spec, std::mt19937_64 &rng) {
-  HostTensor t(spec.kind, spec.shape);
-  std::uniform_real_distribution<double> real(-1.0, 1.0);
-  std::uniform_int_distribution<int64_t> integer(
-      0, std::max<int64_t>(intMax, 1) - 1);
-  bool isFloat =
-      spec.kind == ElementKind::F32 || spec.kind == ElementKind::F64 ||
-      spec.kind == ElementKind::F16 || spec.kind == ElementKind::BF16;
-  for (int64_t i = 0; i < t.numElements(); ++i) {
-    if (isFloat)
-      t.set(i, real(rng));
-    else if (spec.kind == ElementKind::Bool)
-      t.set(i, integer(rng) % 2);
-    else
-      t.set(i, (double)integer(rng));
-  }
-  return t;
 }
 
 static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
@@ -138,13 +129,14 @@ static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
 /// Hides LLVM's own options from --help: only tp-run's are listed.
 static void hideForeignOptions() {
   const cl::Option *ours[] = {
-      std::addressof(inputFile), std::addressof(entries),
-      std::addressof(inputs),    std::addressof(npyDir),
-      std::addressof(outputDir), std::addressof(seed),
-      std::addressof(intMax),    std::addressof(print),
-      std::addressof(autocast),  std::addressof(keepIoTypes),
-      std::addressof(pipelineOptions), std::addressof(repeat),
-      std::addressof(warmup),    std::addressof(threads)};
+      std::addressof(inputFile),   std::addressof(entries),
+      std::addressof(inputs),      std::addressof(npyDir),
+      std::addressof(outputDir),   std::addressof(seed),
+      std::addressof(intMax),      std::addressof(init),
+      std::addressof(print),       std::addressof(autocast),
+      std::addressof(keepIoTypes), std::addressof(pipelineOptions),
+      std::addressof(repeat),      std::addressof(warmup),
+      std::addressof(threads)};
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
     if (!llvm::is_contained(ours, option) && entry.first != "help" &&
@@ -159,10 +151,18 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "tp-run: compile a tp module for the CPU and "
                               "run its functions\n");
+  if (intMax <= 0)
+    return failWith("--int-max must be positive (generated integers lie in "
+                    "[0, N)), got " +
+                    llvm::Twine(intMax.getValue()));
+  // OpenMP (oneDNN's threads) read OMP_NUM_THREADS when it was loaded:
+  // the runtime sets its team size and the CPU pool's directly.
   if (threads > 0) {
-    std::string n = std::to_string(threads);
-    setenv("OMP_NUM_THREADS", n.c_str(), 1);
-    tensorplay::amp::setCpuThreadCount(threads);
+    auto n = (int32_t)std::min<unsigned>(threads, INT32_MAX);
+    if (tp_rt_set_num_threads(n) != TP_RT_SUCCESS)
+      return failWith("--num-threads must be from 1 to 1024 (0: all cores), "
+                      "got " +
+                      llvm::Twine(threads.getValue()));
   }
 
   DialectRegistry registry;
@@ -220,7 +220,7 @@ int main(int argc, char **argv) {
           path = p.str().str();
       }
       if (path.empty()) {
-        args.push_back(generate(sig->arguments[i], rng));
+        args.push_back(generateArgument(sig->arguments[i], init, intMax, rng));
         continue;
       }
       auto t = readNpy(path, &sig->arguments[i]);
@@ -255,9 +255,9 @@ int main(int argc, char **argv) {
       char buf[160];
       std::snprintf(buf, sizeof(buf),
                     "@%s: median %.3f ms, min %.3f ms, mean %.3f ms over %u "
-                    "runs\n",
+                    "runs, %d threads\n",
                     name.c_str(), sorted[sorted.size() / 2], sorted.front(),
-                    mean, runs);
+                    mean, runs, (int)tp_rt_num_threads());
       llvm::outs() << buf;
     }
     std::string dir =

@@ -58,7 +58,15 @@ struct TPLowerToCPUOptions : public PassPipelineOptions<TPLowerToCPUOptions> {
       llvm::cl::init(true)};
 };
 
-/// Adds tp-lower-to-cpu to `pm` (a module-level pass manager).
+/// Checks option values the pipeline cannot work with (vector-width: a
+/// power of two from 1 to kMaxVectorWidth); reports the first problem
+/// through `emitError` and returns failure.
+LogicalResult
+verifyTPLowerToCPUOptions(const TPLowerToCPUOptions &options,
+                          function_ref<LogicalResult(const Twine &)> emitError);
+
+/// Adds tp-lower-to-cpu to `pm` (a module-level pass manager). `options`
+/// must pass verifyTPLowerToCPUOptions (otherwise the tiling pass fails).
 void buildTPLowerToCPUPipeline(OpPassManager &pm,
                                const TPLowerToCPUOptions &options);
 

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/Pass.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace mlir {
 namespace tp {
@@ -24,6 +25,18 @@ namespace tp {
 /// Prefix of the functions tp-outline-parallel-loops creates (after the
 /// parent function's name) and attribute marking them.
 constexpr llvm::StringLiteral kParallelBodyAttr = "tp.parallel_body";
+
+/// The largest vector-width tp-tile-and-vectorize accepts: four vectors of
+/// it are an elementwise tile, which must stay within its 2048-element
+/// limit on vectorized tiles.
+constexpr int64_t kMaxVectorWidth = 512;
+
+/// True when tp-tile-and-vectorize can tile for `width` f32 lanes per
+/// vector register: a power of two from 1 to kMaxVectorWidth.
+inline bool isValidVectorWidth(int64_t width) {
+  return width > 0 && width <= kMaxVectorWidth &&
+         llvm::isPowerOf2_64(static_cast<uint64_t>(width));
+}
 
 } // namespace tp
 } // namespace mlir

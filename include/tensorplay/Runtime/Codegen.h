@@ -48,6 +48,19 @@ const char *tp_rt_codegen_error(void);
 /// Clears the error slot.
 void tp_rt_codegen_clear_error(void);
 
+/// Sets the threads of compiled code and of oneDNN to `n` (1 to 1024; 0:
+/// the defaults, from TP_RT_NUM_THREADS / OMP_NUM_THREADS or the cores):
+/// the runtime's CPU pool and, when oneDNN runs on OpenMP, the team size of
+/// OpenMP parallel regions (compiled parallel loops, oneDNN primitives)
+/// started from the calling thread (omp_set_num_threads; OpenMP reads
+/// OMP_NUM_THREADS once, when it is loaded, so setting the variable later
+/// has no effect). Other values: TP_RT_ERROR_INVALID_ARGUMENT.
+tp_rt_status tp_rt_set_num_threads(int32_t n);
+
+/// The threads a parallel loop of compiled code (and, with OpenMP, a oneDNN
+/// primitive) started from the calling thread runs on.
+int32_t tp_rt_num_threads(void);
+
 /// The body of an outlined parallel loop: runs iterations [begin, end).
 typedef void (*tp_rt_parallel_body)(void *context, int64_t begin, int64_t end);
 

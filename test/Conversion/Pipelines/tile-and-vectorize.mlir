@@ -48,3 +48,51 @@ func.func @row_sum(%x: tensor<64x512xf32>) -> tensor<64xf32> {
   %r = tp.sum %x {dim = array<i64: 1>} : (tensor<64x512xf32>) -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// -----
+
+// A full reduction of a broadcast product: rows of the product reduced into
+// a scalar carried across the rows. The unit row dimension is cast away
+// before the reduction (no vector.contract with a reduction dimension of
+// one operand only).
+// CHECK-LABEL: func.func @full_sum_broadcast_product
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<f32>)
+// CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<1x1024xf32>
+// CHECK: %[[R:.*]] = vector.shape_cast %[[P]] : vector<1x1024xf32> to vector<1024xf32>
+// CHECK: vector.multi_reduction <add>, %[[R]], %{{.*}} [0] : vector<1024xf32> to f32
+// CHECK-NOT: vector.contract
+func.func @full_sum_broadcast_product(%x: tensor<256x1024xf32>, %w: tensor<1024xf32>) -> tensor<f32> {
+  %m = tp.mul %x, %w : (tensor<256x1024xf32>, tensor<1024xf32>) -> tensor<256x1024xf32>
+  %r = tp.sum %m : (tensor<256x1024xf32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// -----
+
+// A product contracted over its two innermost dims of three: every reduced
+// unit dimension goes, the row is reduced into the scalar.
+// CHECK-LABEL: func.func @full_mean_broadcast_product_3d
+// CHECK: vector.shape_cast %{{.*}} : vector<1x1x7xf32> to vector<7xf32>
+// CHECK: vector.multi_reduction <add>, %{{.*}}, %{{.*}} [0] : vector<7xf32> to f32
+// CHECK-NOT: vector.contract
+func.func @full_mean_broadcast_product_3d(%x: tensor<3x5x7xf32>, %w: tensor<5x7xf32>) -> tensor<f32> {
+  %m = tp.mul %x, %w : (tensor<3x5x7xf32>, tensor<5x7xf32>) -> tensor<3x5x7xf32>
+  %r = tp.mean %m : (tensor<3x5x7xf32>) -> tensor<f32>
+  return %r : tensor<f32>
+}
+
+// -----
+
+// A reduction over the row dimension only (unit in the tile): the rows are
+// added elementwise into the accumulator.
+// CHECK-LABEL: func.func @column_sum_broadcast_product
+// CHECK: scf.for {{.*}} -> (vector<64xf32>)
+// CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<1x64xf32>
+// CHECK: %[[R:.*]] = vector.shape_cast %[[P]] : vector<1x64xf32> to vector<64xf32>
+// CHECK: arith.addf %[[R]], %{{.*}} : vector<64xf32>
+// CHECK-NOT: vector.contract
+func.func @column_sum_broadcast_product(%x: tensor<4x64xf32>, %w: tensor<64xf32>) -> tensor<64xf32> {
+  %m = tp.mul %x, %w : (tensor<4x64xf32>, tensor<64xf32>) -> tensor<4x64xf32>
+  %r = tp.sum %m {dim = array<i64: 0>} : (tensor<4x64xf32>) -> tensor<64xf32>
+  return %r : tensor<64xf32>
+}

@@ -322,6 +322,49 @@ def reductions(mode):
     ones = (np.ones((2048,), np.float32), "bf16")
     cases.append(op_case("sum_bf16_accumulates_f32", [ones], "sum", "%a0", "",
                          [((), "bf16")], lambda v: [2048.0], tol=(0, 0)))
+    # Full reductions of a broadcast product (the product fuses into the
+    # reduction; its row tiles are reduced into one scalar).
+    def reduce_product(name, op, sx, sw, ref):
+        xs, ws = rand(sx, dtype=dt), rand(sw, dtype=dt)
+        body = ["%%m = tp.mul %%a0, %%a1 : (%s, %s) -> %s" % (
+                    ttype(sx, dt), ttype(sw, dt), ttype(sx, dt)),
+                "%%r0 = tp.%s %%m : (%s) -> %s" % (op, ttype(sx, dt),
+                                                  ttype((), dt))]
+        return Case(name, [xs, ws], body, [((), dt)],
+                    lambda a, b: [rounded(dt, ref(rounded(dt, a * b)))])
+    cases += [
+        reduce_product("sum_bcast_product", "sum", (4, 6), (6,), np.sum),
+        reduce_product("mean_bcast_product", "mean", (4, 6), (6,), np.mean),
+        reduce_product("sum_bcast_product_3d", "sum", (3, 5, 7), (5, 7),
+                       np.sum),
+        reduce_product("sum_bcast_product_big", "sum", (256, 1024), (1024,),
+                       np.sum),
+        reduce_product("mean_bcast_product_big", "mean", (8, 128, 512),
+                       (512,), np.mean),
+    ]
+    # Attribute combinations: cumsum along the first dim, norms with p = -inf
+    # (smallest magnitude) and p = 0 (count of non-zeros), keepdim.
+    xz = rand((3, 5, 7), dtype=dt)
+    xz[0][np.abs(xz[0]) < 0.3] = 0
+    cases += [
+        op_case("cumsum_dim0", [xz], "cumsum", "%a0", "dim = 0 : i64",
+                [((3, 5, 7), dt)],
+                lambda v: [rounded(dt, np.cumsum(v, axis=0))]),
+        op_case("norm_neg_inf", [xz], "norm", "%a0",
+                "p = 0xFFF0000000000000 : f64, dim = array<i64: 2>",
+                [((3, 5), dt)], lambda v: [np.abs(v).min(axis=2)]),
+        op_case("norm0", [xz], "norm", "%a0",
+                "p = 0.0 : f64, dim = array<i64: 0, 2>", [((5,), dt)],
+                lambda v: [(v != 0).sum(axis=(0, 2))]),
+        op_case("norm0_all", [xz], "norm", "%a0", "p = 0.0 : f64", [((), dt)],
+                lambda v: [(v != 0).sum()]),
+        op_case("mean_keepdim", [xz], "mean", "%a0",
+                "dim = array<i64: 1>, keepdim = true", [((3, 1, 7), dt)],
+                lambda v: [rounded(dt, v.mean(axis=1, keepdims=True))]),
+        op_case("prod_keepdim", [rand((3, 5, 7), 0.5, 1.5, dt)], "prod", "%a0",
+                "dim = 2 : i64, keepdim = true", [((3, 5, 1), dt)],
+                lambda v: [rounded(dt, v.prod(axis=2, keepdims=True))]),
+    ]
     return cases
 
 
@@ -529,6 +572,62 @@ def losses(mode):
                 "triplet_margin_loss", "%a0, %a1, %a2",
                 "p = 1.0 : f64, swap = true", [((), dt)],
                 lambda a, p, n: [np.maximum(pdist(a, p, 1) - np.minimum(pdist(a, n, 1), pdist(p, n, 1)) + 1.0, 0).mean()]),
+    ]
+    # Weighted binary cross entropy reduced to a scalar (the weighted loss
+    # is a broadcast product fused into the full reduction).
+    bw = rand((7,), 0, 2, dt)
+    bce = lambda a, b: -(b * np.log(a) + (1 - b) * np.log(1 - a))
+    bce_logits = lambda a, b: -(b * np.log(sigmoid(a)) +
+                                (1 - b) * np.log(1 - sigmoid(a)))
+    for red in ("mean", "sum"):
+        attr = 'reduction = "%s"' % red
+        cases += [
+            op_case("bce_weight_" + red, [p, tp_, bw], "binary_cross_entropy",
+                    "%a0, %a1 weight(%a2)", attr, [((), dt)],
+                    lambda a, b, w, red=red: [reduce_loss(w * bce(a, b), red)]),
+            op_case("bce_logits_weight_" + red, [x, tp_, bw],
+                    "binary_cross_entropy_with_logits", "%a0, %a1 weight(%a2)",
+                    attr, [((), dt)],
+                    lambda a, b, w, red=red: [
+                        reduce_loss(w * bce_logits(a, b), red)]),
+        ]
+    # A class index as ignore_index; label smoothing with weights and
+    # ignored targets (PyTorch normalizes the smoothing term of the mean by
+    # the weights of the kept targets too).
+    tgt_ign2 = (np.array([0, 2, 4, 2, 1, 3], np.int64), "i64")
+    def smoothed(logp, t, ww, ignore, eps, reduction):
+        kept = t != ignore
+        smooth = np.where(kept, -(logp * ww).sum(1), 0.0)
+        if reduction == "sum":
+            smooth = smooth.sum()
+        else:
+            smooth = smooth.sum() / ww[np.where(kept, t, 0)][kept].sum()
+        return ((1 - eps) * nll(logp, t, ww, ignore, reduction) +
+                eps / logp.shape[1] * smooth)
+    cases += [
+        op_case("nll_ignore_class", [(ls(logits[0]).astype(np.float32), dt),
+                                     tgt_ign2, w], "nll_loss",
+                "%a0, %a1 weight(%a2)", "ignore_index = 2 : i64", [((), dt)],
+                lambda a, t, ww: [nll(a, t.astype(np.int64), ww, ignore=2)]),
+        op_case("cross_entropy_ignore_class", [logits, tgt_ign2],
+                "cross_entropy", "%a0, %a1", "ignore_index = 2 : i64",
+                [((), dt)],
+                lambda a, t: [nll(ls(a), t.astype(np.int64), ignore=2)]),
+        op_case("cross_entropy_smoothing_weight_ignore", [logits, tgt_ign, w],
+                "cross_entropy", "%a0, %a1 weight(%a2)",
+                "label_smoothing = 0.2 : f64", [((), dt)],
+                lambda a, t, ww: [smoothed(ls(a), t.astype(np.int64), ww,
+                                           -100, 0.2, "mean")]),
+        op_case("cross_entropy_smoothing_weight_ignore_sum",
+                [logits, tgt_ign2, w], "cross_entropy", "%a0, %a1 weight(%a2)",
+                'ignore_index = 2 : i64, label_smoothing = 0.1 : f64, '
+                'reduction = "sum"', [((), dt)],
+                lambda a, t, ww: [smoothed(ls(a), t.astype(np.int64), ww, 2,
+                                           0.1, "sum")]),
+        # beta = 0: smooth_l1 is l1 (PyTorch's special case).
+        op_case("smooth_l1_beta0", [x, t], "smooth_l1_loss", "%a0, %a1",
+                "beta = 0.0 : f64", [((), dt)],
+                lambda a, b: [np.abs(a - b).mean()]),
     ]
     return cases
 
@@ -769,6 +868,19 @@ def attention(mode):
                          "scaled_dot_product_attention", "%a0, %a1, %a2 mask(%a3)",
                          "", [((2, 4, 16, 8), dt)],
                          lambda a, b, c, m: [sdpa(a, b, c, m != 0)]))
+    # Causal with L != S: the mask is the top-left aligned lower triangle
+    # (PyTorch's tril(ones(L, S))), more queries than keys and fewer.
+    q6 = rand((2, 4, 6, 8), dtype=dt)
+    cases += [
+        op_case("sdpa_causal_more_queries", [q, k, v],
+                "scaled_dot_product_attention", "%a0, %a1, %a2",
+                "is_causal = true", [((2, 4, 16, 8), dt)],
+                lambda a, b, c: [sdpa(a, b, c, causal=True)]),
+        op_case("sdpa_causal_fewer_queries", [q6, k, v],
+                "scaled_dot_product_attention", "%a0, %a1, %a2",
+                "is_causal = true", [((2, 4, 6, 8), dt)],
+                lambda a, b, c: [sdpa(a, b, c, causal=True)]),
+    ]
     return cases
 
 
