@@ -16,6 +16,7 @@ for target in cuda:fp16 cpu:bf16; do
 done
 # Compile and run it on this CPU, in f32 and in bf16 mixed precision.
 for autocast in "" "--autocast=cpu:bf16"; do
-  echo "== tp-run examples/mlp.mlir $autocast --seed 1 --repeat 10"
-  "$BUILD/bin/tp-run" examples/mlp.mlir $autocast --seed 1 --repeat 10
+  echo "== tp-run examples/mlp.mlir $autocast --seed 1 --init=fan-in --repeat 10 --print"
+  "$BUILD/bin/tp-run" examples/mlp.mlir $autocast --seed 1 --init=fan-in \
+    --repeat 10 --print | cut -c1-150
 done
