@@ -1,5 +1,6 @@
 //===- TPShapeOps.cpp - tp data movement, indexing, pooling ---------------===//
 
+#include "CheckedInt64.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include "llvm/ADT/SmallSet.h"
@@ -283,7 +284,11 @@ LogicalResult mlir::tp::verifyPad(Operation *op, int64_t n) {
                              "padded dimension (")
              << dim << ")";
     if (!isDyn(dim)) {
-      dim += lo + hi;
+      std::optional<int64_t> padded = (CheckedInt64(dim) + lo + hi).value();
+      if (!padded)
+        return op->emitOpError("padding too large: the padded size "
+                               "overflows int64");
+      dim = *padded;
       if (dim <= 0)
         return op->emitOpError("padded size must be positive");
     }
@@ -326,19 +331,27 @@ LogicalResult mlir::tp::verifyPool(Operation *op, int64_t n,
     if (k[i] <= 0 || s[i] <= 0 || d[i] <= 0)
       return op->emitOpError("kernel_size, stride and dilation must be "
                              "positive");
-    if (p[i] < 0 || 2 * p[i] > k[i])
+    if (p[i] < 0 || p[i] > k[i] / 2)
       return op->emitOpError("padding should be at most half of the kernel "
                              "size");
     int64_t &dim = shape[shape.size() - n + i];
     if (isDyn(dim))
       continue;
-    int64_t span = dim + 2 * p[i] - d[i] * (k[i] - 1) - 1;
-    int64_t out = (ceilMode ? (span + s[i] - 1) / s[i] : span / s[i]) + 1;
-    if (ceilMode && (out - 1) * s[i] >= dim + p[i])
-      --out;
-    if (span < 0 || out <= 0)
+    CheckedInt64 span = CheckedInt64(dim) + CheckedInt64(p[i]) * 2 -
+                        CheckedInt64(d[i]) * (k[i] - 1) - 1;
+    CheckedInt64 out = (ceilMode ? (span + s[i] - 1) / s[i] : span / s[i]) + 1;
+    std::optional<int64_t> size = out.value();
+    // ceil_mode: the last window must start inside the (left-padded) input.
+    std::optional<int64_t> lastStart = ((out - 1) * s[i]).value();
+    if (!span.value() || !size || !lastStart)
+      return op->emitOpError("kernel_size, stride, padding or dilation too "
+                             "large: the output size of spatial dimension ")
+             << i << " overflows int64";
+    if (ceilMode && *lastStart - p[i] >= dim)
+      --*size;
+    if (*span.value() < 0 || *size <= 0)
       return op->emitOpError("input too small for the pooling window");
-    dim = out;
+    dim = *size;
   }
   return expectResultShape(op, 0, shape);
 }

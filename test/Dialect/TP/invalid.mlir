@@ -403,10 +403,6 @@ func.func @cross_size(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) {
   return
 }
 
-//===----------------------------------------------------------------------===//
-// Convolutions
-//===----------------------------------------------------------------------===//
-
 // -----
 
 func.func @conv_rank(%x: tensor<2x3xf32>, %w: tensor<4x3x3x3xf32>) {
@@ -516,6 +512,38 @@ func.func @conv_tbc_channels(%x: tensor<10x2x3xf32>, %w: tensor<3x4x4xf32>, %b: 
 func.func @conv_tbc_bias(%x: tensor<10x2x3xf32>, %w: tensor<3x3x4xf32>, %b: tensor<5xf32>) {
   // expected-error @+1 {{bias size must equal weight dim 2 (5 vs 4)}}
   %r = tp.conv_tbc %x, %w, %b : (tensor<10x2x3xf32>, tensor<3x3x4xf32>, tensor<5xf32>) -> tensor<8x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_overflow(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{stride, padding or dilation too large: the output size of spatial dimension 0 overflows int64}}
+  %r = tp.conv2d %x, %w {padding = array<i64: 4611686018427387904>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_stride_overflow(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{stride, padding or dilation too large: the output size of spatial dimension 0 overflows int64}}
+  %r = tp.conv2d %x, %w {padding = array<i64: 9223372036854775807>, stride = array<i64: 9223372036854775807>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_overflow(%x: tensor<1x4x4x4xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{stride, padding or dilation too large: the output size of spatial dimension 0 overflows int64}}
+  %r = tp.conv_transpose2d %x, %w {stride = array<i64: 4611686018427387904>} : (tensor<1x4x4x4xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x9x9xf32>
+  return
+}
+
+// -----
+
+func.func @conv_tbc_pad_overflow(%x: tensor<10x2x3xf32>, %w: tensor<3x3x4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{pad too large: the output length overflows int64}}
+  %r = tp.conv_tbc %x, %w, %b {pad = 4611686018427387904 : i64} : (tensor<10x2x3xf32>, tensor<3x3x4xf32>, tensor<4xf32>) -> tensor<8x2x4xf32>
   return
 }
 
@@ -667,10 +695,6 @@ func.func @mha_weights(%q: tensor<2x5x16xf32>, %qw: tensor<48x16xf32>, %qb: tens
   return
 }
 
-//===----------------------------------------------------------------------===//
-// Reductions and normalization
-//===----------------------------------------------------------------------===//
-
 // -----
 
 func.func @reduce_dims(%x: tensor<4x8xf32>) {
@@ -799,10 +823,6 @@ func.func @quantile_mode(%x: tensor<4x8xf32>, %q: tensor<3xf32>) {
   return
 }
 
-//===----------------------------------------------------------------------===//
-// Losses
-//===----------------------------------------------------------------------===//
-
 // -----
 
 func.func @loss_reduction(%x: tensor<4x8xf32>) {
@@ -890,10 +910,6 @@ func.func @ctc_lengths(%lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tens
   %l = tp.ctc_loss %lp, %t, %il, %tl : (tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xf32>, tensor<4xi64>) -> tensor<f32>
   return
 }
-
-//===----------------------------------------------------------------------===//
-// Layout, indexing, pooling, sampling
-//===----------------------------------------------------------------------===//
 
 // -----
 
@@ -1191,9 +1207,21 @@ func.func @grid_sampler_modes(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x4x2xf32>) 
   return
 }
 
-//===----------------------------------------------------------------------===//
-// Linear algebra, FFT, complex views
-//===----------------------------------------------------------------------===//
+// -----
+
+func.func @pool_overflow(%x: tensor<1x2x4x4x4xf32>) {
+  // expected-error @+1 {{kernel_size, stride, padding or dilation too large: the output size of spatial dimension 0 overflows int64}}
+  %r = tp.max_pool3d %x {dilation = array<i64: 4611686018427387904>, kernel_size = array<i64: 4>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x1x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @pad_overflow(%x: tensor<2x3x8xf32>) {
+  // expected-error @+1 {{padding too large: the padded size overflows int64}}
+  %r = tp.replication_pad1d %x {padding = array<i64: 9223372036854775807, 1>} : (tensor<2x3x8xf32>) -> tensor<2x3x11xf32>
+  return
+}
 
 // -----
 
