@@ -4,6 +4,7 @@
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::tp;
@@ -60,7 +61,16 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
   }
   case LayoutKind::Reshape: {
     ArrayRef<int64_t> target = cast<ReshapeOp>(op).getShape();
-    int64_t inferred = -1, known = 1;
+    auto formatTarget = [&] {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "[";
+      llvm::interleaveComma(target, os);
+      os << "]";
+      return text;
+    };
+    int64_t inferred = -1;
+    CheckedInt64 known = 1;
     for (auto [i, d] : llvm::enumerate(target)) {
       if (d == -1) {
         if (inferred >= 0)
@@ -69,25 +79,44 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
       } else if (d < 0) {
         return op->emitOpError("invalid shape dimension ") << d;
       } else {
-        known *= d;
+        known = known * d;
       }
     }
-    shape.assign(target.begin(), target.end());
-    int64_t numel = product(x);
-    if (inferred >= 0) {
-      if (isDyn(numel) || known == 0)
-        shape[inferred] = ShapedType::kDynamic;
-      else if (numel % known != 0)
-        return op->emitOpError("shape ")
-               << formatShape(target) << " is invalid for an input of "
-               << numel << " elements";
-      else
-        shape[inferred] = numel / known;
-    } else if (!isDyn(numel) && numel != known) {
+    if (!known.value())
       return op->emitOpError("shape ")
-             << formatShape(target) << " is invalid for an input of " << numel
+             << formatTarget()
+             << " is too large: its number of elements overflows int64";
+    shape.assign(target.begin(), target.end());
+    int64_t numel = product(x), size = *known.value();
+    auto invalid = [&] {
+      return op->emitOpError("shape ")
+             << formatTarget() << " is invalid for an input of " << numel
              << " elements";
+    };
+    if (inferred < 0) {
+      if (!isDyn(numel) && numel != size)
+        return invalid();
+      return success();
     }
+    if (size == 0) {
+      // -1 next to a 0 dimension: any size fits (PyTorch's infer_size).
+      if (!isDyn(numel) && numel != 0)
+        return invalid();
+      InFlightDiagnostic diag = op->emitOpError("cannot reshape a tensor of ");
+      if (isDyn(numel))
+        diag << "?";
+      else
+        diag << numel;
+      return diag << " elements into shape " << formatTarget()
+                  << " because the unspecified dimension size -1 can be any "
+                     "value and is ambiguous";
+    }
+    if (isDyn(numel))
+      shape[inferred] = ShapedType::kDynamic;
+    else if (numel % size != 0)
+      return invalid();
+    else
+      shape[inferred] = numel / size;
     return success();
   }
   case LayoutKind::Expand: {

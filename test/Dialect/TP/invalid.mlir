@@ -954,7 +954,7 @@ func.func @reshape_negative(%x: tensor<4x8xf32>) {
 // -----
 
 func.func @reshape_numel(%x: tensor<4x8xf32>) {
-  // expected-error @+1 {{shape 5x-1 is invalid for an input of 32 elements}}
+  // expected-error @+1 {{shape [5, -1] is invalid for an input of 32 elements}}
   %r = tp.reshape %x {shape = array<i64: 5, -1>} : (tensor<4x8xf32>) -> tensor<5x6xf32>
   return
 }
@@ -962,7 +962,7 @@ func.func @reshape_numel(%x: tensor<4x8xf32>) {
 // -----
 
 func.func @reshape_numel_static(%x: tensor<4x8xf32>) {
-  // expected-error @+1 {{shape 5x6 is invalid for an input of 32 elements}}
+  // expected-error @+1 {{shape [5, 6] is invalid for an input of 32 elements}}
   %r = tp.reshape %x {shape = array<i64: 5, 6>} : (tensor<4x8xf32>) -> tensor<5x6xf32>
   return
 }
@@ -1209,6 +1209,30 @@ func.func @grid_sampler_modes(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x4x2xf32>) 
 
 // -----
 
+func.func @reshape_ambiguous(%x: tensor<0x6xf32>) {
+  // expected-error @+1 {{cannot reshape a tensor of 0 elements into shape [-1, 0] because the unspecified dimension size -1 can be any value and is ambiguous}}
+  %r = tp.reshape %x {shape = array<i64: -1, 0>} : (tensor<0x6xf32>) -> tensor<5x0xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_zero_known(%x: tensor<2x6xf32>) {
+  // expected-error @+1 {{shape [-1, 0] is invalid for an input of 12 elements}}
+  %r = tp.reshape %x {shape = array<i64: -1, 0>} : (tensor<2x6xf32>) -> tensor<?x0xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_dynamic_zero_known(%x: tensor<?x6xf32>) {
+  // expected-error @+1 {{cannot reshape a tensor of ? elements into shape [-1, 0] because the unspecified dimension size -1 can be any value and is ambiguous}}
+  %r = tp.reshape %x {shape = array<i64: -1, 0>} : (tensor<?x6xf32>) -> tensor<?x0xf32>
+  return
+}
+
+// -----
+
 func.func @pool_overflow(%x: tensor<1x2x4x4x4xf32>) {
   // expected-error @+1 {{kernel_size, stride, padding or dilation too large: the output size of spatial dimension 0 overflows int64}}
   %r = tp.max_pool3d %x {dilation = array<i64: 4611686018427387904>, kernel_size = array<i64: 4>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x1x1x1xf32>
@@ -1222,6 +1246,18 @@ func.func @pad_overflow(%x: tensor<2x3x8xf32>) {
   %r = tp.replication_pad1d %x {padding = array<i64: 9223372036854775807, 1>} : (tensor<2x3x8xf32>) -> tensor<2x3x11xf32>
   return
 }
+
+// -----
+
+func.func @reshape_overflow(%x: tensor<2x6xf32>) {
+  // expected-error @+1 {{shape [4611686018427387904, 4, -1] is too large: its number of elements overflows int64}}
+  %r = tp.reshape %x {shape = array<i64: 4611686018427387904, 4, -1>} : (tensor<2x6xf32>) -> tensor<2x6xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Linear algebra, FFT, complex views
+//===----------------------------------------------------------------------===//
 
 // -----
 
