@@ -825,6 +825,58 @@ func.func @quantile_mode(%x: tensor<4x8xf32>, %q: tensor<3xf32>) {
 
 // -----
 
+func.func @softmax_integer_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point type, got 'i32'}}
+  %r = tp.softmax %x {dim = 1 : i64, dtype = i32} : (tensor<4x8xf32>) -> tensor<4x8xi32>
+  return
+}
+
+// -----
+
+func.func @log_softmax_integer_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point type, got 'i64'}}
+  %r = tp.log_softmax %x {dim = 1 : i64, dtype = i64} : (tensor<4x8xf32>) -> tensor<4x8xi64>
+  return
+}
+
+// -----
+
+func.func @softmin_integer_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point type, got 'i1'}}
+  %r = tp.softmin %x {dim = 1 : i64, dtype = i1} : (tensor<4x8xf32>) -> tensor<4x8xi1>
+  return
+}
+
+// -----
+
+func.func @softmax_complex_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point type, got 'complex<f32>'}}
+  %r = tp.softmax %x {dim = 1 : i64, dtype = complex<f32>} : (tensor<4x8xf32>) -> tensor<4x8xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @mean_integer_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point or complex type, got 'i32'}}
+  %r = tp.mean %x {dim = array<i64: 1>, dtype = i32} : (tensor<4x8xf32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @norm_integer_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point or complex type, got 'i32'}}
+  %r = tp.norm %x {dtype = i32} : (tensor<4x8xf32>) -> tensor<i32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// Losses
+//===----------------------------------------------------------------------===//
+
+// -----
+
 func.func @loss_reduction(%x: tensor<4x8xf32>) {
   // expected-error @+1 {{reduction must be one of none, mean, sum, got 'max'}}
   %l = tp.mse_loss %x, %x {reduction = "max"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
