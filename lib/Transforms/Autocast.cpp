@@ -65,7 +65,9 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
         return fail(llvm::toString(std::move(err)));
     }
 
-    AutocastRewriter rewriter(module, parsed, keepIoTypes, policies,
+    AutocastOptions options;
+    options.target = parsed;
+    AutocastRewriter rewriter(module, options, policies, keepIoTypes,
                               /*record=*/!report.empty());
     if (failed(rewriter.run()))
       return signalPassFailure();

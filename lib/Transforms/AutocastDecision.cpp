@@ -17,19 +17,9 @@
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::tp;
-
-std::string AutocastState::tag() const {
-  if (!enabled)
-    return "off";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << (device ? deviceName(*device) : StringRef("any")) << "_" << dtype;
-  return text;
-}
 
 StringRef mlir::tp::describeReason(AutocastReason reason) {
   switch (reason) {

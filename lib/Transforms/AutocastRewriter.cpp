@@ -16,22 +16,17 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::tp;
 
-/// The attribute recording the autocast state a specialized function was
-/// created for (so that running the pass again keeps treating it so).
-static constexpr StringLiteral kStateAttr = "tp.autocast_state";
-static constexpr StringLiteral kDeviceAttr = "tp.device";
-
 AutocastRewriter::AutocastRewriter(ModuleOp module,
-                                   std::optional<AutocastTarget> target,
-                                   bool keepIoTypes,
+                                   const AutocastOptions &options,
                                    ArrayRef<AutocastPolicy> policies,
-                                   bool record)
-    : module(module), target(target), keepIoTypes(keepIoTypes),
-      policies(policies), record(record) {}
+                                   bool keepIoTypes, bool record)
+    : module(module), options(options), policies(policies),
+      keepIoTypes(keepIoTypes), record(record) {}
 
 AutocastRewriter::~AutocastRewriter() {
   for (auto &entry : pristine)
@@ -125,101 +120,27 @@ void AutocastRewriter::conformOperands(Operation *op, Operation *scope) {
 // Functions
 //===----------------------------------------------------------------------===//
 
-/// Parses a state recorded on a specialized function.
-static std::optional<AutocastState> parseRecordedState(DictionaryAttr dict) {
-  AutocastState state;
-  auto device = dict.getAs<StringAttr>("device_type");
-  auto enabled = dict.getAs<BoolAttr>("enabled");
-  auto cacheEnabled = dict.getAs<BoolAttr>("cache_enabled");
-  if (!enabled || !cacheEnabled)
-    return std::nullopt;
-  if (device) {
-    state.device = parseDevice(device.getValue());
-    if (!state.device)
-      return std::nullopt;
-  }
-  state.enabled = enabled.getValue();
-  state.cacheEnabled = cacheEnabled.getValue();
-  if (auto dtype = dict.getAs<TypeAttr>("dtype"))
-    state.dtype = dtype.getValue();
-  if (state.enabled && (!state.dtype || !(state.dtype.isF16() ||
-                                          state.dtype.isBF16())))
-    return std::nullopt;
-  return state;
-}
-
-static DictionaryAttr recordState(MLIRContext *ctx,
-                                  const AutocastState &state) {
-  Builder b(ctx);
-  SmallVector<NamedAttribute> attrs;
-  if (state.device)
-    attrs.push_back(b.getNamedAttr("device_type",
-                                   b.getStringAttr(deviceName(*state.device))));
-  if (state.enabled)
-    attrs.push_back(b.getNamedAttr("dtype", TypeAttr::get(state.dtype)));
-  attrs.push_back(b.getNamedAttr("enabled", b.getBoolAttr(state.enabled)));
-  attrs.push_back(
-      b.getNamedAttr("cache_enabled", b.getBoolAttr(state.cacheEnabled)));
-  return b.getDictionaryAttr(attrs);
-}
-
-std::optional<AutocastState> AutocastRewriter::entryState(func::FuncOp func,
-                                                          bool &mismatch) {
-  mismatch = false;
-  if (auto recorded = func->getAttrOfType<DictionaryAttr>(kStateAttr)) {
-    std::optional<AutocastState> state = parseRecordedState(recorded);
-    if (!state)
-      func.emitError("malformed ") << kStateAttr << " attribute " << recorded;
-    return state;
-  }
-  AutocastState state;
-  if (auto device = func->getAttrOfType<StringAttr>(kDeviceAttr)) {
-    state.device = parseDevice(device.getValue());
-    if (!state.device) {
-      func.emitError("unknown tp.device '")
-          << device.getValue() << "': expected one of cuda, xpu, cpu";
-      return std::nullopt;
-    }
-  } else if (func->hasAttr(kDeviceAttr)) {
-    func.emitError("tp.device must be a string: cuda, xpu or cpu");
-    return std::nullopt;
-  }
-  if (!target)
-    return state;
-  if (state.device && *state.device != target->device) {
-    mismatch = true;
-    return state;
-  }
-  state.device = target->device;
-  state.enabled = true;
-  state.dtype = target->getDtype(func.getContext());
-  return state;
-}
-
 LogicalResult AutocastRewriter::processEntry(func::FuncOp func) {
   if (done.contains(func) || inProgress.contains(func) || func.isExternal())
     return success();
-  bool mismatch = false;
-  std::optional<AutocastState> state = entryState(func, mismatch);
-  if (!state)
+  FailureOr<AutocastContext> context =
+      getFunctionAutocastContext(func, options);
+  if (failed(context))
     return failure();
-  return processFunction(func, *state, mismatch);
+  return processFunction(func, *context);
 }
 
-LogicalResult AutocastRewriter::processFunction(func::FuncOp func,
-                                                const AutocastState &state,
-                                                bool mismatch) {
+LogicalResult
+AutocastRewriter::processFunction(func::FuncOp func,
+                                  const AutocastContext &context) {
   inProgress.insert(func);
-  bool savedMismatch = currentMismatch;
-  currentMismatch = mismatch;
   LogicalResult result = success();
   for (Block &block : func.getBody()) {
-    if (failed(processBlock(block, state, func))) {
+    if (failed(processBlock(block, context, func))) {
       result = failure();
       break;
     }
   }
-  currentMismatch = savedMismatch;
   bool keepIo = (keepIoTypes && !specializedFrom.count(func)) ||
                 forceKeepIo.contains(func);
   if (succeeded(result))
@@ -269,37 +190,37 @@ LogicalResult AutocastRewriter::finishFunction(func::FuncOp func,
 //===----------------------------------------------------------------------===//
 
 LogicalResult AutocastRewriter::processBlock(Block &block,
-                                             const AutocastState &state,
+                                             const AutocastContext &context,
                                              Operation *scope) {
   for (Operation &op : llvm::make_early_inc_range(block))
-    if (failed(processOp(&op, state, scope)))
+    if (failed(processOp(&op, context, scope)))
       return failure();
   return success();
 }
 
 LogicalResult AutocastRewriter::processOp(Operation *op,
-                                          const AutocastState &state,
+                                          const AutocastContext &context,
                                           Operation *scope) {
   if (isa<ComputeOpInterface>(op))
-    return processCompute(op, state, scope);
+    return processCompute(op, context, scope);
   if (isa<AutocastOp>(op))
-    return processRegionOp(op, state, scope);
+    return processRegionOp(op, context, scope);
   if (isa<CastOp, ConstantOp, YieldOp, func::ReturnOp, scf::YieldOp,
           scf::ConditionOp>(op))
     return success();
   if (isa<scf::ForOp>(op))
-    return processFor(op, state, scope);
+    return processFor(op, context, scope);
   if (isa<scf::IfOp>(op))
-    return processIf(op, state, scope);
+    return processIf(op, context, scope);
   if (isa<scf::WhileOp>(op))
-    return processWhile(op, state, scope);
+    return processWhile(op, context, scope);
   if (auto call = dyn_cast<func::CallOp>(op))
-    return processCall(call, state, scope);
+    return processCall(call, context, scope);
   // Any other op cannot follow a dtype change: it gets its original types.
   conformOperands(op, scope);
   for (Region &region : op->getRegions())
     for (Block &block : region)
-      if (failed(processBlock(block, state, scope)))
+      if (failed(processBlock(block, context, scope)))
         return failure();
   return success();
 }
@@ -336,16 +257,17 @@ LogicalResult AutocastRewriter::reinferResults(Operation *op) {
 }
 
 LogicalResult AutocastRewriter::processCompute(Operation *op,
-                                               const AutocastState &state,
+                                               const AutocastContext &context,
                                                Operation *scope) {
   auto compute = cast<ComputeOpInterface>(op);
   SmallVector<Type> elementTypes;
   for (Value v : compute.getComputeOperands())
     elementTypes.push_back(elementTypeOf(v));
+  AutocastState state = context.current();
   const AutocastPolicy *policy =
       state.device ? &policies[static_cast<unsigned>(*state.device)] : nullptr;
-  AutocastDecision decision = decideAutocast(
-      op, elementTypes, state, policy, currentMismatch && !state.enabled);
+  AutocastDecision decision = decideAutocast(op, elementTypes, state, policy,
+                                             isDeviceMismatch(state, options));
   if (decision.reason == AutocastReason::Banned) {
     return op->emitOpError()
            << "is banned in an enabled " << deviceName(*state.device)
@@ -377,19 +299,10 @@ LogicalResult AutocastRewriter::processCompute(Operation *op,
 }
 
 LogicalResult AutocastRewriter::processRegionOp(Operation *op,
-                                                const AutocastState &outer,
+                                                const AutocastContext &outer,
                                                 Operation *scope) {
   auto region = cast<AutocastOp>(op);
-  std::optional<Device> device = parseDevice(region.getDeviceType());
-  AutocastState inner = outer;
-  // A region for another device than the code's changes nothing.
-  if (!outer.device || outer.device == device) {
-    inner.device = device;
-    inner.enabled = region.getEnabled();
-    inner.dtype = region.getEffectiveDtype();
-    inner.cacheEnabled = region.getCacheEnabled();
-  }
-  if (failed(processBlock(region.getBody().front(), inner, op)))
+  if (failed(processBlock(region.getBody().front(), outer.enter(region), op)))
     return failure();
   for (auto [result, yielded] :
        llvm::zip(op->getResults(), region.getYield().getValues()))
@@ -440,14 +353,14 @@ LogicalResult AutocastRewriter::processLoop(
 }
 
 LogicalResult AutocastRewriter::processFor(Operation *op,
-                                           const AutocastState &state,
+                                           const AutocastContext &context,
                                            Operation *scope) {
   auto forOp = cast<scf::ForOp>(op);
   conformOperands(op, scope); // bounds never change; inits are handled below
   Block *body = forOp.getBody();
   if (failed(processLoop(
           op, forOp.getInitArgsMutable(), forOp.getRegionIterArgs(),
-          [&] { return processBlock(*body, state, scope); },
+          [&] { return processBlock(*body, context, scope); },
           [&] { return body->getTerminator(); }, scope)))
     return failure();
   for (auto [result, arg] :
@@ -457,13 +370,13 @@ LogicalResult AutocastRewriter::processFor(Operation *op,
 }
 
 LogicalResult AutocastRewriter::processIf(Operation *op,
-                                          const AutocastState &state,
+                                          const AutocastContext &context,
                                           Operation *scope) {
   auto ifOp = cast<scf::IfOp>(op);
   conformOperands(op, scope);
   for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
     for (Block &block : *region)
-      if (failed(processBlock(block, state, scope)))
+      if (failed(processBlock(block, context, scope)))
         return failure();
   if (ifOp.getNumResults() == 0)
     return success();
@@ -484,13 +397,13 @@ LogicalResult AutocastRewriter::processIf(Operation *op,
 }
 
 LogicalResult AutocastRewriter::processWhile(Operation *op,
-                                             const AutocastState &state,
+                                             const AutocastContext &context,
                                              Operation *scope) {
   auto whileOp = cast<scf::WhileOp>(op);
   Block &before = whileOp.getBefore().front();
   Block &after = whileOp.getAfter().front();
   auto processBody = [&]() -> LogicalResult {
-    if (failed(processBlock(before, state, scope)))
+    if (failed(processBlock(before, context, scope)))
       return failure();
     // The condition's arguments flow to the after region and the results.
     auto condition = cast<scf::ConditionOp>(before.getTerminator());
@@ -500,7 +413,7 @@ LogicalResult AutocastRewriter::processWhile(Operation *op,
       retype(arg, value.getType());
       retype(result, value.getType());
     }
-    return processBlock(after, state, scope);
+    return processBlock(after, context, scope);
   };
   return processLoop(op, whileOp.getInitsMutable(), before.getArguments(),
                      processBody, [&] { return after.getTerminator(); },
@@ -508,10 +421,10 @@ LogicalResult AutocastRewriter::processWhile(Operation *op,
 }
 
 LogicalResult AutocastRewriter::processCall(func::CallOp call,
-                                            const AutocastState &state,
+                                            const AutocastContext &context,
                                             Operation *scope) {
-  auto callee =
-      SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
+  auto callee = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
   if (!callee || callee.isExternal()) {
     conformOperands(call, scope);
     return success();
@@ -522,49 +435,58 @@ LogicalResult AutocastRewriter::processCall(func::CallOp call,
     original = it->second;
   auto origFunc = cast<func::FuncOp>(original);
 
+  // The callee runs on its own device (tp.device, or the one recorded on a
+  // specialization); a callee of no device runs on the caller's. It sees
+  // the autocast state of that device at the call site: a cpu function
+  // called from cuda code is untouched by the cuda state (eager semantics).
+  FailureOr<AutocastContext> entry =
+      getFunctionAutocastContext(origFunc, options);
+  FailureOr<std::optional<Device>> declared = getDeclaredDevice(origFunc);
+  if (failed(entry) || failed(declared))
+    return failure();
+  std::optional<Device> device = *declared;
+  if (!device && origFunc->hasAttr(kAutocastStateAttrName))
+    device = entry->getDevice();
+  if (!device)
+    device = context.getDevice();
+  AutocastContext callContext = context.on(device);
+
   SmallVector<Type> argTypes(call.getOperandTypes());
   std::vector<const void *> argKey;
   for (Type t : argTypes)
     argKey.push_back(t.getAsOpaquePointer());
-  auto key = std::make_tuple(original, state.tag() + (state.cacheEnabled
-                                                          ? ""
-                                                          : "_nocache"),
-                             argKey);
+  auto key = std::make_tuple(original, callContext.key(), argKey);
 
   func::FuncOp target;
-  bool mismatch = false;
-  std::optional<AutocastState> entry = entryState(origFunc, mismatch);
-  if (!entry)
-    return failure();
   if (auto it = specializations.find(key); it != specializations.end()) {
     target = it->second;
-  } else if (*entry == state && !mismatch &&
-             TypeRange(argTypes) ==
-                 origFunc.getFunctionType().getInputs()) {
-    // The call site's state is the function's own: call it as it is.
+  } else if (callContext == *entry &&
+             TypeRange(argTypes) == origFunc.getFunctionType().getInputs()) {
+    // The call site's context is the function's own: call it as it is.
     target = origFunc;
     if (failed(processEntry(origFunc)))
       return failure();
   } else {
-    // Specialize a pristine copy of the callee for this state and these
+    // Specialize a pristine copy of the callee for this context and these
     // argument types.
     auto source = pristine.lookup(original);
     if (!source)
       return call.emitOpError("internal error: no pristine copy of callee");
     target = source.clone();
     target.setPrivate();
-    SymbolTable symbols(module);
-    target.setName((origFunc.getName() + "_autocast_" + state.tag()).str());
-    symbols.insert(target, Block::iterator(origFunc->getNextNode()));
-    target->setAttr(kStateAttr, recordState(call.getContext(), state));
-    target->removeAttr(kDeviceAttr);
+    target.setName(
+        (origFunc.getName() + "_autocast_" + callContext.current().tag())
+            .str());
+    symbolTables.getSymbolTable(origFunc->getParentOp())
+        .insert(target, Block::iterator(origFunc->getNextNode()));
+    setFunctionAutocastContext(target, callContext, options);
     specializations[key] = target;
     specializedFrom[target] = original;
     for (auto [arg, type] : llvm::zip(target.getArguments(), argTypes))
       retype(arg, type);
     target.setFunctionType(FunctionType::get(
         call.getContext(), argTypes, target.getFunctionType().getResults()));
-    if (failed(processFunction(target, state, /*mismatch=*/false)))
+    if (failed(processFunction(target, callContext)))
       return failure();
   }
   if (inProgress.contains(target)) {
@@ -614,14 +536,17 @@ void AutocastRewriter::cleanUpAndCount() {
 LogicalResult AutocastRewriter::run() {
   // Keep untouched copies of every called function to specialize from.
   module.walk([&](func::CallOp call) {
-    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+    auto callee = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
     if (!callee || callee.isExternal() || pristine.count(callee))
       return;
     Operation *original = callee;
     pristine[original] = callee.clone();
   });
-  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+  // Every function, in nested modules too.
+  SmallVector<func::FuncOp> functions;
+  module->walk<WalkOrder::PreOrder>(
+      [&](func::FuncOp func) { functions.push_back(func); });
   for (func::FuncOp func : functions)
     if (failed(processEntry(func)))
       return failure();
