@@ -198,6 +198,50 @@ LogicalResult AutocastRewriter::processBlock(Block &block,
   return success();
 }
 
+/// The values each region of `op` returns to `op`'s results, one operand
+/// range per exit; nullopt unless `op` is a region op whose regions take no
+/// arguments, do not loop and return their values straight to the op
+/// (scf.if, scf.index_switch, scf.execute_region).
+static std::optional<SmallVector<MutableOperandRange>>
+getBranchExits(Operation *op) {
+  auto branch = dyn_cast<RegionBranchOpInterface>(op);
+  if (!branch || branch.hasLoop())
+    return std::nullopt;
+  SmallVector<MutableOperandRange> exits;
+  for (Region &region : op->getRegions()) {
+    if (!region.empty() && region.front().getNumArguments() != 0)
+      return std::nullopt;
+    for (Block &block : region) {
+      if (block.empty() || !block.mightHaveTerminator())
+        continue;
+      auto terminator =
+          dyn_cast<RegionBranchTerminatorOpInterface>(block.getTerminator());
+      if (!terminator)
+        continue; // a branch to another block of the region
+      MutableOperandRange values = terminator.getMutableSuccessorOperands(
+          RegionSuccessor(op, op->getResults()));
+      if (values.size() != op->getNumResults())
+        return std::nullopt;
+      exits.push_back(values);
+    }
+  }
+  return exits;
+}
+
+/// True for the terminators whose operands the handler of their parent
+/// reconciles with the parent (func.return, tp.yield, the yields of scf.for,
+/// scf.while and of the ops processBranches handles). Other terminators
+/// (cf.br, the terminators of opaque ops) are ops like any other.
+static bool isHandledExit(Operation *op) {
+  if (isa<func::ReturnOp, YieldOp>(op))
+    return true;
+  Operation *parent = op->getParentOp();
+  if (isa<scf::ForOp, scf::WhileOp>(parent))
+    return isa<scf::YieldOp, scf::ConditionOp>(op);
+  return isa<RegionBranchTerminatorOpInterface>(op) &&
+         getBranchExits(parent).has_value();
+}
+
 LogicalResult AutocastRewriter::processOp(Operation *op,
                                           const AutocastContext &context,
                                           Operation *scope) {
@@ -205,18 +249,28 @@ LogicalResult AutocastRewriter::processOp(Operation *op,
     return processCompute(op, context, scope);
   if (isa<AutocastOp>(op))
     return processRegionOp(op, context, scope);
-  if (isa<CastOp, ConstantOp, YieldOp, func::ReturnOp, scf::YieldOp,
-          scf::ConditionOp>(op))
+  if (isa<CastOp, ConstantOp>(op))
+    return success();
+  if (op->hasTrait<OpTrait::IsTerminator>() && isHandledExit(op))
     return success();
   if (isa<scf::ForOp>(op))
     return processFor(op, context, scope);
-  if (isa<scf::IfOp>(op))
-    return processIf(op, context, scope);
   if (isa<scf::WhileOp>(op))
     return processWhile(op, context, scope);
   if (auto call = dyn_cast<func::CallOp>(op))
     return processCall(call, context, scope);
-  // Any other op cannot follow a dtype change: it gets its original types.
+  if (auto branch = dyn_cast<RegionBranchOpInterface>(op))
+    if (getBranchExits(op))
+      return processBranches(branch, context, scope);
+  return processOpaque(op, context, scope);
+}
+
+LogicalResult AutocastRewriter::processOpaque(Operation *op,
+                                              const AutocastContext &context,
+                                              Operation *scope) {
+  // The op cannot follow a dtype change: it gets its original types. Its
+  // regions' terminators are processed as ops of their own (processOp), so
+  // they too give back the original types.
   conformOperands(op, scope);
   for (Region &region : op->getRegions())
     for (Block &block : region)
@@ -369,28 +423,29 @@ LogicalResult AutocastRewriter::processFor(Operation *op,
   return success();
 }
 
-LogicalResult AutocastRewriter::processIf(Operation *op,
-                                          const AutocastContext &context,
-                                          Operation *scope) {
-  auto ifOp = cast<scf::IfOp>(op);
+LogicalResult AutocastRewriter::processBranches(RegionBranchOpInterface op,
+                                                const AutocastContext &context,
+                                                Operation *scope) {
   conformOperands(op, scope);
-  for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
-    for (Block &block : *region)
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
       if (failed(processBlock(block, context, scope)))
         return failure();
-  if (ifOp.getNumResults() == 0)
-    return success();
-  Operation *thenYield = ifOp.thenYield(), *elseYield = ifOp.elseYield();
-  for (auto [index, result] : llvm::enumerate(ifOp.getResults())) {
-    Type joined = join(thenYield->getOperand(index).getType(),
-                       elseYield->getOperand(index).getType());
+  SmallVector<MutableOperandRange> exits = *getBranchExits(op);
+  for (auto [index, result] : llvm::enumerate(op->getResults())) {
+    Type joined;
+    for (MutableOperandRange &exit : exits) {
+      Type t = exit[index].get().getType();
+      joined = joined ? join(joined, t) : t;
+      if (!joined)
+        break;
+    }
     if (!joined)
       joined = result.getType();
-    for (Operation *yield : {thenYield, elseYield})
-      if (yield->getOperand(index).getType() != joined)
-        castOperandTo(yield->getOpOperand(index),
-                      cast<ShapedType>(joined).getElementType(), scope,
-                      /*shared=*/true);
+    for (MutableOperandRange &exit : exits)
+      if (exit[index].get().getType() != joined)
+        castOperandTo(exit[index], cast<ShapedType>(joined).getElementType(),
+                      scope, /*shared=*/true);
     retype(result, joined);
   }
   return success();

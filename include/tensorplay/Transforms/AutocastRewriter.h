@@ -17,6 +17,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -97,8 +98,16 @@ private:
                            Operation *scope);
   LogicalResult processWhile(Operation *op, const AutocastContext &context,
                              Operation *scope);
-  LogicalResult processIf(Operation *op, const AutocastContext &context,
-                          Operation *scope);
+  /// Region ops whose regions each run at most once and return to the op
+  /// (scf.if, scf.index_switch, scf.execute_region): each result takes the
+  /// widest type its regions yield.
+  LogicalResult processBranches(RegionBranchOpInterface op,
+                                const AutocastContext &context,
+                                Operation *scope);
+  /// Any other op: its operands and its regions' terminators get their
+  /// original types back (the ops inside are autocast).
+  LogicalResult processOpaque(Operation *op, const AutocastContext &context,
+                              Operation *scope);
   LogicalResult processCall(func::CallOp call, const AutocastContext &context,
                             Operation *scope);
   LogicalResult finishFunction(func::FuncOp func, bool keepIo);
