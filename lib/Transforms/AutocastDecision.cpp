@@ -51,6 +51,8 @@ StringRef mlir::tp::describeReason(AutocastReason reason) {
     return "autocast off";
   case AutocastReason::DeviceMismatch:
     return "device mismatch";
+  case AutocastReason::ExplicitCast:
+    return "explicit cast";
   }
   llvm_unreachable("unknown autocast reason");
 }
@@ -136,6 +138,8 @@ AutocastDecision mlir::tp::decideAutocast(Operation *op,
 }
 
 Type mlir::tp::getComputeDtype(Operation *op) {
+  if (isa<CastOp, ConstantOp>(op))
+    return elementTypeOf(op->getResult(0));
   auto compute = dyn_cast<ComputeOpInterface>(op);
   if (!compute)
     return {};

@@ -24,9 +24,10 @@ using namespace mlir::tp;
 AutocastRewriter::AutocastRewriter(ModuleOp module,
                                    const AutocastOptions &options,
                                    ArrayRef<AutocastPolicy> policies,
-                                   bool keepIoTypes, bool record)
+                                   StringRef policyFile, bool keepIoTypes,
+                                   bool record)
     : module(module), options(options), policies(policies),
-      keepIoTypes(keepIoTypes), record(record) {}
+      policyFile(policyFile.str()), keepIoTypes(keepIoTypes), record(record) {}
 
 AutocastRewriter::~AutocastRewriter() {
   for (auto &entry : pristine)
@@ -66,8 +67,11 @@ Value AutocastRewriter::getCast(Value value, Type elementType,
   if (auto def = value.getDefiningOp<CastOp>()) {
     Value source = def.getInput();
     if (elementTypeOf(source) == elementType &&
-        isLosslessConversion(elementType, type.getElementType()))
+        isLosslessConversion(elementType, type.getElementType())) {
+      if (!createdCasts.contains(def))
+        bypassedCasts.insert(def);
       return source;
+    }
   }
   auto key = std::make_tuple(value, elementType, scope,
                              shared ? nullptr : user);
@@ -98,12 +102,14 @@ Value AutocastRewriter::getCast(Value value, Type elementType,
   return castOp.getResult();
 }
 
-void AutocastRewriter::castOperandTo(OpOperand &operand, Type elementType,
+bool AutocastRewriter::castOperandTo(OpOperand &operand, Type elementType,
                                      Operation *scope, bool shared) {
   Value cast =
       getCast(operand.get(), elementType, scope, operand.getOwner(), shared);
   if (cast != operand.get())
     operand.set(cast);
+  Operation *def = cast.getDefiningOp();
+  return def && createdCasts.contains(def);
 }
 
 void AutocastRewriter::conformOperands(Operation *op, Operation *scope) {
@@ -249,8 +255,10 @@ LogicalResult AutocastRewriter::processOp(Operation *op,
     return processCompute(op, context, scope);
   if (isa<AutocastOp>(op))
     return processRegionOp(op, context, scope);
-  if (isa<CastOp, ConstantOp>(op))
+  if (isa<CastOp, ConstantOp>(op)) {
+    recordUntouched(op, context);
     return success();
+  }
   if (op->hasTrait<OpTrait::IsTerminator>() && isHandledExit(op))
     return success();
   if (isa<scf::ForOp>(op))
@@ -322,9 +330,40 @@ LogicalResult AutocastRewriter::processCompute(Operation *op,
       state.device ? &policies[static_cast<unsigned>(*state.device)] : nullptr;
   AutocastDecision decision = decideAutocast(op, elementTypes, state, policy,
                                              isDeviceMismatch(state, options));
+  OpRecord *opRecord = record ? &records[op] : nullptr;
+  if (opRecord) {
+    opRecord->decision = decision;
+    opRecord->state = state;
+    opRecord->casts.clear();
+  }
   if (decision.reason == AutocastReason::Banned) {
+    // Diagnosed; the rest of the module is still rewritten (and reported).
+    (void)reportBanned(op, state);
+    failedSoftly = true;
+    return reinferResults(op);
+  }
+  for (auto [index, to] : llvm::enumerate(decision.castTo)) {
+    if (!to)
+      continue;
+    bool casted =
+        castOperandTo(op->getOpOperand(index), to, scope, state.cacheEnabled);
+    // A cast the pass folded away (an input f16 -> f32 cast read back as
+    // f16) is not one it caused.
+    if (opRecord && casted)
+      opRecord->casts.push_back(
+          {static_cast<unsigned>(index), elementTypes[index], to});
+  }
+  if (decision.setDtypeF32)
+    op->setAttr("dtype", TypeAttr::get(Float32Type::get(op->getContext())));
+  return reinferResults(op);
+}
+
+LogicalResult AutocastRewriter::reportBanned(Operation *op,
+                                             const AutocastState &state) {
+  StringRef device = deviceName(*state.device);
+  if (isa<BinaryCrossEntropyOp>(op))
     return op->emitOpError()
-           << "is banned in an enabled " << deviceName(*state.device)
+           << "is banned in an enabled " << device
            << " autocast region: its backward may produce gradients that "
               "are not representable in "
            << state.dtype
@@ -332,24 +371,27 @@ LogicalResult AutocastRewriter::processCompute(Operation *op,
               "reversed in backward); use binary_cross_entropy_with_logits "
               "(sigmoid and binary cross entropy in one op), which is safe "
               "to autocast";
-  }
-  OpRecord *opRecord = record ? &records[op] : nullptr;
-  if (opRecord) {
-    opRecord->decision = decision;
-    opRecord->state = state;
-    opRecord->casts.clear();
-  }
-  for (auto [index, to] : llvm::enumerate(decision.castTo)) {
-    if (!to)
-      continue;
-    if (opRecord)
-      opRecord->casts.push_back(
-          {static_cast<unsigned>(index), elementTypes[index], to});
-    castOperandTo(op->getOpOperand(index), to, scope, state.cacheEnabled);
-  }
-  if (decision.setDtypeF32)
-    op->setAttr("dtype", TypeAttr::get(Float32Type::get(op->getContext())));
-  return reinferResults(op);
+  // Only binary_cross_entropy is banned by default: this ban comes from the
+  // policy file.
+  return op->emitOpError()
+         << "is banned in an enabled " << device
+         << " autocast region by the autocast policy file '" << policyFile
+         << "' (it is on its '" << device
+         << ".banned' list); run it where autocast is disabled or take it off "
+            "that list";
+}
+
+void AutocastRewriter::recordUntouched(Operation *op,
+                                       const AutocastContext &context) {
+  if (!record || createdCasts.contains(op))
+    return;
+  OpRecord &opRecord = records[op];
+  opRecord.state = context.current();
+  opRecord.decision = AutocastDecision();
+  opRecord.decision.list = PolicyList::Unlisted;
+  opRecord.decision.reason = isa<CastOp>(op) ? AutocastReason::ExplicitCast
+                                             : AutocastReason::NoFloatOperand;
+  opRecord.casts.clear();
 }
 
 LogicalResult AutocastRewriter::processRegionOp(Operation *op,
@@ -584,6 +626,13 @@ void AutocastRewriter::cleanUpAndCount() {
     summary.bytesCast += type.getNumElements() *
                          ((type.getElementTypeBitWidth() + 7) / 8);
   }
+  // Input casts whose every use a round-trip fold bypassed are dead now.
+  for (Operation *op : llvm::reverse(bypassedCasts)) {
+    if (!op->use_empty())
+      continue;
+    records.erase(op);
+    op->erase();
+  }
   for (auto &entry : records)
     summary.castsNaive += entry.second.casts.size();
 }
@@ -606,5 +655,6 @@ LogicalResult AutocastRewriter::run() {
     if (failed(processEntry(func)))
       return failure();
   cleanUpAndCount();
-  return success();
+  complete = true;
+  return failure(failedSoftly);
 }

@@ -159,6 +159,7 @@ enum class AutocastReason {
   Disabled,       ///< inside an enabled=false region
   AutocastOff,    ///< no autocast state applies
   DeviceMismatch, ///< the function runs on another device than the option's
+  ExplicitCast,   ///< a tp.cast of the input program (not the pass's own)
 };
 
 /// A human-readable reason, e.g. "ineligible: f64 operand".
@@ -192,7 +193,8 @@ AutocastDecision decideAutocast(Operation *op,
 
 /// The dtype `op` computes in with its current operands and attributes: the
 /// dtype= it carries, else what its dtype rule infers for its first result
-/// of kind Value (a tp compute op's "runs in" dtype). Null when unknown.
+/// of kind Value (a tp compute op's "runs in" dtype); the result's for
+/// tp.cast and tp.constant. Null when unknown.
 Type getComputeDtype(Operation *op);
 
 } // namespace tp

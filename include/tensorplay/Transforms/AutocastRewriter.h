@@ -54,16 +54,18 @@ struct AutocastSummary {
 class AutocastRewriter {
 public:
   /// `options` enables autocast for the functions of its target's device;
-  /// `policies` holds one policy per Device (indexed by the enum). With
+  /// `policies` holds one policy per Device (indexed by the enum), edited by
+  /// the policy file `policyFile` (empty: none; named in diagnostics). With
   /// `record`, every decision is kept for the report (getRecords,
   /// getSummary).
   AutocastRewriter(ModuleOp module, const AutocastOptions &options,
-                   ArrayRef<AutocastPolicy> policies, bool keepIoTypes,
-                   bool record);
+                   ArrayRef<AutocastPolicy> policies, StringRef policyFile,
+                   bool keepIoTypes, bool record);
   ~AutocastRewriter();
 
   /// Rewrites every function of the module (nested modules included); emits
-  /// diagnostics and fails on banned ops, ops whose operands end up with
+  /// diagnostics and fails on banned ops (after rewriting and recording the
+  /// rest, so that the report is complete), ops whose operands end up with
   /// incompatible dtypes, or bad attributes.
   LogicalResult run();
 
@@ -71,6 +73,9 @@ public:
     return records;
   }
   const AutocastSummary &getSummary() const { return summary; }
+  /// Whether run() went through the whole module (also when it failed on
+  /// banned ops only): the records and summary describe the result.
+  bool isComplete() const { return complete; }
 
 private:
   LogicalResult processEntry(func::FuncOp func);
@@ -82,6 +87,9 @@ private:
                           Operation *scope);
   LogicalResult processCompute(Operation *op, const AutocastContext &context,
                                Operation *scope);
+  LogicalResult reportBanned(Operation *op, const AutocastState &state);
+  /// Records a tp op the pass leaves alone (tp.constant, an input tp.cast).
+  void recordUntouched(Operation *op, const AutocastContext &context);
   LogicalResult processRegionOp(Operation *op, const AutocastContext &context,
                                 Operation *scope);
   /// Shared by scf.for and scf.while: `carried` receive `inits` on entry and
@@ -115,8 +123,9 @@ private:
   /// Casts operands whose types this pass changed back to their original
   /// types (for ops that cannot follow a type change).
   void conformOperands(Operation *op, Operation *scope);
-  /// Makes `operand` of type `type` (same shape), casting if needed.
-  void castOperandTo(OpOperand &operand, Type elementType, Operation *scope,
+  /// Gives `operand` the element type `elementType` (same shape), casting if
+  /// needed; true when it now reads a cast this pass inserted.
+  bool castOperandTo(OpOperand &operand, Type elementType, Operation *scope,
                      bool shared);
   /// Joins carried values: returns the wider of two tensor types of one
   /// shape, or null when they disagree in something else than the dtype.
@@ -129,8 +138,12 @@ private:
   ModuleOp module;
   AutocastOptions options;
   ArrayRef<AutocastPolicy> policies;
+  std::string policyFile;
   bool keepIoTypes;
   bool record;
+  /// Set when a diagnosed error lets the rewrite go on (banned ops).
+  bool failedSoftly = false;
+  bool complete = false;
 
   SymbolTableCollection symbolTables;
   llvm::MapVector<Operation *, OpRecord> records;
@@ -138,6 +151,8 @@ private:
   DenseMap<Value, Type> originalTypes;
   DenseMap<std::tuple<Value, Type, Operation *, Operation *>, Value> castCache;
   llvm::SetVector<Operation *> createdCasts;
+  /// Input casts a round-trip fold bypassed (erased if left without uses).
+  llvm::SetVector<Operation *> bypassedCasts;
   /// Untouched copies of called functions, to specialize from.
   DenseMap<Operation *, func::FuncOp> pristine;
   /// Specializations: (original callee, context key, argument types) -> func.
