@@ -65,24 +65,34 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
         return fail(llvm::toString(std::move(err)));
     }
 
-    AutocastRewriter rewriter(module, parsed, keepIoTypes, policies,
+    AutocastOptions options;
+    options.target = parsed;
+    AutocastRewriter rewriter(module, options, policies, policy, keepIoTypes,
                               /*record=*/!report.empty());
-    if (failed(rewriter.run()))
+    // The report is written also when the rewrite fails on a banned op (it
+    // lists the op as banned); then the pass fails.
+    LogicalResult rewritten = rewriter.run();
+    if (!report.empty() && rewriter.isComplete() &&
+        failed(writeReport(module, rewriter)))
       return signalPassFailure();
+    if (failed(rewritten))
+      return signalPassFailure();
+  }
 
-    if (report.empty())
-      return;
+  LogicalResult writeReport(ModuleOp module, const AutocastRewriter &rewriter) {
     if (report == "-") {
       printAutocastTable(module, rewriter, llvm::outs());
       llvm::outs().flush();
-      return;
+      return success();
     }
     std::string error;
     std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(report, &error);
     if (!out)
-      return fail("cannot write the autocast report: " + error);
+      return emitError(module.getLoc())
+             << "cannot write the autocast report: " << error;
     printAutocastJson(module, rewriter, out->os());
     out->keep();
+    return success();
   }
 };
 } // namespace

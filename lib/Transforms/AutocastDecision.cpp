@@ -17,19 +17,9 @@
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include "mlir/IR/BuiltinTypes.h"
-#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::tp;
-
-std::string AutocastState::tag() const {
-  if (!enabled)
-    return "off";
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  os << (device ? deviceName(*device) : StringRef("any")) << "_" << dtype;
-  return text;
-}
 
 StringRef mlir::tp::describeReason(AutocastReason reason) {
   switch (reason) {
@@ -61,6 +51,8 @@ StringRef mlir::tp::describeReason(AutocastReason reason) {
     return "autocast off";
   case AutocastReason::DeviceMismatch:
     return "device mismatch";
+  case AutocastReason::ExplicitCast:
+    return "explicit cast";
   }
   llvm_unreachable("unknown autocast reason");
 }
@@ -146,6 +138,8 @@ AutocastDecision mlir::tp::decideAutocast(Operation *op,
 }
 
 Type mlir::tp::getComputeDtype(Operation *op) {
+  if (isa<CastOp, ConstantOp>(op))
+    return elementTypeOf(op->getResult(0));
   auto compute = dyn_cast<ComputeOpInterface>(op);
   if (!compute)
     return {};

@@ -20,18 +20,13 @@
 using namespace mlir;
 using namespace mlir::tp;
 
-/// The attribute recording the autocast state a specialized function was
-/// created for (so that running the pass again keeps treating it so).
-static constexpr StringLiteral kStateAttr = "tp.autocast_state";
-static constexpr StringLiteral kDeviceAttr = "tp.device";
-
 AutocastRewriter::AutocastRewriter(ModuleOp module,
-                                   std::optional<AutocastTarget> target,
-                                   bool keepIoTypes,
+                                   const AutocastOptions &options,
                                    ArrayRef<AutocastPolicy> policies,
+                                   StringRef policyFile, bool keepIoTypes,
                                    bool record)
-    : module(module), target(target), keepIoTypes(keepIoTypes),
-      policies(policies), record(record) {}
+    : module(module), options(options), policies(policies),
+      policyFile(policyFile.str()), keepIoTypes(keepIoTypes), record(record) {}
 
 AutocastRewriter::~AutocastRewriter() {
   for (auto &entry : pristine)
@@ -71,8 +66,11 @@ Value AutocastRewriter::getCast(Value value, Type elementType,
   if (auto def = value.getDefiningOp<CastOp>()) {
     Value source = def.getInput();
     if (elementTypeOf(source) == elementType &&
-        isLosslessConversion(elementType, type.getElementType()))
+        isLosslessConversion(elementType, type.getElementType())) {
+      if (!createdCasts.contains(def))
+        bypassedCasts.insert(def);
       return source;
+    }
   }
   auto key = std::make_tuple(value, elementType, scope,
                              shared ? nullptr : user);
@@ -103,12 +101,14 @@ Value AutocastRewriter::getCast(Value value, Type elementType,
   return castOp.getResult();
 }
 
-void AutocastRewriter::castOperandTo(OpOperand &operand, Type elementType,
+bool AutocastRewriter::castOperandTo(OpOperand &operand, Type elementType,
                                      Operation *scope, bool shared) {
   Value cast =
       getCast(operand.get(), elementType, scope, operand.getOwner(), shared);
   if (cast != operand.get())
     operand.set(cast);
+  Operation *def = cast.getDefiningOp();
+  return def && createdCasts.contains(def);
 }
 
 void AutocastRewriter::conformOperands(Operation *op, Operation *scope) {
@@ -125,101 +125,27 @@ void AutocastRewriter::conformOperands(Operation *op, Operation *scope) {
 // Functions
 //===----------------------------------------------------------------------===//
 
-/// Parses a state recorded on a specialized function.
-static std::optional<AutocastState> parseRecordedState(DictionaryAttr dict) {
-  AutocastState state;
-  auto device = dict.getAs<StringAttr>("device_type");
-  auto enabled = dict.getAs<BoolAttr>("enabled");
-  auto cacheEnabled = dict.getAs<BoolAttr>("cache_enabled");
-  if (!enabled || !cacheEnabled)
-    return std::nullopt;
-  if (device) {
-    state.device = parseDevice(device.getValue());
-    if (!state.device)
-      return std::nullopt;
-  }
-  state.enabled = enabled.getValue();
-  state.cacheEnabled = cacheEnabled.getValue();
-  if (auto dtype = dict.getAs<TypeAttr>("dtype"))
-    state.dtype = dtype.getValue();
-  if (state.enabled && (!state.dtype || !(state.dtype.isF16() ||
-                                          state.dtype.isBF16())))
-    return std::nullopt;
-  return state;
-}
-
-static DictionaryAttr recordState(MLIRContext *ctx,
-                                  const AutocastState &state) {
-  Builder b(ctx);
-  SmallVector<NamedAttribute> attrs;
-  if (state.device)
-    attrs.push_back(b.getNamedAttr("device_type",
-                                   b.getStringAttr(deviceName(*state.device))));
-  if (state.enabled)
-    attrs.push_back(b.getNamedAttr("dtype", TypeAttr::get(state.dtype)));
-  attrs.push_back(b.getNamedAttr("enabled", b.getBoolAttr(state.enabled)));
-  attrs.push_back(
-      b.getNamedAttr("cache_enabled", b.getBoolAttr(state.cacheEnabled)));
-  return b.getDictionaryAttr(attrs);
-}
-
-std::optional<AutocastState> AutocastRewriter::entryState(func::FuncOp func,
-                                                          bool &mismatch) {
-  mismatch = false;
-  if (auto recorded = func->getAttrOfType<DictionaryAttr>(kStateAttr)) {
-    std::optional<AutocastState> state = parseRecordedState(recorded);
-    if (!state)
-      func.emitError("malformed ") << kStateAttr << " attribute " << recorded;
-    return state;
-  }
-  AutocastState state;
-  if (auto device = func->getAttrOfType<StringAttr>(kDeviceAttr)) {
-    state.device = parseDevice(device.getValue());
-    if (!state.device) {
-      func.emitError("unknown tp.device '")
-          << device.getValue() << "': expected one of cuda, xpu, cpu";
-      return std::nullopt;
-    }
-  } else if (func->hasAttr(kDeviceAttr)) {
-    func.emitError("tp.device must be a string: cuda, xpu or cpu");
-    return std::nullopt;
-  }
-  if (!target)
-    return state;
-  if (state.device && *state.device != target->device) {
-    mismatch = true;
-    return state;
-  }
-  state.device = target->device;
-  state.enabled = true;
-  state.dtype = target->getDtype(func.getContext());
-  return state;
-}
-
 LogicalResult AutocastRewriter::processEntry(func::FuncOp func) {
   if (done.contains(func) || inProgress.contains(func) || func.isExternal())
     return success();
-  bool mismatch = false;
-  std::optional<AutocastState> state = entryState(func, mismatch);
-  if (!state)
+  FailureOr<AutocastContext> context =
+      getFunctionAutocastContext(func, options);
+  if (failed(context))
     return failure();
-  return processFunction(func, *state, mismatch);
+  return processFunction(func, *context);
 }
 
-LogicalResult AutocastRewriter::processFunction(func::FuncOp func,
-                                                const AutocastState &state,
-                                                bool mismatch) {
+LogicalResult
+AutocastRewriter::processFunction(func::FuncOp func,
+                                  const AutocastContext &context) {
   inProgress.insert(func);
-  bool savedMismatch = currentMismatch;
-  currentMismatch = mismatch;
   LogicalResult result = success();
   for (Block &block : func.getBody()) {
-    if (failed(processBlock(block, state, func))) {
+    if (failed(processBlock(block, context, func))) {
       result = failure();
       break;
     }
   }
-  currentMismatch = savedMismatch;
   bool keepIo = (keepIoTypes && !specializedFrom.count(func)) ||
                 forceKeepIo.contains(func);
   if (succeeded(result))
@@ -269,37 +195,93 @@ LogicalResult AutocastRewriter::finishFunction(func::FuncOp func,
 //===----------------------------------------------------------------------===//
 
 LogicalResult AutocastRewriter::processBlock(Block &block,
-                                             const AutocastState &state,
+                                             const AutocastContext &context,
                                              Operation *scope) {
   for (Operation &op : llvm::make_early_inc_range(block))
-    if (failed(processOp(&op, state, scope)))
+    if (failed(processOp(&op, context, scope)))
       return failure();
   return success();
 }
 
+/// The values each region of `op` returns to `op`'s results, one operand
+/// range per exit; nullopt unless `op` is a region op whose regions take no
+/// arguments, do not loop and return their values straight to the op
+/// (scf.if, scf.index_switch, scf.execute_region).
+static std::optional<SmallVector<MutableOperandRange>>
+getBranchExits(Operation *op) {
+  auto branch = dyn_cast<RegionBranchOpInterface>(op);
+  if (!branch || branch.hasLoop())
+    return std::nullopt;
+  SmallVector<MutableOperandRange> exits;
+  for (Region &region : op->getRegions()) {
+    if (!region.empty() && region.front().getNumArguments() != 0)
+      return std::nullopt;
+    for (Block &block : region) {
+      if (block.empty() || !block.mightHaveTerminator())
+        continue;
+      auto terminator =
+          dyn_cast<RegionBranchTerminatorOpInterface>(block.getTerminator());
+      if (!terminator)
+        continue; // a branch to another block of the region
+      MutableOperandRange values = terminator.getMutableSuccessorOperands(
+          RegionSuccessor(op, op->getResults()));
+      if (values.size() != op->getNumResults())
+        return std::nullopt;
+      exits.push_back(values);
+    }
+  }
+  return exits;
+}
+
+/// True for the terminators whose operands the handler of their parent
+/// reconciles with the parent (func.return, tp.yield, the yields of scf.for,
+/// scf.while and of the ops processBranches handles). Other terminators
+/// (cf.br, the terminators of opaque ops) are ops like any other.
+static bool isHandledExit(Operation *op) {
+  if (isa<func::ReturnOp, YieldOp>(op))
+    return true;
+  Operation *parent = op->getParentOp();
+  if (isa<scf::ForOp, scf::WhileOp>(parent))
+    return isa<scf::YieldOp, scf::ConditionOp>(op);
+  return isa<RegionBranchTerminatorOpInterface>(op) &&
+         getBranchExits(parent).has_value();
+}
+
 LogicalResult AutocastRewriter::processOp(Operation *op,
-                                          const AutocastState &state,
+                                          const AutocastContext &context,
                                           Operation *scope) {
   if (isa<ComputeOpInterface>(op))
-    return processCompute(op, state, scope);
+    return processCompute(op, context, scope);
   if (isa<AutocastOp>(op))
-    return processRegionOp(op, state, scope);
-  if (isa<CastOp, ConstantOp, YieldOp, func::ReturnOp, scf::YieldOp,
-          scf::ConditionOp>(op))
+    return processRegionOp(op, context, scope);
+  if (isa<CastOp, ConstantOp>(op)) {
+    recordUntouched(op, context);
+    return success();
+  }
+  if (op->hasTrait<OpTrait::IsTerminator>() && isHandledExit(op))
     return success();
   if (isa<scf::ForOp>(op))
-    return processFor(op, state, scope);
-  if (isa<scf::IfOp>(op))
-    return processIf(op, state, scope);
+    return processFor(op, context, scope);
   if (isa<scf::WhileOp>(op))
-    return processWhile(op, state, scope);
+    return processWhile(op, context, scope);
   if (auto call = dyn_cast<func::CallOp>(op))
-    return processCall(call, state, scope);
-  // Any other op cannot follow a dtype change: it gets its original types.
+    return processCall(call, context, scope);
+  if (auto branch = dyn_cast<RegionBranchOpInterface>(op))
+    if (getBranchExits(op))
+      return processBranches(branch, context, scope);
+  return processOpaque(op, context, scope);
+}
+
+LogicalResult AutocastRewriter::processOpaque(Operation *op,
+                                              const AutocastContext &context,
+                                              Operation *scope) {
+  // The op cannot follow a dtype change: it gets its original types. Its
+  // regions' terminators are processed as ops of their own (processOp), so
+  // they too give back the original types.
   conformOperands(op, scope);
   for (Region &region : op->getRegions())
     for (Block &block : region)
-      if (failed(processBlock(block, state, scope)))
+      if (failed(processBlock(block, context, scope)))
         return failure();
   return success();
 }
@@ -336,19 +318,51 @@ LogicalResult AutocastRewriter::reinferResults(Operation *op) {
 }
 
 LogicalResult AutocastRewriter::processCompute(Operation *op,
-                                               const AutocastState &state,
+                                               const AutocastContext &context,
                                                Operation *scope) {
   auto compute = cast<ComputeOpInterface>(op);
   SmallVector<Type> elementTypes;
   for (Value v : compute.getComputeOperands())
     elementTypes.push_back(elementTypeOf(v));
+  AutocastState state = context.current();
   const AutocastPolicy *policy =
       state.device ? &policies[static_cast<unsigned>(*state.device)] : nullptr;
-  AutocastDecision decision = decideAutocast(
-      op, elementTypes, state, policy, currentMismatch && !state.enabled);
+  AutocastDecision decision = decideAutocast(op, elementTypes, state, policy,
+                                             isDeviceMismatch(state, options));
+  OpRecord *opRecord = record ? &records[op] : nullptr;
+  if (opRecord) {
+    opRecord->decision = decision;
+    opRecord->state = state;
+    opRecord->casts.clear();
+  }
   if (decision.reason == AutocastReason::Banned) {
+    // Diagnosed; the rest of the module is still rewritten (and reported).
+    (void)reportBanned(op, state);
+    failedSoftly = true;
+    return reinferResults(op);
+  }
+  for (auto [index, to] : llvm::enumerate(decision.castTo)) {
+    if (!to)
+      continue;
+    bool casted =
+        castOperandTo(op->getOpOperand(index), to, scope, state.cacheEnabled);
+    // A cast the pass folded away (an input f16 -> f32 cast read back as
+    // f16) is not one it caused.
+    if (opRecord && casted)
+      opRecord->casts.push_back(
+          {static_cast<unsigned>(index), elementTypes[index], to});
+  }
+  if (decision.setDtypeF32)
+    op->setAttr("dtype", TypeAttr::get(Float32Type::get(op->getContext())));
+  return reinferResults(op);
+}
+
+LogicalResult AutocastRewriter::reportBanned(Operation *op,
+                                             const AutocastState &state) {
+  StringRef device = deviceName(*state.device);
+  if (isa<BinaryCrossEntropyOp>(op))
     return op->emitOpError()
-           << "is banned in an enabled " << deviceName(*state.device)
+           << "is banned in an enabled " << device
            << " autocast region: its backward may produce gradients that "
               "are not representable in "
            << state.dtype
@@ -356,40 +370,34 @@ LogicalResult AutocastRewriter::processCompute(Operation *op,
               "reversed in backward); use binary_cross_entropy_with_logits "
               "(sigmoid and binary cross entropy in one op), which is safe "
               "to autocast";
-  }
-  OpRecord *opRecord = record ? &records[op] : nullptr;
-  if (opRecord) {
-    opRecord->decision = decision;
-    opRecord->state = state;
-    opRecord->casts.clear();
-  }
-  for (auto [index, to] : llvm::enumerate(decision.castTo)) {
-    if (!to)
-      continue;
-    if (opRecord)
-      opRecord->casts.push_back(
-          {static_cast<unsigned>(index), elementTypes[index], to});
-    castOperandTo(op->getOpOperand(index), to, scope, state.cacheEnabled);
-  }
-  if (decision.setDtypeF32)
-    op->setAttr("dtype", TypeAttr::get(Float32Type::get(op->getContext())));
-  return reinferResults(op);
+  // Only binary_cross_entropy is banned by default: this ban comes from the
+  // policy file.
+  return op->emitOpError()
+         << "is banned in an enabled " << device
+         << " autocast region by the autocast policy file '" << policyFile
+         << "' (it is on its '" << device
+         << ".banned' list); run it where autocast is disabled or take it off "
+            "that list";
+}
+
+void AutocastRewriter::recordUntouched(Operation *op,
+                                       const AutocastContext &context) {
+  if (!record || createdCasts.contains(op))
+    return;
+  OpRecord &opRecord = records[op];
+  opRecord.state = context.current();
+  opRecord.decision = AutocastDecision();
+  opRecord.decision.list = PolicyList::Unlisted;
+  opRecord.decision.reason = isa<CastOp>(op) ? AutocastReason::ExplicitCast
+                                             : AutocastReason::NoFloatOperand;
+  opRecord.casts.clear();
 }
 
 LogicalResult AutocastRewriter::processRegionOp(Operation *op,
-                                                const AutocastState &outer,
+                                                const AutocastContext &outer,
                                                 Operation *scope) {
   auto region = cast<AutocastOp>(op);
-  std::optional<Device> device = parseDevice(region.getDeviceType());
-  AutocastState inner = outer;
-  // A region for another device than the code's changes nothing.
-  if (!outer.device || outer.device == device) {
-    inner.device = device;
-    inner.enabled = region.getEnabled();
-    inner.dtype = region.getEffectiveDtype();
-    inner.cacheEnabled = region.getCacheEnabled();
-  }
-  if (failed(processBlock(region.getBody().front(), inner, op)))
+  if (failed(processBlock(region.getBody().front(), outer.enter(region), op)))
     return failure();
   for (auto [result, yielded] :
        llvm::zip(op->getResults(), region.getYield().getValues()))
@@ -440,14 +448,14 @@ LogicalResult AutocastRewriter::processLoop(
 }
 
 LogicalResult AutocastRewriter::processFor(Operation *op,
-                                           const AutocastState &state,
+                                           const AutocastContext &context,
                                            Operation *scope) {
   auto forOp = cast<scf::ForOp>(op);
   conformOperands(op, scope); // bounds never change; inits are handled below
   Block *body = forOp.getBody();
   if (failed(processLoop(
           op, forOp.getInitArgsMutable(), forOp.getRegionIterArgs(),
-          [&] { return processBlock(*body, state, scope); },
+          [&] { return processBlock(*body, context, scope); },
           [&] { return body->getTerminator(); }, scope)))
     return failure();
   for (auto [result, arg] :
@@ -456,41 +464,42 @@ LogicalResult AutocastRewriter::processFor(Operation *op,
   return success();
 }
 
-LogicalResult AutocastRewriter::processIf(Operation *op,
-                                          const AutocastState &state,
-                                          Operation *scope) {
-  auto ifOp = cast<scf::IfOp>(op);
+LogicalResult AutocastRewriter::processBranches(RegionBranchOpInterface op,
+                                                const AutocastContext &context,
+                                                Operation *scope) {
   conformOperands(op, scope);
-  for (Region *region : {&ifOp.getThenRegion(), &ifOp.getElseRegion()})
-    for (Block &block : *region)
-      if (failed(processBlock(block, state, scope)))
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (failed(processBlock(block, context, scope)))
         return failure();
-  if (ifOp.getNumResults() == 0)
-    return success();
-  Operation *thenYield = ifOp.thenYield(), *elseYield = ifOp.elseYield();
-  for (auto [index, result] : llvm::enumerate(ifOp.getResults())) {
-    Type joined = join(thenYield->getOperand(index).getType(),
-                       elseYield->getOperand(index).getType());
+  SmallVector<MutableOperandRange> exits = *getBranchExits(op);
+  for (auto [index, result] : llvm::enumerate(op->getResults())) {
+    Type joined;
+    for (MutableOperandRange &exit : exits) {
+      Type t = exit[index].get().getType();
+      joined = joined ? join(joined, t) : t;
+      if (!joined)
+        break;
+    }
     if (!joined)
       joined = result.getType();
-    for (Operation *yield : {thenYield, elseYield})
-      if (yield->getOperand(index).getType() != joined)
-        castOperandTo(yield->getOpOperand(index),
-                      cast<ShapedType>(joined).getElementType(), scope,
-                      /*shared=*/true);
+    for (MutableOperandRange &exit : exits)
+      if (exit[index].get().getType() != joined)
+        castOperandTo(exit[index], cast<ShapedType>(joined).getElementType(),
+                      scope, /*shared=*/true);
     retype(result, joined);
   }
   return success();
 }
 
 LogicalResult AutocastRewriter::processWhile(Operation *op,
-                                             const AutocastState &state,
+                                             const AutocastContext &context,
                                              Operation *scope) {
   auto whileOp = cast<scf::WhileOp>(op);
   Block &before = whileOp.getBefore().front();
   Block &after = whileOp.getAfter().front();
   auto processBody = [&]() -> LogicalResult {
-    if (failed(processBlock(before, state, scope)))
+    if (failed(processBlock(before, context, scope)))
       return failure();
     // The condition's arguments flow to the after region and the results.
     auto condition = cast<scf::ConditionOp>(before.getTerminator());
@@ -500,7 +509,7 @@ LogicalResult AutocastRewriter::processWhile(Operation *op,
       retype(arg, value.getType());
       retype(result, value.getType());
     }
-    return processBlock(after, state, scope);
+    return processBlock(after, context, scope);
   };
   return processLoop(op, whileOp.getInitsMutable(), before.getArguments(),
                      processBody, [&] { return after.getTerminator(); },
@@ -508,10 +517,10 @@ LogicalResult AutocastRewriter::processWhile(Operation *op,
 }
 
 LogicalResult AutocastRewriter::processCall(func::CallOp call,
-                                            const AutocastState &state,
+                                            const AutocastContext &context,
                                             Operation *scope) {
-  auto callee =
-      SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(call, call.getCalleeAttr());
+  auto callee = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
+      call, call.getCalleeAttr());
   if (!callee || callee.isExternal()) {
     conformOperands(call, scope);
     return success();
@@ -522,49 +531,58 @@ LogicalResult AutocastRewriter::processCall(func::CallOp call,
     original = it->second;
   auto origFunc = cast<func::FuncOp>(original);
 
+  // The callee runs on its own device (tp.device, or the one recorded on a
+  // specialization); a callee of no device runs on the caller's. It sees
+  // the autocast state of that device at the call site: a cpu function
+  // called from cuda code is untouched by the cuda state (eager semantics).
+  FailureOr<AutocastContext> entry =
+      getFunctionAutocastContext(origFunc, options);
+  FailureOr<std::optional<Device>> declared = getDeclaredDevice(origFunc);
+  if (failed(entry) || failed(declared))
+    return failure();
+  std::optional<Device> device = *declared;
+  if (!device && origFunc->hasAttr(kAutocastStateAttrName))
+    device = entry->getDevice();
+  if (!device)
+    device = context.getDevice();
+  AutocastContext callContext = context.on(device);
+
   SmallVector<Type> argTypes(call.getOperandTypes());
   std::vector<const void *> argKey;
   for (Type t : argTypes)
     argKey.push_back(t.getAsOpaquePointer());
-  auto key = std::make_tuple(original, state.tag() + (state.cacheEnabled
-                                                          ? ""
-                                                          : "_nocache"),
-                             argKey);
+  auto key = std::make_tuple(original, callContext.key(), argKey);
 
   func::FuncOp target;
-  bool mismatch = false;
-  std::optional<AutocastState> entry = entryState(origFunc, mismatch);
-  if (!entry)
-    return failure();
   if (auto it = specializations.find(key); it != specializations.end()) {
     target = it->second;
-  } else if (*entry == state && !mismatch &&
-             TypeRange(argTypes) ==
-                 origFunc.getFunctionType().getInputs()) {
-    // The call site's state is the function's own: call it as it is.
+  } else if (callContext == *entry &&
+             TypeRange(argTypes) == origFunc.getFunctionType().getInputs()) {
+    // The call site's context is the function's own: call it as it is.
     target = origFunc;
     if (failed(processEntry(origFunc)))
       return failure();
   } else {
-    // Specialize a pristine copy of the callee for this state and these
+    // Specialize a pristine copy of the callee for this context and these
     // argument types.
     auto source = pristine.lookup(original);
     if (!source)
       return call.emitOpError("internal error: no pristine copy of callee");
     target = source.clone();
     target.setPrivate();
-    SymbolTable symbols(module);
-    target.setName((origFunc.getName() + "_autocast_" + state.tag()).str());
-    symbols.insert(target, Block::iterator(origFunc->getNextNode()));
-    target->setAttr(kStateAttr, recordState(call.getContext(), state));
-    target->removeAttr(kDeviceAttr);
+    target.setName(
+        (origFunc.getName() + "_autocast_" + callContext.current().tag())
+            .str());
+    symbolTables.getSymbolTable(origFunc->getParentOp())
+        .insert(target, Block::iterator(origFunc->getNextNode()));
+    setFunctionAutocastContext(target, callContext, options);
     specializations[key] = target;
     specializedFrom[target] = original;
     for (auto [arg, type] : llvm::zip(target.getArguments(), argTypes))
       retype(arg, type);
     target.setFunctionType(FunctionType::get(
         call.getContext(), argTypes, target.getFunctionType().getResults()));
-    if (failed(processFunction(target, state, /*mismatch=*/false)))
+    if (failed(processFunction(target, callContext)))
       return failure();
   }
   if (inProgress.contains(target)) {
@@ -607,6 +625,13 @@ void AutocastRewriter::cleanUpAndCount() {
     summary.bytesCast += type.getNumElements() *
                          ((type.getElementTypeBitWidth() + 7) / 8);
   }
+  // Input casts whose every use a round-trip fold bypassed are dead now.
+  for (Operation *op : llvm::reverse(bypassedCasts)) {
+    if (!op->use_empty())
+      continue;
+    records.erase(op);
+    op->erase();
+  }
   for (auto &entry : records)
     summary.castsNaive += entry.second.casts.size();
 }
@@ -614,17 +639,21 @@ void AutocastRewriter::cleanUpAndCount() {
 LogicalResult AutocastRewriter::run() {
   // Keep untouched copies of every called function to specialize from.
   module.walk([&](func::CallOp call) {
-    auto callee = SymbolTable::lookupNearestSymbolFrom<func::FuncOp>(
+    auto callee = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
         call, call.getCalleeAttr());
     if (!callee || callee.isExternal() || pristine.count(callee))
       return;
     Operation *original = callee;
     pristine[original] = callee.clone();
   });
-  SmallVector<func::FuncOp> functions(module.getOps<func::FuncOp>());
+  // Every function, in nested modules too.
+  SmallVector<func::FuncOp> functions;
+  module->walk<WalkOrder::PreOrder>(
+      [&](func::FuncOp func) { functions.push_back(func); });
   for (func::FuncOp func : functions)
     if (failed(processEntry(func)))
       return failure();
   cleanUpAndCount();
-  return success();
+  complete = true;
+  return failure(failedSoftly);
 }

@@ -127,4 +127,123 @@ TEST_F(AutocastPass, DecisionsAnswerWhatAndWhy) {
   EXPECT_EQ(getComputeDtype(mms[0]), f32);
   EXPECT_EQ(getComputeDtype(mms[1]), f64);
 }
+
+// The state at an op: its function's tp.device or recorded state, the
+// enclosing tp.autocast regions (a region of another device changes
+// nothing) and the option.
+constexpr const char *kStates = R"mlir(
+func.func @plain(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %m = tp.mm %a, %a : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = tp.autocast "cuda" dtype(bf16) -> tensor<2x2xf32> {
+    %n = tp.mm %a, %a : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+    %s = tp.autocast "cpu" -> tensor<2x2xf32> {
+      %o = tp.mm %a, %a : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+      tp.yield %o : tensor<2x2xf32>
+    } attributes {enabled = false}
+    tp.yield %s : tensor<2x2xf32>
+  }
+  return %r : tensor<2x2xf32>
+}
+func.func @on_cpu(%a: tensor<2x2xf32>) -> tensor<2x2xf32> attributes {tp.device = "cpu"} {
+  %m = tp.mm %a, %a : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = tp.autocast "cpu" -> tensor<2x2xf32> {
+    %n = tp.mm %a, %a : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+    tp.yield %n : tensor<2x2xf32>
+  }
+  return %r : tensor<2x2xf32>
+}
+func.func @specialized(%a: tensor<2x2xf32>) -> tensor<2x2xf32> attributes {tp.autocast_state = {cache_enabled = false, device_type = "xpu", dtype = f16, enabled = true}} {
+  %m = tp.mm %a, %a : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %m : tensor<2x2xf32>
+}
+)mlir";
+
+TEST_F(AutocastPass, StateAtAnOp) {
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kStates, &ctx);
+  ASSERT_TRUE(module);
+  SmallVector<MmOp> mms = collect<MmOp>(*module);
+  ASSERT_EQ(mms.size(), 6u);
+  Type f16 = Float16Type::get(&ctx), bf16 = BFloat16Type::get(&ctx);
+  AutocastOptions cuda;
+  cuda.target = AutocastTarget{Device::Cuda, /*isBF16=*/false};
+  auto stateAt = [&](Operation *op, const AutocastOptions &options) {
+    FailureOr<AutocastState> state = autocastStateAt(op, options);
+    EXPECT_TRUE(succeeded(state));
+    return succeeded(state) ? *state : AutocastState();
+  };
+
+  // --autocast=cuda: a function without tp.device is one enabled region.
+  EXPECT_EQ(stateAt(mms[0], cuda), (AutocastState{Device::Cuda, true, f16}));
+  // An explicit region overrides the dtype...
+  EXPECT_EQ(stateAt(mms[1], cuda), (AutocastState{Device::Cuda, true, bf16}));
+  // ... and a disabled cpu region inside it changes nothing for cuda code.
+  EXPECT_EQ(stateAt(mms[2], cuda), (AutocastState{Device::Cuda, true, bf16}));
+
+  // A cpu function is left alone by --autocast=cuda ("device mismatch")...
+  AutocastState cpuOff = stateAt(mms[3], cuda);
+  EXPECT_EQ(cpuOff, (AutocastState{Device::Cpu, false, Type()}));
+  EXPECT_TRUE(isDeviceMismatch(cpuOff, cuda));
+  AutocastPolicy cpuPolicy = AutocastPolicy::getDefault(Device::Cpu);
+  Type f32 = Float32Type::get(&ctx);
+  EXPECT_EQ(decideAutocast(mms[3], {f32, f32}, cpuOff, &cpuPolicy,
+                           isDeviceMismatch(cpuOff, cuda))
+                .reason,
+            AutocastReason::DeviceMismatch);
+  // ... but its own cpu regions are honoured.
+  AutocastState cpuOn = stateAt(mms[4], cuda);
+  EXPECT_EQ(cpuOn, (AutocastState{Device::Cpu, true, bf16}));
+  EXPECT_FALSE(isDeviceMismatch(cpuOn, cuda));
+
+  // A specialization's recorded state wins over the option.
+  EXPECT_EQ(stateAt(mms[5], cuda),
+            (AutocastState{Device::Xpu, true, f16, /*cacheEnabled=*/false}));
+
+  // Without the option only explicit regions enable autocast; code of no
+  // device takes the device of the region around it.
+  AutocastOptions none;
+  AutocastState plain = stateAt(mms[0], none);
+  EXPECT_FALSE(plain.enabled);
+  EXPECT_FALSE(plain.device.has_value());
+  EXPECT_EQ(stateAt(mms[1], none), (AutocastState{Device::Cuda, true, bf16}));
+  EXPECT_EQ(stateAt(mms[3], none), (AutocastState{Device::Cpu, false, Type()}));
+  EXPECT_FALSE(isDeviceMismatch(stateAt(mms[3], none), none));
+}
+
+// After the pass, the state API and the op's dtype tell what a callee's op
+// got and why, also in specializations (their recorded state).
+TEST_F(AutocastPass, StateAfterThePass) {
+  constexpr const char *source = R"mlir(
+func.func @caller(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %r = tp.autocast "cuda" -> tensor<2x2xf32> {
+    %c = func.call @layer(%a) : (tensor<2x2xf32>) -> tensor<2x2xf32>
+    tp.yield %c : tensor<2x2xf32>
+  } attributes {enabled = false}
+  return %r : tensor<2x2xf32>
+}
+func.func private @layer(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  %m = tp.mm %a, %a : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  return %m : tensor<2x2xf32>
+}
+)mlir";
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+  ASSERT_TRUE(module);
+  PassManager pm(&ctx);
+  AutocastPassOptions passOptions;
+  passOptions.target = "cuda:fp16";
+  pm.addPass(createAutocastPass(passOptions));
+  ASSERT_TRUE(succeeded(pm.run(*module)));
+  AutocastOptions options;
+  options.target = AutocastTarget{Device::Cuda, /*isBF16=*/false};
+  SmallVector<MmOp> mms = collect<MmOp>(*module);
+  ASSERT_EQ(mms.size(), 2u); // @layer, @layer_autocast_off
+  Type f16 = Float16Type::get(&ctx), f32 = Float32Type::get(&ctx);
+  for (MmOp mm : mms) {
+    FailureOr<AutocastState> state = autocastStateAt(mm, options);
+    ASSERT_TRUE(succeeded(state));
+    bool specialized =
+        mm->getParentOfType<func::FuncOp>().getName() == "layer_autocast_off";
+    EXPECT_EQ(state->enabled, !specialized);
+    EXPECT_EQ(getComputeDtype(mm), specialized ? f32 : f16);
+  }
+}
 } // namespace

@@ -123,4 +123,27 @@ TEST_F(ResultTypeInference, NotDerivableShapesNeedExplicitTypes) {
   // model: no inference.
   EXPECT_FALSE(infer("tp.linalg_svd", {a}, {}, 3));
 }
+
+// The dtype rule needs a tensor operand. Every verifier rejects an empty
+// operand list first (chain_matmul: "expected at least 1 tensor"), so this
+// diagnostic only reaches C++ callers of inferResultElementTypes.
+TEST_F(ResultTypeInference, DtypeRuleNeedsATensorOperand) {
+  value({}, f32); // creates the function to build in
+  OperationState state(builder.getUnknownLoc(), "tp.chain_matmul");
+  state.addAttribute("operandSegmentSizes",
+                     builder.getDenseI32ArrayAttr({0, 0}));
+  state.addTypes(tensor({2, 2}, f32));
+  Operation *op = builder.create(state);
+  std::string message;
+  ScopedDiagnosticHandler handler(&ctx, [&](Diagnostic &diag) {
+    message = diag.str();
+    return success();
+  });
+  SmallVector<Type> types;
+  EXPECT_TRUE(failed(cast<ComputeOpInterface>(op).inferResultElementTypes(
+      types, /*emit=*/true)));
+  EXPECT_EQ(message, "'tp.chain_matmul' op expected at least one tensor "
+                     "operand");
+  op->erase();
+}
 } // namespace

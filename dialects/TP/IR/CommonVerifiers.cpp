@@ -180,3 +180,13 @@ LogicalResult mlir::tp::verifyResultElementTypes(Operation *op) {
   }
   return success();
 }
+
+LogicalResult mlir::tp::verifyExplicitDtype(Operation *op, DtypeKind kind) {
+  Type dtype = cast<ComputeOpInterface>(op).getExplicitDtype();
+  if (!dtype || kind == DtypeKind::Any || isa<FloatType>(dtype) ||
+      (kind == DtypeKind::FloatingOrComplex && isa<ComplexType>(dtype)))
+    return success();
+  return op->emitOpError("dtype must be a floating point ")
+         << (kind == DtypeKind::Floating ? "type" : "or complex type")
+         << ", got " << dtype;
+}

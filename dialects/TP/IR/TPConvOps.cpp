@@ -1,5 +1,6 @@
 //===- TPConvOps.cpp - tp convolution ops ---------------------------------===//
 
+#include "CheckedInt64.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 using namespace mlir;
@@ -30,14 +31,17 @@ expandParam(Operation *op, StringRef name, std::optional<ArrayRef<int64_t>> v,
   return values;
 }
 
-/// Output size of one spatial dimension, or kDynamic when unknown.
-static int64_t convOutputSize(int64_t in, int64_t k, int64_t s, int64_t p,
-                              int64_t d, int64_t op, bool transposed) {
+/// Output size of one spatial dimension, kDynamic when unknown, nullopt when
+/// it overflows int64.
+static std::optional<int64_t> convOutputSize(int64_t in, int64_t k, int64_t s,
+                                             int64_t p, int64_t d, int64_t op,
+                                             bool transposed) {
   if (ShapedType::isDynamic(in) || ShapedType::isDynamic(k))
     return ShapedType::kDynamic;
+  CheckedInt64 x = in, pad = p, dil = d;
   if (transposed)
-    return (in - 1) * s - 2 * p + d * (k - 1) + op + 1;
-  return (in + 2 * p - d * (k - 1) - 1) / s + 1;
+    return ((x - 1) * s - pad * 2 + dil * (k - 1) + op + 1).value();
+  return ((x + pad * 2 - dil * (k - 1) - 1) / s + 1).value();
 }
 
 LogicalResult mlir::tp::verifyConvolution(
@@ -99,13 +103,18 @@ LogicalResult mlir::tp::verifyConvolution(
     shape.push_back(x[0]);
   shape.push_back(outChannels);
   for (int64_t i = 0; i < n; ++i) {
-    int64_t size = convOutputSize(x[x.size() - n + i], w[2 + i], (*s)[i],
-                                  (*p)[i], (*d)[i], (*o)[i], transposed);
-    if (!ShapedType::isDynamic(size) && size <= 0)
+    std::optional<int64_t> size =
+        convOutputSize(x[x.size() - n + i], w[2 + i], (*s)[i], (*p)[i], (*d)[i],
+                       (*o)[i], transposed);
+    if (!size)
+      return op->emitOpError("stride, padding or dilation too large: the "
+                             "output size of spatial dimension ")
+             << i << " overflows int64";
+    if (!ShapedType::isDynamic(*size) && *size <= 0)
       return op->emitOpError("computed output size ")
-             << size << " of spatial dimension " << i
+             << *size << " of spatial dimension " << i
              << " is not positive (input too small for the kernel)";
-    shape.push_back(size);
+    shape.push_back(*size);
   }
   return expectResultShape(op, 0, shape);
 }
@@ -123,9 +132,15 @@ LogicalResult mlir::tp::verifyConvTbc(Operation *op) {
       failed(expectDimsMatch(op, shapeOf(conv.getBias())[0], w[2],
                              "bias size must equal weight dim 2")))
     return failure();
-  int64_t pad = conv.getPad();
-  int64_t time = ShapedType::isDynamic(x[0]) || ShapedType::isDynamic(w[0])
-                     ? ShapedType::kDynamic
-                     : x[0] + 2 * pad - w[0] + 1;
+  int64_t time = ShapedType::kDynamic;
+  if (!ShapedType::isDynamic(x[0]) && !ShapedType::isDynamic(w[0])) {
+    std::optional<int64_t> size =
+        (CheckedInt64(x[0]) + CheckedInt64(conv.getPad()) * 2 - w[0] + 1)
+            .value();
+    if (!size)
+      return op->emitOpError("pad too large: the output length overflows "
+                             "int64");
+    time = *size;
+  }
   return expectResultShape(op, 0, {time, x[1], w[2]});
 }

@@ -1,8 +1,10 @@
 //===- TPShapeOps.cpp - tp data movement, indexing, pooling ---------------===//
 
+#include "CheckedInt64.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
 using namespace mlir::tp;
@@ -59,7 +61,16 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
   }
   case LayoutKind::Reshape: {
     ArrayRef<int64_t> target = cast<ReshapeOp>(op).getShape();
-    int64_t inferred = -1, known = 1;
+    auto formatTarget = [&] {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      os << "[";
+      llvm::interleaveComma(target, os);
+      os << "]";
+      return text;
+    };
+    int64_t inferred = -1;
+    CheckedInt64 known = 1;
     for (auto [i, d] : llvm::enumerate(target)) {
       if (d == -1) {
         if (inferred >= 0)
@@ -68,25 +79,44 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
       } else if (d < 0) {
         return op->emitOpError("invalid shape dimension ") << d;
       } else {
-        known *= d;
+        known = known * d;
       }
     }
-    shape.assign(target.begin(), target.end());
-    int64_t numel = product(x);
-    if (inferred >= 0) {
-      if (isDyn(numel) || known == 0)
-        shape[inferred] = ShapedType::kDynamic;
-      else if (numel % known != 0)
-        return op->emitOpError("shape ")
-               << formatShape(target) << " is invalid for an input of "
-               << numel << " elements";
-      else
-        shape[inferred] = numel / known;
-    } else if (!isDyn(numel) && numel != known) {
+    if (!known.value())
       return op->emitOpError("shape ")
-             << formatShape(target) << " is invalid for an input of " << numel
+             << formatTarget()
+             << " is too large: its number of elements overflows int64";
+    shape.assign(target.begin(), target.end());
+    int64_t numel = product(x), size = *known.value();
+    auto invalid = [&] {
+      return op->emitOpError("shape ")
+             << formatTarget() << " is invalid for an input of " << numel
              << " elements";
+    };
+    if (inferred < 0) {
+      if (!isDyn(numel) && numel != size)
+        return invalid();
+      return success();
     }
+    if (size == 0) {
+      // -1 next to a 0 dimension: any size fits (PyTorch's infer_size).
+      if (!isDyn(numel) && numel != 0)
+        return invalid();
+      InFlightDiagnostic diag = op->emitOpError("cannot reshape a tensor of ");
+      if (isDyn(numel))
+        diag << "?";
+      else
+        diag << numel;
+      return diag << " elements into shape " << formatTarget()
+                  << " because the unspecified dimension size -1 can be any "
+                     "value and is ambiguous";
+    }
+    if (isDyn(numel))
+      shape[inferred] = ShapedType::kDynamic;
+    else if (numel % size != 0)
+      return invalid();
+    else
+      shape[inferred] = numel / size;
     return success();
   }
   case LayoutKind::Expand: {
@@ -283,7 +313,11 @@ LogicalResult mlir::tp::verifyPad(Operation *op, int64_t n) {
                              "padded dimension (")
              << dim << ")";
     if (!isDyn(dim)) {
-      dim += lo + hi;
+      std::optional<int64_t> padded = (CheckedInt64(dim) + lo + hi).value();
+      if (!padded)
+        return op->emitOpError("padding too large: the padded size "
+                               "overflows int64");
+      dim = *padded;
       if (dim <= 0)
         return op->emitOpError("padded size must be positive");
     }
@@ -326,19 +360,27 @@ LogicalResult mlir::tp::verifyPool(Operation *op, int64_t n,
     if (k[i] <= 0 || s[i] <= 0 || d[i] <= 0)
       return op->emitOpError("kernel_size, stride and dilation must be "
                              "positive");
-    if (p[i] < 0 || 2 * p[i] > k[i])
+    if (p[i] < 0 || p[i] > k[i] / 2)
       return op->emitOpError("padding should be at most half of the kernel "
                              "size");
     int64_t &dim = shape[shape.size() - n + i];
     if (isDyn(dim))
       continue;
-    int64_t span = dim + 2 * p[i] - d[i] * (k[i] - 1) - 1;
-    int64_t out = (ceilMode ? (span + s[i] - 1) / s[i] : span / s[i]) + 1;
-    if (ceilMode && (out - 1) * s[i] >= dim + p[i])
-      --out;
-    if (span < 0 || out <= 0)
+    CheckedInt64 span = CheckedInt64(dim) + CheckedInt64(p[i]) * 2 -
+                        CheckedInt64(d[i]) * (k[i] - 1) - 1;
+    CheckedInt64 out = (ceilMode ? (span + s[i] - 1) / s[i] : span / s[i]) + 1;
+    std::optional<int64_t> size = out.value();
+    // ceil_mode: the last window must start inside the (left-padded) input.
+    std::optional<int64_t> lastStart = ((out - 1) * s[i]).value();
+    if (!span.value() || !size || !lastStart)
+      return op->emitOpError("kernel_size, stride, padding or dilation too "
+                             "large: the output size of spatial dimension ")
+             << i << " overflows int64";
+    if (ceilMode && *lastStart - p[i] >= dim)
+      --*size;
+    if (*span.value() < 0 || *size <= 0)
       return op->emitOpError("input too small for the pooling window");
-    dim = out;
+    dim = *size;
   }
   return expectResultShape(op, 0, shape);
 }

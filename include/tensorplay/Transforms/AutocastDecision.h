@@ -1,10 +1,11 @@
 //===- AutocastDecision.h - What dtype an op gets, and why ------*- C++ -*-===//
 //
-// The one place that decides how autocast treats a tp op: which policy list
-// it matched, which dtype each floating operand is cast to, whether the op
-// gets dtype=f32, and the reason. The autocast pass applies these decisions;
-// the report prints them; the backward rules ask the same question of a
-// backward op's forward op.
+// The one place that decides how autocast treats a tp op: the autocast state
+// the op runs under (its function's context, the enclosing tp.autocast
+// regions, the pass option), which policy list it matched, which dtype each
+// floating operand is cast to, whether the op gets dtype=f32, and the reason.
+// The autocast pass applies these decisions; the report prints them; the
+// backward rules ask the same question of a backward op's forward op.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +16,7 @@
 
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"
+#include <array>
 #include <optional>
 
 namespace mlir {
@@ -42,6 +44,105 @@ struct AutocastState {
   std::string tag() const;
 };
 
+class AutocastOp;
+
+/// What the autocast state depends on besides the IR: the pass option.
+struct AutocastOptions {
+  /// `--autocast=<device>[:<dtype>]`: every function of that device (or
+  /// without tp.device) runs as one enabled autocast region. Unset: only
+  /// explicit tp.autocast regions enable autocast.
+  std::optional<AutocastTarget> target;
+};
+
+/// The autocast states of all devices at a program point (eager autocast
+/// keeps one per device type) and the device the code there runs on. A
+/// tp.autocast region sets the state of its own device only; ops see the
+/// state of their device; a callee on another device sees that device's
+/// state at its call site.
+class AutocastContext {
+public:
+  /// The context a function starts in when no call site or recorded state
+  /// says otherwise: with a target, the target's device is enabled with its
+  /// dtype and the others are off; without one, all are off. `device` is the
+  /// device the function runs on (none when unknown).
+  static AutocastContext initial(MLIRContext *context,
+                                 const AutocastOptions &options,
+                                 std::optional<Device> device);
+
+  std::optional<Device> getDevice() const { return device; }
+  /// The state of `d` (its `device` is `d`).
+  const AutocastState &get(Device d) const {
+    return states[static_cast<unsigned>(d)];
+  }
+  void set(const AutocastState &state) {
+    states[static_cast<unsigned>(*state.device)] = state;
+  }
+  /// The state the ops of this context run under: that of its device (off,
+  /// with no device, when the device is unknown).
+  AutocastState current() const;
+  /// The context inside `region`: the region sets its device's state; code
+  /// of unknown device takes the region's device.
+  AutocastContext enter(AutocastOp region) const;
+  /// The same per-device states, for code running on `d`.
+  AutocastContext on(std::optional<Device> d) const {
+    AutocastContext result = *this;
+    result.device = d;
+    return result;
+  }
+
+  bool operator==(const AutocastContext &other) const {
+    return device == other.device && states == other.states;
+  }
+  bool operator!=(const AutocastContext &other) const {
+    return !(*this == other);
+  }
+  /// A string that tells contexts apart (equal contexts, equal keys).
+  std::string key() const;
+
+private:
+  std::optional<Device> device;
+  std::array<AutocastState, 3> states;
+};
+
+/// The attribute recording the context a specialized function was made for:
+/// `device_type`, `dtype`, `enabled` and `cache_enabled` of the state of its
+/// device, plus one entry per other device whose state differs from the
+/// initial one (e.g. `cpu = {cache_enabled = true, dtype = bf16, enabled =
+/// true}`).
+constexpr StringLiteral kAutocastStateAttrName = "tp.autocast_state";
+
+/// The device a function declares with tp.device, if any. Fails (emitting at
+/// `func`) when tp.device is not "cuda", "xpu" or "cpu".
+FailureOr<std::optional<Device>> getDeclaredDevice(Operation *func);
+
+/// The context a function's body starts in when it is entered without a
+/// call site (or from a call site of the same context): its recorded
+/// tp.autocast_state, else the initial context for its tp.device or, without
+/// one, the option's device. Fails (emitting at `func`) on malformed
+/// attributes.
+FailureOr<AutocastContext>
+getFunctionAutocastContext(Operation *func, const AutocastOptions &options);
+
+/// Makes `func` start in `context`: records it as tp.autocast_state, or
+/// removes that attribute when tp.device and the options imply `context`.
+void setFunctionAutocastContext(Operation *func, const AutocastContext &context,
+                                const AutocastOptions &options);
+
+/// The autocast state `op` runs under: the context of its function entered
+/// into each tp.autocast region around `op`. After the autocast pass every
+/// function starts in the context of its call sites (callees are
+/// specialized per context), so this answers for any op of the module; the
+/// backward rules ask it of a backward op's forward op. Fails (emitting) on
+/// malformed function attributes.
+FailureOr<AutocastState> autocastStateAt(Operation *op,
+                                         const AutocastOptions &options);
+
+/// True when `state` is off because the option enables autocast for another
+/// device than the one the state's ops run on (report reason "device
+/// mismatch").
+bool isDeviceMismatch(const AutocastState &state,
+                      const AutocastOptions &options);
+
 /// Why an op got the dtype it runs in.
 enum class AutocastReason {
   LowerPrecision, ///< on the lower-precision list: cast to the autocast dtype
@@ -58,6 +159,7 @@ enum class AutocastReason {
   Disabled,       ///< inside an enabled=false region
   AutocastOff,    ///< no autocast state applies
   DeviceMismatch, ///< the function runs on another device than the option's
+  ExplicitCast,   ///< a tp.cast of the input program (not the pass's own)
 };
 
 /// A human-readable reason, e.g. "ineligible: f64 operand".
@@ -77,12 +179,12 @@ struct AutocastDecision {
   }
 };
 
-/// Decides how `op` (a tp compute op) runs under `state`, given the element
-/// types its computation operands have now (`operandElementTypes`, in the
-/// order of ComputeOpInterface::getComputeOperands). `policy` is the policy
-/// of `state.device`, or null when the state names no device. When
-/// `functionDeviceMismatch` is set, the op's function runs on another device
-/// than the autocast option's.
+/// Decides how `op` (a tp compute op) runs under `state` (e.g.
+/// autocastStateAt(op)), given the element types its computation operands
+/// have now (`operandElementTypes`, in the order of
+/// ComputeOpInterface::getComputeOperands). `policy` is the policy of
+/// `state.device`, or null when the state names no device. Set
+/// `functionDeviceMismatch` when isDeviceMismatch(state) holds.
 AutocastDecision decideAutocast(Operation *op,
                                 ArrayRef<Type> operandElementTypes,
                                 const AutocastState &state,
@@ -91,7 +193,8 @@ AutocastDecision decideAutocast(Operation *op,
 
 /// The dtype `op` computes in with its current operands and attributes: the
 /// dtype= it carries, else what its dtype rule infers for its first result
-/// of kind Value (a tp compute op's "runs in" dtype). Null when unknown.
+/// of kind Value (a tp compute op's "runs in" dtype); the result's for
+/// tp.cast and tp.constant. Null when unknown.
 Type getComputeDtype(Operation *op);
 
 } // namespace tp

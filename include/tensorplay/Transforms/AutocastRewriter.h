@@ -1,10 +1,10 @@
 //===- AutocastRewriter.h - Applies autocast decisions to a module -*- C++ -*-//
 //
-// Walks a module in program order under the autocast state of each point
+// Walks a module in program order under the autocast context of each point
 // (function option, tp.autocast regions, call sites), applies the decision
 // of each tp op (AutocastDecision.h), inserts the casts, re-infers result
 // types downstream, keeps loop-carried and branch values consistent, and
-// specializes callees per call-site state. Records every decision for the
+// specializes callees per call-site context. Records every decision for the
 // report.
 //
 //===----------------------------------------------------------------------===//
@@ -16,6 +16,8 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -51,35 +53,44 @@ struct AutocastSummary {
 
 class AutocastRewriter {
 public:
-  /// `target` enables autocast for the functions of its device; `policies`
-  /// holds one policy per Device (indexed by the enum). With `record`, every
-  /// decision is kept for the report (getRecords, getSummary).
-  AutocastRewriter(ModuleOp module, std::optional<AutocastTarget> target,
-                   bool keepIoTypes, ArrayRef<AutocastPolicy> policies,
-                   bool record);
+  /// `options` enables autocast for the functions of its target's device;
+  /// `policies` holds one policy per Device (indexed by the enum), edited by
+  /// the policy file `policyFile` (empty: none; named in diagnostics). With
+  /// `record`, every decision is kept for the report (getRecords,
+  /// getSummary).
+  AutocastRewriter(ModuleOp module, const AutocastOptions &options,
+                   ArrayRef<AutocastPolicy> policies, StringRef policyFile,
+                   bool keepIoTypes, bool record);
   ~AutocastRewriter();
 
-  /// Rewrites the module; emits diagnostics and fails on banned ops, ops
-  /// whose operands end up with incompatible dtypes, or bad attributes.
+  /// Rewrites every function of the module (nested modules included); emits
+  /// diagnostics and fails on banned ops (after rewriting and recording the
+  /// rest, so that the report is complete), ops whose operands end up with
+  /// incompatible dtypes, or bad attributes.
   LogicalResult run();
 
   const llvm::MapVector<Operation *, OpRecord> &getRecords() const {
     return records;
   }
   const AutocastSummary &getSummary() const { return summary; }
+  /// Whether run() went through the whole module (also when it failed on
+  /// banned ops only): the records and summary describe the result.
+  bool isComplete() const { return complete; }
 
 private:
-  struct FunctionInfo;
   LogicalResult processEntry(func::FuncOp func);
-  LogicalResult processFunction(func::FuncOp func, const AutocastState &state,
-                                bool mismatch);
-  LogicalResult processBlock(Block &block, const AutocastState &state,
+  LogicalResult processFunction(func::FuncOp func,
+                                const AutocastContext &context);
+  LogicalResult processBlock(Block &block, const AutocastContext &context,
                              Operation *scope);
-  LogicalResult processOp(Operation *op, const AutocastState &state,
+  LogicalResult processOp(Operation *op, const AutocastContext &context,
                           Operation *scope);
-  LogicalResult processCompute(Operation *op, const AutocastState &state,
+  LogicalResult processCompute(Operation *op, const AutocastContext &context,
                                Operation *scope);
-  LogicalResult processRegionOp(Operation *op, const AutocastState &state,
+  LogicalResult reportBanned(Operation *op, const AutocastState &state);
+  /// Records a tp op the pass leaves alone (tp.constant, an input tp.cast).
+  void recordUntouched(Operation *op, const AutocastContext &context);
+  LogicalResult processRegionOp(Operation *op, const AutocastContext &context,
                                 Operation *scope);
   /// Shared by scf.for and scf.while: `carried` receive `inits` on entry and
   /// the yield's operands each iteration; processes until types are stable.
@@ -91,21 +102,30 @@ private:
   /// Makes the yielded values match `targets`, widening a target where its
   /// yielded value is wider; true when a target was widened.
   bool reconcileYield(ValueRange targets, Operation *yield, Operation *scope);
-  LogicalResult processFor(Operation *op, const AutocastState &state,
+  LogicalResult processFor(Operation *op, const AutocastContext &context,
                            Operation *scope);
-  LogicalResult processIf(Operation *op, const AutocastState &state,
-                          Operation *scope);
-  LogicalResult processWhile(Operation *op, const AutocastState &state,
+  LogicalResult processWhile(Operation *op, const AutocastContext &context,
                              Operation *scope);
-  LogicalResult processCall(func::CallOp call, const AutocastState &state,
+  /// Region ops whose regions each run at most once and return to the op
+  /// (scf.if, scf.index_switch, scf.execute_region): each result takes the
+  /// widest type its regions yield.
+  LogicalResult processBranches(RegionBranchOpInterface op,
+                                const AutocastContext &context,
+                                Operation *scope);
+  /// Any other op: its operands and its regions' terminators get their
+  /// original types back (the ops inside are autocast).
+  LogicalResult processOpaque(Operation *op, const AutocastContext &context,
+                              Operation *scope);
+  LogicalResult processCall(func::CallOp call, const AutocastContext &context,
                             Operation *scope);
   LogicalResult finishFunction(func::FuncOp func, bool keepIo);
   LogicalResult reinferResults(Operation *op);
   /// Casts operands whose types this pass changed back to their original
   /// types (for ops that cannot follow a type change).
   void conformOperands(Operation *op, Operation *scope);
-  /// Makes `operand` of type `type` (same shape), casting if needed.
-  void castOperandTo(OpOperand &operand, Type elementType, Operation *scope,
+  /// Gives `operand` the element type `elementType` (same shape), casting if
+  /// needed; true when it now reads a cast this pass inserted.
+  bool castOperandTo(OpOperand &operand, Type elementType, Operation *scope,
                      bool shared);
   /// Joins carried values: returns the wider of two tensor types of one
   /// shape, or null when they disagree in something else than the dtype.
@@ -113,26 +133,29 @@ private:
   Value getCast(Value value, Type elementType, Operation *scope,
                 Operation *user, bool shared);
   void retype(Value value, Type type);
-  std::optional<AutocastState> entryState(func::FuncOp func, bool &mismatch);
   void cleanUpAndCount();
 
   ModuleOp module;
-  std::optional<AutocastTarget> target;
-  bool keepIoTypes;
+  AutocastOptions options;
   ArrayRef<AutocastPolicy> policies;
+  std::string policyFile;
+  bool keepIoTypes;
   bool record;
-  /// Whether the function being processed runs on another device than the
-  /// option's (its ops are left alone outside explicit regions).
-  bool currentMismatch = false;
+  /// Set when a diagnosed error lets the rewrite go on (banned ops).
+  bool failedSoftly = false;
+  bool complete = false;
 
+  SymbolTableCollection symbolTables;
   llvm::MapVector<Operation *, OpRecord> records;
   AutocastSummary summary;
   DenseMap<Value, Type> originalTypes;
   DenseMap<std::tuple<Value, Type, Operation *, Operation *>, Value> castCache;
   llvm::SetVector<Operation *> createdCasts;
+  /// Input casts a round-trip fold bypassed (erased if left without uses).
+  llvm::SetVector<Operation *> bypassedCasts;
   /// Untouched copies of called functions, to specialize from.
   DenseMap<Operation *, func::FuncOp> pristine;
-  /// Specializations: (original callee, state tag, argument types) -> func.
+  /// Specializations: (original callee, context key, argument types) -> func.
   std::map<std::tuple<Operation *, std::string, std::vector<const void *>>,
            func::FuncOp>
       specializations;

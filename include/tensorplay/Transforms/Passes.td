@@ -23,8 +23,11 @@ def AutocastPass : Pass<"tp-autocast", "::mlir::ModuleOp"> {
     are; every other op runs in its (re-inferred) input types.
     binary_cross_entropy in an enabled cuda/xpu region is an error. Casts are
     `tp.cast`, one per (value, dtype, region), placed right after the value's
-    definition or at region entry and shared by all users. Callees see the
-    autocast state of their call site (functions are specialized per state).
+    definition or at region entry and shared by all users. A callee runs on
+    its own device (its tp.device, else its caller's) and sees that device's
+    autocast state at the call site (functions are specialized per state).
+    Functions of nested modules are processed too. The report is written
+    also when the pass fails on a banned op.
 
     `tp-opt --autocast=cuda:fp16` runs this pass with that target;
     `--autocast-report` and `--autocast-policy` set `report` and `policy`.

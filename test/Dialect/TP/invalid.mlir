@@ -1,4 +1,5 @@
-// Every verifier message of the tp dialect.
+// Every verifier message of the tp dialect (invalid-coverage.mlir checks
+// that none is missing, with check-message-coverage.py).
 // RUN: tp-opt %s -split-input-file -verify-diagnostics
 
 //===----------------------------------------------------------------------===//
@@ -403,6 +404,158 @@ func.func @cross_size(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) {
   return
 }
 
+// -----
+
+func.func @chain_empty() {
+  // expected-error @+1 {{expected at least 1 tensor}}
+  %r = tp.chain_matmul [] : () -> tensor<2x2xf32>
+  return
+}
+
+// -----
+
+func.func @mm_second_rank(%a: tensor<4x8xf32>, %v: tensor<8xf32>) {
+  // expected-error @+1 {{expected a 2-D second matrix of rank 2, got rank 1}}
+  %r = tp.mm %a, %v : (tensor<4x8xf32>, tensor<8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @bmm_first_rank(%a: tensor<4x8xf32>, %b: tensor<2x8x16xf32>) {
+  // expected-error @+1 {{expected a 3-D first batch of rank 3, got rank 2}}
+  %r = tp.bmm %a, %b : (tensor<4x8xf32>, tensor<2x8x16xf32>) -> tensor<2x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @bmm_second_rank(%a: tensor<2x4x8xf32>, %b: tensor<8x16xf32>) {
+  // expected-error @+1 {{expected a 3-D second batch of rank 3, got rank 2}}
+  %r = tp.bmm %a, %b : (tensor<2x4x8xf32>, tensor<8x16xf32>) -> tensor<2x4x16xf32>
+  return
+}
+
+// -----
+
+func.func @mv_matrix_rank(%v: tensor<8xf32>) {
+  // expected-error @+1 {{expected a 2-D matrix of rank 2, got rank 1}}
+  %r = tp.mv %v, %v : (tensor<8xf32>, tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @mv_vector_rank(%a: tensor<4x8xf32>, %b: tensor<8x1xf32>) {
+  // expected-error @+1 {{expected a 1-D vector of rank 1, got rank 2}}
+  %r = tp.mv %a, %b : (tensor<4x8xf32>, tensor<8x1xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @dot_first_rank(%a: tensor<2x8xf32>, %v: tensor<8xf32>) {
+  // expected-error @+1 {{expected a 1-D first vector of rank 1, got rank 2}}
+  %r = tp.dot %a, %v : (tensor<2x8xf32>, tensor<8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @dot_second_rank(%v: tensor<8xf32>, %b: tensor<8x2xf32>) {
+  // expected-error @+1 {{expected a 1-D second vector of rank 1, got rank 2}}
+  %r = tp.dot %v, %b : (tensor<8xf32>, tensor<8x2xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @matmul_first_rank(%s: tensor<f32>, %v: tensor<8xf32>) {
+  // expected-error @+1 {{expected a first operand of rank 1 or more, got rank 0}}
+  %r = tp.matmul %s, %v : (tensor<f32>, tensor<8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @matmul_second_rank(%v: tensor<8xf32>, %s: tensor<f32>) {
+  // expected-error @+1 {{expected a second operand of rank 1 or more, got rank 0}}
+  %r = tp.matmul %v, %s : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @linear_input_rank(%x: tensor<f32>, %w: tensor<4x8xf32>) {
+  // expected-error @+1 {{expected an input of rank 1 or more, got rank 0}}
+  %r = tp.linear %x, %w : (tensor<f32>, tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @linear_weight_rank(%x: tensor<4x8xf32>, %w: tensor<2x16x8xf32>) {
+  // expected-error @+1 {{expected a weight of rank 1 to 2, got rank 3}}
+  %r = tp.linear %x, %w : (tensor<4x8xf32>, tensor<2x16x8xf32>) -> tensor<4x16xf32>
+  return
+}
+
+// -----
+
+func.func @bilinear_input1_rank(%x: tensor<f32>, %y: tensor<4x5xf32>, %w: tensor<7x3x5xf32>) {
+  // expected-error @+1 {{expected input1 of rank 1 or more, got rank 0}}
+  %r = tp.bilinear %x, %y, %w : (tensor<f32>, tensor<4x5xf32>, tensor<7x3x5xf32>) -> tensor<4x7xf32>
+  return
+}
+
+// -----
+
+func.func @bilinear_input2_rank(%x: tensor<4x3xf32>, %y: tensor<f32>, %w: tensor<7x3x5xf32>) {
+  // expected-error @+1 {{expected input2 of rank 1 or more, got rank 0}}
+  %r = tp.bilinear %x, %y, %w : (tensor<4x3xf32>, tensor<f32>, tensor<7x3x5xf32>) -> tensor<4x7xf32>
+  return
+}
+
+// -----
+
+func.func @bilinear_weight_rank(%x: tensor<4x3xf32>, %y: tensor<4x5xf32>, %w: tensor<7x3xf32>) {
+  // expected-error @+1 {{expected a 3-D weight of rank 3, got rank 2}}
+  %r = tp.bilinear %x, %y, %w : (tensor<4x3xf32>, tensor<4x5xf32>, tensor<7x3xf32>) -> tensor<4x7xf32>
+  return
+}
+
+// -----
+
+func.func @bilinear_input1_features(%x: tensor<4x2xf32>, %y: tensor<4x5xf32>, %w: tensor<7x3x5xf32>) {
+  // expected-error @+1 {{input1 features and weight dim 1 differ (2 vs 3)}}
+  %r = tp.bilinear %x, %y, %w : (tensor<4x2xf32>, tensor<4x5xf32>, tensor<7x3x5xf32>) -> tensor<4x7xf32>
+  return
+}
+
+// -----
+
+func.func @bilinear_bias_rank(%x: tensor<4x3xf32>, %y: tensor<4x5xf32>, %w: tensor<7x3x5xf32>, %b: tensor<1x7xf32>) {
+  // expected-error @+1 {{expected a 1-D bias of rank 1, got rank 2}}
+  %r = tp.bilinear %x, %y, %w bias(%b) : (tensor<4x3xf32>, tensor<4x5xf32>, tensor<7x3x5xf32>, tensor<1x7xf32>) -> tensor<4x7xf32>
+  return
+}
+
+// -----
+
+func.func @tensordot_dims_other(%a: tensor<4x8xf32>, %b: tensor<8x3xf32>) {
+  // expected-error @+1 {{dims_other entry 2 is out of range for a tensor of rank 2}}
+  %r = tp.tensordot %a, %b {dims_other = array<i64: 2>, dims_self = array<i64: 1>} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @vecdot_dim(%a: tensor<4x8xf32>) {
+  // expected-error @+1 {{dim 2 is out of range for a tensor of rank 2}}
+  %r = tp.linalg_vecdot %a, %a {dim = 2 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Convolutions
 //===----------------------------------------------------------------------===//
@@ -516,6 +669,78 @@ func.func @conv_tbc_channels(%x: tensor<10x2x3xf32>, %w: tensor<3x4x4xf32>, %b: 
 func.func @conv_tbc_bias(%x: tensor<10x2x3xf32>, %w: tensor<3x3x4xf32>, %b: tensor<5xf32>) {
   // expected-error @+1 {{bias size must equal weight dim 2 (5 vs 4)}}
   %r = tp.conv_tbc %x, %w, %b : (tensor<10x2x3xf32>, tensor<3x3x4xf32>, tensor<5xf32>) -> tensor<8x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_weight_rank(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3xf32>) {
+  // expected-error @+1 {{expected a weight of rank 4, got rank 3}}
+  %r = tp.conv2d %x, %w : (tensor<2x3x8x8xf32>, tensor<4x3x3xf32>) -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_bias_rank(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<1x4xf32>) {
+  // expected-error @+1 {{expected a 1-D bias of rank 1, got rank 2}}
+  %r = tp.conv2d %x, %w bias(%b) : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<1x4xf32>) -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_overflow(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{stride, padding or dilation too large: the output size of spatial dimension 0 overflows int64}}
+  %r = tp.conv2d %x, %w {padding = array<i64: 4611686018427387904>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x6x6xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_stride_overflow(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
+  // expected-error @+1 {{stride, padding or dilation too large: the output size of spatial dimension 0 overflows int64}}
+  %r = tp.conv2d %x, %w {padding = array<i64: 9223372036854775807>, stride = array<i64: 9223372036854775807>} : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_overflow(%x: tensor<1x4x4x4xf32>, %w: tensor<4x2x3x3xf32>) {
+  // expected-error @+1 {{stride, padding or dilation too large: the output size of spatial dimension 0 overflows int64}}
+  %r = tp.conv_transpose2d %x, %w {stride = array<i64: 4611686018427387904>} : (tensor<1x4x4x4xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x9x9xf32>
+  return
+}
+
+// -----
+
+func.func @conv_tbc_input_rank(%x: tensor<2x3xf32>, %w: tensor<3x3x4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{expected a (time, batch, channel) input of rank 3, got rank 2}}
+  %r = tp.conv_tbc %x, %w, %b : (tensor<2x3xf32>, tensor<3x3x4xf32>, tensor<4xf32>) -> tensor<8x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_tbc_weight_rank(%x: tensor<10x2x3xf32>, %w: tensor<3x4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{expected a 3-D weight of rank 3, got rank 2}}
+  %r = tp.conv_tbc %x, %w, %b : (tensor<10x2x3xf32>, tensor<3x4xf32>, tensor<4xf32>) -> tensor<8x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_tbc_bias_rank(%x: tensor<10x2x3xf32>, %w: tensor<3x3x4xf32>, %b: tensor<1x4xf32>) {
+  // expected-error @+1 {{expected a 1-D bias of rank 1, got rank 2}}
+  %r = tp.conv_tbc %x, %w, %b : (tensor<10x2x3xf32>, tensor<3x3x4xf32>, tensor<1x4xf32>) -> tensor<8x2x4xf32>
+  return
+}
+
+// -----
+
+func.func @conv_tbc_pad_overflow(%x: tensor<10x2x3xf32>, %w: tensor<3x3x4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{pad too large: the output length overflows int64}}
+  %r = tp.conv_tbc %x, %w, %b {pad = 4611686018427387904 : i64} : (tensor<10x2x3xf32>, tensor<3x3x4xf32>, tensor<4xf32>) -> tensor<8x2x4xf32>
   return
 }
 
@@ -667,6 +892,158 @@ func.func @mha_weights(%q: tensor<2x5x16xf32>, %qw: tensor<48x16xf32>, %qb: tens
   return
 }
 
+// -----
+
+func.func @cell_input_rank(%x: tensor<1x2x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<4x8xf32>, %wh: tensor<4x4xf32>) {
+  // expected-error @+1 {{expected an input of rank 1 to 2, got rank 3}}
+  %h = tp.rnn_cell %x, %h0, %wi, %wh : (tensor<1x2x8xf32>, tensor<2x4xf32>, tensor<4x8xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @cell_state_rank_unbatched(%x: tensor<8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<12x8xf32>, %wh: tensor<12x4xf32>) {
+  // expected-error @+1 {{hidden state must be 1-D for a 1-D input, got rank 2}}
+  %h = tp.gru_cell %x, %h0, %wi, %wh : (tensor<8xf32>, tensor<2x4xf32>, tensor<12x8xf32>, tensor<12x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @cell_w_ih_rank(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<4x8x1xf32>, %wh: tensor<4x4xf32>) {
+  // expected-error @+1 {{expected a 2-D w_ih of rank 2, got rank 3}}
+  %h = tp.rnn_cell %x, %h0, %wi, %wh : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<4x8x1xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @cell_w_hh_rank(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<4x8xf32>, %wh: tensor<4xf32>) {
+  // expected-error @+1 {{expected a 2-D w_hh of rank 2, got rank 1}}
+  %h = tp.rnn_cell %x, %h0, %wi, %wh : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<4x8xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @cell_bias_rank(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<4x8xf32>, %wh: tensor<4x4xf32>, %b: tensor<1x4xf32>) {
+  // expected-error @+1 {{expected a 1-D bias of rank 1, got rank 2}}
+  %h = tp.rnn_cell %x, %h0, %wi, %wh b_ih(%b) : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<4x8xf32>, tensor<4x4xf32>, tensor<1x4xf32>) -> tensor<2x4xf32>
+  return
+}
+
+// -----
+
+func.func @mkldnn_input_rank(%x: tensor<2x8xf32>, %w0: tensor<16x8xf32>, %w1: tensor<16x4xf32>, %w2: tensor<16xf32>, %w3: tensor<16xf32>, %h0: tensor<2x4xf32>, %c0: tensor<2x4xf32>) {
+  // expected-error @+1 {{expected a 3-D input of rank 3, got rank 2}}
+  %o, %h, %c, %ws = tp.mkldnn_rnn_layer %x, %w0, %w1, %w2, %w3, %h0, %c0 {batch_first = false, batch_sizes = array<i64>, bidirectional = false, has_biases = true, hidden_size = 4 : i64, mode = 2 : i64, num_layers = 1 : i64, reverse = false, train = false} : (tensor<2x8xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> (tensor<5x2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @mkldnn_hx_rank(%x: tensor<5x2x8xf32>, %w0: tensor<16x8xf32>, %w1: tensor<16x4xf32>, %w2: tensor<16xf32>, %w3: tensor<16xf32>, %h0: tensor<4xf32>, %c0: tensor<2x4xf32>) {
+  // expected-error @+1 {{expected a 2-D hx of rank 2, got rank 1}}
+  %o, %h, %c, %ws = tp.mkldnn_rnn_layer %x, %w0, %w1, %w2, %w3, %h0, %c0 {batch_first = false, batch_sizes = array<i64>, bidirectional = false, has_biases = true, hidden_size = 4 : i64, mode = 2 : i64, num_layers = 1 : i64, reverse = false, train = false} : (tensor<5x2x8xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<4xf32>, tensor<2x4xf32>) -> (tensor<5x2x4xf32>, tensor<4xf32>, tensor<2x4xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @mkldnn_cx_rank(%x: tensor<5x2x8xf32>, %w0: tensor<16x8xf32>, %w1: tensor<16x4xf32>, %w2: tensor<16xf32>, %w3: tensor<16xf32>, %h0: tensor<2x4xf32>, %c0: tensor<4xf32>) {
+  // expected-error @+1 {{expected a 2-D cx of rank 2, got rank 1}}
+  %o, %h, %c, %ws = tp.mkldnn_rnn_layer %x, %w0, %w1, %w2, %w3, %h0, %c0 {batch_first = false, batch_sizes = array<i64>, bidirectional = false, has_biases = true, hidden_size = 4 : i64, mode = 2 : i64, num_layers = 1 : i64, reverse = false, train = false} : (tensor<5x2x8xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<2x4xf32>, tensor<4xf32>) -> (tensor<5x2x4xf32>, tensor<2x4xf32>, tensor<4xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @mkldnn_workspace_rank(%x: tensor<5x2x8xf32>, %w0: tensor<16x8xf32>, %w1: tensor<16x4xf32>, %w2: tensor<16xf32>, %w3: tensor<16xf32>, %h0: tensor<2x4xf32>, %c0: tensor<2x4xf32>) {
+  // expected-error @+1 {{expected a 1-D workspace of rank 1, got rank 2}}
+  %o, %h, %c, %ws = tp.mkldnn_rnn_layer %x, %w0, %w1, %w2, %w3, %h0, %c0 {batch_first = false, batch_sizes = array<i64>, bidirectional = false, has_biases = true, hidden_size = 4 : i64, mode = 2 : i64, num_layers = 1 : i64, reverse = false, train = false} : (tensor<5x2x8xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> (tensor<5x2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<0x1xui8>)
+  return
+}
+
+// -----
+
+func.func @sdpa_query_rank(%q: tensor<64xf32>, %k: tensor<2x16x64xf32>) {
+  // expected-error @+1 {{expected a query of rank 2 or more, got rank 1}}
+  %r = tp.scaled_dot_product_attention %q, %k, %k : (tensor<64xf32>, tensor<2x16x64xf32>, tensor<2x16x64xf32>) -> tensor<64xf32>
+  return
+}
+
+// -----
+
+func.func @sdpa_key_rank(%q: tensor<2x16x64xf32>, %k: tensor<64xf32>) {
+  // expected-error @+1 {{expected a key of rank 2 or more, got rank 1}}
+  %r = tp.scaled_dot_product_attention %q, %k, %q : (tensor<2x16x64xf32>, tensor<64xf32>, tensor<2x16x64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @sdpa_value_rank(%q: tensor<2x16x64xf32>, %v: tensor<64xf32>) {
+  // expected-error @+1 {{expected a value of rank 2 or more, got rank 1}}
+  %r = tp.scaled_dot_product_attention %q, %q, %v : (tensor<2x16x64xf32>, tensor<2x16x64xf32>, tensor<64xf32>) -> tensor<2x16x64xf32>
+  return
+}
+
+// -----
+
+func.func @mha_query_rank(%q: tensor<5x16xf32>, %k: tensor<2x5x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{expected a 3-D query of rank 3, got rank 2}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %k, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<5x16xf32>, tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<5x16xf32>, tensor<2x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_key_rank(%q: tensor<2x5x16xf32>, %k: tensor<5x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{expected a 3-D key of rank 3, got rank 2}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %q, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<5x16xf32>, tensor<2x5x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_value_rank(%q: tensor<2x5x16xf32>, %v: tensor<5x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{expected a 3-D value of rank 3, got rank 2}}
+  %o, %w = tp.native_multi_head_attention %q, %q, %v, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<5x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_qkv_weight_rank(%q: tensor<2x5x16xf32>, %qw: tensor<48xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{expected a 2-D qkv_weight of rank 2, got rank 1}}
+  %o, %w = tp.native_multi_head_attention %q, %q, %q, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<48xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_proj_weight_rank(%q: tensor<2x5x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{expected a 2-D proj_weight of rank 2, got rank 1}}
+  %o, %w = tp.native_multi_head_attention %q, %q, %q, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_query_features(%q: tensor<2x5x8xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{query features must equal embed_dim (8 vs 16)}}
+  %o, %w = tp.native_multi_head_attention %q, %q, %q, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<2x5x8xf32>, tensor<2x5x5xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_proj_rows(%q: tensor<2x5x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<8x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{proj_weight must have embed_dim rows (8 vs 16)}}
+  %o, %w = tp.native_multi_head_attention %q, %q, %q, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<2x5x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<8x16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x5xf32>)
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Reductions and normalization
 //===----------------------------------------------------------------------===//
@@ -799,6 +1176,94 @@ func.func @quantile_mode(%x: tensor<4x8xf32>, %q: tensor<3xf32>) {
   return
 }
 
+// -----
+
+func.func @layer_norm_bias(%x: tensor<4x8xf32>, %g: tensor<8xf32>, %b: tensor<7xf32>) {
+  // expected-error @+1 {{bias must have shape 8, got 7}}
+  %r = tp.layer_norm %x weight(%g) bias(%b) {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<8xf32>, tensor<7xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @group_norm_rank(%x: tensor<8xf32>) {
+  // expected-error @+1 {{expected an (N, C, ...) input of rank 2 or more, got rank 1}}
+  %r = tp.group_norm %x {num_groups = 2 : i64} : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @cdist_x1_rank(%a: tensor<3xf32>, %b: tensor<7x3xf32>) {
+  // expected-error @+1 {{expected x1 of rank 2 or more, got rank 1}}
+  %r = tp.cdist %a, %b : (tensor<3xf32>, tensor<7x3xf32>) -> tensor<7xf32>
+  return
+}
+
+// -----
+
+func.func @cdist_x2_rank(%a: tensor<5x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{expected x2 of rank 2 or more, got rank 1}}
+  %r = tp.cdist %a, %b : (tensor<5x3xf32>, tensor<3xf32>) -> tensor<5xf32>
+  return
+}
+
+// -----
+
+func.func @quantile_q_rank(%x: tensor<4x8xf32>, %q: tensor<3x1xf32>) {
+  // expected-error @+1 {{expected q of rank 0 to 1, got rank 2}}
+  %r = tp.quantile %x, %q {dim = 1 : i64} : (tensor<4x8xf32>, tensor<3x1xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_integer_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point type, got 'i32'}}
+  %r = tp.softmax %x {dim = 1 : i64, dtype = i32} : (tensor<4x8xf32>) -> tensor<4x8xi32>
+  return
+}
+
+// -----
+
+func.func @log_softmax_integer_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point type, got 'i64'}}
+  %r = tp.log_softmax %x {dim = 1 : i64, dtype = i64} : (tensor<4x8xf32>) -> tensor<4x8xi64>
+  return
+}
+
+// -----
+
+func.func @softmin_integer_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point type, got 'i1'}}
+  %r = tp.softmin %x {dim = 1 : i64, dtype = i1} : (tensor<4x8xf32>) -> tensor<4x8xi1>
+  return
+}
+
+// -----
+
+func.func @softmax_complex_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point type, got 'complex<f32>'}}
+  %r = tp.softmax %x {dim = 1 : i64, dtype = complex<f32>} : (tensor<4x8xf32>) -> tensor<4x8xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @mean_integer_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point or complex type, got 'i32'}}
+  %r = tp.mean %x {dim = array<i64: 1>, dtype = i32} : (tensor<4x8xf32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @norm_integer_dtype(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dtype must be a floating point or complex type, got 'i32'}}
+  %r = tp.norm %x {dtype = i32} : (tensor<4x8xf32>) -> tensor<i32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Losses
 //===----------------------------------------------------------------------===//
@@ -891,6 +1356,70 @@ func.func @ctc_lengths(%lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tens
   return
 }
 
+// -----
+
+func.func @per_row_rank(%a: tensor<2x4x8xf32>) {
+  // expected-error @+1 {{expected inputs of rank 1 to 2, got rank 3}}
+  %l = tp.triplet_margin_loss %a, %a, %a : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<2x4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @nll_loss2d_rank(%x: tensor<2x10x4xf32>, %t: tensor<2x4xi64>) {
+  // expected-error @+1 {{expected an (N, C, H, W) input of rank 4, got rank 3}}
+  %l = tp.nll_loss2d %x, %t : (tensor<2x10x4xf32>, tensor<2x4xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @nll_input_rank(%x: tensor<f32>, %t: tensor<i64>) {
+  // expected-error @+1 {{expected an input of rank 1 or more, got rank 0}}
+  %l = tp.nll_loss %x, %t : (tensor<f32>, tensor<i64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @multi_margin_rank(%x: tensor<2x4x10xf32>, %t: tensor<2x10xi64>) {
+  // expected-error @+1 {{expected an input of rank 1 to 2, got rank 3}}
+  %l = tp.multi_margin_loss %x, %t : (tensor<2x4x10xf32>, tensor<2x10xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @multilabel_rank(%x: tensor<2x4x10xf32>, %t: tensor<2x4x10xi64>) {
+  // expected-error @+1 {{expected an input of rank 1 to 2, got rank 3}}
+  %l = tp.multilabel_margin_loss %x, %t : (tensor<2x4x10xf32>, tensor<2x4x10xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @ctc_log_probs_rank(%lp: tensor<20xf32>, %t: tensor<4x30xi64>, %il: tensor<4xi64>, %tl: tensor<4xi64>) {
+  // expected-error @+1 {{expected (T, N, C) or (T, C) log_probs of rank 2 to 3, got rank 1}}
+  %l = tp.ctc_loss %lp, %t, %il, %tl : (tensor<20xf32>, tensor<4x30xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @ctc_targets(%lp: tensor<50x4x20xf32>, %t: tensor<4x30xf32>, %il: tensor<4xi64>, %tl: tensor<4xi64>) {
+  // expected-error @+1 {{expected targets to hold integer class indices, got 'tensor<4x30xf32>'}}
+  %l = tp.ctc_loss %lp, %t, %il, %tl : (tensor<50x4x20xf32>, tensor<4x30xf32>, tensor<4xi64>, tensor<4xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @ctc_target_lengths(%lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tensor<4xi64>, %tl: tensor<4xf32>) {
+  // expected-error @+1 {{expected target_lengths to hold integer class indices, got 'tensor<4xf32>'}}
+  %l = tp.ctc_loss %lp, %t, %il, %tl : (tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xi64>, tensor<4xf32>) -> tensor<f32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Layout, indexing, pooling, sampling
 //===----------------------------------------------------------------------===//
@@ -938,7 +1467,7 @@ func.func @reshape_negative(%x: tensor<4x8xf32>) {
 // -----
 
 func.func @reshape_numel(%x: tensor<4x8xf32>) {
-  // expected-error @+1 {{shape 5x-1 is invalid for an input of 32 elements}}
+  // expected-error @+1 {{shape [5, -1] is invalid for an input of 32 elements}}
   %r = tp.reshape %x {shape = array<i64: 5, -1>} : (tensor<4x8xf32>) -> tensor<5x6xf32>
   return
 }
@@ -946,7 +1475,7 @@ func.func @reshape_numel(%x: tensor<4x8xf32>) {
 // -----
 
 func.func @reshape_numel_static(%x: tensor<4x8xf32>) {
-  // expected-error @+1 {{shape 5x6 is invalid for an input of 32 elements}}
+  // expected-error @+1 {{shape [5, 6] is invalid for an input of 32 elements}}
   %r = tp.reshape %x {shape = array<i64: 5, 6>} : (tensor<4x8xf32>) -> tensor<5x6xf32>
   return
 }
@@ -1191,6 +1720,166 @@ func.func @grid_sampler_modes(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x4x2xf32>) 
   return
 }
 
+// -----
+
+func.func @transpose_dim0(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dim0 2 is out of range for a tensor of rank 2}}
+  %r = tp.transpose %x {dim0 = 2 : i64, dim1 = 0 : i64} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+  return
+}
+
+// -----
+
+func.func @permute_dims_entry(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{dims entry 3 is out of range for a tensor of rank 2}}
+  %r = tp.permute %x {dims = array<i64: 0, 3>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @unsqueeze_dim(%x: tensor<8xf32>) {
+  // expected-error @+1 {{dim 3 is out of range for a tensor of rank 2}}
+  %r = tp.unsqueeze %x {dim = 3 : i64} : (tensor<8xf32>) -> tensor<1x8xf32>
+  return
+}
+
+// -----
+
+func.func @flatten_start_dim(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{start_dim 3 is out of range for a tensor of rank 3}}
+  %r = tp.flatten %x {start_dim = 3 : i64} : (tensor<2x3x4xf32>) -> tensor<24xf32>
+  return
+}
+
+// -----
+
+func.func @flatten_end_dim(%x: tensor<2x3x4xf32>) {
+  // expected-error @+1 {{end_dim -5 is out of range for a tensor of rank 3}}
+  %r = tp.flatten %x {end_dim = -5 : i64} : (tensor<2x3x4xf32>) -> tensor<24xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_ambiguous(%x: tensor<0x6xf32>) {
+  // expected-error @+1 {{cannot reshape a tensor of 0 elements into shape [-1, 0] because the unspecified dimension size -1 can be any value and is ambiguous}}
+  %r = tp.reshape %x {shape = array<i64: -1, 0>} : (tensor<0x6xf32>) -> tensor<5x0xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_zero_known(%x: tensor<2x6xf32>) {
+  // expected-error @+1 {{shape [-1, 0] is invalid for an input of 12 elements}}
+  %r = tp.reshape %x {shape = array<i64: -1, 0>} : (tensor<2x6xf32>) -> tensor<?x0xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_dynamic_zero_known(%x: tensor<?x6xf32>) {
+  // expected-error @+1 {{cannot reshape a tensor of ? elements into shape [-1, 0] because the unspecified dimension size -1 can be any value and is ambiguous}}
+  %r = tp.reshape %x {shape = array<i64: -1, 0>} : (tensor<?x6xf32>) -> tensor<?x0xf32>
+  return
+}
+
+// -----
+
+func.func @index_copy_index_rank(%x: tensor<5x3xf32>, %i: tensor<2x1xi64>, %s: tensor<2x3xf32>) {
+  // expected-error @+1 {{expected a 1-D index of rank 0 to 1, got rank 2}}
+  %r = tp.index_copy %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2x1xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @index_put_indices(%x: tensor<5x3xf32>, %i: tensor<2xf32>, %v: tensor<2x3xf32>) {
+  // expected-error @+1 {{expected indices to be an integer tensor, got 'tensor<2xf32>'}}
+  %r = tp.index_put %x[%i], %v : (tensor<5x3xf32>, tensor<2xf32>, tensor<2x3xf32>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_indices(%w: tensor<100x16xf32>, %i: tensor<4x7xf32>) {
+  // expected-error @+1 {{expected indices to be an integer tensor, got 'tensor<4x7xf32>'}}
+  %r = tp.embedding %w, %i : (tensor<100x16xf32>, tensor<4x7xf32>) -> tensor<4x7x16xf32>
+  return
+}
+
+// -----
+
+func.func @pad_input_rank(%x: tensor<8xf32>) {
+  // expected-error @+1 {{expected an input of rank 2 to 3, got rank 1}}
+  %r = tp.reflection_pad1d %x {padding = array<i64: 2, 1>} : (tensor<8xf32>) -> tensor<11xf32>
+  return
+}
+
+// -----
+
+func.func @pool_input_rank(%x: tensor<4x4x4xf32>) {
+  // expected-error @+1 {{expected an input of rank 4 to 5, got rank 3}}
+  %r = tp.max_pool3d %x {kernel_size = array<i64: 2>} : (tensor<4x4x4xf32>) -> tensor<2x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @unpool_input_rank(%x: tensor<2x2xf32>, %i: tensor<2x2xi64>) {
+  // expected-error @+1 {{expected an input of rank 3 to 4, got rank 2}}
+  %r = tp.max_unpool2d %x, %i {output_size = array<i64: 4, 4>} : (tensor<2x2xf32>, tensor<2x2xi64>) -> tensor<4x4xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_input_rank(%x: tensor<4x4x4xf32>) {
+  // expected-error @+1 {{expected an input of rank 4 to 5, got rank 3}}
+  %r = tp.adaptive_avg_pool3d %x {output_size = array<i64: 1, 1, 1>} : (tensor<4x4x4xf32>) -> tensor<1x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_input_rank(%x: tensor<3x8x8xf32>, %g: tensor<1x4x4x2xf32>) {
+  // expected-error @+1 {{expected an (N, C, ...) input of rank 4, got rank 3}}
+  %r = tp.grid_sample %x, %g : (tensor<3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @grid_sample_grid_rank(%x: tensor<1x3x8x8xf32>, %g: tensor<1x4x2xf32>) {
+  // expected-error @+1 {{expected a grid of rank 4, got rank 3}}
+  %r = tp.grid_sample %x, %g : (tensor<1x3x8x8xf32>, tensor<1x4x2xf32>) -> tensor<1x3x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_overflow(%x: tensor<1x2x4x4x4xf32>) {
+  // expected-error @+1 {{kernel_size, stride, padding or dilation too large: the output size of spatial dimension 0 overflows int64}}
+  %r = tp.max_pool3d %x {dilation = array<i64: 4611686018427387904>, kernel_size = array<i64: 4>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x1x1x1xf32>
+  return
+}
+
+// -----
+
+func.func @pad_overflow(%x: tensor<2x3x8xf32>) {
+  // expected-error @+1 {{padding too large: the padded size overflows int64}}
+  %r = tp.replication_pad1d %x {padding = array<i64: 9223372036854775807, 1>} : (tensor<2x3x8xf32>) -> tensor<2x3x11xf32>
+  return
+}
+
+// -----
+
+func.func @reshape_overflow(%x: tensor<2x6xf32>) {
+  // expected-error @+1 {{shape [4611686018427387904, 4, -1] is too large: its number of elements overflows int64}}
+  %r = tp.reshape %x {shape = array<i64: 4611686018427387904, 4, -1>} : (tensor<2x6xf32>) -> tensor<2x6xf32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Linear algebra, FFT, complex views
 //===----------------------------------------------------------------------===//
@@ -1344,5 +2033,61 @@ func.func @view_as_complex_type(%x: tensor<4x2xf16>) {
 func.func @view_as_complex_dim(%x: tensor<4x3xf32>) {
   // expected-error @+1 {{the last dimension must have size 2 (3 vs 2)}}
   %r = tp.view_as_complex %x : (tensor<4x3xf32>) -> tensor<4xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @solve_matrix_rank(%a: tensor<4xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @+1 {{expected the coefficient matrix of rank 2 or more, got rank 1}}
+  %r = tp.linalg_solve %a, %b : (tensor<4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @solve_matrix_square(%a: tensor<4x3xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @+1 {{the coefficient matrix must be square (4 vs 3)}}
+  %r = tp.linalg_solve %a, %b : (tensor<4x3xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @solve_rhs_rank(%a: tensor<4x4xf32>, %b: tensor<f32>) {
+  // expected-error @+1 {{expected the right-hand side of rank 1 or more, got rank 0}}
+  %r = tp.linalg_solve %a, %b : (tensor<4x4xf32>, tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @fft_input_rank(%x: tensor<f32>) {
+  // expected-error @+1 {{expected an input of rank 1 or more, got rank 0}}
+  %r = tp.fft_fft %x : (tensor<f32>) -> tensor<complex<f32>>
+  return
+}
+
+// -----
+
+func.func @fft_dim(%x: tensor<8xf32>) {
+  // expected-error @+1 {{dim 1 is out of range for a tensor of rank 1}}
+  %r = tp.fft_fft %x {dim = 1 : i64} : (tensor<8xf32>) -> tensor<8xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @stft_signal_rank(%x: tensor<2x2x64xf32>) {
+  // expected-error @+1 {{expected a 1-D or 2-D signal of rank 1 to 2, got rank 3}}
+  %r = tp.stft %x {n_fft = 16 : i64} : (tensor<2x2x64xf32>) -> tensor<2x2x9x13xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @stft_window_rank(%x: tensor<64xf32>, %w: tensor<16x1xf32>) {
+  // expected-error @+1 {{expected a 1-D window of rank 1, got rank 2}}
+  %r = tp.stft %x window(%w) {hop_length = 4 : i64, n_fft = 16 : i64} : (tensor<64xf32>, tensor<16x1xf32>) -> tensor<9x13xcomplex<f32>>
   return
 }

@@ -10,9 +10,19 @@
 
 include "tensorplay/Dialect/TP/IR/TPBase.td"
 
-/// Reduction over `dim` (all dimensions when absent) with an optional dtype=.
+/// Prefixes the C++ verifier expression `verifier` with the check of the
+/// op's explicit dtype= against `kind` (DtypeKind in C++: Any, Floating or
+/// FloatingOrComplex).
+class TP_CheckDtype<string kind, string verifier> {
+  string result = "::mlir::failed(::mlir::tp::verifyExplicitDtype(*this, "
+      "::mlir::tp::DtypeKind::" # kind # ")) ? ::mlir::failure() : " #
+      verifier;
+}
+
+/// Reduction over `dim` (all dimensions when absent) with an optional dtype=
+/// of kind `dtypeKind`.
 class TP_ReduceOp<string mnemonic, string summaryText, TP_DtypeRule rule,
-                  dag dimAttr, string dimExpr>
+                  dag dimAttr, string dimExpr, string dtypeKind = "Any">
     : TP_SingleResultOp<mnemonic, summaryText, rule,
         !con((ins TP_Tensor:$input), dimAttr,
              (ins DefaultValuedAttr<BoolAttr, "false">:$keepdim,
@@ -21,17 +31,18 @@ class TP_ReduceOp<string mnemonic, string summaryText, TP_DtypeRule rule,
         "%r = tp." # mnemonic # " %x {dim = " # !if(!eq(dimExpr, "list"),
             "array<i64: 1>", "1 : i64") #
             "} : (tensor<4x8xf16>) -> tensor<4xf16>",
-        [], "::mlir::tp::verifyReduction(*this, getInput(), " #
+        [], TP_CheckDtype<dtypeKind,
+            "::mlir::tp::verifyReduction(*this, getInput(), " #
             !if(!eq(dimExpr, "list"), "getDim()",
                 "::mlir::tp::optionalDims(getDim())") #
-            ", getKeepdim())">;
+            ", getKeepdim())">.result>;
 
 def TP_SumOp : TP_ReduceOp<"sum", "Sum over dimensions",
     TP_DtypeRule<"Accumulate">,
     (ins OptionalAttr<DenseI64ArrayAttr>:$dim), "list">;
 def TP_MeanOp : TP_ReduceOp<"mean", "Arithmetic mean over dimensions",
     TP_DtypeRule<"First">,
-    (ins OptionalAttr<DenseI64ArrayAttr>:$dim), "list">;
+    (ins OptionalAttr<DenseI64ArrayAttr>:$dim), "list", "FloatingOrComplex">;
 def TP_ProdOp : TP_ReduceOp<"prod", "Product over one dimension or all",
     TP_DtypeRule<"Accumulate">, (ins OptionalAttr<I64Attr>:$dim), "int">;
 
@@ -44,7 +55,9 @@ def TP_NormOp : TP_SingleResultOp<"norm",
          OptionalAttr<TypeAttr>:$dtype),
     "$input",
     "%r = tp.norm %x {p = 2.0 : f64} : (tensor<4x8xf32>) -> tensor<f32>",
-    [], "::mlir::tp::verifyReduction(*this, getInput(), getDim(), getKeepdim())">;
+    [], TP_CheckDtype<"FloatingOrComplex",
+        "::mlir::tp::verifyReduction(*this, getInput(), getDim(), "
+        "getKeepdim())">.result>;
 
 /// Full reduction to the maximum (torch.max(input)).
 def TP_MaxOp : TP_SingleResultOp<"max", "Maximum of all elements",
@@ -83,24 +96,27 @@ def TP_MaxDimOp : TP_ComputeOp<"max_dim",
   let results = (outs TP_Tensor:$values, TP_Tensor:$indices);
 }
 
-/// Ops along one dimension that keep the input's shape, with dtype=.
-class TP_AlongDimOp<string mnemonic, string summaryText, TP_DtypeRule rule>
+/// Ops along one dimension that keep the input's shape, with a dtype= of
+/// kind `dtypeKind`.
+class TP_AlongDimOp<string mnemonic, string summaryText, TP_DtypeRule rule,
+                    string dtypeKind = "Any">
     : TP_SingleResultOp<mnemonic, summaryText, rule,
         (ins TP_Tensor:$input, I64Attr:$dim, OptionalAttr<TypeAttr>:$dtype),
         "$input",
         "%r = tp." # mnemonic # " %x {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>",
-        [], "::mlir::tp::verifyAlongDim(*this, getInput(), getDim())">;
+        [], TP_CheckDtype<dtypeKind,
+            "::mlir::tp::verifyAlongDim(*this, getInput(), getDim())">.result>;
 
 def TP_CumsumOp : TP_AlongDimOp<"cumsum", "Cumulative sum along dim",
     TP_DtypeRule<"Accumulate">>;
 def TP_CumprodOp : TP_AlongDimOp<"cumprod", "Cumulative product along dim",
     TP_DtypeRule<"Accumulate">>;
 def TP_SoftmaxOp : TP_AlongDimOp<"softmax", "Softmax along dim",
-    TP_DtypeRule<"First">>;
+    TP_DtypeRule<"First">, "Floating">;
 def TP_LogSoftmaxOp : TP_AlongDimOp<"log_softmax", "Log of softmax along dim",
-    TP_DtypeRule<"First">>;
+    TP_DtypeRule<"First">, "Floating">;
 def TP_SoftminOp : TP_AlongDimOp<"softmin", "Softmin (softmax of -x) along dim",
-    TP_DtypeRule<"First">>;
+    TP_DtypeRule<"First">, "Floating">;
 
 def TP_NormalizeOp : TP_SingleResultOp<"normalize",
     "Lp-normalize along dim: x / max(||x||_p, eps)", TP_DtypeRule<"First">,

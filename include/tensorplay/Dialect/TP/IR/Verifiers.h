@@ -88,6 +88,14 @@ LogicalResult verifyFormArgs(Operation *op);
 /// Checks the declared result element types against the op's dtype rule.
 LogicalResult verifyResultElementTypes(Operation *op);
 
+/// The explicit dtype= an op accepts (tensorplay's rules): softmax,
+/// log_softmax and softmin need a floating dtype, mean and norm a floating or
+/// complex one; sum, prod, cumsum and cumprod accept integral dtypes too.
+enum class DtypeKind { Any, Floating, FloatingOrComplex };
+
+/// Checks the op's explicit dtype=, if any, against `kind`.
+LogicalResult verifyExplicitDtype(Operation *op, DtypeKind kind);
+
 //===----------------------------------------------------------------------===//
 // Result-type inference
 //===----------------------------------------------------------------------===//
