@@ -200,11 +200,17 @@ tp_rt_status checkMatmulRanks(const char *name, View a, View b, View c) {
   return TP_RT_SUCCESS;
 }
 
+/// The argument checks every product entry point makes.
+tp_rt_status checkMatmul(const char *name, View a, View b, View c,
+                         int64_t epilogue) {
+  if (tp_rt_status s = checkMatmulRanks(name, a, b, c))
+    return s;
+  return checkEpilogue(name, epilogue);
+}
+
 tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias, View c,
                     int64_t epilogue) {
-  if (tp_rt_status s = checkMatmulRanks("tp_rt_dnnl_matmul", a, b, c))
-    return s;
-  if (tp_rt_status s = checkEpilogue("tp_rt_dnnl_matmul", epilogue))
+  if (tp_rt_status s = checkMatmul("tp_rt_dnnl_matmul", a, b, c, epilogue))
     return s;
   if (c.numel() == 0)
     return TP_RT_SUCCESS;
@@ -390,9 +396,7 @@ dims roundToDenseBf16(View b, uint16_t *out) {
 /// outType.
 tp_rt_status castMatmul(dt outType, View a, View b, View bias, View c,
                         int64_t epilogue) {
-  if (tp_rt_status s = checkMatmulRanks("tp_rt_dnnl_matmul_cast", a, b, c))
-    return s;
-  if (tp_rt_status s = checkEpilogue("tp_rt_dnnl_matmul_cast", epilogue))
+  if (tp_rt_status s = checkMatmul("tp_rt_dnnl_matmul_cast", a, b, c, epilogue))
     return s;
   if (c.numel() == 0)
     return TP_RT_SUCCESS;

@@ -19,6 +19,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -212,6 +213,33 @@ TEST(DnnlMatmul, StridedOperandsMatchNaive) {
   EXPECT_NE(std::string(tp_rt_codegen_error()).find("ranks"),
             std::string::npos);
   tp_rt_codegen_clear_error();
+  // An epilogue code outside TP_RT_EPILOGUE_* is an error, not ignored.
+  for (int64_t bad : {int64_t(-1), int64_t(TP_RT_EPILOGUE_GELU_TANH + 1)}) {
+    EXPECT_EQ(
+        tp_rt_dnnl_matmul_f32_f32(2, reinterpret_cast<tp_rt_memref *>(&da), 2,
+                                  reinterpret_cast<tp_rt_memref *>(&db), 1,
+                                  reinterpret_cast<tp_rt_memref *>(&dbias), 2,
+                                  reinterpret_cast<tp_rt_memref *>(&dc), bad),
+        TP_RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(std::string(tp_rt_codegen_error()).find("unknown epilogue"),
+              std::string::npos)
+        << tp_rt_codegen_error();
+    tp_rt_codegen_clear_error();
+  }
+  // ReLU as an epilogue: C = max(A W^T + bias, 0), exactly.
+  ASSERT_EQ(tp_rt_dnnl_matmul_f32_f32(
+                2, reinterpret_cast<tp_rt_memref *>(&da), 2,
+                reinterpret_cast<tp_rt_memref *>(&db), 1,
+                reinterpret_cast<tp_rt_memref *>(&dbias), 2,
+                reinterpret_cast<tp_rt_memref *>(&dc), TP_RT_EPILOGUE_RELU),
+            TP_RT_SUCCESS);
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 2; ++j) {
+      float ref = bias[j];
+      for (int k = 0; k < 4; ++k)
+        ref += a[i * 4 + k] * w[j * 4 + k];
+      EXPECT_FLOAT_EQ(c[i * 2 + j], std::max(ref, 0.0f)) << i << "," << j;
+    }
 }
 
 namespace {
