@@ -127,67 +127,100 @@ tp_rt_status checkEpilogue(const char *name, int64_t epilogue) {
 struct MatmulEntry {
   dnnl::matmul primitive;
   dnnl::memory::desc a, b, bias, c;
-  bool hasBias;
+  bool hasBias = false;
 };
 
 std::mutex cacheMutex;
 std::unordered_map<std::string, std::shared_ptr<MatmulEntry>> matmulCache;
+
+/// The entry of `cache` under `key`, made by `make()` on first use (outside
+/// the lock: creating a primitive JIT-compiles it).
+template <typename Entry, typename Make>
+std::shared_ptr<Entry>
+cachedEntry(std::unordered_map<std::string, std::shared_ptr<Entry>> &cache,
+            const std::string &key, Make make) {
+  {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    auto it = cache.find(key);
+    if (it != cache.end())
+      return it->second;
+  }
+  std::shared_ptr<Entry> entry = make();
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  return cache.emplace(key, entry).first->second;
+}
+
+struct BiasLayout {
+  dims sizes, strides;
+};
+
+/// The bias of a rank-`r` product as oneDNN wants it: [1, ..., 1, N] with
+/// the bias's stride (all ones and zeros without a bias).
+BiasLayout biasLayout(View bias, int64_t r) {
+  BiasLayout layout{dims(r, 1), dims(r, 0)};
+  if (bias.numel() > 0) {
+    layout.sizes[r - 1] = bias.size(0);
+    layout.strides[r - 1] = bias.stride(0);
+    layout.strides = fixStrides(layout.sizes, layout.strides);
+  }
+  return layout;
+}
+
+/// A matmul primitive for the descriptors of `entry` (b may be `any`);
+/// returns its primitive descriptor.
+dnnl::matmul::primitive_desc matmulPrimitive(const MatmulEntry &entry,
+                                             const dnnl::memory::desc &b,
+                                             int64_t epilogue) {
+  dnnl::matmul::desc desc =
+      entry.hasBias ? dnnl::matmul::desc(entry.a, b, entry.bias, entry.c)
+                    : dnnl::matmul::desc(entry.a, b, entry.c);
+  return dnnl::matmul::primitive_desc(desc, epilogueAttr(epilogue), engine());
+}
+
+/// Runs the product of `entry` on the given buffers and waits for it.
+void runMatmul(const MatmulEntry &entry, void *a, void *b, void *bias,
+               void *c) {
+  dnnl::stream stream(engine());
+  std::unordered_map<int, dnnl::memory> args = {
+      {DNNL_ARG_SRC, dnnl::memory(entry.a, engine(), a)},
+      {DNNL_ARG_WEIGHTS, dnnl::memory(entry.b, engine(), b)},
+      {DNNL_ARG_DST, dnnl::memory(entry.c, engine(), c)}};
+  if (entry.hasBias)
+    args.emplace(DNNL_ARG_BIAS, dnnl::memory(entry.bias, engine(), bias));
+  entry.primitive.execute(stream, args);
+  stream.wait();
+}
 
 /// C = A @ B (+ bias) with B given by its sizes, strides and data (element
 /// type inType, like A and the bias); ranks already checked.
 tp_rt_status matmulWithB(dt inType, dt outType, View a, const dims &bSizes,
                          const dims &bRawStrides, void *bData, View bias,
                          View c, int64_t epilogue) {
-  int64_t r = a.rank;
   bool hasBias = bias.numel() > 0;
   dims aSizes = a.sizes(), cSizes = c.sizes();
   dims aStrides = fixStrides(aSizes, a.strides());
   dims bStrides = fixStrides(bSizes, bRawStrides);
   dims cStrides = fixStrides(cSizes, c.strides());
-  dims biasSizes(r, 1), biasStrides(r, 0);
-  if (hasBias) {
-    biasSizes[r - 1] = bias.size(0);
-    biasStrides[r - 1] = bias.stride(0);
-    biasStrides = fixStrides(biasSizes, biasStrides);
-  }
+  BiasLayout biasDims = biasLayout(bias, a.rank);
   std::string k = key("mm",
                       {aSizes, aStrides, bSizes, bStrides, cSizes, cStrides,
-                       biasSizes, biasStrides},
+                       biasDims.sizes, biasDims.strides},
                       {(int)inType, (int)outType, hasBias, (int)epilogue});
-  std::shared_ptr<MatmulEntry> entry;
-  {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    auto it = matmulCache.find(k);
-    if (it != matmulCache.end())
-      entry = it->second;
-  }
-  if (!entry) {
-    entry = std::make_shared<MatmulEntry>();
+  std::shared_ptr<MatmulEntry> entry = cachedEntry(matmulCache, k, [&] {
+    auto entry = std::make_shared<MatmulEntry>();
     entry->a = dnnl::memory::desc(aSizes, inType, aStrides);
     entry->b = dnnl::memory::desc(bSizes, inType, bStrides);
     entry->c = dnnl::memory::desc(cSizes, outType, cStrides);
     entry->hasBias = hasBias;
     if (hasBias)
-      entry->bias = dnnl::memory::desc(biasSizes, inType, biasStrides);
-    dnnl::matmul::desc desc =
-        hasBias ? dnnl::matmul::desc(entry->a, entry->b, entry->bias, entry->c)
-                : dnnl::matmul::desc(entry->a, entry->b, entry->c);
-    dnnl::matmul::primitive_desc pd(desc, epilogueAttr(epilogue), engine());
-    entry->primitive = dnnl::matmul(pd);
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    matmulCache.emplace(k, entry);
-  }
-  dnnl::stream stream(engine());
-  std::unordered_map<int, dnnl::memory> args = {
-      {DNNL_ARG_SRC, dnnl::memory(entry->a, engine(), a.data(sizeOf(inType)))},
-      {DNNL_ARG_WEIGHTS, dnnl::memory(entry->b, engine(), bData)},
-      {DNNL_ARG_DST,
-       dnnl::memory(entry->c, engine(), c.data(sizeOf(outType)))}};
-  if (hasBias)
-    args.emplace(DNNL_ARG_BIAS, dnnl::memory(entry->bias, engine(),
-                                             bias.data(sizeOf(inType))));
-  entry->primitive.execute(stream, args);
-  stream.wait();
+      entry->bias =
+          dnnl::memory::desc(biasDims.sizes, inType, biasDims.strides);
+    entry->primitive =
+        dnnl::matmul(matmulPrimitive(*entry, entry->b, epilogue));
+    return entry;
+  });
+  runMatmul(*entry, a.data(sizeOf(inType)), bData, bias.data(sizeOf(inType)),
+            c.data(sizeOf(outType)));
   return TP_RT_SUCCESS;
 }
 
@@ -222,14 +255,12 @@ tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias, View c,
 
 using tensorplay::codegen::Bf16VnniLayout;
 
-/// A runtime buffer (the compiled code's allocator: reused across calls).
+/// A runtime buffer (the compiled code's allocator: reused across calls;
+/// it never returns null, it ends the process with a message instead).
 struct ScratchBuffer {
   void *data;
   explicit ScratchBuffer(size_t bytes)
-      : data(_mlir_memref_to_llvm_aligned_alloc(64, bytes)) {
-    if (!data)
-      throw std::bad_alloc();
-  }
+      : data(_mlir_memref_to_llvm_aligned_alloc(64, bytes)) {}
   ~ScratchBuffer() { _mlir_memref_to_llvm_free(data); }
   ScratchBuffer(const ScratchBuffer &) = delete;
   ScratchBuffer &operator=(const ScratchBuffer &) = delete;
@@ -265,10 +296,9 @@ std::optional<Bf16VnniLayout> vnniLayoutOf(const dnnl::memory::desc &desc,
   return layout;
 }
 
+/// A product whose B (product.b) is oneDNN's blocked bf16 layout.
 struct PackedMatmulEntry {
-  dnnl::matmul primitive;
-  dnnl::memory::desc a, weights, bias, c;
-  bool hasBias = false;
+  MatmulEntry product;
   /// False: oneDNN does not want the layout the packing kernel writes.
   bool packed = false;
   Bf16VnniLayout layout{};
@@ -300,43 +330,38 @@ std::shared_ptr<PackedMatmulEntry> packedEntry(dt outType, View a, int64_t k,
   dims aSizes = a.sizes(), cSizes = c.sizes();
   dims aStrides = fixStrides(aSizes, a.strides());
   dims cStrides = fixStrides(cSizes, c.strides());
-  dims biasSizes{1, 1}, biasStrides{0, 0};
-  if (hasBias) {
-    biasSizes[1] = bias.size(0);
-    biasStrides[1] = bias.stride(0);
-    biasStrides = fixStrides(biasSizes, biasStrides);
-  }
-  std::string key_ =
-      key("mmpack",
-          {aSizes, aStrides, {k, n}, cSizes, cStrides, biasSizes, biasStrides},
-          {(int)outType, hasBias, (int)epilogue});
-  {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    auto it = packedMatmulCache.find(key_);
-    if (it != packedMatmulCache.end())
-      return it->second;
-  }
-  auto entry = std::make_shared<PackedMatmulEntry>();
-  entry->a = dnnl::memory::desc(aSizes, dt::bf16, aStrides);
-  entry->c = dnnl::memory::desc(cSizes, outType, cStrides);
-  entry->hasBias = hasBias;
-  if (hasBias)
-    entry->bias = dnnl::memory::desc(biasSizes, dt::bf16, biasStrides);
-  dnnl::memory::desc anyB({k, n}, dt::bf16, dnnl::memory::format_tag::any);
-  dnnl::matmul::desc desc =
-      hasBias ? dnnl::matmul::desc(entry->a, anyB, entry->bias, entry->c)
-              : dnnl::matmul::desc(entry->a, anyB, entry->c);
-  dnnl::matmul::primitive_desc pd(desc, epilogueAttr(epilogue), engine());
-  if (std::optional<Bf16VnniLayout> layout =
-          vnniLayoutOf(pd.weights_desc(), k, n)) {
-    entry->weights = pd.weights_desc();
-    entry->layout = *layout;
-    entry->primitive = dnnl::matmul(pd);
-    entry->packed = true;
-  }
-  std::lock_guard<std::mutex> lock(cacheMutex);
-  packedMatmulCache.emplace(key_, entry);
-  return entry;
+  BiasLayout biasDims = biasLayout(bias, 2);
+  std::string cacheKey = key("mmpack",
+                             {aSizes,
+                              aStrides,
+                              {k, n},
+                              cSizes,
+                              cStrides,
+                              biasDims.sizes,
+                              biasDims.strides},
+                             {(int)outType, hasBias, (int)epilogue});
+  return cachedEntry(packedMatmulCache, cacheKey, [&] {
+    auto entry = std::make_shared<PackedMatmulEntry>();
+    MatmulEntry &product = entry->product;
+    product.a = dnnl::memory::desc(aSizes, dt::bf16, aStrides);
+    product.c = dnnl::memory::desc(cSizes, outType, cStrides);
+    product.hasBias = hasBias;
+    if (hasBias)
+      product.bias =
+          dnnl::memory::desc(biasDims.sizes, dt::bf16, biasDims.strides);
+    dnnl::matmul::primitive_desc pd = matmulPrimitive(
+        product,
+        dnnl::memory::desc({k, n}, dt::bf16, dnnl::memory::format_tag::any),
+        epilogue);
+    if (std::optional<Bf16VnniLayout> layout =
+            vnniLayoutOf(pd.weights_desc(), k, n)) {
+      product.b = pd.weights_desc();
+      product.primitive = dnnl::matmul(pd);
+      entry->layout = *layout;
+      entry->packed = true;
+    }
+    return entry;
+  });
 }
 
 /// Rounds the f32 tensor `b` to bf16 into `out`, dense with b's dimensions
@@ -409,23 +434,13 @@ tp_rt_status castMatmul(dt outType, View a, View b, View bias, View c,
     std::shared_ptr<PackedMatmulEntry> entry =
         packedEntry(outType, a, bSizes[0], bSizes[1], bias, c, epilogue);
     if (entry->packed) {
-      ScratchBuffer packed(entry->weights.get_size());
+      ScratchBuffer packed(entry->product.b.get_size());
       PackJob job{static_cast<const float *>(b.data(4)), bStrides[1],
                   entry->layout, static_cast<uint16_t *>(packed.data)};
       tp_rt_parallel_for(packPiece, &job, 0,
                          tensorplay::codegen::vnniRowGroups(entry->layout));
-      dnnl::stream stream(engine());
-      std::unordered_map<int, dnnl::memory> args = {
-          {DNNL_ARG_SRC, dnnl::memory(entry->a, engine(), a.data(2))},
-          {DNNL_ARG_WEIGHTS,
-           dnnl::memory(entry->weights, engine(), packed.data)},
-          {DNNL_ARG_DST,
-           dnnl::memory(entry->c, engine(), c.data(sizeOf(outType)))}};
-      if (entry->hasBias)
-        args.emplace(DNNL_ARG_BIAS,
-                     dnnl::memory(entry->bias, engine(), bias.data(2)));
-      entry->primitive.execute(stream, args);
-      stream.wait();
+      runMatmul(entry->product, a.data(2), packed.data, bias.data(2),
+                c.data(sizeOf(outType)));
       return TP_RT_SUCCESS;
     }
   }
@@ -495,15 +510,8 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
                       {srcSizes, srcStrides, wSizes, wStrides, dstSizes,
                        dstStrides, strides, padL, padR, dil},
                       {(int)inType, (int)outType, hasBias, transposed});
-  std::shared_ptr<ConvEntry> entry;
-  {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    auto it = convCache.find(k);
-    if (it != convCache.end())
-      entry = it->second;
-  }
-  if (!entry) {
-    entry = std::make_shared<ConvEntry>();
+  std::shared_ptr<ConvEntry> entry = cachedEntry(convCache, k, [&] {
+    auto entry = std::make_shared<ConvEntry>();
     entry->hasBias = hasBias;
     entry->userSrc = dnnl::memory::desc(srcSizes, inType, srcStrides);
     entry->userWeights = dnnl::memory::desc(wSizes, inType, wStrides);
@@ -548,9 +556,8 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
       entry->dst = pd.dst_desc();
       entry->primitive = dnnl::deconvolution_forward(pd);
     }
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    convCache.emplace(k, entry);
-  }
+    return entry;
+  });
   dnnl::stream stream(engine());
   dnnl::memory userSrc(entry->userSrc, engine(), src.data(sizeOf(inType)));
   dnnl::memory userWeights(entry->userWeights, engine(),
