@@ -113,16 +113,13 @@ Epilogue fusibleEpilogue(Operation *product) {
   if (product->getNumResults() != 1 || !product->hasOneUse())
     return {};
   Operation *user = *product->getUsers().begin();
-  if (user->getNumResults() != 1 ||
-      user->getResult(0).getType() != product->getResult(0).getType() ||
-      user->hasAttr("inplace"))
+  auto compute = dyn_cast<ComputeOpInterface>(user);
+  if (!compute || compute.isInplaceOrOut() || user->getNumResults() != 1 ||
+      user->getResult(0).getType() != product->getResult(0).getType())
     return {};
-  if (auto relu = dyn_cast<ReluOp>(user))
-    return relu.getOut().empty() ? Epilogue{user, TP_RT_EPILOGUE_RELU}
-                                 : Epilogue{};
+  if (isa<ReluOp>(user))
+    return {user, TP_RT_EPILOGUE_RELU};
   if (auto gelu = dyn_cast<GeluOp>(user)) {
-    if (!gelu.getOut().empty())
-      return {};
     StringRef approximate = gelu.getApproximate();
     if (approximate == "none")
       return {user, TP_RT_EPILOGUE_GELU_ERF};

@@ -158,8 +158,9 @@ func.func @mm_relu_matmul_gelu_tanh(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c
 
 // -----
 
-// No epilogue: the product has a second user, the activation is in place,
-// or it is an activation oneDNN is not handed (sigmoid).
+// No epilogue: the product has a second user, the activation is in place
+// or writes an out= destination, or it is an activation oneDNN is not
+// handed (sigmoid).
 // CHECK-LABEL: func.func @no_epilogue
 // CHECK-NOT: arith.constant {{[123]}} : i64
 // CHECK: call @tp_rt_dnnl_matmul_f32_f32
@@ -168,12 +169,16 @@ func.func @mm_relu_matmul_gelu_tanh(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c
 // CHECK: tp.relu
 // CHECK: call @tp_rt_dnnl_matmul_f32_f32
 // CHECK: tp.sigmoid
-func.func @no_epilogue(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
+// CHECK: call @tp_rt_dnnl_matmul_f32_f32
+// CHECK: tp.gelu %{{.*}} out(
+func.func @no_epilogue(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %d: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
   %m = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
   %g = tp.gelu %m : (tensor<2x4xf32>) -> tensor<2x4xf32>
   %n = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
   %r = tp.relu %n {inplace} : (tensor<2x4xf32>) -> tensor<2x4xf32>
   %o = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
   %s = tp.sigmoid %o : (tensor<2x4xf32>) -> tensor<2x4xf32>
-  return %m, %g, %r, %s : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
+  %p = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %q = tp.gelu %p out(%d) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %m, %g, %r, %s, %q : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
 }
