@@ -170,6 +170,26 @@ struct Desc2 {
   void *allocated, *aligned;
   int64_t offset, sizes[2], strides[2];
 };
+/// A rank-1 descriptor (a bias; zero elements: none).
+struct Desc1 {
+  void *allocated, *aligned;
+  int64_t offset, size, stride;
+};
+
+/// The signature every tp_rt_dnnl_matmul_* entry point shares.
+using MatmulEntryPoint = tp_rt_status (*)(int64_t, tp_rt_memref *, int64_t,
+                                          tp_rt_memref *, int64_t,
+                                          tp_rt_memref *, int64_t,
+                                          tp_rt_memref *, int64_t);
+
+/// Calls `fn` on rank-2 A, B, C and a rank-1 bias.
+tp_rt_status callMatmul(MatmulEntryPoint fn, Desc2 &a, Desc2 &b, Desc1 &bias,
+                        Desc2 &c, int64_t epilogue) {
+  return fn(2, reinterpret_cast<tp_rt_memref *>(&a), 2,
+            reinterpret_cast<tp_rt_memref *>(&b), 1,
+            reinterpret_cast<tp_rt_memref *>(&bias), 2,
+            reinterpret_cast<tp_rt_memref *>(&c), epilogue);
+}
 } // namespace
 
 TEST(DnnlMatmul, StridedOperandsMatchNaive) {
@@ -184,25 +204,21 @@ TEST(DnnlMatmul, StridedOperandsMatchNaive) {
   Desc2 da{a, a, 0, {3, 4}, {4, 1}};
   Desc2 db{w, w, 0, {4, 2}, {1, 4}};
   Desc2 dc{c, c, 0, {3, 2}, {2, 1}};
-  struct Desc1 {
-    void *allocated, *aligned;
-    int64_t offset, size, stride;
-  } dbias{bias, bias, 0, 2, 1};
-  tp_rt_codegen_clear_error();
-  EXPECT_EQ(tp_rt_dnnl_matmul_f32_f32(
-                2, reinterpret_cast<tp_rt_memref *>(&da), 2,
-                reinterpret_cast<tp_rt_memref *>(&db), 1,
-                reinterpret_cast<tp_rt_memref *>(&dbias), 2,
-                reinterpret_cast<tp_rt_memref *>(&dc), TP_RT_EPILOGUE_NONE),
-            TP_RT_SUCCESS);
-  EXPECT_STREQ(tp_rt_codegen_error(), "");
+  Desc1 dbias{bias, bias, 0, 2, 1};
+  float ref[6];
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 2; ++j) {
-      float ref = bias[j];
+      ref[i * 2 + j] = bias[j];
       for (int k = 0; k < 4; ++k)
-        ref += a[i * 4 + k] * w[j * 4 + k];
-      EXPECT_FLOAT_EQ(c[i * 2 + j], ref) << i << "," << j;
+        ref[i * 2 + j] += a[i * 4 + k] * w[j * 4 + k];
     }
+  tp_rt_codegen_clear_error();
+  EXPECT_EQ(callMatmul(tp_rt_dnnl_matmul_f32_f32, da, db, dbias, dc,
+                       TP_RT_EPILOGUE_NONE),
+            TP_RT_SUCCESS);
+  EXPECT_STREQ(tp_rt_codegen_error(), "");
+  for (int i = 0; i < 6; ++i)
+    EXPECT_FLOAT_EQ(c[i], ref[i]) << i;
   // Mismatched ranks are an error in the error slot, not a crash.
   EXPECT_NE(tp_rt_dnnl_matmul_f32_f32(
                 2, reinterpret_cast<tp_rt_memref *>(&da), 1,
@@ -215,31 +231,19 @@ TEST(DnnlMatmul, StridedOperandsMatchNaive) {
   tp_rt_codegen_clear_error();
   // An epilogue code outside TP_RT_EPILOGUE_* is an error, not ignored.
   for (int64_t bad : {int64_t(-1), int64_t(TP_RT_EPILOGUE_GELU_TANH + 1)}) {
-    EXPECT_EQ(
-        tp_rt_dnnl_matmul_f32_f32(2, reinterpret_cast<tp_rt_memref *>(&da), 2,
-                                  reinterpret_cast<tp_rt_memref *>(&db), 1,
-                                  reinterpret_cast<tp_rt_memref *>(&dbias), 2,
-                                  reinterpret_cast<tp_rt_memref *>(&dc), bad),
-        TP_RT_ERROR_INVALID_ARGUMENT);
+    EXPECT_EQ(callMatmul(tp_rt_dnnl_matmul_f32_f32, da, db, dbias, dc, bad),
+              TP_RT_ERROR_INVALID_ARGUMENT);
     EXPECT_NE(std::string(tp_rt_codegen_error()).find("unknown epilogue"),
               std::string::npos)
         << tp_rt_codegen_error();
     tp_rt_codegen_clear_error();
   }
   // ReLU as an epilogue: C = max(A W^T + bias, 0), exactly.
-  ASSERT_EQ(tp_rt_dnnl_matmul_f32_f32(
-                2, reinterpret_cast<tp_rt_memref *>(&da), 2,
-                reinterpret_cast<tp_rt_memref *>(&db), 1,
-                reinterpret_cast<tp_rt_memref *>(&dbias), 2,
-                reinterpret_cast<tp_rt_memref *>(&dc), TP_RT_EPILOGUE_RELU),
+  ASSERT_EQ(callMatmul(tp_rt_dnnl_matmul_f32_f32, da, db, dbias, dc,
+                       TP_RT_EPILOGUE_RELU),
             TP_RT_SUCCESS);
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 2; ++j) {
-      float ref = bias[j];
-      for (int k = 0; k < 4; ++k)
-        ref += a[i * 4 + k] * w[j * 4 + k];
-      EXPECT_FLOAT_EQ(c[i * 2 + j], std::max(ref, 0.0f)) << i << "," << j;
-    }
+  for (int i = 0; i < 6; ++i)
+    EXPECT_FLOAT_EQ(c[i], std::max(ref[i], 0.0f)) << i;
 }
 
 namespace {
@@ -284,15 +288,9 @@ void checkCastMatmul(int64_t m, int64_t k, int64_t n, bool transposedView,
   Desc2 db = transposedView ? Desc2{w.data(), w.data(), 0, {k, n}, {1, k}}
                             : Desc2{bt.data(), bt.data(), 0, {k, n}, {n, 1}};
   Desc2 dc{c.data(), c.data(), 0, {m, n}, {n, 1}};
-  struct Desc1 {
-    void *allocated, *aligned;
-    int64_t offset, size, stride;
-  } noBias{nullptr, nullptr, 0, 0, 1};
-  ASSERT_EQ(tp_rt_dnnl_matmul_cast_bf16_f32(
-                2, reinterpret_cast<tp_rt_memref *>(&da), 2,
-                reinterpret_cast<tp_rt_memref *>(&db), 1,
-                reinterpret_cast<tp_rt_memref *>(&noBias), 2,
-                reinterpret_cast<tp_rt_memref *>(&dc), TP_RT_EPILOGUE_NONE),
+  Desc1 noBias{nullptr, nullptr, 0, 0, 1};
+  ASSERT_EQ(callMatmul(tp_rt_dnnl_matmul_cast_bf16_f32, da, db, noBias, dc,
+                       TP_RT_EPILOGUE_NONE),
             TP_RT_SUCCESS)
       << tp_rt_codegen_error();
   for (int64_t i = 0; i < m; ++i)
@@ -361,15 +359,9 @@ TEST(DnnlMatmul, CastMatmulRoundsTiesToEvenAndKeepsNaN) {
   Desc2 da{a.data(), a.data(), 0, {1, k}, {k, 1}};
   Desc2 db{w.data(), w.data(), 0, {k, n}, {1, k}};
   Desc2 dc{c.data(), c.data(), 0, {1, n}, {n, 1}};
-  struct Desc1 {
-    void *allocated, *aligned;
-    int64_t offset, size, stride;
-  } noBias{nullptr, nullptr, 0, 0, 1};
-  ASSERT_EQ(tp_rt_dnnl_matmul_cast_bf16_f32(
-                2, reinterpret_cast<tp_rt_memref *>(&da), 2,
-                reinterpret_cast<tp_rt_memref *>(&db), 1,
-                reinterpret_cast<tp_rt_memref *>(&noBias), 2,
-                reinterpret_cast<tp_rt_memref *>(&dc), TP_RT_EPILOGUE_NONE),
+  Desc1 noBias{nullptr, nullptr, 0, 0, 1};
+  ASSERT_EQ(callMatmul(tp_rt_dnnl_matmul_cast_bf16_f32, da, db, noBias, dc,
+                       TP_RT_EPILOGUE_NONE),
             TP_RT_SUCCESS)
       << tp_rt_codegen_error();
   EXPECT_EQ(c[0], 1.0f);
