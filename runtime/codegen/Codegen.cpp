@@ -34,6 +34,8 @@ namespace {
 
 std::mutex errorMutex;
 std::string errorMessage;
+/// The recorded error when its message could not be copied (no memory).
+const char *staticError = nullptr;
 
 /// tp_rt_set_num_threads accepts at most this many threads.
 constexpr int32_t kMaxThreads = 1024;
@@ -67,24 +69,50 @@ thread_local bool insideLoop = false;
 
 } // namespace
 
-tp_rt_status tensorplay::codegen::fail(tp_rt_status status,
-                                       const std::string &message) {
+/// Records the status's name as the error (no allocation).
+static tp_rt_status failStatic(tp_rt_status status) noexcept {
   std::lock_guard<std::mutex> lock(errorMutex);
-  if (errorMessage.empty())
-    errorMessage = message;
+  if (errorMessage.empty() && !staticError)
+    staticError = tp_rt_status_string(status);
   return status;
+}
+
+tp_rt_status tensorplay::codegen::fail(tp_rt_status status,
+                                       const std::string &message) noexcept {
+  {
+    std::lock_guard<std::mutex> lock(errorMutex);
+    if (!errorMessage.empty() || staticError)
+      return status;
+    try {
+      errorMessage = message;
+      return status;
+    } catch (...) {
+    }
+  }
+  return failStatic(status);
+}
+
+tp_rt_status tensorplay::codegen::fail(tp_rt_status status, const char *what,
+                                       const char *detail,
+                                       const char *more) noexcept {
+  try {
+    return fail(status, std::string(what) + ": " + detail + more);
+  } catch (...) {
+    return failStatic(status);
+  }
 }
 
 extern "C" {
 
 const char *tp_rt_codegen_error(void) {
   std::lock_guard<std::mutex> lock(errorMutex);
-  return errorMessage.c_str();
+  return staticError ? staticError : errorMessage.c_str();
 }
 
 void tp_rt_codegen_clear_error(void) {
   std::lock_guard<std::mutex> lock(errorMutex);
   errorMessage.clear();
+  staticError = nullptr;
 }
 
 tp_rt_status tp_rt_set_num_threads(int32_t n) {

@@ -16,7 +16,15 @@
 namespace tensorplay::codegen {
 
 /// Records `message` (if no error is recorded yet) and returns `status`.
-tp_rt_status fail(tp_rt_status status, const std::string &message);
+/// Never throws: without memory to copy the message, the status's name is
+/// recorded instead.
+tp_rt_status fail(tp_rt_status status, const std::string &message) noexcept;
+
+/// fail() with the message "<what>: <detail><more>", built without
+/// throwing (the form for exception handlers, which may run when memory is
+/// exhausted).
+tp_rt_status fail(tp_rt_status status, const char *what, const char *detail,
+                  const char *more = "") noexcept;
 
 } // namespace tensorplay::codegen
 

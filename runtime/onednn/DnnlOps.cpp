@@ -592,14 +592,14 @@ template <typename Fn> tp_rt_status guarded(const char *what, Fn &&fn) {
   try {
     return fn();
   } catch (const dnnl::error &e) {
-    return tensorplay::codegen::fail(
-        TP_RT_ERROR_INTERNAL, std::string(what) + ": oneDNN: " + e.what());
+    return tensorplay::codegen::fail(TP_RT_ERROR_INTERNAL, what,
+                                     "oneDNN: ", e.what());
   } catch (const std::bad_alloc &) {
-    return tensorplay::codegen::fail(TP_RT_ERROR_OUT_OF_MEMORY,
-                                     std::string(what) + ": out of memory");
+    return tensorplay::codegen::fail(TP_RT_ERROR_OUT_OF_MEMORY, what,
+                                     "out of memory");
   } catch (...) {
-    return tensorplay::codegen::fail(TP_RT_ERROR_INTERNAL,
-                                     std::string(what) + ": unexpected error");
+    return tensorplay::codegen::fail(TP_RT_ERROR_INTERNAL, what,
+                                     "unexpected error");
   }
 }
 

@@ -12,6 +12,7 @@
 #include "ScalerRig.h"
 
 #include "tensorplay/Runtime/CAPI.h"
+#include "tensorplay/Runtime/Codegen.h"
 
 #include <cstdlib>
 #include <functional>
@@ -104,6 +105,43 @@ TEST(AllocationFailure, CAbiHandlersDoNotAllocate) {
         }
       });
   EXPECT_STREQ(tp_rt_last_error_message(), "grads count is negative (-1)");
+}
+
+// The entry points compiled code calls (Codegen.h) record their errors in
+// the codegen error slot: building and copying that message must not throw
+// either. A matmul with mismatched ranks builds its message on the heap.
+TEST(AllocationFailure, CodegenErrorSlotDoesNotThrow) {
+  if (!tp_rt_onednn_available())
+    GTEST_SKIP() << "runtime built without oneDNN";
+  float data[4] = {0};
+  struct {
+    void *allocated, *aligned;
+    int64_t offset, sizes_and_strides[4];
+  } d2{data, data, 0, {2, 2, 2, 1}}, d1{data, data, 0, {4, 1, 0, 0}};
+  auto *m2 = reinterpret_cast<tp_rt_memref *>(&d2);
+  auto *m1 = reinterpret_cast<tp_rt_memref *>(&d1);
+  tp_rt_status status = TP_RT_SUCCESS;
+  forEachFailurePoint(
+      [] { tp_rt_codegen_clear_error(); },
+      [&] {
+        status = tp_rt_dnnl_matmul_f32_f32(2, m2, 1, m1, 0, m1, 2, m2,
+                                           TP_RT_EPILOGUE_NONE);
+      },
+      [&](long, bool) {
+        std::string message = tp_rt_codegen_error();
+        if (status == TP_RT_ERROR_INVALID_ARGUMENT)
+          EXPECT_TRUE(message == "tp_rt_dnnl_matmul: ranks 2, 1, 2" ||
+                      message == "invalid argument")
+              << message;
+        else {
+          EXPECT_EQ(status, TP_RT_ERROR_OUT_OF_MEMORY) << message;
+          EXPECT_TRUE(message == "tp_rt_dnnl_matmul_f32_f32: out of memory" ||
+                      message == "out of memory")
+              << message;
+        }
+      });
+  EXPECT_STREQ(tp_rt_codegen_error(), "tp_rt_dnnl_matmul: ranks 2, 1, 2");
+  tp_rt_codegen_clear_error();
 }
 
 TEST(AllocationFailure, CAbiKernelCallsReportOutOfMemory) {
