@@ -14,6 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Generate.h"
+
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"
 #include "tensorplay/Pipelines/CpuJit.h"
@@ -80,24 +82,14 @@ std::unique_ptr<Compiled> compile(const std::string &source, bool isFile,
   return c;
 }
 
-/// Inputs for `sig`: integers in [0, 10) (labels), 1-D floats (biases,
-/// norm parameters) near their init, matrices with PyTorch's Linear init
-/// scale, the rest uniform in [-1, 1).
+/// Inputs for `sig` as `tp-run --init=fan-in` makes them: integers in
+/// [0, 10) (labels), matrices with PyTorch's Linear init scale, the rest
+/// uniform in [-1, 1).
 std::vector<HostTensor> makeInputs(const FunctionSignature &sig,
                                    std::mt19937_64 &rng) {
   std::vector<HostTensor> inputs;
-  for (const TensorSpec &spec : sig.arguments) {
-    HostTensor t(spec.kind, spec.shape);
-    bool integer =
-        spec.kind == ElementKind::I64 || spec.kind == ElementKind::I32;
-    double bound = 1.0;
-    if (spec.shape.size() == 2)
-      bound = 1.0 / std::sqrt((double)spec.shape[1]);
-    std::uniform_real_distribution<double> u(-bound, bound);
-    for (int64_t i = 0; i < t.numElements(); ++i)
-      t.set(i, integer ? (double)(rng() % 10) : u(rng));
-    inputs.push_back(std::move(t));
-  }
+  for (const TensorSpec &spec : sig.arguments)
+    inputs.push_back(generateArgument(spec, InitKind::FanIn, 10, rng));
   return inputs;
 }
 
