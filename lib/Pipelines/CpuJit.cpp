@@ -357,6 +357,16 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
   if (!engine)
     return engine.takeError();
   exe->engine = std::move(*engine);
+  // Conversions to bf16 that x86 code generation calls on CPUs without bf16
+  // instructions and that the system's libgcc may lack.
+  exe->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("__truncsfbf2")] =
+        llvm::orc::ExecutorSymbolDef::fromPtr(&tp_rt_truncsfbf2);
+    symbols[interner("__truncdfbf2")] =
+        llvm::orc::ExecutorSymbolDef::fromPtr(&tp_rt_truncdfbf2);
+    return symbols;
+  });
   exe->engine->initialize();
   return std::move(exe);
 }

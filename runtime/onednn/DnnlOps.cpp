@@ -18,6 +18,8 @@
 #include <dnnl.hpp>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -124,9 +126,116 @@ tp_rt_status checkEpilogue(const char *name, int64_t epilogue) {
   return TP_RT_SUCCESS;
 }
 
+/// Whether oneDNN computes bf16 primitives on this CPU. oneDNN 2.6 needs
+/// AVX-512 for them; elsewhere (AVX2 CPUs) the bf16 entry points widen
+/// their bf16 operands to f32 (exactly), compute in f32 (what oneDNN's bf16
+/// kernels accumulate in) and round a bf16 result once, as tp.cast rounds.
+/// TP_RT_DNNL_BF16=f32 in the environment forces the widening path (to
+/// test it on CPUs that have bf16 kernels).
+bool nativeBf16() {
+  static const bool supported = [] {
+    if (const char *env = std::getenv("TP_RT_DNNL_BF16"))
+      if (std::strcmp(env, "f32") == 0)
+        return false;
+    try {
+      dnnl::memory::desc d({16, 16}, dt::bf16, dnnl::memory::format_tag::ab);
+      dnnl::matmul::primitive_desc pd(dnnl::matmul::desc(d, d, d), engine());
+      return true;
+    } catch (...) {
+      return false;
+    }
+  }();
+  return supported;
+}
+
+/// The type oneDNN computes a primitive on `type` operands in.
+dt computeType(dt type) {
+  return type == dt::bf16 && !nativeBf16() ? dt::f32 : type;
+}
+
+/// Row-major strides of `sizes`.
+dims denseStrides(const dims &sizes) {
+  dims strides(sizes.size());
+  int64_t dense = 1;
+  for (int64_t i = (int64_t)sizes.size() - 1; i >= 0; --i) {
+    strides[i] = dense;
+    dense *= sizes[i];
+  }
+  return strides;
+}
+
+/// Rounds the dense row-major f32 values `src` of shape `sizes` to bf16
+/// (roundToBf16: what compiled tp.cast computes) into `dst`, whose element
+/// strides are `strides`.
+void roundIntoStrided(const float *src, const dims &sizes, const dims &strides,
+                      uint16_t *dst) {
+  int64_t rank = sizes.size(), total = 1;
+  for (int64_t s : sizes)
+    total *= s;
+  if (total == 0)
+    return;
+  int64_t inner = rank ? sizes[rank - 1] : 1;
+  int64_t innerStride = rank ? strides[rank - 1] : 1;
+  dims index(rank, 0);
+  for (int64_t done = 0; done < total; done += inner) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d + 1 < rank; ++d)
+      offset += index[d] * strides[d];
+    for (int64_t i = 0; i < inner; ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, &src[done + i], 4);
+      dst[offset + i * innerStride] = tensorplay::codegen::roundToBf16(bits);
+    }
+    for (int64_t d = rank - 2; d >= 0; --d) {
+      if (++index[d] < sizes[d])
+        break;
+      index[d] = 0;
+    }
+  }
+}
+
+/// `user` (the caller's memory) in `wanted`'s descriptor: itself when they
+/// agree, otherwise a new memory it is reordered (converted) into.
+dnnl::memory prepared(dnnl::stream &stream, dnnl::memory user,
+                      const dnnl::memory::desc &wanted) {
+  if (user.get_desc() == wanted)
+    return user;
+  dnnl::memory m(wanted, user.get_engine());
+  dnnl::reorder(user, m).execute(stream, user, m);
+  return m;
+}
+
+/// Moves `computed` (in its primitive's layout and type) into `user`: a
+/// reorder, or for an f32 result of a bf16 call on a CPU without bf16
+/// kernels, the rounding tp.cast does (oneDNN's reorder flushes subnormals).
+void finish(dnnl::stream &stream, dnnl::memory computed, dnnl::memory user) {
+  dnnl::memory::desc want = user.get_desc();
+  if (computed.get_desc() == want)
+    return;
+  if (want.data_type() != dt::bf16 ||
+      computed.get_desc().data_type() != dt::f32) {
+    dnnl::reorder(computed, user).execute(stream, computed, user);
+    return;
+  }
+  dims sizes = want.dims();
+  dnnl::memory dense(dnnl::memory::desc(sizes, dt::f32, denseStrides(sizes)),
+                     user.get_engine());
+  dnnl::reorder(computed, dense).execute(stream, computed, dense);
+  stream.wait();
+  const dnnl_memory_desc_t &d = want.data;
+  dims strides(d.format_desc.blocking.strides,
+               d.format_desc.blocking.strides + d.ndims);
+  roundIntoStrided(static_cast<const float *>(dense.get_data_handle()), sizes,
+                   strides, static_cast<uint16_t *>(user.get_data_handle()));
+}
+
+/// A matmul primitive and the descriptors it computes on (a, b, bias, c)
+/// and of the caller's buffers (user*: other element types or strides
+/// where the primitive computes in f32 for a bf16 call).
 struct MatmulEntry {
   dnnl::matmul primitive;
   dnnl::memory::desc a, b, bias, c;
+  dnnl::memory::desc userA, userB, userBias, userC;
   bool hasBias = false;
 };
 
@@ -181,14 +290,48 @@ dnnl::matmul::primitive_desc matmulPrimitive(const MatmulEntry &entry,
 void runMatmul(const MatmulEntry &entry, void *a, void *b, void *bias,
                void *c) {
   dnnl::stream stream(engine());
+  auto in = [&](const dnnl::memory::desc &user,
+                const dnnl::memory::desc &wanted, void *data) {
+    return prepared(stream, dnnl::memory(user, engine(), data), wanted);
+  };
+  dnnl::memory userC(entry.userC, engine(), c);
+  dnnl::memory cMem =
+      entry.c == entry.userC ? userC : dnnl::memory(entry.c, engine());
   std::unordered_map<int, dnnl::memory> args = {
-      {DNNL_ARG_SRC, dnnl::memory(entry.a, engine(), a)},
-      {DNNL_ARG_WEIGHTS, dnnl::memory(entry.b, engine(), b)},
-      {DNNL_ARG_DST, dnnl::memory(entry.c, engine(), c)}};
+      {DNNL_ARG_SRC, in(entry.userA, entry.a, a)},
+      {DNNL_ARG_WEIGHTS, in(entry.userB, entry.b, b)},
+      {DNNL_ARG_DST, cMem}};
   if (entry.hasBias)
-    args.emplace(DNNL_ARG_BIAS, dnnl::memory(entry.bias, engine(), bias));
+    args.emplace(DNNL_ARG_BIAS, in(entry.userBias, entry.bias, bias));
   entry.primitive.execute(stream, args);
+  finish(stream, cMem, userC);
   stream.wait();
+}
+
+/// Fills the descriptors of `entry` for buffers of `inType` (A, B, bias)
+/// and `outType` (C): the primitive computes on them directly, or, where
+/// oneDNN has no bf16 kernels, on dense f32 copies.
+void describeMatmul(MatmulEntry &entry, dt inType, dt outType,
+                    const dims &aSizes, const dims &aStrides,
+                    const dims &bSizes, const dims &bStrides,
+                    const dims &cSizes, const dims &cStrides,
+                    const BiasLayout *bias) {
+  dt compute = computeType(inType);
+  auto desc = [&](const dims &sizes, const dims &strides, dt user, bool dense,
+                  dnnl::memory::desc &userDesc) {
+    userDesc = dnnl::memory::desc(sizes, user, strides);
+    if (compute == inType)
+      return userDesc;
+    return dnnl::memory::desc(sizes, dt::f32,
+                              dense ? denseStrides(sizes) : strides);
+  };
+  entry.a = desc(aSizes, aStrides, inType, true, entry.userA);
+  entry.b = desc(bSizes, bStrides, inType, true, entry.userB);
+  // An f32 C is written in place; a bf16 C computed in f32 is rounded.
+  entry.c = desc(cSizes, cStrides, outType, outType != dt::f32, entry.userC);
+  entry.hasBias = bias != nullptr;
+  if (bias)
+    entry.bias = desc(bias->sizes, bias->strides, inType, true, entry.userBias);
 }
 
 /// C = A @ B (+ bias) with B given by its sizes, strides and data (element
@@ -208,13 +351,8 @@ tp_rt_status matmulWithB(dt inType, dt outType, View a, const dims &bSizes,
                       {(int)inType, (int)outType, hasBias, (int)epilogue});
   std::shared_ptr<MatmulEntry> entry = cachedEntry(matmulCache, k, [&] {
     auto entry = std::make_shared<MatmulEntry>();
-    entry->a = dnnl::memory::desc(aSizes, inType, aStrides);
-    entry->b = dnnl::memory::desc(bSizes, inType, bStrides);
-    entry->c = dnnl::memory::desc(cSizes, outType, cStrides);
-    entry->hasBias = hasBias;
-    if (hasBias)
-      entry->bias =
-          dnnl::memory::desc(biasDims.sizes, inType, biasDims.strides);
+    describeMatmul(*entry, inType, outType, aSizes, aStrides, bSizes, bStrides,
+                   cSizes, cStrides, hasBias ? &biasDims : nullptr);
     entry->primitive =
         dnnl::matmul(matmulPrimitive(*entry, entry->b, epilogue));
     return entry;
@@ -343,11 +481,11 @@ std::shared_ptr<PackedMatmulEntry> packedEntry(dt outType, View a, int64_t k,
   return cachedEntry(packedMatmulCache, cacheKey, [&] {
     auto entry = std::make_shared<PackedMatmulEntry>();
     MatmulEntry &product = entry->product;
-    product.a = dnnl::memory::desc(aSizes, dt::bf16, aStrides);
-    product.c = dnnl::memory::desc(cSizes, outType, cStrides);
+    product.a = product.userA = dnnl::memory::desc(aSizes, dt::bf16, aStrides);
+    product.c = product.userC = dnnl::memory::desc(cSizes, outType, cStrides);
     product.hasBias = hasBias;
     if (hasBias)
-      product.bias =
+      product.bias = product.userBias =
           dnnl::memory::desc(biasDims.sizes, dt::bf16, biasDims.strides);
     dnnl::matmul::primitive_desc pd = matmulPrimitive(
         product,
@@ -355,7 +493,7 @@ std::shared_ptr<PackedMatmulEntry> packedEntry(dt outType, View a, int64_t k,
         epilogue);
     if (std::optional<Bf16VnniLayout> layout =
             vnniLayoutOf(pd.weights_desc(), k, n)) {
-      product.b = pd.weights_desc();
+      product.b = product.userB = pd.weights_desc();
       product.primitive = dnnl::matmul(pd);
       entry->layout = *layout;
       entry->packed = true;
@@ -430,7 +568,7 @@ tp_rt_status castMatmul(dt outType, View a, View b, View bias, View c,
   // B = W^T with W [N, K] row-major-ish (linear's weight): one pass into
   // the layout oneDNN computes on.
   if (r == 2 && bStrides[0] == 1 && bSizes[0] > 0 && bSizes[1] > 0 &&
-      tensorplay::codegen::canPackBf16Vnni()) {
+      tensorplay::codegen::canPackBf16Vnni() && nativeBf16()) {
     std::shared_ptr<PackedMatmulEntry> entry =
         packedEntry(outType, a, bSizes[0], bSizes[1], bias, c, epilogue);
     if (entry->packed) {
@@ -455,7 +593,7 @@ tp_rt_status castMatmul(dt outType, View a, View b, View bias, View c,
 
 struct ConvEntry {
   dnnl::primitive primitive;
-  dnnl::memory::desc userSrc, userWeights, userDst, bias;
+  dnnl::memory::desc userSrc, userWeights, userDst, bias, computeBias;
   dnnl::memory::desc src, weights, dst;
   bool hasBias;
 };
@@ -519,37 +657,43 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
     if (hasBias)
       entry->bias = dnnl::memory::desc(
           {cout}, inType, dims{bias.size(0) == 1 ? 1 : bias.stride(0)});
+    // Where oneDNN has no bf16 kernels, the primitive computes in f32:
+    // the reorders into its layouts widen the operands.
     auto any = [](const dims &d, dt t) {
-      return dnnl::memory::desc(d, t, dnnl::memory::format_tag::any);
+      return dnnl::memory::desc(d, computeType(t),
+                                dnnl::memory::format_tag::any);
     };
     dnnl::memory::desc srcAny = any(srcSizes, inType),
                        wAny = any(wSizes, inType),
                        dstAny = any(dstSizes, outType);
+    if (hasBias)
+      entry->computeBias =
+          dnnl::memory::desc({cout}, computeType(inType), dims{1});
     if (!transposed) {
-      auto desc = hasBias
-                      ? dnnl::convolution_forward::desc(
-                            dnnl::prop_kind::forward_inference,
-                            dnnl::algorithm::convolution_direct, srcAny, wAny,
-                            entry->bias, dstAny, strides, dil, padL, padR)
-                      : dnnl::convolution_forward::desc(
-                            dnnl::prop_kind::forward_inference,
-                            dnnl::algorithm::convolution_direct, srcAny, wAny,
-                            dstAny, strides, dil, padL, padR);
+      auto desc =
+          hasBias ? dnnl::convolution_forward::desc(
+                        dnnl::prop_kind::forward_inference,
+                        dnnl::algorithm::convolution_direct, srcAny, wAny,
+                        entry->computeBias, dstAny, strides, dil, padL, padR)
+                  : dnnl::convolution_forward::desc(
+                        dnnl::prop_kind::forward_inference,
+                        dnnl::algorithm::convolution_direct, srcAny, wAny,
+                        dstAny, strides, dil, padL, padR);
       dnnl::convolution_forward::primitive_desc pd(desc, engine());
       entry->src = pd.src_desc();
       entry->weights = pd.weights_desc();
       entry->dst = pd.dst_desc();
       entry->primitive = dnnl::convolution_forward(pd);
     } else {
-      auto desc = hasBias
-                      ? dnnl::deconvolution_forward::desc(
-                            dnnl::prop_kind::forward_inference,
-                            dnnl::algorithm::deconvolution_direct, srcAny, wAny,
-                            entry->bias, dstAny, strides, dil, padL, padR)
-                      : dnnl::deconvolution_forward::desc(
-                            dnnl::prop_kind::forward_inference,
-                            dnnl::algorithm::deconvolution_direct, srcAny, wAny,
-                            dstAny, strides, dil, padL, padR);
+      auto desc =
+          hasBias ? dnnl::deconvolution_forward::desc(
+                        dnnl::prop_kind::forward_inference,
+                        dnnl::algorithm::deconvolution_direct, srcAny, wAny,
+                        entry->computeBias, dstAny, strides, dil, padL, padR)
+                  : dnnl::deconvolution_forward::desc(
+                        dnnl::prop_kind::forward_inference,
+                        dnnl::algorithm::deconvolution_direct, srcAny, wAny,
+                        dstAny, strides, dil, padL, padR);
       dnnl::deconvolution_forward::primitive_desc pd(desc, engine());
       entry->src = pd.src_desc();
       entry->weights = pd.weights_desc();
@@ -563,26 +707,21 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
   dnnl::memory userWeights(entry->userWeights, engine(),
                            w.data(sizeOf(inType)));
   dnnl::memory userDst(entry->userDst, engine(), dst.data(sizeOf(outType)));
-  auto prepare = [&](dnnl::memory &user, const dnnl::memory::desc &wanted) {
-    if (user.get_desc() == wanted)
-      return user;
-    dnnl::memory m(wanted, engine());
-    dnnl::reorder(user, m).execute(stream, user, m);
-    return m;
-  };
-  dnnl::memory srcMem = prepare(userSrc, entry->src);
-  dnnl::memory wMem = prepare(userWeights, entry->weights);
+  dnnl::memory srcMem = prepared(stream, userSrc, entry->src);
+  dnnl::memory wMem = prepared(stream, userWeights, entry->weights);
   dnnl::memory dstMem = entry->dst == entry->userDst
                             ? userDst
                             : dnnl::memory(entry->dst, engine());
   std::unordered_map<int, dnnl::memory> args = {
       {DNNL_ARG_SRC, srcMem}, {DNNL_ARG_WEIGHTS, wMem}, {DNNL_ARG_DST, dstMem}};
   if (hasBias)
-    args.emplace(DNNL_ARG_BIAS, dnnl::memory(entry->bias, engine(),
-                                             bias.data(sizeOf(inType))));
+    args.emplace(
+        DNNL_ARG_BIAS,
+        prepared(stream,
+                 dnnl::memory(entry->bias, engine(), bias.data(sizeOf(inType))),
+                 entry->computeBias));
   entry->primitive.execute(stream, args);
-  if (!(entry->dst == entry->userDst))
-    dnnl::reorder(dstMem, userDst).execute(stream, dstMem, userDst);
+  finish(stream, dstMem, userDst);
   stream.wait();
   return TP_RT_SUCCESS;
 }

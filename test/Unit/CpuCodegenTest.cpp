@@ -393,6 +393,67 @@ std::unique_ptr<CpuExecutable> compileSource(MLIRContext &ctx,
 }
 } // namespace
 
+/// The bf16 bits tp_rt_truncsfbf2 / tp_rt_truncdfbf2 return (the low 16
+/// bits of the float register).
+static uint16_t bf16Result(float r) {
+  uint32_t bits;
+  std::memcpy(&bits, &r, 4);
+  return bits & 0xffff;
+}
+
+static float floatOfBits(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, 4);
+  return f;
+}
+
+TEST(FloatBuiltins, TruncSfBf2RoundsToNearestEven) {
+  // Every exponent, with mantissas around the ties and the extremes.
+  const uint32_t lows[] = {0x0000, 0x0001, 0x7fff, 0x8000, 0x8001, 0xffff};
+  for (uint32_t high = 0; high < 0x10000; high += 0x3) {
+    for (uint32_t low : lows) {
+      uint32_t x = high << 16 | low;
+      if ((x & 0x7fffffff) > 0x7f800000) {
+        uint16_t r = bf16Result(tp_rt_truncsfbf2(floatOfBits(x)));
+        EXPECT_EQ(r & 0x7fc0, 0x7fc0) << std::hex << x; // a quiet NaN
+        EXPECT_EQ(r & 0x8000, (x >> 16) & 0x8000) << std::hex << x;
+        continue;
+      }
+      // Nearest of the two neighbours; ties to the even one.
+      uint32_t down = high, up = high + 1;
+      uint16_t expected =
+          low > 0x8000 || (low == 0x8000 && (down & 1)) ? up : down;
+      ASSERT_EQ(bf16Result(tp_rt_truncsfbf2(floatOfBits(x))), expected)
+          << std::hex << x;
+    }
+  }
+}
+
+TEST(FloatBuiltins, TruncDfBf2RoundsOnce) {
+  // 1 + 2^-8 + 2^-30: through f32 it would be the tie 1 + 2^-8 and round
+  // to 1; rounded once it is above the tie: 1 + 2^-7.
+  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(1.0 + 0x1p-8 + 0x1p-30)), 0x3f81);
+  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(1.0 + 0x1p-8)), 0x3f80); // tie
+  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(-(1.0 + 0x1p-8 + 0x1p-40))), 0xbf81);
+  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(1e300)), 0x7f80);  // overflow
+  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(-1e300)), 0xff80);
+  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(1e-300)), 0x0000); // underflow
+  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(0x1p-133)), 0x0001); // subnormal
+  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(std::nan(""))) & 0x7fc0, 0x7fc0);
+  std::mt19937_64 rng(7);
+  std::uniform_real_distribution<double> dist(-1e4, 1e4);
+  for (int i = 0; i < 100000; ++i) {
+    double x = dist(rng);
+    uint16_t r = bf16Result(tp_rt_truncdfbf2(x));
+    double got = floatOfBits((uint32_t)r << 16);
+    // No other bf16 is nearer to x.
+    double below = floatOfBits((uint32_t)(r - 1) << 16);
+    double above = floatOfBits((uint32_t)(r + 1) << 16);
+    ASSERT_LE(std::fabs(got - x), std::fabs(below - x)) << x;
+    ASSERT_LE(std::fabs(got - x), std::fabs(above - x)) << x;
+  }
+}
+
 TEST(CpuExecutable, RunsAndChecksArguments) {
   MLIRContext ctx;
   const char *source = R"mlir(

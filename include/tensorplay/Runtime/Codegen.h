@@ -61,6 +61,14 @@ tp_rt_status tp_rt_set_num_threads(int32_t n);
 /// primitive) started from the calling thread runs on.
 int32_t tp_rt_num_threads(void);
 
+/// compiler-rt's __truncsfbf2 / __truncdfbf2 (f32 / f64 to bf16, to nearest
+/// even), which LLVM's x86 code generation calls where the CPU has no bf16
+/// instructions and which Debian 12's libgcc lacks; the JIT (CpuJit)
+/// resolves those names to these. The bf16 bits are returned in the low 16
+/// bits of the float register, where the ABI returns a __bf16.
+float tp_rt_truncsfbf2(float x);
+float tp_rt_truncdfbf2(double x);
+
 /// The body of an outlined parallel loop: runs iterations [begin, end).
 typedef void (*tp_rt_parallel_body)(void *context, int64_t begin, int64_t end);
 

@@ -3,6 +3,8 @@
 // tiled, vectorized linalg path, in f32, bf16 and f16 (f32 accumulation).
 // RUN: %python %S/Inputs/tpcheck.py --tp-run tp-run --family matmul --tmp %t.f32 | FileCheck %s
 // RUN: %python %S/Inputs/tpcheck.py --tp-run tp-run --family matmul --tmp %t.bf16 --mode bf16 | FileCheck %s
+// oneDNN's bf16 primitives widened to f32 (what CPUs without AVX-512 run):
+// RUN: env TP_RT_DNNL_BF16=f32 %python %S/Inputs/tpcheck.py --tp-run tp-run --family matmul --tmp %t.bf16wide --mode bf16 | FileCheck %s
 // RUN: %python %S/Inputs/tpcheck.py --tp-run tp-run --family matmul --tmp %t.linalg --mode linalg | FileCheck %s
 // RUN: %python %S/Inputs/tpcheck.py --tp-run tp-run --family matmul --tmp %t.bf16linalg --mode bf16+linalg | FileCheck %s
 // RUN: %python %S/Inputs/tpcheck.py --tp-run tp-run --family matmul --tmp %t.f16 --mode f16 | FileCheck %s

@@ -1,0 +1,54 @@
+//===- FloatBuiltins.cpp - bf16 conversions LLVM's backends call ----------===//
+//
+// tp_rt_truncsfbf2 / tp_rt_truncdfbf2 of Codegen.h: compiler-rt's
+// __truncsfbf2 / __truncdfbf2, which x86 code generation calls to narrow to
+// bf16 where the CPU has no bf16 instructions (AVX2 CPUs) and which the
+// libgcc of Debian 12 (GCC 12) does not have. The JIT binds those names to
+// these functions. The bf16 result travels in the low 16 bits of a float
+// register, where the x86-64 and AArch64 ABIs pass a __bf16.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Runtime/Codegen.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+static float returnBf16(uint16_t bits) {
+  uint32_t word = bits;
+  float f;
+  std::memcpy(&f, &word, sizeof(f));
+  return f;
+}
+
+/// f32 bits to bf16, to nearest even; a NaN stays a NaN of its sign, quiet.
+static uint16_t bf16Bits(uint32_t x) {
+  if ((x & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((x >> 16) | 0x40u);
+  return static_cast<uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
+}
+
+float tp_rt_truncsfbf2(float x) {
+  uint32_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  return returnBf16(bf16Bits(bits));
+}
+
+float tp_rt_truncdfbf2(double x) {
+  // Round to odd into f32 (toward zero, then set the last bit if inexact),
+  // then to nearest even into bf16: no double rounding, as f32 keeps more
+  // than two bits beyond bf16's 8.
+  if (std::isnan(x))
+    return returnBf16(std::signbit(x) ? 0xffc0 : 0x7fc0);
+  float f = static_cast<float>(x);
+  if (static_cast<double>(f) != x) {
+    if (std::fabs(static_cast<double>(f)) > std::fabs(x))
+      f = std::nextafter(f, 0.0f);
+    uint32_t bits;
+    std::memcpy(&bits, &f, sizeof(bits));
+    bits |= 1u;
+    std::memcpy(&f, &bits, sizeof(bits));
+  }
+  return tp_rt_truncsfbf2(f);
+}
