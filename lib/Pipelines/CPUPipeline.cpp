@@ -10,6 +10,7 @@
 
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
+#include "tensorplay/Dialect/TPRuntime/IR/TPRuntime.h"
 #include "tensorplay/Pipelines/Passes.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
@@ -203,7 +204,8 @@ void tp::registerCPUCodegenPassesAndPipelines() {
 }
 
 void tp::registerCPUCodegenDialects(DialectRegistry &registry) {
-  registry.insert<tp::TPDialect, affine::AffineDialect, arith::ArithDialect,
+  registry.insert<tp::TPDialect, tp::rt::TPRuntimeDialect,
+                  affine::AffineDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
                   func::FuncDialect, index::IndexDialect, linalg::LinalgDialect,
                   LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
@@ -213,6 +215,7 @@ void tp::registerCPUCodegenDialects(DialectRegistry &registry) {
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  tp::rt::registerBufferizableOpInterfaceExternalModels(registry);
   linalg::registerTilingInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);

@@ -18,6 +18,7 @@
 #include "tensorplay/Pipelines/CPUPipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -34,8 +35,8 @@
 
 using namespace mlir;
 
-static llvm::cl::OptionCategory autocastCategory(
-    "Autocast (tensorplay.amp mixed precision)");
+static llvm::cl::OptionCategory
+    autocastCategory("Autocast (tensorplay.amp mixed precision)");
 
 static llvm::cl::opt<std::string> autocastTarget(
     "autocast",
@@ -66,12 +67,13 @@ static llvm::cl::opt<bool> autocastKeepIoTypes(
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerTransformsPasses();
+  bufferization::registerBufferizationPasses();
   tp::registerTensorplayPasses();
 
   DialectRegistry registry;
-  registry.insert<tp::TPDialect, func::FuncDialect, arith::ArithDialect,
-                  cf::ControlFlowDialect, scf::SCFDialect,
-                  tensor::TensorDialect>();
+  registry
+      .insert<tp::TPDialect, func::FuncDialect, arith::ArithDialect,
+              cf::ControlFlowDialect, scf::SCFDialect, tensor::TensorDialect>();
   // CPU code generation (issue 5): the conversions, the tp-lower-to-cpu
   // pipeline and its passes, and the dialects they produce.
   tp::registerTensorplayConversionPasses();
@@ -82,19 +84,18 @@ int main(int argc, char **argv) {
       argc, argv, "tensorplay optimizer driver\n", registry);
 
   bool autocastRequested = autocastTarget.getNumOccurrences() > 0;
-  if (!autocastRequested &&
-      (!autocastReport.empty() || !autocastPolicy.empty() ||
-       autocastKeepIoTypes)) {
-    llvm::errs() << "tp-opt: --autocast-report, --autocast-policy and "
-                    "--autocast-keep-io-types need --autocast=<device>[:<dtype>]\n";
+  if (!autocastRequested && (!autocastReport.empty() ||
+                             !autocastPolicy.empty() || autocastKeepIoTypes)) {
+    llvm::errs()
+        << "tp-opt: --autocast-report, --autocast-policy and "
+           "--autocast-keep-io-types need --autocast=<device>[:<dtype>]\n";
     return 1;
   }
   if (autocastRequested) {
     if (llvm::Expected<tp::AutocastTarget> target =
             tp::parseAutocastTarget(autocastTarget);
         !target) {
-      llvm::errs() << "tp-opt: " << llvm::toString(target.takeError())
-                   << "\n";
+      llvm::errs() << "tp-opt: " << llvm::toString(target.takeError()) << "\n";
       return 1;
     }
   }

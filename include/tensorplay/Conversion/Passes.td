@@ -34,9 +34,10 @@ def ConvertTPToRuntimePass
     and the convolutions (`conv1d/2d/3d`, `conv_transpose1d/2d/3d`,
     `convolution`) whose operands are all f32, or all bf16 (f32
     accumulation), into calls of the runtime's oneDNN wrappers
-    (`tp_rt_dnnl_*`, see `tensorplay/Runtime/Codegen.h`). Operands are handed
-    over as memrefs (`bufferization.to_buffer`), the result is a fresh buffer
-    wrapped by `bufferization.to_tensor restrict writable`; `alpha`/`beta`
+    (`tp_rt_dnnl_*`, see `tensorplay/Runtime/Codegen.h`), as `tp_rt.call`
+    ops on tensors: each names the tensors the call reads and the fresh
+    tensor it writes (destination-style), so one-shot bufferization sees
+    every access and turns the op into a `func.call` on memrefs; `alpha`/`beta`
     epilogues stay elementwise linalg code so that they fuse with their
     neighbours. Ops of other dtypes are left for `convert-tp-to-linalg`.
   }];
@@ -48,6 +49,7 @@ def ConvertTPToRuntimePass
     "::mlir::math::MathDialect",
     "::mlir::memref::MemRefDialect",
     "::mlir::tensor::TensorDialect",
+    "::mlir::tp::rt::TPRuntimeDialect",
   ];
 }
 

@@ -78,18 +78,16 @@ public:
     Value pTensor = arith::ConstantOp::create(
         rewriter, loc, DenseIntElementsAttr::get(pType, ArrayRef<int64_t>(p)));
 
-    Value srcBuf = rc::bufferOf(rewriter, loc, input);
-    Value wBuf = rc::bufferOf(rewriter, loc, weight);
-    Value biasBuf = bias ? rc::bufferOf(rewriter, loc, bias)
-                         : rc::emptyBuffer(rewriter, loc, elem);
-    Value dstBuf = rc::allocBuffer(rewriter, loc, dstShape, elem);
-    Value pBuf = rc::bufferOf(rewriter, loc, pTensor);
+    Value biasTensor = bias ? bias : rc::emptyTensor(rewriter, loc, elem);
     std::string name = ("tp_rt_dnnl_conv_" + rc::dtypeSuffix(elem) + "_" +
                         rc::dtypeSuffix(elem))
                            .str();
-    rc::emitCall(rewriter, loc, op, name,
-                 {srcBuf, wBuf, biasBuf, dstBuf, pBuf});
-    Value dst = rc::tensorOf(rewriter, loc, dstBuf);
+    Value dst =
+        rc::emitCall(
+            rewriter, loc, op, name,
+            {rc::input(input), rc::input(weight), rc::input(biasTensor),
+             rc::output(rewriter, loc, dstShape, elem), rc::input(pTensor)})
+            .front();
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, dst, rs));
     return success();
   }

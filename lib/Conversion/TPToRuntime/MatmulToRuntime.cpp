@@ -64,11 +64,11 @@ bool supportedOutput(Type in, Type out) {
          (in.isBF16() && (out.isBF16() || out.isF32()));
 }
 
-/// The buffer of operand `t`; when `t` is a tp.permute / tp.transpose of a
-/// tensor, a permuted strided view of that tensor's buffer instead (oneDNN
-/// reads any strides, so the transpose copy disappears when nothing else
-/// uses it).
-Value operandBuffer(OpBuilder &b, Location loc, Value t) {
+/// Operand `t` of a call; when `t` is a tp.permute / tp.transpose of a
+/// tensor, that tensor seen through the permutation instead (oneDNN reads
+/// any strides, so the transpose copy disappears when nothing else uses
+/// it).
+rc::Argument operandArgument(Value t) {
   SmallVector<int64_t> perm;
   Value source;
   if (auto permute = t.getDefiningOp<PermuteOp>()) {
@@ -86,8 +86,8 @@ Value operandBuffer(OpBuilder &b, Location loc, Value t) {
                 perm[normalizeDim((int64_t)transpose.getDim1(), rank)]);
   }
   if (!source || tensorElementType(source) != tensorElementType(t))
-    return rc::bufferOf(b, loc, t);
-  return rc::permuteView(b, loc, rc::bufferOf(b, loc, source), perm);
+    return rc::input(t);
+  return rc::input(source, perm);
 }
 
 /// The f32 tensor that `operand` casts to bf16, when `operand` is a tp.cast
@@ -160,33 +160,31 @@ Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
   SmallVector<int64_t> cShape =
       *broadcastShapes(as.drop_back(2), bs.drop_back(2));
   cShape.append({m, n});
-  Value aBuf = operandBuffer(b, loc, a);
-  Value bBuf = operandBuffer(b, loc, bF32 ? bF32 : bTensor);
+  rc::Argument aArg = operandArgument(a);
+  rc::Argument bArg = operandArgument(bF32 ? bF32 : bTensor);
   if (transposeB)
-    bBuf = rc::transposeLast2(b, loc, bBuf);
-  Value biasBuf =
-      bias ? rc::bufferOf(b, loc, bias) : rc::emptyBuffer(b, loc, inType);
-  Value cBuf, cView;
+    bArg = rc::transposeLast2(bArg);
+  Value biasTensor = bias ? bias : rc::emptyTensor(b, loc, inType);
+  rc::Argument cArg;
   if (!dstPermutation.empty()) {
     SmallVector<int64_t> permuted, inverse(dstPermutation.size());
     for (size_t i = 0; i < dstPermutation.size(); ++i) {
       permuted.push_back(cShape[dstPermutation[i]]);
       inverse[dstPermutation[i]] = i;
     }
-    cBuf = rc::allocBuffer(b, loc, permuted, outType);
-    cView = rc::permuteView(b, loc, cBuf, inverse);
+    cArg = rc::output(b, loc, permuted, outType, inverse);
   } else {
-    cBuf = rc::allocBuffer(b, loc, cShape, outType);
-    cView = cBuf;
+    cArg = rc::output(b, loc, cShape, outType);
   }
   std::string name =
       ((bF32 ? "tp_rt_dnnl_matmul_cast_" : "tp_rt_dnnl_matmul_") +
        rc::dtypeSuffix(inType) + "_" + rc::dtypeSuffix(outType))
           .str();
   Value epilogueCode = arith::ConstantIntOp::create(b, loc, epilogue, 64);
-  rc::emitCall(b, loc, anchor, name,
-               {aBuf, bBuf, biasBuf, cView, epilogueCode});
-  return rc::tensorOf(b, loc, cBuf);
+  return rc::emitCall(
+             b, loc, anchor, name,
+             {aArg, bArg, rc::input(biasTensor), cArg, rc::input(epilogueCode)})
+      .front();
 }
 
 /// torch.matmul of `a` and `b` through oneDNN, in the result shape torch

@@ -1,8 +1,9 @@
 //===- RuntimeCall.h - Building calls of the tp_rt_* ABI --------*- C++ -*-===//
 //
-// Helpers shared by the TPToRuntime patterns: tensors handed to a runtime
-// call as memrefs, result buffers wrapped back into tensors, and the
-// declarations of the called functions.
+// Helpers shared by the TPToRuntime patterns: the arguments of a runtime
+// call (tensors it reads, possibly through a permuted view; tensors it
+// writes; scalars) and the tp_rt.call that carries them until
+// bufferization, with the declaration of the called function.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,27 +21,33 @@ namespace runtime_call {
 /// when oneDNN calls do not take it.
 StringRef dtypeSuffix(Type t);
 
-/// A read-only memref view (any strides) of tensor `t`.
-Value bufferOf(OpBuilder &b, Location loc, Value t);
-/// `buffer` with its two trailing dimensions swapped (a strided view).
-Value transposeLast2(OpBuilder &b, Location loc, Value buffer);
-/// `buffer` viewed with its dimensions permuted: result dim i is dim
-/// perm[i] of `buffer` (a strided view, no copy).
-Value permuteView(OpBuilder &b, Location loc, Value buffer,
-                  ArrayRef<int64_t> perm);
-/// A new buffer of `shape` x `elementType` the call writes.
-Value allocBuffer(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
-                  Type elementType);
-/// An empty (zero-element) rank-1 buffer: "no bias".
-Value emptyBuffer(OpBuilder &b, Location loc, Type elementType);
-/// The tensor holding what the call wrote into `buffer`.
-Value tensorOf(OpBuilder &b, Location loc, Value buffer);
+/// One argument of a runtime call.
+struct Argument {
+  /// A tensor, or an integer scalar.
+  Value value;
+  /// The permutation the callee sees the tensor through (dimension d of
+  /// the view is dimension view[d] of the tensor); empty: none.
+  SmallVector<int64_t> view;
+  /// A tensor the call overwrites; the call returns it.
+  bool output = false;
+};
 
-/// Calls `name(args...) -> i32`, declaring it in the module around `anchor`
-/// if needed. Memref arguments cross as unranked memrefs; scalars (i64) as
-/// they are.
-void emitCall(OpBuilder &b, Location loc, Operation *anchor, StringRef name,
-              ValueRange buffers);
+/// A tensor (or scalar) the call reads.
+Argument input(Value value, ArrayRef<int64_t> view = {});
+/// A new tensor of `shape` x `elementType` the call writes, seen through
+/// `view`.
+Argument output(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
+                Type elementType, ArrayRef<int64_t> view = {});
+/// An empty (zero-element) rank-1 tensor: "no bias".
+Value emptyTensor(OpBuilder &b, Location loc, Type elementType);
+/// `arg` seen with its two trailing view dimensions swapped.
+Argument transposeLast2(Argument arg);
+
+/// Emits tp_rt.call @name(args), declaring @name in the module around
+/// `anchor` if needed; returns the tensors the call wrote, one per output
+/// argument, in order.
+SmallVector<Value> emitCall(OpBuilder &b, Location loc, Operation *anchor,
+                            StringRef name, ArrayRef<Argument> args);
 
 } // namespace runtime_call
 } // namespace tp

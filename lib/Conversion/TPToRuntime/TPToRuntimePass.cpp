@@ -9,6 +9,7 @@
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Conversion/TPToRuntime/TPToRuntime.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
+#include "tensorplay/Dialect/TPRuntime/IR/TPRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"

@@ -6,13 +6,11 @@
 // CHECK-LABEL: func.func @linear_bf16
 // CHECK: %[[NONE:.*]] = arith.constant 0 : i64
 // CHECK: %[[X:.*]] = tensor.collapse_shape %arg0 {{\[}}[0, 1], [2]] : tensor<2x3x8xbf16> into tensor<6x8xbf16>
-// CHECK: %[[XB:.*]] = bufferization.to_buffer %[[X]] read_only
-// CHECK: %[[WB:.*]] = bufferization.to_buffer %arg1 read_only
-// CHECK: %[[WT:.*]] = memref.transpose %[[WB]] (d0, d1) -> (d1, d0)
-// CHECK: %[[BB:.*]] = bufferization.to_buffer %arg2 read_only
-// CHECK: %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<6x4xbf16>
-// CHECK: call @tp_rt_dnnl_matmul_bf16_bf16({{.*}}, %[[NONE]])
-// CHECK: %[[T:.*]] = bufferization.to_tensor %[[C]] restrict writable
+// CHECK: %[[C:.*]] = tensor.empty() : tensor<6x4xbf16>
+// CHECK: %[[T:.*]] = tp_rt.call @tp_rt_dnnl_matmul_bf16_bf16(%[[X]], %arg1, %arg2, %[[NONE]]) outs(%[[C]])
+// CHECK-SAME: output_positions = array<i64: 3>
+// CHECK-SAME: views = [array<i64>, array<i64: 1, 0>, array<i64>, array<i64>, array<i64>]
+// CHECK-SAME: : (tensor<6x8xbf16>, tensor<4x8xbf16>, tensor<4xbf16>, i64), (tensor<6x4xbf16>) -> tensor<6x4xbf16>
 // CHECK: tensor.expand_shape %[[T]]
 func.func @linear_bf16(%x: tensor<2x3x8xbf16>, %w: tensor<4x8xbf16>, %b: tensor<4xbf16>) -> tensor<2x3x4xbf16> {
   %r = tp.linear %x, %w bias(%b) : (tensor<2x3x8xbf16>, tensor<4x8xbf16>, tensor<4xbf16>) -> tensor<2x3x4xbf16>
@@ -21,11 +19,11 @@ func.func @linear_bf16(%x: tensor<2x3x8xbf16>, %w: tensor<4x8xbf16>, %b: tensor<
 
 // -----
 
-// addmm: an f32 product (no bias: an empty buffer), alpha/beta in an
+// addmm: an f32 product (no bias: an empty tensor), alpha/beta in an
 // elementwise epilogue.
 // CHECK-LABEL: func.func @addmm
-// CHECK: %[[NOBIAS:.*]] = memref.alloc() {{.*}} : memref<0xf32>
-// CHECK: call @tp_rt_dnnl_matmul_f32_f32
+// CHECK: %[[NOBIAS:.*]] = tensor.empty() : tensor<0xf32>
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32(%arg1, %arg2, %[[NOBIAS]], %{{.*}}) outs(
 // CHECK: linalg.generic
 // CHECK: arith.mulf %{{.*}}, %{{.*}} : f32
 // CHECK: arith.addf
@@ -38,8 +36,8 @@ func.func @addmm(%c: tensor<4xf32>, %a: tensor<2x8xf32>, %b: tensor<8x4xf32>) ->
 
 // bf16 addmm accumulates into f32 and rounds in the epilogue.
 // CHECK-LABEL: func.func @addmm_bf16
-// CHECK: memref.alloc() {{.*}} : memref<2x4xf32>
-// CHECK: call @tp_rt_dnnl_matmul_bf16_f32
+// CHECK: tensor.empty() : tensor<2x4xf32>
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_bf16_f32
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 func.func @addmm_bf16(%c: tensor<2x4xbf16>, %a: tensor<2x8xbf16>, %b: tensor<8x4xbf16>) -> tensor<2x4xbf16> {
   %r = tp.addmm %c, %a, %b : (tensor<2x4xbf16>, tensor<2x8xbf16>, tensor<8x4xbf16>) -> tensor<2x4xbf16>
@@ -51,8 +49,8 @@ func.func @addmm_bf16(%c: tensor<2x4xbf16>, %a: tensor<2x8xbf16>, %b: tensor<8x4
 // Batched matmul with broadcasting: equal ranks, oneDNN broadcasts.
 // CHECK-LABEL: func.func @matmul_4d
 // CHECK: tensor.expand_shape %arg1 {{.*}} into tensor<1x3x8x4xf32>
-// CHECK: memref.alloc() {{.*}} : memref<2x3x5x4xf32>
-// CHECK: call @tp_rt_dnnl_matmul_f32_f32
+// CHECK: tensor.empty() : tensor<2x3x5x4xf32>
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32
 func.func @matmul_4d(%a: tensor<2x1x5x8xf32>, %b: tensor<3x8x4xf32>) -> tensor<2x3x5x4xf32> {
   %r = tp.matmul %a, %b : (tensor<2x1x5x8xf32>, tensor<3x8x4xf32>) -> tensor<2x3x5x4xf32>
   return %r : tensor<2x3x5x4xf32>
@@ -63,7 +61,7 @@ func.func @matmul_4d(%a: tensor<2x1x5x8xf32>, %b: tensor<3x8x4xf32>) -> tensor<2
 // oneDNN takes f32 and bf16 only: f16 stays for the linalg lowering.
 // CHECK-LABEL: func.func @mm_f16
 // CHECK: tp.mm
-// CHECK-NOT: call
+// CHECK-NOT: tp_rt.call
 func.func @mm_f16(%a: tensor<2x8xf16>, %b: tensor<8x4xf16>) -> tensor<2x4xf16> {
   %r = tp.mm %a, %b : (tensor<2x8xf16>, tensor<8x4xf16>) -> tensor<2x4xf16>
   return %r : tensor<2x4xf16>
@@ -76,9 +74,9 @@ func.func @mm_f16(%a: tensor<2x8xf16>, %b: tensor<8x4xf16>) -> tensor<2x4xf16> {
 // itself; the cast is gone.
 // CHECK-LABEL: func.func @linear_cast_weight
 // CHECK-NOT: tp.cast
-// CHECK: %[[WB:.*]] = bufferization.to_buffer %arg1 read_only : tensor<4x8xf32>
-// CHECK: %[[WT:.*]] = memref.transpose %[[WB]] (d0, d1) -> (d1, d0)
-// CHECK: call @tp_rt_dnnl_matmul_cast_bf16_bf16(
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_cast_bf16_bf16(%arg0, %arg1, %arg2,
+// CHECK-SAME: views = [array<i64>, array<i64: 1, 0>,
+// CHECK-SAME: (tensor<6x8xbf16>, tensor<4x8xf32>, tensor<4xbf16>, i64)
 // CHECK-NOT: tp.cast
 func.func @linear_cast_weight(%x: tensor<6x8xbf16>, %w: tensor<4x8xf32>, %b: tensor<4xbf16>) -> tensor<6x4xbf16> {
   %wc = tp.cast %w : tensor<4x8xf32> to tensor<4x8xbf16>
@@ -91,9 +89,9 @@ func.func @linear_cast_weight(%x: tensor<6x8xbf16>, %w: tensor<4x8xf32>, %b: ten
 // mm's second matrix cast from f32 with one use: the same fused call (B is
 // the plain [K, N] tensor, no transpose).
 // CHECK-LABEL: func.func @mm_cast_rhs
-// CHECK: bufferization.to_buffer %arg1 read_only : tensor<8x4xf32>
-// CHECK-NOT: memref.transpose
-// CHECK: call @tp_rt_dnnl_matmul_cast_bf16_bf16(
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_cast_bf16_bf16(%arg0, %arg1,
+// CHECK-NOT: views
+// CHECK-SAME: (tensor<2x8xbf16>, tensor<8x4xf32>, tensor<0xbf16>, i64)
 func.func @mm_cast_rhs(%a: tensor<2x8xbf16>, %b: tensor<8x4xf32>) -> tensor<2x4xbf16> {
   %bc = tp.cast %b : tensor<8x4xf32> to tensor<8x4xbf16>
   %r = tp.mm %a, %bc : (tensor<2x8xbf16>, tensor<8x4xbf16>) -> tensor<2x4xbf16>
@@ -107,11 +105,11 @@ func.func @mm_cast_rhs(%a: tensor<2x8xbf16>, %b: tensor<8x4xf32>) -> tensor<2x4x
 // CHECK-LABEL: func.func @cast_weight_not_fused
 // CHECK-NOT: tp_rt_dnnl_matmul_cast
 // CHECK: tp.cast %arg1
-// CHECK: call @tp_rt_dnnl_matmul_bf16_bf16(
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_bf16_bf16(
 // CHECK: tp.cast %arg2
-// CHECK: call @tp_rt_dnnl_matmul_bf16_bf16(
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_bf16_bf16(
 // CHECK: tp.cast %arg3
-// CHECK: call @tp_rt_dnnl_matmul_bf16_bf16(
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_bf16_bf16(
 // CHECK-NOT: tp_rt_dnnl_matmul_cast
 func.func @cast_weight_not_fused(%x: tensor<6x8xbf16>, %w: tensor<4x8xf32>, %h: tensor<4x8xf16>, %a: tensor<6x8xf32>, %b: tensor<8x4xbf16>) -> (tensor<6x4xbf16>, tensor<4x8xbf16>, tensor<6x4xbf16>, tensor<6x4xbf16>) {
   %wc = tp.cast %w : tensor<4x8xf32> to tensor<4x8xbf16>
@@ -130,7 +128,7 @@ func.func @cast_weight_not_fused(%x: tensor<6x8xbf16>, %w: tensor<4x8xf32>, %h: 
 // and the activation op is gone.
 // CHECK-LABEL: func.func @linear_gelu
 // CHECK: %[[GELU:.*]] = arith.constant 2 : i64
-// CHECK: call @tp_rt_dnnl_matmul_bf16_bf16({{.*}}, %[[GELU]])
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_bf16_bf16({{.*}}, %[[GELU]])
 // CHECK-NOT: tp.gelu
 // CHECK: return
 func.func @linear_gelu(%x: tensor<2x3x8xbf16>, %w: tensor<4x8xbf16>, %b: tensor<4xbf16>) -> tensor<2x3x4xbf16> {
@@ -144,8 +142,8 @@ func.func @linear_gelu(%x: tensor<2x3x8xbf16>, %w: tensor<4x8xbf16>, %b: tensor<
 // CHECK-LABEL: func.func @mm_relu_matmul_gelu_tanh
 // CHECK-DAG: %[[RELU:.*]] = arith.constant 1 : i64
 // CHECK-DAG: %[[TANH:.*]] = arith.constant 3 : i64
-// CHECK: call @tp_rt_dnnl_matmul_f32_f32({{.*}}, %[[RELU]])
-// CHECK: call @tp_rt_dnnl_matmul_f32_f32({{.*}}, %[[TANH]])
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32({{.*}}, %[[RELU]])
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32({{.*}}, %[[TANH]])
 // CHECK-NOT: tp.relu
 // CHECK-NOT: tp.gelu
 func.func @mm_relu_matmul_gelu_tanh(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c: tensor<3x2x8xf32>) -> (tensor<2x4xf32>, tensor<3x2x4xf32>) {
@@ -163,13 +161,13 @@ func.func @mm_relu_matmul_gelu_tanh(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c
 // handed (sigmoid).
 // CHECK-LABEL: func.func @no_epilogue
 // CHECK-NOT: arith.constant {{[123]}} : i64
-// CHECK: call @tp_rt_dnnl_matmul_f32_f32
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32
 // CHECK: tp.gelu
-// CHECK: call @tp_rt_dnnl_matmul_f32_f32
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32
 // CHECK: tp.relu
-// CHECK: call @tp_rt_dnnl_matmul_f32_f32
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32
 // CHECK: tp.sigmoid
-// CHECK: call @tp_rt_dnnl_matmul_f32_f32
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32
 // CHECK: tp.gelu %{{.*}} out(
 func.func @no_epilogue(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %d: tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) {
   %m = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>

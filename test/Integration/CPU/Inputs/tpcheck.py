@@ -10,7 +10,9 @@ independently of the compiler.
 Usage: tpcheck.py --tp-run PATH --family NAME --tmp DIR [--mode MODE]
   mode: "default" or a "+"-joined set of: linalg (use-onednn=0), serial
   (parallel=0 vectorize=0), bf16 / f16 (the same cases with bf16 / f16
-  tensors, their tolerances); e.g. "bf16+linalg".
+  tensors, their tolerances), autocast (tp-run --autocast=cpu:bf16, bf16
+  tolerances; families without autocast cases ignore it); e.g.
+  "bf16+linalg".
 Prints one line per case and "all N cases passed"; exits 1 on a failure.
 """
 
@@ -265,7 +267,7 @@ def conv_transpose_nd(x, w, b, stride, pad, outpad, dil, groups):
 # Families.
 
 def default_tol(dtype, mode):
-    if dtype == "bf16" or "bf16" in mode.split("+"):
+    if dtype == "bf16" or {"bf16", "autocast"} & set(mode.split("+")):
         return (2e-2, 2e-2)
     if dtype == "f16" or "f16" in mode.split("+"):
         return (3e-3, 3e-3)
@@ -307,6 +309,8 @@ def main():
         options += ["parallel=0", "vectorize=0"]
     if options:
         cmd.append("--pipeline-options=" + " ".join(options))
+    if "autocast" in modes:
+        cmd.append("--autocast=cpu:bf16")
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         print("tp-run failed (%d):\n%s%s" % (proc.returncode, proc.stdout,

@@ -884,6 +884,149 @@ def attention(mode):
     return cases
 
 
+# ----------------------------------------------------------------------------
+def sharing(mode):
+    """A value read by several runtime calls (oneDNN products and
+    convolutions) with elementwise ops between them whose results have the
+    value's type and shape, so that bufferization could write them into the
+    value's buffer while a later call still reads it (issue 8, item 1: an
+    LSTM step with per-gate linears was off by 0.1-0.6 in bf16). The shared
+    values are computed inside the function (function arguments are never
+    written), by an exact op (neg) or, in the bf16 mode, by the f32 -> bf16
+    casts autocast inserts (weights included: the fused cast path)."""
+    dt = fdt(mode)
+    R = lambda x: rounded(dt, x)
+    T = lambda *shape: ttype(shape, dt)
+    cases = []
+
+    def lstm(name, b, i, hd, cast, autocast=False):
+        """One LSTM step, gates i, f, g, o each linear(x) + linear(h). With
+        `autocast`, an f32 program that tp-run autocasts (cpu:bf16): the
+        products and what follows them in bf16, the cell state in f32
+        (bf16 * f32 promotes)."""
+        idt = "f32" if cast or autocast else dt
+        ins = [rand((b, i), dtype=idt), rand((b, hd), dtype=idt),
+               rand((b, hd), dtype=dt)]
+        ins += [rand((hd, i), -0.5, 0.5, idt) for _ in range(4)]
+        ins += [rand((hd, hd), -0.5, 0.5, idt) for _ in range(4)]
+        ins += [rand((hd,), dtype=dt) for _ in range(4)]
+        if cast:
+            share = lambda n, a, *sh: "%%%s = tp.cast %%a%d : %s to %s" % (
+                n, a, ttype(sh, "f32"), T(*sh))
+        else:
+            share = lambda n, a, *sh: "%%%s = tp.neg %%a%d : (%s) -> %s" % (
+                n, a, T(*sh), T(*sh))
+        body = [share("x", 0, b, i), share("h", 1, b, hd)]
+        if autocast:  # autocast's casts of x and h are the shared values
+            body = []
+        acts = ["sigmoid", "sigmoid", "tanh", "sigmoid"]
+        for g in range(4):
+            wx, wh = "%%a%d" % (3 + g), "%%a%d" % (7 + g)
+            if cast:  # the weight casts feed the products (fused)
+                body.append("%%wx%d = tp.cast %s : %s to %s" % (
+                    g, wx, ttype((hd, i), "f32"), T(hd, i)))
+                body.append("%%wh%d = tp.cast %s : %s to %s" % (
+                    g, wh, ttype((hd, hd), "f32"), T(hd, hd)))
+                wx, wh = "%%wx%d" % g, "%%wh%d" % g
+            body += [
+                "%%zx%d = tp.linear %s, %s bias(%%a%d) : (%s, %s, %s) -> %s"
+                % (g, "%a0" if autocast else "%x", wx, 11 + g, T(b, i),
+                   T(hd, i), T(hd), T(b, hd)),
+                "%%zh%d = tp.linear %s, %s : (%s, %s) -> %s"
+                % (g, "%a1" if autocast else "%h", wh, T(b, hd), T(hd, hd),
+                   T(b, hd)),
+                "%%z%d = tp.add %%zx%d, %%zh%d : (%s, %s) -> %s"
+                % (g, g, g, T(b, hd), T(b, hd), T(b, hd)),
+                "%%g%d = tp.%s %%z%d : (%s) -> %s"
+                % (g, acts[g], g, T(b, hd), T(b, hd))]
+        t2 = (T(b, hd), T(b, hd), T(b, hd))
+        body += ["%%fc = tp.mul %%g1, %%a2 : (%s, %s) -> %s" % t2,
+                 "%%ig = tp.mul %%g0, %%g2 : (%s, %s) -> %s" % t2,
+                 "%%r1 = tp.add %%fc, %%ig : (%s, %s) -> %s" % t2,
+                 "%%tc = tp.tanh %%r1 : (%s) -> %s" % t2[:2],
+                 "%%r0 = tp.mul %%g3, %%tc : (%s, %s) -> %s" % t2]
+
+        def ref(x, h, c, *w):
+            if autocast:
+                B = lambda v: to_bf16(np.asarray(v, np.float32)).astype(np.float64)
+                z = [B(B(B(x) @ B(w[g]).T + B(w[8 + g])) + B(B(h) @ B(w[4 + g]).T))
+                     for g in range(4)]
+                gi, gf, go = (B(sigmoid(z[k])) for k in (0, 1, 3))
+                c2 = gf * c + B(gi * B(np.tanh(z[2])))
+                return [go * np.tanh(c2), c2]
+            if cast:
+                x, h = R(x), R(h)
+                w = [R(v) for v in w[:8]] + list(w[8:])
+            else:
+                x, h = -x, -h
+            z = [R(R(x @ w[g].T + w[8 + g]) + R(h @ w[4 + g].T))
+                 for g in range(4)]
+            gi, gf, go = (R(sigmoid(z[k])) for k in (0, 1, 3))
+            gg = R(np.tanh(z[2]))
+            c2 = R(R(gf * c) + R(gi * gg))
+            return [R(go * R(np.tanh(c2))), c2]
+        return Case(name, ins, body, [((b, hd), dt), ((b, hd), dt)], ref)
+
+    if "autocast" in mode.split("+"):
+        # Only the f32 programs autocast turns into the pattern.
+        return [lstm("lstm_step_autocast", 16, 32, 32, False, True),
+                lstm("lstm_step_autocast_odd", 5, 13, 11, False, True)]
+    cases.append(lstm("lstm_step", 8, 24, 24, False))
+    cases.append(lstm("lstm_step_odd", 5, 13, 11, False))
+    if dt == "bf16":
+        cases.append(lstm("lstm_step_autocast", 16, 32, 32, True))
+
+    # A product whose ReLU is a oneDNN epilogue, then an in-place-able op of
+    # the shared operand's type, then a second product of that operand.
+    m = 12
+    cases.append(Case(
+        "epilogue_between",
+        [rand((m, m), dtype=dt), rand((m, m), dtype=dt), rand((m, m), dtype=dt)],
+        ["%%s = tp.neg %%a0 : (%s) -> %s" % (T(m, m), T(m, m)),
+         "%%p = tp.mm %%s, %%a1 : (%s, %s) -> %s" % (T(m, m), T(m, m), T(m, m)),
+         "%%q = tp.relu %%p : (%s) -> %s" % (T(m, m), T(m, m)),
+         "%%e = tp.sigmoid %%q : (%s) -> %s" % (T(m, m), T(m, m)),
+         "%%p2 = tp.mm %%s, %%a2 : (%s, %s) -> %s" % (T(m, m), T(m, m), T(m, m)),
+         "%%r0 = tp.mul %%e, %%p2 : (%s, %s) -> %s" % (T(m, m), T(m, m), T(m, m))],
+        [((m, m), dt)],
+        lambda a, w1, w2: [R(R(sigmoid(R(np.maximum(-a @ w1, 0))))
+                             * R(-a @ w2))]))
+
+    # The shared operand is B, seen through a transposed view (linear's
+    # weight), with a GELU epilogue on the first product.
+    cases.append(Case(
+        "shared_weight_gelu",
+        [rand((m, m), dtype=dt), rand((m, m), dtype=dt)],
+        ["%%w = tp.neg %%a1 : (%s) -> %s" % (T(m, m), T(m, m)),
+         "%%p = tp.linear %%a0, %%w : (%s, %s) -> %s" % (T(m, m), T(m, m), T(m, m)),
+         "%%q = tp.gelu %%p : (%s) -> %s" % (T(m, m), T(m, m)),
+         "%%e = tp.tanh %%q : (%s) -> %s" % (T(m, m), T(m, m)),
+         "%%r0 = tp.linear %%e, %%w : (%s, %s) -> %s" % (T(m, m), T(m, m), T(m, m))],
+        [((m, m), dt)],
+        lambda x, w: [R(R(np.tanh(R(gelu(x @ -w.T)))) @ -w.T)]))
+
+    # Two convolutions of one computed input, an in-place-able op between.
+    x = rand((2, 4, 7, 7), dtype=dt)
+    w1, w2 = rand((4, 4, 3, 3), dtype=dt), rand((4, 4, 3, 3), dtype=dt)
+    ts = T(2, 4, 7, 7)
+    conv_attrs = "{padding = array<i64: 1, 1>}"
+    cases.append(Case(
+        "conv_shared_input", [x, w1, w2],
+        ["%%s = tp.neg %%a0 : (%s) -> %s" % (ts, ts),
+         "%%y = tp.conv2d %%s, %%a1 %s : (%s, %s) -> %s" % (
+             conv_attrs, ts, T(4, 4, 3, 3), ts),
+         "%%t = tp.tanh %%y : (%s) -> %s" % (ts, ts),
+         "%%y2 = tp.conv2d %%s, %%a2 %s : (%s, %s) -> %s" % (
+             conv_attrs, ts, T(4, 4, 3, 3), ts),
+         "%%r0 = tp.mul %%t, %%y2 : (%s, %s) -> %s" % (ts, ts, ts)],
+        [((2, 4, 7, 7), dt)],
+        lambda a, k1, k2: [R(R(np.tanh(R(conv_nd(-a, k1, None, (1, 1), (1, 1),
+                                                   (1, 1), 1))))
+                             * R(conv_nd(-a, k2, None, (1, 1), (1, 1),
+                                         (1, 1), 1)))]))
+    return cases
+
+
 def RNG_bool(shape):
     m = np.random.default_rng(7).integers(0, 2, size=shape).astype(bool)
     m[:, 0] = True  # every row keeps one key
@@ -899,4 +1042,5 @@ FAMILIES = {
     "reductions": reductions,
     "normalization": normalization,
     "losses": losses,
+    "sharing": sharing,
 }
