@@ -29,10 +29,13 @@ TP_RT_HOST_DEVICE inline bool finite(float value) {
   return value - value == 0.0f;
 }
 
-/// The update rule of tensorplay.amp.GradScaler.update, `found` being the sum
-/// of the found_infs: back off and reset the tracker on inf/NaN; otherwise
-/// count the clean step and grow (if the grown scale is finite) once
-/// `growthInterval` clean steps were seen. Factors apply in double.
+/// The update rule of torch.amp.GradScaler.update (torch's
+/// _amp_update_scale_cpu_ and its CUDA kernel), `found` being the sum of the
+/// found_infs: on inf/NaN back off and reset the tracker; otherwise count the
+/// clean step and, when the count equals `growthInterval`, grow (if the
+/// grown scale is finite) and reset the tracker. A tracker already at or past
+/// the interval (loaded so, or the interval lowered) keeps counting and the
+/// scale does not grow, as in torch. Factors apply in double.
 TP_RT_HOST_DEVICE inline void updateScaleRule(float *scale,
                                               int32_t *growthTracker,
                                               float found, double growthFactor,
@@ -43,19 +46,18 @@ TP_RT_HOST_DEVICE inline void updateScaleRule(float *scale,
     *growthTracker = 0;
     return;
   }
-  // With growthInterval <= INT32_MAX (verifyScaleFactors) the tracker is
-  // reset before it could pass INT32_MAX. A negative tracker (refused on the
-  // CPU, not visible to the host on CUDA) counts as 0.
-  int64_t tracker = *growthTracker > 0 ? *growthTracker : 0;
-  int64_t successful = tracker + 1;
-  if (successful >= growthInterval) {
+  int64_t successful = static_cast<int64_t>(*growthTracker) + 1;
+  if (successful == growthInterval) {
     float grown =
         static_cast<float>(static_cast<double>(*scale) * growthFactor);
     if (finite(grown))
       *scale = grown;
     *growthTracker = 0;
   } else {
-    *growthTracker = static_cast<int32_t>(successful);
+    // Where torch's int32 tracker would overflow (undefined behaviour), this
+    // one stays at INT32_MAX.
+    *growthTracker =
+        static_cast<int32_t>(successful < INT32_MAX ? successful : INT32_MAX);
   }
 }
 

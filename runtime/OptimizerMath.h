@@ -1,8 +1,13 @@
 //===- OptimizerMath.h - Per-element optimizer updates ----------*- C++ -*-===//
 //
 // The per-element SGD and AdamW updates, in f32 arithmetic, shared by the
-// CPU kernels and the CUDA kernels so that both compute the same formulas
-// (those of torch.optim.SGD / torch.optim.AdamW).
+// CPU kernels and the CUDA kernels. They reproduce, operation for operation,
+// the vector loops of torch's fused CPU kernels (FusedSGDKernel.cpp,
+// FusedAdamKernel.cpp, built for AVX2 / AVX-512): hyper-parameter
+// expressions are evaluated in double and rounded to float once, and every
+// fused multiply-add of torch's (written vec::fmadd, or contracted by its
+// compiler) is an fmaf here. The files that include this header are compiled
+// without floating-point contraction, so no other operation fuses.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,25 +24,33 @@ namespace tensorplay::amp::detail {
 /// branch per element are folded into factors (gradSign) or selects, so
 /// that the CPU loops vectorise.
 struct SgdScalars {
-  float lr;
+  /// (float)-lr.
+  float negLr;
   float momentum;
+  /// (float)(1 - dampening), the difference taken in double.
   float oneMinusDampening;
   float weightDecay;
-  /// -1 to maximize, +1 otherwise (negation is exact).
+  /// -1 to maximize, +1 otherwise (the product is torch's negation).
   float gradSign;
+  /// weight_decay != 0, tested in double as torch does.
+  bool hasWeightDecay;
   bool nesterov;
   bool hasMomentum;
 };
 
 /// AdamW hyper-parameters as the element update uses them.
 struct AdamWScalars {
-  float beta1;
-  float oneMinusBeta1;
+  /// exp_avg.lerp_(grad, w), w = (float)(1 - beta1): for |w| < 0.5,
+  /// exp_avg + w * (grad - exp_avg); otherwise grad + (w - 1) * (grad -
+  /// exp_avg), each one fmaf (torch's vectorised lerp).
+  float lerpCoeff;
+  bool lerpFromExpAvg;
   float beta2;
+  /// (float)(1 - beta2), the difference taken in double.
   float oneMinusBeta2;
   float eps;
-  /// The decoupled weight decay factor 1 - lr * weight_decay (exactly 1
-  /// without weight decay).
+  /// The decoupled weight decay factor (float)(1 - lr * weight_decay)
+  /// (exactly 1 without weight decay).
   float decay;
   float gradSign;
   bool amsgrad;
@@ -48,20 +61,23 @@ struct AdamWScalars {
 };
 
 inline SgdScalars makeSgdScalars(const SgdHyperParams &h) {
-  return {static_cast<float>(h.lr),
+  return {static_cast<float>(-h.lr),
           static_cast<float>(h.momentum),
-          1.0f - static_cast<float>(h.dampening),
+          static_cast<float>(1.0 - h.dampening),
           static_cast<float>(h.weightDecay),
           h.maximize ? -1.0f : 1.0f,
+          h.weightDecay != 0.0,
           h.nesterov,
           h.momentum != 0.0};
 }
 
 inline AdamWScalars makeAdamWScalars(const AdamWHyperParams &h) {
-  return {static_cast<float>(h.beta1),
-          1.0f - static_cast<float>(h.beta1),
+  const float weight = static_cast<float>(1.0 - h.beta1);
+  const bool small = weight < 0.5f; // weight > 0: 0 <= beta1 < 1
+  return {small ? weight : weight - 1.0f,
+          small,
           static_cast<float>(h.beta2),
-          1.0f - static_cast<float>(h.beta2),
+          static_cast<float>(1.0 - h.beta2),
           static_cast<float>(h.eps),
           static_cast<float>(1.0 - h.lr * h.weightDecay),
           h.maximize ? -1.0f : 1.0f,
@@ -71,10 +87,11 @@ inline AdamWScalars makeAdamWScalars(const AdamWHyperParams &h) {
           h.beta2};
 }
 
-/// The step-dependent AdamW factors of step number `step` (1-based):
-/// lr / (1 - beta1^step) and sqrt(1 - beta2^step), computed in double.
+/// The step-dependent AdamW factors of step number `step` (1-based), in
+/// double and rounded once: -(lr / (1 - beta1^step)) and
+/// sqrt(1 - beta2^step).
 struct AdamWBiasCorrection {
-  float stepSize;
+  float negStepSize;
   float biasCorrection2Sqrt;
 };
 
@@ -82,7 +99,15 @@ TP_RT_HOST_DEVICE inline AdamWBiasCorrection
 adamwBiasCorrection(const AdamWScalars &s, int64_t step) {
   double bc1 = 1.0 - pow(s.beta1Exact, static_cast<double>(step));
   double bc2 = 1.0 - pow(s.beta2Exact, static_cast<double>(step));
-  return {static_cast<float>(s.lrExact / bc1), static_cast<float>(sqrt(bc2))};
+  return {static_cast<float>(-(s.lrExact / bc1)),
+          static_cast<float>(sqrt(bc2))};
+}
+
+/// The gradient of a fused step under a GradScaler: grad / scale (torch's
+/// fused kernels divide; its unscale_ multiplies by the rounded inverse,
+/// which differs for scales that are not powers of two).
+TP_RT_HOST_DEVICE inline float unscaled(float grad, float scale) {
+  return grad / scale;
 }
 
 /// One SGD element update (torch.optim.SGD): weight decay, momentum buffer
@@ -93,14 +118,14 @@ TP_RT_HOST_DEVICE inline void sgdUpdate(const SgdScalars &s, bool firstStep,
                                         float &param, float grad,
                                         float &momentumBuf) {
   grad *= s.gradSign;
-  grad = s.weightDecay != 0.0f ? grad + s.weightDecay * param : grad;
+  grad = s.hasWeightDecay ? fmaf(param, s.weightDecay, grad) : grad;
   if (Momentum) {
-    momentumBuf = firstStep
-                      ? grad
-                      : s.momentum * momentumBuf + s.oneMinusDampening * grad;
-    grad = s.nesterov ? grad + s.momentum * momentumBuf : momentumBuf;
+    momentumBuf =
+        firstStep ? grad
+                  : fmaf(s.oneMinusDampening, grad, momentumBuf * s.momentum);
+    grad = s.nesterov ? fmaf(momentumBuf, s.momentum, grad) : momentumBuf;
   }
-  param -= s.lr * grad;
+  param = fmaf(grad, s.negLr, param);
 }
 
 /// One AdamW element update (torch.optim.AdamW): decoupled weight decay,
@@ -112,16 +137,17 @@ adamwUpdate(const AdamWScalars &s, const AdamWBiasCorrection &bc, float &param,
             float grad, float &expAvg, float &expAvgSq, float &maxExpAvgSq) {
   grad *= s.gradSign;
   param *= s.decay;
-  expAvg = s.beta1 * expAvg + s.oneMinusBeta1 * grad;
-  expAvgSq = s.beta2 * expAvgSq + s.oneMinusBeta2 * grad * grad;
+  expAvg = fmaf(s.lerpCoeff, grad - expAvg, s.lerpFromExpAvg ? expAvg : grad);
+  expAvgSq = fmaf(s.oneMinusBeta2 * grad, grad, expAvgSq * s.beta2);
   float second = expAvgSq;
   if (Amsgrad) {
-    // std::max(max, v), as torch: a NaN v leaves the maximum unchanged.
-    maxExpAvgSq = maxExpAvgSq < expAvgSq ? expAvgSq : maxExpAvgSq;
+    // torch's vectorised maximum: NaN if either operand is NaN.
+    maxExpAvgSq =
+        maxExpAvgSq < expAvgSq || expAvgSq != expAvgSq ? expAvgSq : maxExpAvgSq;
     second = maxExpAvgSq;
   }
   float denom = sqrtf(second) / bc.biasCorrection2Sqrt + s.eps;
-  param -= bc.stepSize * expAvg / denom;
+  param = param + bc.negStepSize * expAvg / denom;
 }
 
 } // namespace tensorplay::amp::detail

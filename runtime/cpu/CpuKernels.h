@@ -28,6 +28,12 @@ void adamwStep(const AdamWHyperParams &hyper, TensorList params,
                TensorList grads, TensorList expAvgs, TensorList expAvgSqs,
                TensorList maxExpAvgSqs, int64_t *step, const float *gradScale,
                const float *foundInf);
+/// Whether sgdStep / adamwStep run their AVX2 + FMA build of the loops (the
+/// default on x86-64 CPUs with both) rather than the baseline build (where
+/// fmaf is a library call). Both give the same bits; tests select each.
+/// Enabling has no effect where the CPU or compiler lacks the build.
+bool optimizerFmaLoops();
+void setOptimizerFmaLoops(bool enabled);
 
 } // namespace tensorplay::amp::cpu
 

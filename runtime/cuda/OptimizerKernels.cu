@@ -3,7 +3,12 @@
 // Multi-tensor kernels applying the element updates of OptimizerMath.h. Each
 // block first reads found_inf and returns if it is set; the step counter
 // lives on the device and a one-thread kernel enqueued after the update
-// increments it only for an applied step. No host round trip.
+// increments it only for an applied step. No host round trip. Under a
+// GradScaler the gradients are divided by the scale and written back, as on
+// the CPU. This file is compiled with --fmad=false: the only fused
+// multiply-adds are the fmaf of OptimizerMath.h, so the kernels compute the
+// CPU kernels' operations (only the device's double pow in the AdamW bias
+// corrections may round differently from the host's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,15 +25,18 @@ __device__ inline bool skipped(const float *foundInf) {
   return foundInf && *foundInf != 0.0f;
 }
 
-/// Gradient i, unscaled when `unscale` and rounded to T as an unscale pass
-/// would store it (the gradient buffer is not written), as on the CPU.
+/// Gradient i; when `unscale`, divided by `scale` and written back (rounded
+/// to T), the update using the unrounded quotient, as on the CPU.
 template <typename T>
-__device__ inline float loadGrad(const T *grad, int64_t i, bool unscale,
-                                 float invScale) {
+__device__ inline float loadGrad(T *grad, int64_t i, bool unscale,
+                                 float scale) {
   using Element = DeviceElement<T>;
-  if (!unscale)
-    return Element::load(grad[i]);
-  return Element::load(Element::store(Element::load(grad[i]) * invScale));
+  float value = Element::load(grad[i]);
+  if (unscale) {
+    value = detail::unscaled(value, scale);
+    grad[i] = Element::store(value);
+  }
+  return value;
 }
 
 /// Lists: params, grads[, momentum buffers].
@@ -44,9 +52,9 @@ template <typename T, int Depth> struct SgdFunctor {
     T *buffers = Depth > 2 ? chunkOf<T>(meta, Depth - 1).data : nullptr;
     const bool firstStep = *step == 0;
     const bool unscale = gradScale != nullptr;
-    const float invScale = unscale ? detail::inverseOf(*gradScale) : 1.0f;
+    const float scale = unscale ? *gradScale : 1.0f;
     for (int64_t i = threadIdx.x; i < params.size; i += blockDim.x) {
-      float grad = loadGrad(grads.data, i, unscale, invScale);
+      float grad = loadGrad(grads.data, i, unscale, scale);
       float param = Element::load(params.data[i]);
       float buf = Depth > 2 ? Element::load(buffers[i]) : 0.0f;
       detail::sgdUpdate<(Depth > 2)>(s, firstStep, param, grad, buf);
@@ -73,9 +81,9 @@ template <typename T, int Depth> struct AdamWFunctor {
     const detail::AdamWBiasCorrection bc =
         detail::adamwBiasCorrection(s, *step + 1);
     const bool unscale = gradScale != nullptr;
-    const float invScale = unscale ? detail::inverseOf(*gradScale) : 1.0f;
+    const float scale = unscale ? *gradScale : 1.0f;
     for (int64_t i = threadIdx.x; i < params.size; i += blockDim.x) {
-      float grad = loadGrad(grads, i, unscale, invScale);
+      float grad = loadGrad(grads, i, unscale, scale);
       float param = Element::load(params.data[i]);
       float expAvg = Element::load(expAvgs[i]);
       float expAvgSq = Element::load(expAvgSqs[i]);

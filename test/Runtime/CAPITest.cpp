@@ -214,10 +214,11 @@ TEST(CAPI, FusedSgdStep) {
   // Unscaled grads 1, 2; first step: buffer = grad; p -= 0.5 * buffer.
   EXPECT_EQ(p0, (std::vector<float>{0.5f, 1.0f}));
   EXPECT_EQ(m0, (std::vector<float>{1.0f, 2.0f}));
-  EXPECT_EQ(g0, (std::vector<float>{4.0f, 8.0f})); // read, not written
+  EXPECT_EQ(g0, (std::vector<float>{1.0f, 2.0f})); // written back unscaled
   EXPECT_EQ(step, 1);
-  // found_inf set: nothing moves, the step count included.
+  // found_inf set: nothing moves, the gradients and step count included.
   foundInf = 1.0f;
+  g0 = {4.0f, 8.0f};
   ASSERT_EQ(tp_rt_sgd_step(params, grads, bufs, 1, &options, &step, &scale,
                            &foundInf),
             TP_RT_SUCCESS);

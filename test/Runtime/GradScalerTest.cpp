@@ -183,7 +183,7 @@ TEST_F(GradScalerTest, FusedOptimizersAcceptFp16Gradients) {
   ASSERT_TRUE(sgd.ok());
   scaleLoss();
   TP_ASSERT_OK(rig.scaler->step(**sgd));
-  EXPECT_EQ(grad[0], 0x6400);  // read unscaled (1), left as it was
+  EXPECT_EQ(grad[0], 0x3c00);  // unscaled (1) and written back, as torch
   EXPECT_EQ(param[0], 0x3800); // 1 - 0.5 * 1
 }
 

@@ -1,8 +1,9 @@
 //===- OptimizerTest.cpp - Fused SGD and AdamW ----------------------------===//
 //
 // The CPU optimizers against double-precision references of the
-// torch.optim.SGD / torch.optim.AdamW update rules, the fused forms against
-// unscale-then-step (bit-identical), and skipped steps (bit-identical state).
+// torch.optim.SGD / torch.optim.AdamW update rules (OptimizerReferenceTest
+// checks the bits against torch), the fused forms against unscale-then-step
+// (bit-identical), and skipped steps (bit-identical state).
 //
 //===----------------------------------------------------------------------===//
 
@@ -388,7 +389,10 @@ protected:
 TEST_P(FusedOptimizerTest, FusedStepEqualsUnscaleThenStep) {
   Trainer unfused(kind(), false, dtype());
   Trainer fused(kind(), true, dtype());
-  const float scale = 3000.0f;
+  // A power of two, as the dynamic scale is from the default 65536: the fused
+  // step divides by it and the unscale pass multiplies by its inverse (as
+  // torch's fused kernels and unscale_ do), which agree exactly only then.
+  const float scale = 4096.0f;
   for (int step = 0; step < 4; ++step) {
     unfused.setGradients(step, scale);
     fused.setGradients(step, scale);
@@ -401,17 +405,10 @@ TEST_P(FusedOptimizerTest, FusedStepEqualsUnscaleThenStep) {
     TP_ASSERT_OK(fused.optimizer->step({&scale, &foundB}));
     ASSERT_TRUE(bitwiseEqual(unfused.state(), fused.state()))
         << "step " << step;
-    // The fused step reads the gradients without writing them back.
-    Model expected(5);
-    expected.setGradients(step, scale);
-    std::vector<float> fusedGrads = snapshot({fused.grads});
-    for (size_t t = 0, k = 0; t < kSizes.size(); ++t)
-      for (size_t i = 0; i < kSizes[t]; ++i, ++k) {
-        float value = expected.grads[t][i];
-        if (dtype() != DType::F32)
-          value = cpu::bf16ToFloat(cpu::floatToBf16(value));
-        ASSERT_EQ(fusedGrads[k], value);
-      }
+    // The fused step writes the unscaled gradients back, as torch's.
+    ASSERT_TRUE(
+        bitwiseEqual(snapshot({unfused.grads}), snapshot({fused.grads})))
+        << "step " << step;
   }
 }
 

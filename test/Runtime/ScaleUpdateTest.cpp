@@ -1,8 +1,8 @@
 //===- ScaleUpdateTest.cpp - Dynamic scale trajectories -------------------===//
 //
-// Expected scales derived by hand from the rule: inf/NaN -> scale *= backoff,
-// tracker = 0; otherwise tracker += 1 and, at growth_interval, scale *=
-// growth (only if finite), tracker = 0.
+// Expected scales derived by hand from torch's rule: inf/NaN -> scale *=
+// backoff, tracker = 0; otherwise tracker + 1 and, when that equals
+// growth_interval, scale *= growth (only if finite), tracker = 0.
 //
 //===----------------------------------------------------------------------===//
 
@@ -217,6 +217,46 @@ TEST(ScaleUpdate, SettersChangeTheRule) {
   EXPECT_EQ(rig.scaler->getGrowthInterval(), 2);
 }
 
+TEST(ScaleUpdate, ATrackerPastTheIntervalCountsOnWithoutGrowth) {
+  // torch grows only when tracker + 1 == growth_interval: a tracker loaded
+  // past the interval keeps counting until a backoff resets it.
+  ScalerRig rig;
+  TP_ASSERT_OK(rig.init(GradScalerOptions()));
+  GradScalerState state = *rig.scaler->stateDict();
+  state.scale = 8.0;
+  state.growthInterval = 3;
+  state.growthTracker = 5;
+  TP_ASSERT_OK(rig.scaler->loadStateDict(state));
+  expectTrajectory(rig, {{false, 8, 6},
+                         {false, 8, 7},
+                         {true, 4, 0},
+                         {false, 4, 1},
+                         {false, 4, 2},
+                         {false, 8, 0}});
+  // Lowering the interval below the tracker does the same.
+  expectTrajectory(rig, {{false, 8, 1}, {false, 8, 2}});
+  TP_ASSERT_OK(rig.scaler->setGrowthInterval(2));
+  expectTrajectory(rig, {{false, 8, 3}, {false, 8, 4}});
+}
+
+TEST(ScaleUpdate, CAbiTrackerAtOrPastTheInterval) {
+  float scale = 8.0f, clean = 0.0f;
+  int32_t tracker = 3;
+  // tracker + 1 == 4 == interval: growth.
+  ASSERT_EQ(
+      tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &clean, 1, 2.0, 0.5, 4),
+      TP_RT_SUCCESS);
+  EXPECT_EQ(scale, 16.0f);
+  EXPECT_EQ(tracker, 0);
+  // tracker + 1 == 5 > interval: counting only.
+  tracker = 4;
+  ASSERT_EQ(
+      tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &clean, 1, 2.0, 0.5, 4),
+      TP_RT_SUCCESS);
+  EXPECT_EQ(scale, 16.0f);
+  EXPECT_EQ(tracker, 5);
+}
+
 TEST(ScaleUpdate, GrowthIntervalIsBoundedByTheInt32Tracker) {
   const int64_t tooLarge = kMaxGrowthInterval + 1;
   GradScalerOptions options;
@@ -255,12 +295,14 @@ TEST(ScaleUpdate, CAbiRefusesIntervalsTheTrackerCannotReach) {
             TP_RT_SUCCESS);
   EXPECT_EQ(scale, 16.0f);
   EXPECT_EQ(tracker, 0);
+  // Past it, the count (INT32_MAX + 1) never equals the interval: no growth,
+  // and the tracker stays at INT32_MAX where torch's int32 would overflow.
   tracker = INT32_MAX;
   ASSERT_EQ(tp_rt_update_scale(TP_RT_CPU, &scale, &tracker, &clean, 1, 2.0, 0.5,
                                kMaxGrowthInterval),
             TP_RT_SUCCESS);
-  EXPECT_EQ(scale, 32.0f);
-  EXPECT_EQ(tracker, 0);
+  EXPECT_EQ(scale, 16.0f);
+  EXPECT_EQ(tracker, INT32_MAX);
 }
 
 TEST(ScaleUpdate, CAbiRefusesANegativeTracker) {

@@ -109,30 +109,35 @@ tp_rt_status tp_rt_unscale_and_check(const tp_rt_buffer *grads,
 tp_rt_status tp_rt_check_finite(const tp_rt_buffer *grads, int64_t num_grads,
                                 float *found_inf);
 
-/// The dynamic scale rule, run on `device` (no host synchronisation on CUDA):
-/// if sum(found_inf[0..num_found_inf)) != 0 then scale *= backoff_factor and
-/// growth_tracker = 0, otherwise growth_tracker += 1 and, when it reaches
-/// growth_interval, scale *= growth_factor (kept only if finite) and
-/// growth_tracker = 0. Requires growth_factor > 1, 0 < backoff_factor < 1,
+/// The dynamic scale rule of torch.amp.GradScaler, run on `device` (no host
+/// synchronisation on CUDA): if sum(found_inf[0..num_found_inf)) != 0 then
+/// scale *= backoff_factor and growth_tracker = 0; otherwise, if
+/// growth_tracker + 1 == growth_interval, scale *= growth_factor (kept only
+/// if finite) and growth_tracker = 0, else growth_tracker += 1 (a tracker at
+/// or past the interval keeps counting without growth, as torch's; it stops
+/// at INT32_MAX). Requires growth_factor > 1, 0 < backoff_factor < 1,
 /// 1 <= growth_interval <= INT32_MAX (the tracker is an int32),
 /// num_found_inf >= 1, and on the CPU *growth_tracker >= 0 (a CUDA tracker
-/// is not read on the host; a negative one counts as 0).
+/// is not read on the host; a negative one counts up as torch's does).
 tp_rt_status tp_rt_update_scale(tp_rt_device device, float *scale,
                                 int32_t *growth_tracker, const float *found_inf,
                                 int64_t num_found_inf, double growth_factor,
                                 double backoff_factor, int64_t growth_interval);
 
-/// One fused torch.optim.SGD step over `num_params` parameters. When
-/// `found_inf` is non-null and *found_inf != 0 nothing is written at all.
-/// When `scale` is non-null the step uses the gradients multiplied by
-/// (float)(1.0 / *scale) (rounded to their dtype, exactly as an unscale pass
-/// would store them) and leaves the gradient buffers as they are; the
-/// result is bit-identical to tp_rt_unscale_and_check followed by a step
-/// with a null scale. `momentum_buffers` is required iff momentum != 0.
-/// `step` (an int64 on the parameters' device) counts applied steps; it
-/// tells the first step (momentum buffer initialisation) and is incremented
-/// only when the step is applied. Every buffer of one index has the same
-/// numel; all buffers share one dtype and device.
+/// One fused torch.optim.SGD step over `num_params` parameters, bit-identical
+/// to torch's fused=True CPU kernel (its vector loop; docs/Runtime.md). When
+/// `found_inf` is non-null and *found_inf != 0 nothing is written at all
+/// (gradients included). When `scale` is non-null the gradients are divided
+/// by *scale, written back unscaled (rounded to their dtype) and the update
+/// uses the unrounded quotients, as torch's fused kernels do; for a
+/// power-of-two scale this is bit-identical to tp_rt_unscale_and_check
+/// followed by a step with a null scale (which multiplies by the rounded
+/// inverse, as torch's unscale_, and may differ in the last bit otherwise).
+/// `momentum_buffers` is required iff momentum != 0. `step` (an int64 on the
+/// parameters' device) counts applied steps; it tells the first step
+/// (momentum buffer initialisation) and is incremented only when the step is
+/// applied. Every buffer of one index has the same numel; all buffers share
+/// one dtype and device.
 tp_rt_status tp_rt_sgd_step(const tp_rt_buffer *params,
                             const tp_rt_buffer *grads,
                             const tp_rt_buffer *momentum_buffers,

@@ -63,8 +63,9 @@ Status verifyScaleFactors(double growthFactor, double backoffFactor,
 // Kernels
 //===----------------------------------------------------------------------===//
 
-/// The inverse scale used everywhere: 1/scale computed in double, rounded to
-/// float (as tensorplay.amp.GradScaler computes it).
+/// The inverse scale of the unscale kernels: 1/scale computed in double,
+/// rounded to float (as tensorplay.amp.GradScaler computes it). Fused
+/// optimizer steps divide by the scale instead, as torch's fused kernels.
 inline float inverseScale(float scale) {
   return static_cast<float>(1.0 / static_cast<double>(scale));
 }
@@ -81,17 +82,19 @@ Status unscaleAndCheck(TensorList grads, const float *scale, float *foundInf);
 /// nothing else. Accepts f16.
 Status checkFinite(TensorList grads, float *foundInf);
 
-/// The dynamic scale rule of tensorplay.amp.GradScaler.update on `device`;
-/// found_inf is the sum of `numFoundInf` floats. Factors are applied in
-/// double and the scale rounded to float. The factors are checked as by
+/// The dynamic scale rule of torch.amp.GradScaler.update on `device`;
+/// found_inf is the sum of `numFoundInf` floats (see tp_rt_update_scale:
+/// growth when tracker + 1 == growthInterval). Factors are applied in double
+/// and the scale rounded to float. The factors are checked as by
 /// verifyScaleFactors; on the CPU a negative *growthTracker is refused (on
-/// CUDA it is not read on the host, and the kernel counts it as 0).
+/// CUDA it is not read on the host, and counts up from its value as torch's).
 Status updateScale(Device device, float *scale, int32_t *growthTracker,
                    const float *foundInf, int64_t numFoundInf,
                    double growthFactor, double backoffFactor,
                    int64_t growthInterval);
 
-/// A fused SGD step (see tp_rt_sgd_step). `momentumBuffers` is empty iff
+/// A fused SGD step (see tp_rt_sgd_step): with `gradScale`, the gradients
+/// are divided by it and written back. `momentumBuffers` is empty iff
 /// momentum == 0. `gradScale` and `foundInf` may be null.
 Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
                TensorList momentumBuffers, int64_t *step,

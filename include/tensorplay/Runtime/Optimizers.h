@@ -24,8 +24,8 @@ namespace tensorplay::amp {
 /// and optimizer.found_inf). Both point to floats on the optimizer's device.
 struct AmpStepArgs {
   /// When non-null, the gradients are still scaled by *gradScale: the step
-  /// unscales them as it reads them, leaving the gradient buffers scaled
-  /// (fused optimizers only).
+  /// divides them by it and writes the unscaled gradients back, as torch's
+  /// fused optimizers do (fused optimizers only).
   const float *gradScale = nullptr;
   /// When non-null and *foundInf != 0, the step changes nothing (see
   /// Optimizer::skipsOnFoundInf).
@@ -42,7 +42,8 @@ public:
   virtual TensorList gradients() const = 0;
   /// True when step() can unscale the gradients itself (torch's
   /// _step_supports_amp_scaling): GradScaler then only checks them for
-  /// inf/NaN and passes the scale, saving the write of an unscale pass.
+  /// inf/NaN and passes the scale, and the step unscales them in its own
+  /// pass (writing them back, as torch's fused kernels).
   virtual bool fused() const { return false; }
   /// True when step(args) itself changes nothing while *args.foundInf != 0,
   /// reading it where it lives (SGD and AdamW do, on the device). On CUDA,
