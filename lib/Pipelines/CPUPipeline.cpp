@@ -93,6 +93,10 @@ LogicalResult tp::verifyTPLowerToCPUOptions(
 
 void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
                                    const TPLowerToCPUOptions &options) {
+  // Shapes it cannot compile are refused up front; ops with empty results
+  // compute nothing.
+  pm.addPass(createTPCheckCPUShapesPass());
+  pm.addPass(createTPFoldEmptyTensorsPass());
   // tp -> linalg / tensor / arith / math (+ oneDNN calls).
   pm.addPass(createTPDecomposeCompositeOpsPass());
   if (options.useOneDNN)

@@ -113,8 +113,11 @@ struct TileAndVectorizePass
       }
       // The largest tile (a divisor of the range, a multiple of the inner
       // tile `limit[d]`) that still gives `want` tiles.
+      // (A bounded search: a huge range with no divisor nearby keeps tiles
+      // of 1, what the full search finds for a prime.)
       int64_t t = 1;
-      for (int64_t c = ranges[d] / want; c >= 1; --c)
+      int64_t lowest = std::max<int64_t>(1, ranges[d] / want - 4096);
+      for (int64_t c = ranges[d] / want; c >= lowest; --c)
         if (ranges[d] % c == 0 && c % std::max<int64_t>(limit[d], 1) == 0) {
           t = c;
           break;
@@ -259,6 +262,10 @@ struct TileAndVectorizePass
         ops.push_back(op);
     });
     for (linalg::LinalgOp op : ops) {
+      // An empty iteration space (a 0-size dimension) runs no iteration:
+      // there is nothing to tile, and tile sizes cannot be derived from it.
+      if (llvm::is_contained(op.getStaticLoopRanges(), 0))
+        continue;
       if (isa<linalg::MatmulOp, linalg::BatchMatmulOp>(op))
         tileContraction(rewriter, op);
       else

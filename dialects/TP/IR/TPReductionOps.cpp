@@ -4,6 +4,8 @@
 
 #include "llvm/ADT/SmallSet.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tp;
 
@@ -27,6 +29,37 @@ static bool needsFloatingInput(Operation *op) {
   return isa<MeanOp, NormOp, SoftmaxOp, LogSoftmaxOp, SoftminOp, NormalizeOp,
              RenormOp, LayerNormOp, GroupNormOp, BatchNormOp, CdistOp, PdistOp,
              DistOp, CosineSimilarityOp, QuantileOp, NanquantileOp>(op);
+}
+
+/// Whether `op` has no value over an empty set (max, amax, argmax,
+/// max_dim, and the norms with p = +-inf, whose identity PyTorch refuses).
+static bool needsNonEmptyReduction(Operation *op) {
+  if (isa<MaxOp, AmaxOp, ArgmaxOp, MaxDimOp>(op))
+    return true;
+  if (auto norm = dyn_cast<NormOp>(op))
+    return norm.getP() && std::isinf(norm.getP()->convertToDouble());
+  return false;
+}
+
+/// Refuses a reduction of `op` over an empty set of elements when it has no
+/// value there: a reduced dimension of size 0 (`explicitDims`), or an empty
+/// input reduced whole.
+static LogicalResult
+expectNonEmptyReduction(Operation *op, ArrayRef<int64_t> shape,
+                        const llvm::SmallSet<int64_t, 4> &reduced,
+                        bool explicitDims) {
+  if (!needsNonEmptyReduction(op))
+    return success();
+  for (int64_t d = 0; d < (int64_t)shape.size(); ++d) {
+    if (!reduced.count(d) || shape[d] != 0)
+      continue;
+    if (explicitDims)
+      return op->emitOpError("expected reduction dim ")
+             << d << " to have non-zero size";
+    return op->emitOpError(
+        "expected a non-empty input when reducing over every dimension");
+  }
+  return success();
 }
 
 LogicalResult mlir::tp::verifyReduction(Operation *op, Value input,
@@ -58,6 +91,10 @@ LogicalResult mlir::tp::verifyReduction(Operation *op, Value input,
   for (unsigned i = 0; i < op->getNumResults(); ++i)
     if (failed(expectResultShape(op, i, shape)))
       return failure();
+  // A maximum (or an infinity norm) of nothing has no value: PyTorch raises.
+  if (failed(expectNonEmptyReduction(op, x, reduced,
+                                     dims.values && !dims.values->empty())))
+    return failure();
   return success();
 }
 
@@ -81,12 +118,13 @@ static LogicalResult expectParam(Operation *op, Value param, StringRef name,
     return success();
   bool compatible = shapeOf(param).size() == expected.size();
   for (auto [a, b] : llvm::zip(shapeOf(param), expected))
-    compatible &= ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
+    compatible &=
+        ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
   if (compatible)
     return success();
-  return op->emitOpError()
-         << name << " must have shape " << formatShape(expected) << ", got "
-         << formatShape(shapeOf(param));
+  return op->emitOpError() << name << " must have shape "
+                           << formatShape(expected) << ", got "
+                           << formatShape(shapeOf(param));
 }
 
 LogicalResult mlir::tp::verifyLayerNorm(Operation *op) {
@@ -136,10 +174,10 @@ LogicalResult mlir::tp::verifyBatchNorm(Operation *op) {
   if (!bn.getTraining() && (!bn.getRunningMean() || !bn.getRunningVar()))
     return op->emitOpError("running_mean and running_var are required when "
                            "not training");
-  for (auto [param, name] :
-       {std::pair{bn.getWeight(), "weight"}, {bn.getBias(), "bias"},
-        {bn.getRunningMean(), "running_mean"},
-        {bn.getRunningVar(), "running_var"}})
+  for (auto [param, name] : {std::pair{bn.getWeight(), "weight"},
+                             {bn.getBias(), "bias"},
+                             {bn.getRunningMean(), "running_mean"},
+                             {bn.getRunningVar(), "running_var"}})
     if (failed(expectParam(op, param, name, {x[1]})))
       return failure();
   return expectResultShape(op, 0, x);
@@ -193,8 +231,8 @@ LogicalResult mlir::tp::verifyCosineSimilarity(Operation *op) {
   if (failed(expectFloatingInput(op, cs.getX1())))
     return failure();
   SmallVector<int64_t> shape;
-  if (failed(broadcastShapes({shapeOf(cs.getX1()), shapeOf(cs.getX2())},
-                             shape)))
+  if (failed(
+          broadcastShapes({shapeOf(cs.getX1()), shapeOf(cs.getX2())}, shape)))
     return op->emitOpError("x1 and x2 are not broadcastable");
   FailureOr<int64_t> dim = normalizeDim(op, cs.getDim(), shape.size());
   if (failed(dim))

@@ -12,6 +12,8 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/JSON.h"
 
+#include <optional>
+
 using namespace mlir;
 using namespace mlir::tp;
 
@@ -21,49 +23,148 @@ using namespace mlir::tp;
 
 /// CUDA Ops that can autocast to float16 (23 entries).
 static const char *const kCudaLowerPrecision[] = {
-    "__matmul__", "addbmm", "addmm", "addmv", "addr", "baddbmm", "bmm",
-    "chain_matmul", "multi_dot", "conv1d", "conv2d", "conv3d",
-    "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "GRUCell",
-    "linear", "LSTMCell", "matmul", "mm", "mv", "prelu", "RNNCell",
+    "__matmul__",
+    "addbmm",
+    "addmm",
+    "addmv",
+    "addr",
+    "baddbmm",
+    "bmm",
+    "chain_matmul",
+    "multi_dot",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
+    "GRUCell",
+    "linear",
+    "LSTMCell",
+    "matmul",
+    "mm",
+    "mv",
+    "prelu",
+    "RNNCell",
 };
 
 /// CUDA Ops that can autocast to float32 (51 entries).
 static const char *const kCudaFp32[] = {
-    "__pow__", "__rdiv__", "__rpow__", "__rtruediv__", "acos", "asin",
-    "binary_cross_entropy_with_logits", "cosh", "cosine_embedding_loss",
-    "cdist", "cosine_similarity", "cross_entropy", "cumprod", "cumsum", "dist",
-    "erfinv", "exp", "expm1", "group_norm", "hinge_embedding_loss", "kl_div",
-    "l1_loss", "layer_norm", "log", "log_softmax", "log10", "log1p", "log2",
-    "margin_ranking_loss", "mse_loss", "multilabel_margin_loss",
-    "multi_margin_loss", "nll_loss", "norm", "normalize", "pdist",
-    "poisson_nll_loss", "pow", "prod", "reciprocal", "rsqrt", "sinh",
-    "smooth_l1_loss", "soft_margin_loss", "softmax", "softmin", "softplus",
-    "sum", "renorm", "tan", "triplet_margin_loss",
+    "__pow__",
+    "__rdiv__",
+    "__rpow__",
+    "__rtruediv__",
+    "acos",
+    "asin",
+    "binary_cross_entropy_with_logits",
+    "cosh",
+    "cosine_embedding_loss",
+    "cdist",
+    "cosine_similarity",
+    "cross_entropy",
+    "cumprod",
+    "cumsum",
+    "dist",
+    "erfinv",
+    "exp",
+    "expm1",
+    "group_norm",
+    "hinge_embedding_loss",
+    "kl_div",
+    "l1_loss",
+    "layer_norm",
+    "log",
+    "log_softmax",
+    "log10",
+    "log1p",
+    "log2",
+    "margin_ranking_loss",
+    "mse_loss",
+    "multilabel_margin_loss",
+    "multi_margin_loss",
+    "nll_loss",
+    "norm",
+    "normalize",
+    "pdist",
+    "poisson_nll_loss",
+    "pow",
+    "prod",
+    "reciprocal",
+    "rsqrt",
+    "sinh",
+    "smooth_l1_loss",
+    "soft_margin_loss",
+    "softmax",
+    "softmin",
+    "softplus",
+    "sum",
+    "renorm",
+    "tan",
+    "triplet_margin_loss",
 };
 
 /// CUDA Ops that promote to the widest input type (10 entries).
 static const char *const kCudaPromote[] = {
-    "addcdiv", "addcmul", "atan2", "bilinear", "cross", "dot", "grid_sample",
-    "index_put", "scatter_add", "tensordot",
+    "addcdiv", "addcmul",     "atan2",     "bilinear",    "cross",
+    "dot",     "grid_sample", "index_put", "scatter_add", "tensordot",
 };
 
 /// XPU Ops that can autocast to float16 (21 entries).
 static const char *const kXpuLowerPrecision[] = {
-    "addbmm", "addmm", "addmv", "addr", "baddbmm", "bmm", "chain_matmul",
-    "multi_dot", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
-    "conv_transpose2d", "conv_transpose3d", "GRUCell", "linear", "LSTMCell",
-    "matmul", "mm", "mv", "RNNCell",
+    "addbmm",
+    "addmm",
+    "addmv",
+    "addr",
+    "baddbmm",
+    "bmm",
+    "chain_matmul",
+    "multi_dot",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
+    "GRUCell",
+    "linear",
+    "LSTMCell",
+    "matmul",
+    "mm",
+    "mv",
+    "RNNCell",
 };
 
 /// XPU Ops that can autocast to float32 (29 entries).
 static const char *const kXpuFp32[] = {
-    "__pow__", "__rdiv__", "__rpow__", "__rtruediv__",
-    "binary_cross_entropy_with_logits", "cosine_embedding_loss",
-    "cosine_similarity", "cumsum", "dist", "exp", "group_norm",
-    "hinge_embedding_loss", "kl_div", "l1_loss", "layer_norm", "log",
-    "log_softmax", "margin_ranking_loss", "nll_loss", "normalize",
-    "poisson_nll_loss", "pow", "reciprocal", "rsqrt", "soft_margin_loss",
-    "softmax", "softmin", "sum", "triplet_margin_loss",
+    "__pow__",
+    "__rdiv__",
+    "__rpow__",
+    "__rtruediv__",
+    "binary_cross_entropy_with_logits",
+    "cosine_embedding_loss",
+    "cosine_similarity",
+    "cumsum",
+    "dist",
+    "exp",
+    "group_norm",
+    "hinge_embedding_loss",
+    "kl_div",
+    "l1_loss",
+    "layer_norm",
+    "log",
+    "log_softmax",
+    "margin_ranking_loss",
+    "nll_loss",
+    "normalize",
+    "poisson_nll_loss",
+    "pow",
+    "reciprocal",
+    "rsqrt",
+    "soft_margin_loss",
+    "softmax",
+    "softmin",
+    "sum",
+    "triplet_margin_loss",
 };
 
 /// XPU Ops that promote to the widest input type (6 entries).
@@ -73,42 +174,126 @@ static const char *const kXpuPromote[] = {
 
 /// CPU Ops that can autocast to bfloat16 (20 entries).
 static const char *const kCpuLowerPrecision[] = {
-    "conv1d", "conv2d", "conv3d", "bmm", "mm", "linalg_vecdot", "baddbmm",
-    "addmm", "addbmm", "linear", "matmul", "_convolution", "conv_tbc",
-    "mkldnn_rnn_layer", "conv_transpose1d", "conv_transpose2d",
-    "conv_transpose3d", "prelu", "scaled_dot_product_attention",
+    "conv1d",
+    "conv2d",
+    "conv3d",
+    "bmm",
+    "mm",
+    "linalg_vecdot",
+    "baddbmm",
+    "addmm",
+    "addbmm",
+    "linear",
+    "matmul",
+    "_convolution",
+    "conv_tbc",
+    "mkldnn_rnn_layer",
+    "conv_transpose1d",
+    "conv_transpose2d",
+    "conv_transpose3d",
+    "prelu",
+    "scaled_dot_product_attention",
     "_native_multi_head_attention",
 };
 
 /// CPU Ops that can autocast to float32 (89 entries).
 static const char *const kCpuFp32[] = {
-    "avg_pool3d", "binary_cross_entropy", "grid_sampler", "grid_sampler_2d",
-    "_grid_sampler_2d_cpu_fallback", "grid_sampler_3d", "polar", "prod",
-    "quantile", "nanquantile", "stft", "cdist", "trace", "view_as_complex",
-    "cholesky_inverse", "cholesky_solve", "inverse", "lu_solve", "orgqr",
-    "inverse", "ormqr", "pinverse", "max_pool3d", "max_unpool2d",
-    "max_unpool3d", "adaptive_avg_pool3d", "reflection_pad1d",
-    "reflection_pad2d", "replication_pad1d", "replication_pad2d",
-    "replication_pad3d", "mse_loss", "cosine_embedding_loss", "nll_loss",
-    "nll_loss2d", "hinge_embedding_loss", "poisson_nll_loss",
-    "cross_entropy_loss", "l1_loss", "huber_loss", "margin_ranking_loss",
-    "soft_margin_loss", "triplet_margin_loss", "multi_margin_loss", "ctc_loss",
-    "kl_div", "multilabel_margin_loss", "binary_cross_entropy_with_logits",
-    "fft_fft", "fft_ifft", "fft_fft2", "fft_ifft2", "fft_fftn", "fft_ifftn",
-    "fft_rfft", "fft_irfft", "fft_rfft2", "fft_irfft2", "fft_rfftn",
-    "fft_irfftn", "fft_hfft", "fft_ihfft", "linalg_cond", "linalg_matrix_rank",
-    "linalg_solve", "linalg_cholesky", "linalg_svdvals", "linalg_eigvals",
-    "linalg_eigvalsh", "linalg_inv", "linalg_householder_product",
-    "linalg_tensorinv", "linalg_tensorsolve", "fake_quantize_per_tensor_affine",
-    "geqrf", "_lu_with_info", "svd", "triangular_solve",
-    "fractional_max_pool2d", "fractional_max_pool3d", "adaptive_max_pool3d",
-    "multilabel_margin_loss_forward", "linalg_qr", "linalg_cholesky_ex",
-    "linalg_svd", "linalg_eig", "linalg_eigh", "linalg_lstsq", "linalg_inv_ex",
+    "avg_pool3d",
+    "binary_cross_entropy",
+    "grid_sampler",
+    "grid_sampler_2d",
+    "_grid_sampler_2d_cpu_fallback",
+    "grid_sampler_3d",
+    "polar",
+    "prod",
+    "quantile",
+    "nanquantile",
+    "stft",
+    "cdist",
+    "trace",
+    "view_as_complex",
+    "cholesky_inverse",
+    "cholesky_solve",
+    "inverse",
+    "lu_solve",
+    "orgqr",
+    "inverse",
+    "ormqr",
+    "pinverse",
+    "max_pool3d",
+    "max_unpool2d",
+    "max_unpool3d",
+    "adaptive_avg_pool3d",
+    "reflection_pad1d",
+    "reflection_pad2d",
+    "replication_pad1d",
+    "replication_pad2d",
+    "replication_pad3d",
+    "mse_loss",
+    "cosine_embedding_loss",
+    "nll_loss",
+    "nll_loss2d",
+    "hinge_embedding_loss",
+    "poisson_nll_loss",
+    "cross_entropy_loss",
+    "l1_loss",
+    "huber_loss",
+    "margin_ranking_loss",
+    "soft_margin_loss",
+    "triplet_margin_loss",
+    "multi_margin_loss",
+    "ctc_loss",
+    "kl_div",
+    "multilabel_margin_loss",
+    "binary_cross_entropy_with_logits",
+    "fft_fft",
+    "fft_ifft",
+    "fft_fft2",
+    "fft_ifft2",
+    "fft_fftn",
+    "fft_ifftn",
+    "fft_rfft",
+    "fft_irfft",
+    "fft_rfft2",
+    "fft_irfft2",
+    "fft_rfftn",
+    "fft_irfftn",
+    "fft_hfft",
+    "fft_ihfft",
+    "linalg_cond",
+    "linalg_matrix_rank",
+    "linalg_solve",
+    "linalg_cholesky",
+    "linalg_svdvals",
+    "linalg_eigvals",
+    "linalg_eigvalsh",
+    "linalg_inv",
+    "linalg_householder_product",
+    "linalg_tensorinv",
+    "linalg_tensorsolve",
+    "fake_quantize_per_tensor_affine",
+    "geqrf",
+    "_lu_with_info",
+    "svd",
+    "triangular_solve",
+    "fractional_max_pool2d",
+    "fractional_max_pool3d",
+    "adaptive_max_pool3d",
+    "multilabel_margin_loss_forward",
+    "linalg_qr",
+    "linalg_cholesky_ex",
+    "linalg_svd",
+    "linalg_eig",
+    "linalg_eigh",
+    "linalg_lstsq",
+    "linalg_inv_ex",
 };
 
 /// CPU Ops that promote to the widest input type (3 entries).
 static const char *const kCpuPromote[] = {
-    "cat", "stack", "index_copy",
+    "cat",
+    "stack",
+    "index_copy",
 };
 /// Ops of the fp32 lists that run in f32 by setting their dtype.
 static const char *const kFp32SetDtype[] = {
@@ -317,6 +502,35 @@ SmallVector<StringRef> AutocastPolicy::getNames(PolicyList list) const {
 // Policy files
 //===----------------------------------------------------------------------===//
 
+/// The deepest nesting of arrays and objects a policy file may have.
+static constexpr size_t kMaxDepth = 32;
+
+/// The offset of the first '[' or '{' of `json` that opens a level deeper
+/// than `maxDepth` (outside strings), if any.
+static std::optional<size_t> findNestingBeyond(StringRef json,
+                                               size_t maxDepth) {
+  size_t depth = 0;
+  bool inString = false;
+  for (size_t i = 0; i < json.size(); ++i) {
+    char c = json[i];
+    if (inString) {
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        inString = false;
+      continue;
+    }
+    if (c == '"')
+      inString = true;
+    else if (c == '[' || c == '{') {
+      if (++depth > maxDepth)
+        return i;
+    } else if ((c == ']' || c == '}') && depth > 0)
+      --depth;
+  }
+  return std::nullopt;
+}
+
 llvm::Error
 mlir::tp::applyPolicyFile(StringRef path, StringRef contents,
                           MutableArrayRef<AutocastPolicy> policies,
@@ -325,6 +539,12 @@ mlir::tp::applyPolicyFile(StringRef path, StringRef contents,
     return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                    path + ": " + message);
   };
+  // llvm::json parses (and destroys) nested values recursively: refuse
+  // deep nesting before it can exhaust the stack. The format nests 4 deep.
+  if (std::optional<size_t> offset = findNestingBeyond(contents, kMaxDepth))
+    return fail("JSON nested deeper than " + Twine(kMaxDepth) +
+                " levels at offset " + Twine(*offset) +
+                " (a policy file nests 4: devices, lists, add/remove, names)");
   llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(contents);
   if (!parsed)
     return fail("invalid JSON: " + llvm::toString(parsed.takeError()));
@@ -353,8 +573,9 @@ mlir::tp::applyPolicyFile(StringRef path, StringRef contents,
                     "' (expected lower, fp32, promote or banned)");
       const llvm::json::Object *edits = listValue.getAsObject();
       if (!edits)
-        return fail("'" + where + "' must be an object with \"add\" and/or "
-                                  "\"remove\" arrays");
+        return fail("'" + where +
+                    "' must be an object with \"add\" and/or "
+                    "\"remove\" arrays");
       for (const auto &[editKey, editValue] : *edits) {
         bool add = editKey == "add";
         if (!add && editKey != "remove")
@@ -371,8 +592,8 @@ mlir::tp::applyPolicyFile(StringRef path, StringRef contents,
                         "' must hold strings");
           std::string opName = seedNameToOpName(*name);
           if (!isKnownOp(opName))
-            return fail("unknown op '" + name->str() + "' in '" + where +
-                        "." + editKey.str() + "'");
+            return fail("unknown op '" + name->str() + "' in '" + where + "." +
+                        editKey.str() + "'");
           if (add)
             policy->add(*list, opName);
           else if (!policy->remove(*list, opName))

@@ -11,6 +11,33 @@
 
 include "mlir/Pass/PassBase.td"
 
+def TPCheckCPUShapesPass
+    : Pass<"tp-check-cpu-shapes", "::mlir::ModuleOp"> {
+  let summary = "Refuse tensor shapes the CPU pipeline cannot compile";
+  let description = [{
+    The first stage of `tp-lower-to-cpu`: every tensor an op reads or
+    produces (and every function argument and result) must have a static
+    shape whose byte size fits the address space (at most 2^47 bytes, what
+    x86-64 and AArch64 user space can address). A dynamic (`?`) dimension or
+    a larger tensor is an error at the op naming the operand or result,
+    before any lowering runs: later stages derive loop bounds and tile sizes
+    from static sizes.
+  }];
+}
+
+def TPFoldEmptyTensorsPass
+    : Pass<"tp-fold-empty-tensors", "::mlir::ModuleOp"> {
+  let summary = "Replace tp ops whose results are all empty by tensor.empty";
+  let description = [{
+    A tp op whose results all have a 0-size dimension computes nothing:
+    its results become `tensor.empty`, whatever its inputs. Ops that read
+    empty tensors but produce data (a sum over an empty dimension is 0, a
+    mean NaN, a product with K = 0 zeros) keep their lowerings, which
+    follow PyTorch's results.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def TPFuseElementwisePass
     : Pass<"tp-fuse-elementwise", "::mlir::func::FuncOp"> {
   let summary = "Fuse elementwise linalg ops (casts included) into their "

@@ -111,6 +111,10 @@ struct JoinOpLowering : public OpConversionPattern<OpTy> {
       if (IsStack)
         v = insertUnitDims(rewriter, loc, v, {dim});
       ArrayRef<int64_t> vShape = tensorShape(v);
+      // An empty piece contributes nothing (and an insert_slice of it at
+      // the end of the result would be out of bounds).
+      if (numElements(vShape) == 0)
+        continue;
       SmallVector<OpFoldResult> offsets(shape.size(), rewriter.getIndexAttr(0));
       SmallVector<OpFoldResult> sizes,
           strides(shape.size(), rewriter.getIndexAttr(1));

@@ -1058,6 +1058,49 @@ func.func @reduce_dims(%x: tensor<4x8xf32>) {
 
 // -----
 
+// A maximum of nothing has no value (PyTorch raises); a sum is 0.
+func.func @amax_of_nothing(%x: tensor<0x8xf32>) {
+  // expected-error @+1 {{expected reduction dim 0 to have non-zero size}}
+  %r = tp.amax %x {dim = array<i64: 0>} : (tensor<0x8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @argmax_of_nothing(%x: tensor<4x0xf32>) {
+  // expected-error @+1 {{expected reduction dim 1 to have non-zero size}}
+  %r = tp.argmax %x {dim = -1 : i64} : (tensor<4x0xf32>) -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @max_of_nothing(%x: tensor<0x8xf32>) {
+  // expected-error @+1 {{expected a non-empty input when reducing over every dimension}}
+  %r = tp.max %x : (tensor<0x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @inf_norm_of_nothing(%x: tensor<3x0xf32>) {
+  // expected-error @+1 {{expected a non-empty input when reducing over every dimension}}
+  %r = tp.norm %x {p = 0x7FF0000000000000 : f64} : (tensor<3x0xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @empty_reductions_with_values(%x: tensor<0x8xf32>) {
+  %s = tp.sum %x {dim = array<i64: 0>} : (tensor<0x8xf32>) -> tensor<8xf32>
+  %a = tp.amax %x {dim = array<i64: 1>} : (tensor<0x8xf32>) -> tensor<0xf32>
+  %n = tp.norm %x {p = 2.0 : f64} : (tensor<0x8xf32>) -> tensor<f32>
+  %v, %i = tp.max_dim %x {dim = 1 : i64} : (tensor<0x8xf32>) -> (tensor<0xf32>, tensor<0xi64>)
+  return
+}
+
+// -----
+
 func.func @reduce_shape(%x: tensor<4x8xf32>) {
   // expected-error @+1 {{result #0 has shape 4 but the operands imply 4x1}}
   %r = tp.mean %x {dim = array<i64: 1>, keepdim = true} : (tensor<4x8xf32>) -> tensor<4xf32>

@@ -7,6 +7,15 @@
 // RUN: not tp-opt --autocast=cuda --autocast-policy=%S/Inputs/policy-bad-remove.json %s 2>&1 | FileCheck %s --check-prefix=REMOVE
 // RUN: not tp-opt --autocast=cuda --autocast-policy=%S/Inputs/policy-bad-json.json %s 2>&1 | FileCheck %s --check-prefix=JSON
 // RUN: not tp-opt --autocast=cuda --autocast-policy=%S/Inputs/no-such-file.json %s 2>&1 | FileCheck %s --check-prefix=MISSING
+// Deep nesting is refused before the recursive parser sees it (100000
+// nested arrays overflowed the stack), also inside a valid-looking file;
+// brackets in strings do not count.
+// RUN: %python -c "print('[' * 100000 + ']' * 100000)" > %t.deep.json
+// RUN: not tp-opt --autocast=cuda --autocast-policy=%t.deep.json %s 2>&1 | FileCheck %s --check-prefix=DEEP
+// RUN: %python -c "print('{\"cuda\": {\"fp32\": {\"add\": [' + '{\"a\": ' * 50000 + '1' + '}' * 50000 + ']}}}')" > %t.deep2.json
+// RUN: not tp-opt --autocast=cuda --autocast-policy=%t.deep2.json %s 2>&1 | FileCheck %s --check-prefix=DEEP2
+// RUN: %python -c "print('{\"cuda\": {\"fp32\": {\"add\": [\"' + '[' * 100 + '\"]}}}')" > %t.brackets.json
+// RUN: not tp-opt --autocast=cuda --autocast-policy=%t.brackets.json %s 2>&1 | FileCheck %s --check-prefix=BRACKETS
 
 // mm is no longer on the cuda lower list, add is; relu is now fp32, exp not.
 // CHECK-LABEL: func.func @edited
@@ -31,3 +40,6 @@ func.func @edited(%a: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, ten
 // REMOVE: error: {{.*}}policy-bad-remove.json: cannot remove 'exp' from 'xpu.lower': it is not on that list
 // JSON: error: {{.*}}policy-bad-json.json: invalid JSON
 // MISSING: error: cannot read the autocast policy file: {{.*}}no-such-file.json
+// DEEP: error: {{.*}}deep.json: JSON nested deeper than 32 levels at offset 32 (a policy file nests 4: devices, lists, add/remove, names)
+// DEEP2: error: {{.*}}deep2.json: JSON nested deeper than 32 levels at offset
+// BRACKETS: error: {{.*}}brackets.json: unknown op '{{\[+}}' in 'cuda.fp32.add'

@@ -146,7 +146,7 @@ def op_case(name, inputs, op, operands, attrs, results, ref, tol=None,
 # ----------------------------------------------------------------------------
 # References (float64, PyTorch semantics).
 
-erf = np.vectorize(math.erf)
+erf = np.vectorize(math.erf, otypes=[np.float64])
 
 
 def gelu(x):

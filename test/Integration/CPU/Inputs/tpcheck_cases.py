@@ -1027,6 +1027,118 @@ def sharing(mode):
     return cases
 
 
+# ----------------------------------------------------------------------------
+def empty(mode):
+    """Tensors with a 0-size dimension, with PyTorch's results: elementwise
+    ops and shape ops give empty results; a sum of nothing is 0, a product 1,
+    a mean NaN; a product with K = 0 is zeros (plus its bias); losses with
+    reduction "mean" over nothing are NaN, with "sum" 0."""
+    dt = fdt(mode)
+    R = lambda x: rounded(dt, x)
+    E = lambda *shape: rand(shape, dtype=dt)
+    nan = np.float64("nan")
+    cases = [
+        unary("relu", "relu", lambda x: np.maximum(x, 0), shape=(0, 5), dtype=dt),
+        unary("exp", "exp", np.exp, shape=(3, 0), dtype=dt),
+        unary("gelu", "gelu", gelu, shape=(0,), dtype=dt),
+        binary("add_bcast", "add", lambda a, b: a + b, (0, 5), (5,), (0, 5),
+               dt, dt, dt),
+        binary("mul_bcast", "mul", lambda a, b: a * b, (4, 1), (0,), (4, 0),
+               dt, dt, dt),
+        op_case("sum_all", [E(0, 5)], "sum", "%a0", "", [((), dt)],
+                lambda v: [v.sum()]),
+        op_case("sum_dim", [E(0, 5)], "sum", "%a0", "dim = array<i64: 0>",
+                [((5,), dt)], lambda v: [v.sum(axis=0)]),
+        op_case("sum_kept", [E(3, 0)], "sum", "%a0",
+                "dim = array<i64: 1>, keepdim = true", [((3, 1), dt)],
+                lambda v: [v.sum(axis=1, keepdims=True)]),
+        op_case("sum_of_empty_rows", [E(0, 5)], "sum", "%a0",
+                "dim = array<i64: 1>", [((0,), dt)], lambda v: [v.sum(axis=1)]),
+        op_case("mean_all", [E(0, 5)], "mean", "%a0", "", [((), dt)],
+                lambda v: [np.full((), nan)]),
+        op_case("mean_dim", [E(4, 0)], "mean", "%a0", "dim = array<i64: 1>",
+                [((4,), dt)], lambda v: [np.full((4,), nan)]),
+        op_case("prod_dim", [E(0, 3)], "prod", "%a0", "dim = 0 : i64",
+                [((3,), dt)], lambda v: [np.ones(3)]),
+        op_case("cumsum", [E(0, 4)], "cumsum", "%a0", "dim = 0 : i64",
+                [((0, 4), dt)], lambda v: [v]),
+        op_case("amax_other_dim", [E(0, 6)], "amax", "%a0",
+                "dim = array<i64: 1>", [((0,), dt)], lambda v: [np.zeros(0)]),
+        op_case("norm", [E(0, 6)], "norm", "%a0", "", [((), dt)],
+                lambda v: [np.zeros(())]),
+        op_case("softmax", [E(0, 6)], "softmax", "%a0", "dim = 1 : i64",
+                [((0, 6), dt)], lambda v: [v]),
+        op_case("softmax_empty_dim", [E(3, 0)], "softmax", "%a0",
+                "dim = 1 : i64", [((3, 0), dt)], lambda v: [v]),
+        op_case("log_softmax", [E(0, 6)], "log_softmax", "%a0",
+                "dim = 1 : i64", [((0, 6), dt)], lambda v: [v]),
+        op_case("layer_norm", [E(0, 8), E(8), E(8)], "layer_norm",
+                "%a0 weight(%a1) bias(%a2)", "normalized_shape = array<i64: 8>",
+                [((0, 8), dt)], lambda v, w, b: [v]),
+        op_case("group_norm", [E(0, 4, 5)], "group_norm", "%a0",
+                "num_groups = 2 : i64", [((0, 4, 5), dt)], lambda v: [v]),
+        op_case("mm_empty_m", [E(0, 8), E(8, 4)], "mm", "%a0, %a1", "",
+                [((0, 4), dt)], lambda a, b: [a @ b]),
+        op_case("mm_empty_k", [E(4, 0), E(0, 5)], "mm", "%a0, %a1", "",
+                [((4, 5), dt)], lambda a, b: [np.zeros((4, 5))]),
+        op_case("linear_empty_k", [E(3, 0), E(6, 0), E(6)], "linear",
+                "%a0, %a1 bias(%a2)", "", [((3, 6), dt)],
+                lambda x, w, b: [np.broadcast_to(b, (3, 6))]),
+        op_case("bmm_empty_batch", [E(0, 3, 4), E(0, 4, 5)], "bmm", "%a0, %a1",
+                "", [((0, 3, 5), dt)], lambda a, b: [np.zeros((0, 3, 5))]),
+        op_case("addmm_empty_k", [E(5), E(4, 0), E(0, 5)], "addmm",
+                "%a0, %a1, %a2", "beta = 2.0 : f64", [((4, 5), dt)],
+                lambda c, a, b: [R(np.broadcast_to(2 * c, (4, 5)))]),
+        op_case("conv2d_empty_batch", [E(0, 3, 6, 6), E(4, 3, 3, 3), E(4)],
+                "conv2d", "%a0, %a1 bias(%a2)", "", [((0, 4, 4, 4), dt)],
+                lambda x, w, b: [np.zeros((0, 4, 4, 4))]),
+        op_case("mse_mean", [E(0, 4), E(0, 4)], "mse_loss", "%a0, %a1", "",
+                [((), dt)], lambda a, b: [np.full((), nan)]),
+        op_case("mse_sum", [E(0, 4), E(0, 4)], "mse_loss", "%a0, %a1",
+                'reduction = "sum"', [((), dt)], lambda a, b: [np.zeros(())]),
+        op_case("bce_logits_mean", [E(0, 4, 7), E(0, 4, 7)],
+                "binary_cross_entropy_with_logits", "%a0, %a1", "",
+                [((), dt)], lambda a, b: [np.full((), nan)]),
+        op_case("cross_entropy_mean", [E(0, 5), randint((0,), 0, 5)],
+                "cross_entropy", "%a0, %a1", "", [((), dt)],
+                lambda a, t: [np.full((), nan)]),
+        op_case("cross_entropy_sum", [E(0, 5), randint((0,), 0, 5)],
+                "cross_entropy", "%a0, %a1", 'reduction = "sum"', [((), dt)],
+                lambda a, t: [np.zeros(())]),
+        op_case("embedding", [E(10, 4), randint((0,), 0, 10)], "embedding",
+                "%a0, %a1", "", [((0, 4), dt)], lambda w, i: [np.zeros((0, 4))]),
+        op_case("transpose", [E(0, 3)], "transpose", "%a0",
+                "dim0 = 0 : i64, dim1 = 1 : i64", [((3, 0), dt)],
+                lambda v: [v.T]),
+        op_case("reshape", [E(0, 6)], "reshape", "%a0",
+                "shape = array<i64: 3, 0, 2>", [((3, 0, 2), dt)],
+                lambda v: [v.reshape(3, 0, 2)]),
+    ]
+    cases += [
+        op_case("dist", [E(0, 6), E(6)], "dist", "%a0, %a1", "", [((), dt)],
+                lambda a, b: [np.zeros(())]),
+        op_case("trace", [E(0, 0)], "trace", "%a0", "", [((), dt)],
+                lambda a: [np.zeros(())]),
+        op_case("norm_p0", [E(0, 6)], "norm", "%a0", "p = 0.0 : f64",
+                [((), dt)], lambda a: [np.zeros(())]),
+        op_case("cosine_similarity", [E(3, 0), E(3, 0)], "cosine_similarity",
+                "%a0, %a1", "dim = 1 : i64", [((3,), dt)],
+                lambda a, b: [np.zeros(3)]),
+        op_case("nll_mean", [E(0, 5), randint((0,), 0, 5)], "nll_loss",
+                "%a0, %a1", "", [((), dt)], lambda a, t: [np.full((), nan)]),
+        op_case("kl_div_mean", [E(0, 6), E(0, 6)], "kl_div", "%a0, %a1",
+                "", [((), dt)],
+                lambda a, b: [np.full((), nan)]),
+    ]
+    a, b = E(2, 3), E(0, 3)
+    cases.append(Case("cat_with_empty", [a, b],
+                      ["%%r0 = tp.cat [%%a0, %%a1] {dim = 0 : i64} : "
+                       "(%s, %s) -> %s" % (ttype((2, 3), dt), ttype((0, 3), dt),
+                                           ttype((2, 3), dt))],
+                      [((2, 3), dt)], lambda x, y: [x]))
+    return cases
+
+
 def RNG_bool(shape):
     m = np.random.default_rng(7).integers(0, 2, size=shape).astype(bool)
     m[:, 0] = True  # every row keeps one key
@@ -1043,4 +1155,5 @@ FAMILIES = {
     "normalization": normalization,
     "losses": losses,
     "sharing": sharing,
+    "empty": empty,
 }
