@@ -51,8 +51,7 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
         AutocastPolicy::getDefault(Device::Cpu)};
     if (!policy.empty()) {
       std::string error;
-      std::unique_ptr<llvm::MemoryBuffer> file =
-          openInputFile(policy, &error);
+      std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(policy, &error);
       if (!file)
         return fail("cannot read the autocast policy file: " + error);
       auto isKnownOp = [&](StringRef name) {
@@ -60,8 +59,8 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
             RegisteredOperationName::lookup(("tp." + name).str(), ctx);
         return op && op->hasInterface<ComputeOpInterface>();
       };
-      if (llvm::Error err = applyPolicyFile(policy, file->getBuffer(),
-                                            policies, isKnownOp))
+      if (llvm::Error err =
+              applyPolicyFile(policy, file->getBuffer(), policies, isKnownOp))
         return fail(llvm::toString(std::move(err)));
     }
 
@@ -85,6 +84,13 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
       llvm::outs().flush();
       return success();
     }
+    if (sink) {
+      std::string json;
+      llvm::raw_string_ostream os(json);
+      printAutocastJson(module, rewriter, os);
+      sink->addReport(std::move(json));
+      return success();
+    }
     std::string error;
     std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(report, &error);
     if (!out)
@@ -94,5 +100,16 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
     out->keep();
     return success();
   }
+
+  /// Receives the JSON report instead of the `report` file, when set.
+  AutocastReportSink *sink = nullptr;
 };
 } // namespace
+
+std::unique_ptr<Pass>
+mlir::tp::createAutocastPass(const AutocastPassOptions &options,
+                             AutocastReportSink *sink) {
+  auto pass = std::make_unique<AutocastPass>(options);
+  pass->sink = sink;
+  return pass;
+}

@@ -143,15 +143,7 @@ Type mlir::tp::getComputeDtype(Operation *op) {
   auto compute = dyn_cast<ComputeOpInterface>(op);
   if (!compute)
     return {};
-  if (Type dtype = compute.getExplicitDtype())
-    return dtype;
-  SmallVector<Type> types;
-  if (failed(compute.inferResultElementTypes(types, /*emit=*/false)))
-    return {};
-  // The first Value result holds the computation dtype; fall back to the
-  // first result (ops whose results are all indices or complex).
-  for (auto [type, result] : llvm::zip(types, op->getResults()))
-    if (isa<FloatType>(type))
-      return type;
-  return types.empty() ? Type() : types.front();
+  // What the op computes in, not what its first result holds (an argmax
+  // computing in f32 returns i64, an fft of f32 is complex).
+  return compute.getComputeElementType();
 }

@@ -64,6 +64,43 @@ static llvm::cl::opt<bool> autocastKeepIoTypes(
     llvm::cl::desc("Cast function results back to their original types"),
     llvm::cl::init(false), llvm::cl::cat(autocastCategory));
 
+namespace {
+/// Collects the autocast reports of the chunks and writes them as one JSON
+/// file: the report itself for a single chunk, {"chunks": [...]} (one
+/// report per chunk, in input order) for several.
+class ReportCollector : public tp::AutocastReportSink {
+public:
+  void addReport(std::string json) override {
+    reports.push_back(std::move(json));
+  }
+
+  bool write(StringRef path) const {
+    if (reports.empty())
+      return true;
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> out = openOutputFile(path, &error);
+    if (!out) {
+      llvm::errs() << "tp-opt: cannot write the autocast report: " << error
+                   << "\n";
+      return false;
+    }
+    if (reports.size() == 1) {
+      out->os() << reports.front();
+    } else {
+      out->os() << "{\"chunks\": [\n";
+      for (size_t i = 0; i < reports.size(); ++i)
+        out->os() << (i ? ",\n" : "") << StringRef(reports[i]).rtrim();
+      out->os() << "\n]}\n";
+    }
+    out->keep();
+    return true;
+  }
+
+private:
+  std::vector<std::string> reports;
+};
+} // namespace
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   registerTransformsPasses();
@@ -107,15 +144,19 @@ int main(int argc, char **argv) {
     llvm::outs() << "\n";
     return 0;
   }
+  // The JSON report of every chunk (--split-input-file runs the pipeline
+  // once per chunk), written as one file at the end.
+  ReportCollector reports;
+  bool collect = !autocastReport.empty() && autocastReport != "-";
   MlirOptMainConfig base = config;
-  config.setPassPipelineSetupFn([base](PassManager &pm) {
+  config.setPassPipelineSetupFn([base, &reports, collect](PassManager &pm) {
     if (autocastTarget.getNumOccurrences()) {
       tp::AutocastPassOptions options;
       options.target = autocastTarget;
       options.report = autocastReport;
       options.policy = autocastPolicy;
       options.keepIoTypes = autocastKeepIoTypes;
-      pm.addPass(tp::createAutocastPass(options));
+      pm.addPass(tp::createAutocastPass(options, collect ? &reports : nullptr));
     }
     return base.setupPassPipeline(pm);
   });
@@ -133,7 +174,12 @@ int main(int argc, char **argv) {
     llvm::errs() << error << "\n";
     return 1;
   }
-  if (failed(MlirOptMain(output->os(), std::move(input), registry, config)))
+  bool ok =
+      succeeded(MlirOptMain(output->os(), std::move(input), registry, config));
+  // Written also when the pipeline failed (a banned op is reported).
+  if (collect && !reports.write(autocastReport))
+    return 1;
+  if (!ok)
     return 1;
   output->keep();
   return 0;

@@ -66,13 +66,26 @@ LogicalResult mlir::tp::broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes,
   return success();
 }
 
+bool mlir::tp::broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to) {
+  if (from.size() > to.size())
+    return false;
+  size_t offset = to.size() - from.size();
+  for (auto [i, dim] : llvm::enumerate(from)) {
+    int64_t target = to[offset + i];
+    if (dim != 1 && dim != target && !ShapedType::isDynamic(dim) &&
+        !ShapedType::isDynamic(target))
+      return false;
+  }
+  return true;
+}
+
 FailureOr<int64_t> mlir::tp::normalizeDim(Operation *op, int64_t dim,
                                           int64_t rank, StringRef what) {
   int64_t bound = std::max<int64_t>(rank, 1); // scalars accept dim 0 and -1
   if (dim < -bound || dim >= bound)
-    return op->emitOpError() << what << " " << dim
-                             << " is out of range for a tensor of rank "
-                             << rank;
+    return op->emitOpError()
+           << what << " " << dim << " is out of range for a tensor of rank "
+           << rank;
   return dim < 0 ? dim + bound : dim;
 }
 

@@ -51,10 +51,10 @@ Type promotePair(Type a, Type b) {
     return a;
   Category ca = categoryOf(a), cb = categoryOf(b);
   if (ca == Category::Complex || cb == Category::Complex) {
-    Type ra = ca == Category::Complex || ca == Category::Float ? realPart(a)
-                                                                : Type();
-    Type rb = cb == Category::Complex || cb == Category::Float ? realPart(b)
-                                                                : Type();
+    Type ra =
+        ca == Category::Complex || ca == Category::Float ? realPart(a) : Type();
+    Type rb =
+        cb == Category::Complex || cb == Category::Float ? realPart(b) : Type();
     Type real = ra && rb ? promoteFloats(ra, rb) : (ra ? ra : rb);
     // complex<f16>/complex<bf16> do not exist as tp element types: widen.
     if (real.getIntOrFloatBitWidth() < 32)
@@ -130,10 +130,9 @@ Type mlir::tp::promoteTypes(ArrayRef<Type> elementTypes,
   return combineCategories(dimResult, zeroResult);
 }
 
-LogicalResult mlir::tp::inferResultElementTypes(
-    Operation *op, OperandRule rule, ArrayRef<ResultKind> kinds,
-    ValueRange operands, Type explicitDtype, SmallVectorImpl<Type> &types,
-    bool emit) {
+FailureOr<Type> mlir::tp::computeElementType(Operation *op, OperandRule rule,
+                                             ValueRange operands,
+                                             Type explicitDtype, bool emit) {
   MLIRContext *ctx = op->getContext();
   SmallVector<Type> elementTypes;
   SmallVector<int64_t> ranks;
@@ -185,7 +184,21 @@ LogicalResult mlir::tp::inferResultElementTypes(
       op->emitOpError("expected at least one tensor operand");
     return failure();
   }
+  return base;
+}
 
+LogicalResult mlir::tp::inferResultElementTypes(Operation *op, OperandRule rule,
+                                                ArrayRef<ResultKind> kinds,
+                                                ValueRange operands,
+                                                Type explicitDtype,
+                                                SmallVectorImpl<Type> &types,
+                                                bool emit) {
+  MLIRContext *ctx = op->getContext();
+  FailureOr<Type> computed =
+      computeElementType(op, rule, operands, explicitDtype, emit);
+  if (failed(computed))
+    return failure();
+  Type base = *computed;
   types.clear();
   for (ResultKind kind : kinds) {
     switch (kind) {
@@ -196,8 +209,8 @@ LogicalResult mlir::tp::inferResultElementTypes(
       if (isa<ComplexType>(base))
         types.push_back(base);
       else if (auto f = dyn_cast<FloatType>(base))
-        types.push_back(ComplexType::get(
-            f.getWidth() < 32 ? Float32Type::get(ctx) : base));
+        types.push_back(
+            ComplexType::get(f.getWidth() < 32 ? Float32Type::get(ctx) : base));
       else
         types.push_back(ComplexType::get(Float32Type::get(ctx)));
       break;

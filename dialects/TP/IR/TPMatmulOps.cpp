@@ -98,9 +98,7 @@ LogicalResult mlir::tp::verifyProduct(Operation *op, MatmulKind kind,
   if (failed(productShape(op, kind, lhs, rhs, shape)))
     return failure();
   if (self) {
-    SmallVector<int64_t> merged;
-    if (failed(broadcastShapes({shapeOf(self), shape}, merged)) ||
-        merged != shape)
+    if (!broadcastsTo(shapeOf(self), shape))
       return op->emitOpError("self of shape ")
              << formatShape(shapeOf(self))
              << " does not broadcast to the product shape "
@@ -118,9 +116,9 @@ LogicalResult mlir::tp::verifyChain(Operation *op, ValueRange tensors,
   for (auto [i, t] : llvm::enumerate(tensors)) {
     bool end = i == 0 || i + 1 == tensors.size();
     int64_t minRank = kind == MatmulKind::MultiDot && end ? 1 : 2;
-    if (failed(expectRank(op, t, "chain operand " + std::to_string(i) +
-                                     " to be a matrix",
-                          minRank, 2)))
+    if (failed(expectRank(
+            op, t, "chain operand " + std::to_string(i) + " to be a matrix",
+            minRank, 2)))
       return failure();
   }
   SmallVector<int64_t> shape(shapeOf(tensors.front()));
@@ -158,9 +156,7 @@ LogicalResult mlir::tp::verifyLinear(Operation *op) {
   if (w.size() == 2)
     shape.push_back(w[0]);
   if (Value bias = linear.getBias()) {
-    SmallVector<int64_t> merged;
-    if (failed(broadcastShapes({shapeOf(bias), shape}, merged)) ||
-        merged != shape)
+    if (!broadcastsTo(shapeOf(bias), shape))
       return op->emitOpError("bias of shape ")
              << formatShape(shapeOf(bias)) << " does not broadcast to "
              << formatShape(shape);
@@ -259,9 +255,8 @@ LogicalResult mlir::tp::verifyPrelu(Operation *op) {
 LogicalResult mlir::tp::verifyCross(Operation *op) {
   auto cross = cast<CrossOp>(op);
   SmallVector<int64_t> shape;
-  if (failed(broadcastShapes({shapeOf(cross.getInput()),
-                              shapeOf(cross.getOther())},
-                             shape)))
+  if (failed(broadcastShapes(
+          {shapeOf(cross.getInput()), shapeOf(cross.getOther())}, shape)))
     return op->emitOpError("input and other are not broadcastable");
   int64_t rank = shape.size();
   std::optional<int64_t> dim;

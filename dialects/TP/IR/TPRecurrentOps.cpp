@@ -106,10 +106,9 @@ LogicalResult mlir::tp::verifyAttention(Operation *op) {
     if (sdpa.getIsCausal())
       return op->emitOpError("an explicit attn_mask cannot be combined with "
                              "is_causal");
-    SmallVector<int64_t> target(qs.drop_back(2)), merged;
+    SmallVector<int64_t> target(qs.drop_back(2));
     target.append({l, s});
-    if (failed(broadcastShapes({shapeOf(mask), target}, merged)) ||
-        merged != target)
+    if (!broadcastsTo(shapeOf(mask), target))
       return op->emitOpError("attn_mask of shape ")
              << formatShape(shapeOf(mask)) << " does not broadcast to "
              << formatShape(target);
@@ -134,8 +133,9 @@ LogicalResult mlir::tp::verifyNativeMultiHeadAttention(Operation *op) {
       failed(expectRank(op, mha.getProjWeight(), "a 2-D proj_weight", 2, 2)))
     return failure();
   ArrayRef<int64_t> qs = shapeOf(q), ks = shapeOf(k);
-  if (failed(expectDimsMatch(op, qs[2], e, "query features must equal "
-                                           "embed_dim")) ||
+  if (failed(expectDimsMatch(op, qs[2], e,
+                             "query features must equal "
+                             "embed_dim")) ||
       failed(expectDimsMatch(op, shapeOf(mha.getQkvWeight())[0], 3 * e,
                              "qkv_weight must have 3 x embed_dim rows")) ||
       failed(expectDimsMatch(op, shapeOf(mha.getProjWeight())[0], e,

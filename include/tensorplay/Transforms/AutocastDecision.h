@@ -192,9 +192,10 @@ AutocastDecision decideAutocast(Operation *op,
                                 bool functionDeviceMismatch = false);
 
 /// The dtype `op` computes in with its current operands and attributes: the
-/// dtype= it carries, else what its dtype rule infers for its first result
-/// of kind Value (a tp compute op's "runs in" dtype); the result's for
-/// tp.cast and tp.constant. Null when unknown.
+/// dtype= it carries, else its dtype rule's computation dtype (an argmax or
+/// matrix_rank computing in f32 reports f32, not its i64 result; an fft of
+/// f32 reports f32); the result's for tp.cast and tp.constant. Null when
+/// unknown.
 Type getComputeDtype(Operation *op);
 
 } // namespace tp

@@ -56,6 +56,13 @@ bool isLosslessConversion(Type from, Type to);
 /// True for f16, bf16, f32, f64 and complex element types.
 bool isFloatingOrComplex(Type elementType);
 
+/// The computation dtype of `op` under `rule` from `operands` (the
+/// computation operands), `explicitDtype` overriding it when set. On
+/// failure emits at `op` when `emit` is set.
+FailureOr<Type> computeElementType(Operation *op, OperandRule rule,
+                                   ValueRange operands, Type explicitDtype,
+                                   bool emit);
+
 /// Computes the result element types of `op` from its rule. `operands` are
 /// the computation operands (no `out=` destinations); `explicitDtype`, when
 /// set, is the op's dtype= attribute and overrides the computation dtype.
@@ -66,8 +73,7 @@ LogicalResult inferResultElementTypes(Operation *op, OperandRule rule,
                                       SmallVectorImpl<Type> &types, bool emit);
 
 /// Trait carrying the rule (generated from TP_DtypeRule in TPBase.td).
-template <OperandRule Rule, ResultKind... Kinds>
-struct DtypeRuleTrait {
+template <OperandRule Rule, ResultKind... Kinds> struct DtypeRuleTrait {
   template <typename ConcreteType>
   class Impl : public OpTrait::TraitBase<ConcreteType, Impl> {
   public:

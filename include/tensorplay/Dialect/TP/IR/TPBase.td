@@ -109,6 +109,19 @@ def TP_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
             ConcreteOp::getResultKinds(), $_op.getComputeOperands(),
             $_op.getExplicitDtype(), types, emit);
       }]>,
+    InterfaceMethod<[{
+        The element type the op computes in, by its dtype rule from the
+        current operands (dtype= when set), before the per-result mapping
+        (an argmax computing in f32 returns i64, an fft of f32 complex);
+        null when the operands break the rule.
+      }],
+      "::mlir::Type", "getComputeElementType", (ins), [{}], [{
+        ::mlir::FailureOr<::mlir::Type> type = ::mlir::tp::computeElementType(
+            $_op.getOperation(), ConcreteOp::getOperandRule(),
+            $_op.getComputeOperands(), $_op.getExplicitDtype(),
+            /*emit=*/false);
+        return ::mlir::succeeded(type) ? *type : ::mlir::Type();
+      }]>,
   ];
 }
 

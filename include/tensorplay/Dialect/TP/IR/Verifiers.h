@@ -11,8 +11,8 @@
 #ifndef TENSORPLAY_DIALECT_TP_IR_VERIFIERS_H
 #define TENSORPLAY_DIALECT_TP_IR_VERIFIERS_H
 
-#include "mlir/IR/Operation.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Operation.h"
 #include "mlir/IR/Value.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -36,6 +36,11 @@ Type elementTypeOf(Value value);
 /// Broadcasts `shapes` numpy-style into `result`; fails when incompatible.
 LogicalResult broadcastShapes(ArrayRef<ArrayRef<int64_t>> shapes,
                               SmallVectorImpl<int64_t> &result);
+
+/// Whether a tensor of shape `from` broadcasts to shape `to` (torch's
+/// expand rule: `from` has at most `to`'s rank and each of its trailing
+/// dimensions is 1 or equals `to`'s; a dynamic size on either side may).
+bool broadcastsTo(ArrayRef<int64_t> from, ArrayRef<int64_t> to);
 
 /// Normalizes a possibly negative dimension index for a tensor of `rank`;
 /// emits "dim D is out of range for rank R" at `op` and fails when invalid.
@@ -186,7 +191,13 @@ LogicalResult verifyLoss(Operation *op, LossKind kind, StringRef reduction);
 
 // Layout, indexing, pooling, sampling.
 enum class LayoutKind {
-  Transpose, Permute, Reshape, Expand, Unsqueeze, Squeeze, Flatten
+  Transpose,
+  Permute,
+  Reshape,
+  Expand,
+  Unsqueeze,
+  Squeeze,
+  Flatten
 };
 LogicalResult verifyLayout(Operation *op, LayoutKind kind);
 LogicalResult verifyJoin(Operation *op, bool stack);
