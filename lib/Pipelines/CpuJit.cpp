@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
@@ -28,6 +29,10 @@
 
 using namespace mlir;
 using namespace mlir::tp;
+
+/// Prefix of the JIT symbol of every function of a module (a '.' no C
+/// symbol contains).
+static constexpr llvm::StringLiteral kSymbolPrefix = "tp.fn.";
 
 size_t tp::elementSize(ElementKind kind) {
   switch (kind) {
@@ -309,6 +314,17 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
     exe->sigs.push_back(std::move(sig));
   }
 
+  // The functions' own symbols get a prefix no C library symbol has: a
+  // function named exp or sin must not become the target of the libm calls
+  // compiled code makes (exp of subnormal results, sin of huge arguments).
+  SymbolTable symbols(*module);
+  for (auto fn : llvm::make_early_inc_range(module->getOps<func::FuncOp>())) {
+    if (fn.isExternal())
+      continue;
+    if (failed(symbols.rename(fn, (kSymbolPrefix + fn.getSymName()).str())))
+      return makeError("cannot rename @" + fn.getSymName());
+  }
+
   {
     PassManager pm(ctx);
     auto pipelineOptions =
@@ -430,8 +446,8 @@ llvm::Error CpuExecutable::run(llvm::StringRef name,
     packed[i] = &pointers[i];
   }
   tp_rt_codegen_clear_error();
-  if (llvm::Error e =
-          engine->invokePacked(("_mlir_ciface_" + name).str(), packed))
+  if (llvm::Error e = engine->invokePacked(
+          ("_mlir_ciface_" + kSymbolPrefix + name).str(), packed))
     return e;
   if (*tp_rt_codegen_error())
     return makeError(llvm::Twine("runtime error in @") + name + ": " +

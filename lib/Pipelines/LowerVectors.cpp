@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorplay/Pipelines/MathPatterns.h"
 #include "tensorplay/Pipelines/Passes.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
@@ -94,7 +95,12 @@ struct LowerVectorsPass
           populateVectorToSCFConversionPatterns(
               p, VectorTransferToSCFOptions().enableFullUnroll());
           p.add<CopyToLinalg>(ctx);
+          // sin/cos: an exact range reduction first (benefit 2), the
+          // polynomial only on the reduced argument.
+          tp::populateAccurateSinCosPatterns(p);
+          tp::populateSubnormalPatterns(p);
           populateMathPolynomialApproximationPatterns(p);
+          populatePolynomialApproximateErfcPattern(p);
         })))
       return signalPassFailure();
   }

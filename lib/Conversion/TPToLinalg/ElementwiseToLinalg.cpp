@@ -102,27 +102,23 @@ Value buildErfinv(OpBuilder &b, Location loc, Value x) {
 
 Value buildGelu(OpBuilder &b, Location loc, Value x, Operation *op) {
   StringRef approximate = cast<GeluOp>(op).getApproximate();
-  Value half = cst(b, loc, x, 0.5);
-  Value one = cst(b, loc, x, 1.0);
-  Value inner;
   if (approximate == "tanh") {
-    // 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    // 0.5 x (1 + tanh(u)) = x sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3):
+    // the same value without the cancellation of 1 + tanh(u) for x << 0.
     Value x3 =
         arith::MulFOp::create(b, loc, x, arith::MulFOp::create(b, loc, x, x));
     Value t = arith::AddFOp::create(
         b, loc, x, arith::MulFOp::create(b, loc, cst(b, loc, x, 0.044715), x3));
-    inner = math::TanhOp::create(
-        b, loc,
-        arith::MulFOp::create(b, loc, cst(b, loc, x, std::sqrt(2.0 / M_PI)),
-                              t));
-  } else {
-    // 0.5 x (1 + erf(x / sqrt(2)))
-    inner = buildErf(
-        b, loc, arith::MulFOp::create(b, loc, x, cst(b, loc, x, M_SQRT1_2)));
+    Value twoU = arith::MulFOp::create(
+        b, loc, cst(b, loc, x, 2.0 * std::sqrt(2.0 / M_PI)), t);
+    return arith::MulFOp::create(b, loc, x, buildSigmoid(b, loc, twoU));
   }
-  Value halfX = arith::MulFOp::create(b, loc, half, x);
-  return arith::MulFOp::create(b, loc, halfX,
-                               arith::AddFOp::create(b, loc, one, inner));
+  // 0.5 x (1 + erf(x / sqrt(2))) as 0.5 x erfc(-x / sqrt(2)): the same
+  // value without the cancellation of 1 + erf for x << 0.
+  Value half = cst(b, loc, x, 0.5);
+  Value z = arith::MulFOp::create(b, loc, x, cst(b, loc, x, -M_SQRT1_2));
+  return arith::MulFOp::create(b, loc, arith::MulFOp::create(b, loc, half, x),
+                               math::ErfcOp::create(b, loc, z));
 }
 
 Value buildSoftplusOp(OpBuilder &b, Location loc, Value x, Operation *op) {

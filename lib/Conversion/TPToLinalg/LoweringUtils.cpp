@@ -270,13 +270,29 @@ Value lowering::convertTensor(OpBuilder &b, Location loc, Value v,
 
 Value lowering::buildReduction(OpBuilder &b, Location loc, Value input,
                                ArrayRef<int64_t> dims, Type accType, Value init,
-                               CombineFn combine, MapFn map) {
+                               CombineFn combine, MapFn map, bool widenLong) {
   MLIRContext *ctx = b.getContext();
   ArrayRef<int64_t> shape = tensorShape(input);
   int64_t rank = shape.size();
   llvm::SmallBitVector reduced(rank);
   for (int64_t d : dims)
     reduced.set(d);
+  int64_t terms = 1;
+  for (int64_t d : dims)
+    terms *= shape[d];
+  if (widenLong && accType.isF32() && terms >= kLongReduction) {
+    // The same reduction accumulated in f64, rounded to f32 once.
+    Type f64 = b.getF64Type();
+    Value wideInit = arith::ExtFOp::create(b, loc, f64, init);
+    Value wide =
+        buildReduction(b, loc, input, dims, f64, wideInit, combine,
+                       [&](OpBuilder &nb, Location nloc, Value x) -> Value {
+                         Value v = map ? map(nb, nloc, x)
+                                       : convertScalar(nb, nloc, x, accType);
+                         return arith::ExtFOp::create(nb, nloc, f64, v);
+                       });
+    return convertTensor(b, loc, wide, accType);
+  }
   SmallVector<int64_t> outShape;
   SmallVector<AffineExpr> outExprs;
   SmallVector<utils::IteratorType> iterators;
@@ -305,13 +321,14 @@ Value lowering::buildReduction(OpBuilder &b, Location loc, Value input,
 Value lowering::buildSum(OpBuilder &b, Location loc, Value input,
                          ArrayRef<int64_t> dims, Type accType) {
   Value zero = scalarConstant(b, loc, accType, 0.0);
-  return buildReduction(b, loc, input, dims, accType, zero,
-                        [&](OpBuilder &nb, Location nloc, Value x, Value acc) {
-                          if (isa<FloatType>(accType))
-                            return (Value)arith::AddFOp::create(nb, nloc, x,
-                                                                acc);
-                          return (Value)arith::AddIOp::create(nb, nloc, x, acc);
-                        });
+  return buildReduction(
+      b, loc, input, dims, accType, zero,
+      [&](OpBuilder &nb, Location nloc, Value x, Value acc) {
+        if (isa<FloatType>(acc.getType()))
+          return (Value)arith::AddFOp::create(nb, nloc, x, acc);
+        return (Value)arith::AddIOp::create(nb, nloc, x, acc);
+      },
+      nullptr, /*widenLong=*/true);
 }
 
 Value lowering::buildMax(OpBuilder &b, Location loc, Value input,
@@ -496,12 +513,18 @@ Value lowering::buildErf(OpBuilder &b, Location loc, Value x) {
 }
 
 Value lowering::buildSigmoid(OpBuilder &b, Location loc, Value x) {
-  // 1 / (1 + exp(-x))
+  // 1 / (1 + e) for x >= 0 and e / (1 + e) below, with e = exp(-|x|): the
+  // same value, but exp never overflows, so the tail below -88 keeps its
+  // (subnormal) values instead of 1 / inf = 0.
   Value one = scalarConstant(b, loc, x.getType(), 1.0);
-  Value negX = arith::NegFOp::create(b, loc, x);
-  Value e = math::ExpOp::create(b, loc, negX);
+  Value zero = scalarConstant(b, loc, x.getType(), 0.0);
+  Value e = math::ExpOp::create(
+      b, loc, arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x)));
   Value den = arith::AddFOp::create(b, loc, one, e);
-  return arith::DivFOp::create(b, loc, one, den);
+  Value negative =
+      arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, zero);
+  Value num = arith::SelectOp::create(b, loc, negative, e, one);
+  return arith::DivFOp::create(b, loc, num, den);
 }
 
 Value lowering::buildSoftplus(OpBuilder &b, Location loc, Value x) {
@@ -554,7 +577,8 @@ Value lowering::buildNorm(OpBuilder &b, Location loc, Value input,
           return arith::MulFOp::create(nb, nloc, a, a);
         return math::PowFOp::create(nb, nloc, a,
                                     scalarConstant(nb, nloc, accType, p));
-      });
+      },
+      /*widenLong=*/true);
   if (p == 0.0 || p == 1.0)
     return sum;
   auto type = cast<RankedTensorType>(sum.getType());

@@ -100,7 +100,8 @@ struct AccumulateOpLowering : public OpConversionPattern<OpTy> {
         },
         [&](OpBuilder &b, Location nloc, Value x) {
           return convertToCompute(b, nloc, x, resultElem, accType);
-        });
+        },
+        /*widenLong=*/Kind != ReduceKind::Prod);
     if (Kind == ReduceKind::Mean) {
       int64_t count = 1;
       for (int64_t d : dims)

@@ -1,12 +1,14 @@
 // Full reductions of broadcast products through the whole pipeline: they
 // compile (no invalid vector.contract) and stay vectorized, one product
-// row and one horizontal add per iteration.
+// row and one horizontal add per iteration; long ones (at least 4096 terms)
+// accumulate in f64.
 // RUN: tp-opt %s --tp-lower-to-cpu | FileCheck %s
 // RUN: tp-opt %s --tp-lower-to-cpu="parallel=0" | FileCheck %s
 
 // CHECK-LABEL: llvm.func @sum_rows
 // CHECK: llvm.fmul %{{.*}}, %{{.*}} : vector<1024xf32>
-// CHECK: "llvm.intr.vector.reduce.fadd"(%{{.*}}, %{{.*}}) {{.*}} : (f32, vector<1024xf32>) -> f32
+// CHECK: llvm.fpext %{{.*}} : vector<1024xf32> to vector<1024xf64>
+// CHECK: "llvm.intr.vector.reduce.fadd"(%{{.*}}, %{{.*}}) {{.*}} : (f64, vector<1024xf64>) -> f64
 func.func @sum_rows(%x: tensor<256x1024xf32>, %w: tensor<1024xf32>) -> tensor<f32> {
   %m = tp.mul %x, %w : (tensor<256x1024xf32>, tensor<1024xf32>) -> tensor<256x1024xf32>
   %r = tp.sum %m : (tensor<256x1024xf32>) -> tensor<f32>
@@ -15,7 +17,8 @@ func.func @sum_rows(%x: tensor<256x1024xf32>, %w: tensor<1024xf32>) -> tensor<f3
 
 // CHECK-LABEL: llvm.func @mean_3d
 // CHECK: llvm.fmul %{{.*}}, %{{.*}} : vector<512xf32>
-// CHECK: "llvm.intr.vector.reduce.fadd"(%{{.*}}, %{{.*}}) {{.*}} : (f32, vector<512xf32>) -> f32
+// CHECK: llvm.fpext %{{.*}} : vector<512xf32> to vector<512xf64>
+// CHECK: "llvm.intr.vector.reduce.fadd"(%{{.*}}, %{{.*}}) {{.*}} : (f64, vector<512xf64>) -> f64
 func.func @mean_3d(%x: tensor<8x128x512xf32>, %w: tensor<512xf32>) -> tensor<f32> {
   %m = tp.mul %x, %w : (tensor<8x128x512xf32>, tensor<512xf32>) -> tensor<8x128x512xf32>
   %r = tp.mean %m : (tensor<8x128x512xf32>) -> tensor<f32>

@@ -4,7 +4,7 @@
 // CHECK-LABEL: func.func @elementwise
 // CHECK: scf.forall (%{{.*}}) = (0) to (256) step (8)
 // CHECK: vector.transfer_read {{.*}} : tensor<256x1024xf32>, vector<1x64xf32>
-// CHECK: math.erf %{{.*}} : vector<1x64xf32>
+// CHECK: math.erfc %{{.*}} : vector<1x64xf32>
 // CHECK: vector.transfer_write
 func.func @elementwise(%x: tensor<256x1024xf32>) -> tensor<256x1024xf32> {
   %r = tp.gelu %x : (tensor<256x1024xf32>) -> tensor<256x1024xf32>
@@ -54,12 +54,14 @@ func.func @row_sum(%x: tensor<64x512xf32>) -> tensor<64xf32> {
 // A full reduction of a broadcast product: rows of the product reduced into
 // a scalar carried across the rows. The unit row dimension is cast away
 // before the reduction (no vector.contract with a reduction dimension of
-// one operand only).
+// one operand only). 2^18 terms accumulate in f64 (kLongReduction).
 // CHECK-LABEL: func.func @full_sum_broadcast_product
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<f32>)
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (vector<f64>)
 // CHECK: %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<1x1024xf32>
-// CHECK: %[[R:.*]] = vector.shape_cast %[[P]] : vector<1x1024xf32> to vector<1024xf32>
-// CHECK: vector.multi_reduction <add>, %[[R]], %{{.*}} [0] : vector<1024xf32> to f32
+// CHECK: %[[W:.*]] = arith.extf %[[P]] : vector<1x1024xf32> to vector<1x1024xf64>
+// CHECK: %[[R:.*]] = vector.shape_cast %[[W]] : vector<1x1024xf64> to vector<1024xf64>
+// CHECK: vector.multi_reduction <add>, %[[R]], %{{.*}} [0] : vector<1024xf64> to f64
+// CHECK: arith.truncf %{{.*}} : f64 to f32
 // CHECK-NOT: vector.contract
 func.func @full_sum_broadcast_product(%x: tensor<256x1024xf32>, %w: tensor<1024xf32>) -> tensor<f32> {
   %m = tp.mul %x, %w : (tensor<256x1024xf32>, tensor<1024xf32>) -> tensor<256x1024xf32>

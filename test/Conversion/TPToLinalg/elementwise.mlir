@@ -7,7 +7,7 @@
 // CHECK-SAME: iterator_types = ["parallel", "parallel"]
 // CHECK-SAME: ins(%{{.*}} : tensor<4x8xbf16>) outs(%{{.*}} : tensor<4x8xbf16>)
 // CHECK: arith.extf %{{.*}} : bf16 to f32
-// CHECK: math.erf %{{.*}} : f32
+// CHECK: math.erfc %{{.*}} : f32
 // CHECK: arith.truncf %{{.*}} : f32 to bf16
 // CHECK-NOT: linalg.generic
 func.func @gelu_bf16(%x: tensor<4x8xbf16>) -> tensor<4x8xbf16> {
