@@ -56,9 +56,8 @@ Type AutocastRewriter::join(Type a, Type b) {
   return ta.clone(widestFloatType(ea, eb));
 }
 
-Value AutocastRewriter::getCast(Value value, Type elementType,
-                                Operation *scope, Operation *user,
-                                bool shared) {
+Value AutocastRewriter::getCast(Value value, Type elementType, Operation *scope,
+                                Operation *user, bool shared) {
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getElementType() == elementType)
     return value;
@@ -72,18 +71,17 @@ Value AutocastRewriter::getCast(Value value, Type elementType,
       return source;
     }
   }
-  auto key = std::make_tuple(value, elementType, scope,
-                             shared ? nullptr : user);
+  auto key =
+      std::make_tuple(value, elementType, scope, shared ? nullptr : user);
   auto it = castCache.find(key);
   if (it != castCache.end())
     return it->second;
 
   OpBuilder builder(value.getContext());
   Operation *def = value.getDefiningOp();
-  bool definedInScope =
-      isa<func::FuncOp>(scope) ||
-      scope->isProperAncestor(def ? def
-                                  : value.getParentBlock()->getParentOp());
+  bool definedInScope = isa<func::FuncOp>(scope) ||
+                        scope->isProperAncestor(
+                            def ? def : value.getParentBlock()->getParentOp());
   if (!shared) {
     builder.setInsertionPoint(user);
   } else if (!definedInScope) {
@@ -94,8 +92,8 @@ Value AutocastRewriter::getCast(Value value, Type elementType,
   } else {
     builder.setInsertionPointToStart(value.getParentBlock());
   }
-  auto castOp = CastOp::create(builder, value.getLoc(),
-                               type.clone(elementType), value);
+  auto castOp =
+      CastOp::create(builder, value.getLoc(), type.clone(elementType), value);
   createdCasts.insert(castOp);
   castCache[key] = castOp.getResult();
   return castOp.getResult();
@@ -116,8 +114,8 @@ void AutocastRewriter::conformOperands(Operation *op, Operation *scope) {
     auto it = originalTypes.find(operand.get());
     if (it == originalTypes.end() || it->second == operand.get().getType())
       continue;
-    castOperandTo(operand, cast<ShapedType>(it->second).getElementType(),
-                  scope, /*shared=*/true);
+    castOperandTo(operand, cast<ShapedType>(it->second).getElementType(), scope,
+                  /*shared=*/true);
   }
 }
 
@@ -155,8 +153,7 @@ AutocastRewriter::processFunction(func::FuncOp func,
   return result;
 }
 
-LogicalResult AutocastRewriter::finishFunction(func::FuncOp func,
-                                               bool keepIo) {
+LogicalResult AutocastRewriter::finishFunction(func::FuncOp func, bool keepIo) {
   SmallVector<func::ReturnOp> returns;
   func.walk([&](func::ReturnOp op) {
     if (op->getParentOp() == func)
@@ -289,27 +286,36 @@ LogicalResult AutocastRewriter::processOpaque(Operation *op,
 LogicalResult AutocastRewriter::reinferResults(Operation *op) {
   auto compute = cast<ComputeOpInterface>(op);
   SmallVector<Type> elementTypes;
-  if (compute.isInplace()) {
-    elementTypes.push_back(elementTypeOf(compute.getComputeOperands()[0]));
-  } else if (compute.isInplaceOrOut()) {
-    for (Value out : op->getOperands().drop_front(
-             compute.getComputeOperands().size()))
-      elementTypes.push_back(elementTypeOf(out));
-  } else if (failed(compute.inferResultElementTypes(elementTypes,
-                                                    /*emit=*/false))) {
+  // The operand rule holds for every form (an out= mm of bf16 and f32 fails
+  // in eager mode too); in-place and out= results then follow the
+  // destination.
+  if (failed(compute.inferResultElementTypes(elementTypes, /*emit=*/false))) {
     InFlightDiagnostic diag =
         op->emitOpError("operands have incompatible dtypes after autocast: ");
     llvm::interleaveComma(compute.getComputeOperands(), diag,
                           [&](Value v) { diag << elementTypeOf(v); });
-    diag.attachNote() << "this op is not on a cast list of the active "
-                         "policy and requires matching dtypes (eager "
-                         "autocast fails here too); cast explicitly with "
-                         "tp.cast or add the op to a list with "
-                         "--autocast-policy";
+    if (compute.isInplaceOrOut())
+      diag.attachNote() << "in-place and out= forms are not autocast, and "
+                           "this op requires matching dtypes (eager "
+                           "autocast fails here too); cast its operands "
+                           "explicitly with tp.cast or use the plain form";
+    else
+      diag.attachNote() << "this op is not on a cast list of the active "
+                           "policy and requires matching dtypes (eager "
+                           "autocast fails here too); cast explicitly with "
+                           "tp.cast or add the op to a list with "
+                           "--autocast-policy";
     return diag;
   }
-  for (auto [result, elementType] :
-       llvm::zip(op->getResults(), elementTypes)) {
+  if (compute.isInplace()) {
+    elementTypes.assign(1, elementTypeOf(compute.getComputeOperands()[0]));
+  } else if (compute.isInplaceOrOut()) {
+    elementTypes.clear();
+    for (Value out :
+         op->getOperands().drop_front(compute.getComputeOperands().size()))
+      elementTypes.push_back(elementTypeOf(out));
+  }
+  for (auto [result, elementType] : llvm::zip(op->getResults(), elementTypes)) {
     auto type = cast<RankedTensorType>(result.getType());
     if (type.getElementType() != elementType)
       retype(result, type.clone(elementType));
@@ -503,17 +509,16 @@ LogicalResult AutocastRewriter::processWhile(Operation *op,
       return failure();
     // The condition's arguments flow to the after region and the results.
     auto condition = cast<scf::ConditionOp>(before.getTerminator());
-    for (auto [arg, result, value] :
-         llvm::zip(after.getArguments(), whileOp.getResults(),
-                   condition.getArgs())) {
+    for (auto [arg, result, value] : llvm::zip(
+             after.getArguments(), whileOp.getResults(), condition.getArgs())) {
       retype(arg, value.getType());
       retype(result, value.getType());
     }
     return processBlock(after, context, scope);
   };
-  return processLoop(op, whileOp.getInitsMutable(), before.getArguments(),
-                     processBody, [&] { return after.getTerminator(); },
-                     scope);
+  return processLoop(
+      op, whileOp.getInitsMutable(), before.getArguments(), processBody,
+      [&] { return after.getTerminator(); }, scope);
 }
 
 LogicalResult AutocastRewriter::processCall(func::CallOp call,
@@ -622,8 +627,8 @@ void AutocastRewriter::cleanUpAndCount() {
       ++summary.dynamicCasts;
       continue;
     }
-    summary.bytesCast += type.getNumElements() *
-                         ((type.getElementTypeBitWidth() + 7) / 8);
+    summary.bytesCast +=
+        type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
   }
   // Input casts whose every use a round-trip fold bypassed are dead now.
   for (Operation *op : llvm::reverse(bypassedCasts)) {

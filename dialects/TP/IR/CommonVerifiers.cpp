@@ -170,9 +170,13 @@ LogicalResult mlir::tp::verifyResultElementTypes(Operation *op) {
   if (ShapeCapture::active())
     return success();
   auto compute = cast<ComputeOpInterface>(op);
-  // In-place and out= results follow the destination (checked above).
-  if (compute.isInplaceOrOut())
-    return success();
+  // In-place and out= results follow the destination (checked above); the
+  // operands still obey the op's rule (an mm of bf16 and f32 is an error
+  // with out= too, as in tensorplay).
+  if (compute.isInplaceOrOut()) {
+    SmallVector<Type> inferred;
+    return compute.inferResultElementTypes(inferred, /*emit=*/true);
+  }
   if (Type dtype = compute.getExplicitDtype()) {
     if (!isFloatingOrComplex(dtype) && !isa<IntegerType>(dtype))
       return op->emitOpError("dtype must be a tensorplay element type, got ")

@@ -242,13 +242,45 @@ double alphaOf(Operation *op) {
   return cast<SubOp>(op).getAlpha().convertToDouble();
 }
 
-Value buildDiv(OpBuilder &b, Location loc, Value x, Value y, Operation *op) {
+/// Floor division of floats as tensorplay computes it (c10's
+/// div_floor_floating): the floor of the exact quotient, from fmod, not of
+/// the rounded one (1 // 0.1f is 9: 1 / 0.1f is 9.99999985).
+Value buildFloorDiv(OpBuilder &b, Location loc, Value x, Value y) {
+  using P = arith::CmpFPredicate;
+  Value zero = cst(b, loc, x, 0.0);
   Value q = arith::DivFOp::create(b, loc, x, y);
+  Value mod = arith::RemFOp::create(b, loc, x, y); // fmod
+  Value div =
+      arith::DivFOp::create(b, loc, arith::SubFOp::create(b, loc, x, mod), y);
+  Value modNonZero = arith::CmpFOp::create(b, loc, P::UNE, mod, zero);
+  Value signsDiffer = arith::XOrIOp::create(
+      b, loc, arith::CmpFOp::create(b, loc, P::OLT, y, zero),
+      arith::CmpFOp::create(b, loc, P::OLT, mod, zero));
+  div = arith::SelectOp::create(
+      b, loc, arith::AndIOp::create(b, loc, modNonZero, signsDiffer),
+      arith::SubFOp::create(b, loc, div, cst(b, loc, x, 1.0)), div);
+  Value floor = math::FloorOp::create(b, loc, div);
+  Value roundUp = arith::CmpFOp::create(
+      b, loc, P::OGT, arith::SubFOp::create(b, loc, div, floor),
+      cst(b, loc, x, 0.5));
+  floor = arith::SelectOp::create(
+      b, loc, roundUp,
+      arith::AddFOp::create(b, loc, floor, cst(b, loc, x, 1.0)), floor);
+  Value divZero = arith::CmpFOp::create(b, loc, P::OEQ, div, zero);
+  Value signedZero = math::CopySignOp::create(b, loc, zero, q);
+  Value result = arith::SelectOp::create(b, loc, divZero, signedZero, floor);
+  // Division by zero: the plain quotient (+-inf or NaN).
+  Value byZero = arith::CmpFOp::create(b, loc, P::OEQ, y, zero);
+  return arith::SelectOp::create(b, loc, byZero, q, result);
+}
+
+Value buildDiv(OpBuilder &b, Location loc, Value x, Value y, Operation *op) {
   std::optional<StringRef> mode = cast<DivOp>(op).getRoundingMode();
+  if (mode && *mode == "floor")
+    return buildFloorDiv(b, loc, x, y);
+  Value q = arith::DivFOp::create(b, loc, x, y);
   if (mode && *mode == "trunc")
     return math::TruncOp::create(b, loc, q);
-  if (mode && *mode == "floor")
-    return math::FloorOp::create(b, loc, q);
   return q;
 }
 

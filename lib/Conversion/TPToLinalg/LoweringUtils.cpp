@@ -57,12 +57,11 @@ Value lowering::convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
   auto fromInt = dyn_cast<IntegerType>(from);
   auto toInt = dyn_cast<IntegerType>(to);
   if (fromFloat && toFloat) {
-    if (fromFloat.getWidth() < toFloat.getWidth() ||
-        (fromFloat.getWidth() == toFloat.getWidth() &&
-         fromFloat.getFPMantissaWidth() < toFloat.getFPMantissaWidth()))
+    if (fromFloat.getWidth() < toFloat.getWidth())
       return arith::ExtFOp::create(b, loc, to, v);
     if (fromFloat.getWidth() == toFloat.getWidth()) {
-      // f16 <-> bf16: through f32.
+      // f16 <-> bf16 (neither holds the other): through f32, exactly, then
+      // rounded once, as tensorplay's .to() does.
       Value wide = arith::ExtFOp::create(b, loc, b.getF32Type(), v);
       return arith::TruncFOp::create(b, loc, to, wide);
     }

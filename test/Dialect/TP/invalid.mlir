@@ -6,6 +6,15 @@
 // Common to every compute op: in-place and out= forms, result dtypes
 //===----------------------------------------------------------------------===//
 
+// The operand rule holds for the out= form too.
+func.func @mm_out_mixed(%a: tensor<6x8xbf16>, %b: tensor<8x11xf32>, %o: tensor<6x11xf32>) {
+  // expected-error @+1 {{expected all floating operands to have the same dtype, got 'bf16' and 'f32'}}
+  %r = tp.mm %a, %b out(%o) : (tensor<6x8xbf16>, tensor<8x11xf32>, tensor<6x11xf32>) -> tensor<6x11xf32>
+  return
+}
+
+// -----
+
 func.func @inplace_and_out(%a: tensor<4xf32>, %o: tensor<4xf32>) {
   // expected-error @+1 {{cannot be both in-place and have out= operands}}
   %r = tp.exp %a out(%o) {inplace} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>

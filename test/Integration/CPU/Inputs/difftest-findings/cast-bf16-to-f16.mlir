@@ -1,3 +1,4 @@
+// Fixed: bf16 <-> f16 casts go through f32 (LoweringUtils.cpp convertScalar).
 // Finding 1: tp.cast from bf16 to f16 does not lower (found by difftest in
 // every mode, seeds 1-3). tp-lower-to-cpu turns it into arith.extf
 // bf16 -> f16, which the arith verifier rejects (the two types have the
@@ -25,17 +26,12 @@
 //   @autocast_product_to_f16: the bf16 linear (f32 accumulation, rounded to
 //   bf16 once) converted to f16, exactly.
 //
-// Still failing: the differential suite reports these functions, and every
-// generated program whose error matches the signature, as this known
-// finding (not as passing).
-// difftest-signature: 'arith.extf' op operand type 'bf16' and result type 'f16'
-// difftest: mode=plain inputs-seed=11 expect=fail
 func.func @cast_bf16_f16(%a0: tensor<3x7xbf16>) -> (tensor<3x7xf16>) {
   %v0 = tp.cast %a0 : tensor<3x7xbf16> to tensor<3x7xf16>
   return %v0 : tensor<3x7xf16>
 }
 
-// difftest: mode=autocast inputs-seed=12 expect=fail
+// difftest: mode=autocast inputs-seed=12
 func.func @autocast_product_to_f16(%a0: tensor<5x13xf32>, %a1: tensor<7x13xf32>) -> (tensor<5x7xf16>) {
   %v0 = tp.linear %a0, %a1 : (tensor<5x13xf32>, tensor<7x13xf32>) -> tensor<5x7xf32>
   %v1 = tp.cast %v0 : tensor<5x7xf32> to tensor<5x7xf16>

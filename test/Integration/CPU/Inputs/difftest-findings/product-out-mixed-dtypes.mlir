@@ -1,3 +1,5 @@
+// Fixed: the verifier applies the operand rule to in-place and out= forms,
+// and autocast reports the out= product it leaves with two dtypes.
 // Finding 2: a product in the out= form with operands of two floating
 // dtypes is accepted by the tp verifier and by autocast, then crashes the
 // lowering (found by difftest, seed 105 programs 3 and 33, modes autocast
@@ -28,7 +30,7 @@
 //   left with two dtypes, as docs/Autocast.md says for ops whose dtype rule
 //   needs one dtype ("is an error, as it is in eager autocast"); neither
 //   reaches the lowering.
-// difftest: inputs-seed=21 expect=fail error=error:
+// difftest: inputs-seed=21 error=error:
 // difftest: mode=plain
 func.func @mm_out_mixed(%a0: tensor<6x8xbf16>, %a1: tensor<8x11xf32>, %a2: tensor<6x11xf32>) -> (tensor<6x11xf32>) {
   %v0 = tp.mm %a0, %a1 out(%a2) : (tensor<6x8xbf16>, tensor<8x11xf32>, tensor<6x11xf32>) -> tensor<6x11xf32>
