@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Math/Transforms/Approximation.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
@@ -43,6 +44,15 @@ struct CopyToLinalg : public OpRewritePattern<memref::CopyOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(memref::CopyOp op,
                                 PatternRewriter &rewriter) const override {
+    // Contiguous copies stay memref.copy: memref-to-llvm makes them one
+    // llvm.memcpy (as loops, LLVM unrolls a small static copy into one
+    // huge block whose scheduling dominated the JIT's compile time).
+    auto contiguous = [](Value v) {
+      auto type = dyn_cast<MemRefType>(v.getType());
+      return type && memref::isStaticShapeAndContiguousRowMajor(type);
+    };
+    if (contiguous(op.getSource()) && contiguous(op.getTarget()))
+      return failure();
     rewriter.replaceOpWithNewOp<linalg::CopyOp>(op, op.getSource(),
                                                 op.getTarget());
     return success();
