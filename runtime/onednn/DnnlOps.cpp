@@ -164,11 +164,12 @@ dims denseStrides(const dims &sizes) {
   return strides;
 }
 
-/// Rounds the dense row-major f32 values `src` of shape `sizes` to bf16
-/// (roundToBf16: what compiled tp.cast computes) into `dst`, whose element
-/// strides are `strides`.
-void roundIntoStrided(const float *src, const dims &sizes, const dims &strides,
-                      uint16_t *dst) {
+/// Calls fn(dense, offset, count, stride) for every innermost row of a
+/// tensor of `sizes` with element `strides`: the row's first element is
+/// element `dense` in row-major order and at `offset` in the strided
+/// layout; it has `count` elements `stride` apart.
+template <typename Fn>
+void forEachRow(const dims &sizes, const dims &strides, Fn fn) {
   int64_t rank = sizes.size(), total = 1;
   for (int64_t s : sizes)
     total *= s;
@@ -181,11 +182,7 @@ void roundIntoStrided(const float *src, const dims &sizes, const dims &strides,
     int64_t offset = 0;
     for (int64_t d = 0; d + 1 < rank; ++d)
       offset += index[d] * strides[d];
-    for (int64_t i = 0; i < inner; ++i) {
-      uint32_t bits;
-      std::memcpy(&bits, &src[done + i], 4);
-      dst[offset + i * innerStride] = tensorplay::codegen::roundToBf16(bits);
-    }
+    fn(done, offset, inner, innerStride);
     for (int64_t d = rank - 2; d >= 0; --d) {
       if (++index[d] < sizes[d])
         break;
@@ -194,12 +191,71 @@ void roundIntoStrided(const float *src, const dims &sizes, const dims &strides,
   }
 }
 
+/// Rounds the dense row-major f32 values `src` of shape `sizes` to bf16
+/// (roundToBf16: what compiled tp.cast computes) into `dst`, whose element
+/// strides are `strides`.
+void roundIntoStrided(const float *src, const dims &sizes, const dims &strides,
+                      uint16_t *dst) {
+  forEachRow(sizes, strides,
+             [&](int64_t dense, int64_t offset, int64_t n, int64_t stride) {
+               const uint32_t *in =
+                   reinterpret_cast<const uint32_t *>(src + dense);
+               for (int64_t i = 0; i < n; ++i)
+                 dst[offset + i * stride] =
+                     tensorplay::codegen::roundToBf16(in[i]);
+             });
+}
+
+/// Widens the bf16 values of `src` (shape `sizes`, element `strides`) to
+/// the dense row-major f32 `dst`, exactly (oneDNN's generic bf16 reorder,
+/// which AVX2 CPUs get, is scalar and several times slower).
+void widenFromStrided(const uint16_t *src, const dims &sizes,
+                      const dims &strides, float *dst) {
+  forEachRow(sizes, strides,
+             [&](int64_t dense, int64_t offset, int64_t n, int64_t stride) {
+               uint32_t *out = reinterpret_cast<uint32_t *>(dst + dense);
+               for (int64_t i = 0; i < n; ++i)
+                 out[i] = uint32_t(src[offset + i * stride]) << 16;
+             });
+}
+
+/// The offset (in elements) of a memory descriptor's first element.
+int64_t offsetOf(const dnnl::memory::desc &desc) { return desc.data.offset0; }
+
+/// The element strides of a plain (non-blocked) memory descriptor, if it
+/// is one.
+std::optional<dims> plainStrides(const dnnl::memory::desc &desc) {
+  const dnnl_memory_desc_t &d = desc.data;
+  if (d.format_kind != dnnl_blocked || d.format_desc.blocking.inner_nblks)
+    return std::nullopt;
+  return dims(d.format_desc.blocking.strides,
+              d.format_desc.blocking.strides + d.ndims);
+}
+
 /// `user` (the caller's memory) in `wanted`'s descriptor: itself when they
 /// agree, otherwise a new memory it is reordered (converted) into.
 dnnl::memory prepared(dnnl::stream &stream, dnnl::memory user,
                       const dnnl::memory::desc &wanted) {
-  if (user.get_desc() == wanted)
+  dnnl::memory::desc have = user.get_desc();
+  if (have == wanted)
     return user;
+  // bf16 widened for an f32 primitive: by our loop into plain f32, then
+  // (blocked layouts) oneDNN's fast f32 reorder.
+  std::optional<dims> strides = plainStrides(have);
+  if (have.data_type() == dt::bf16 && wanted.data_type() == dt::f32 &&
+      strides && offsetOf(have) == 0) {
+    dims sizes = have.dims();
+    dnnl::memory::desc dense(sizes, dt::f32, denseStrides(sizes));
+    dnnl::memory widened(dense, user.get_engine());
+    widenFromStrided(static_cast<const uint16_t *>(user.get_data_handle()),
+                     sizes, *strides,
+                     static_cast<float *>(widened.get_data_handle()));
+    if (dense == wanted)
+      return widened;
+    dnnl::memory m(wanted, user.get_engine());
+    dnnl::reorder(widened, m).execute(stream, widened, m);
+    return m;
+  }
   dnnl::memory m(wanted, user.get_engine());
   dnnl::reorder(user, m).execute(stream, user, m);
   return m;
@@ -218,15 +274,16 @@ void finish(dnnl::stream &stream, dnnl::memory computed, dnnl::memory user) {
     return;
   }
   dims sizes = want.dims();
-  dnnl::memory dense(dnnl::memory::desc(sizes, dt::f32, denseStrides(sizes)),
-                     user.get_engine());
-  dnnl::reorder(computed, dense).execute(stream, computed, dense);
-  stream.wait();
-  const dnnl_memory_desc_t &d = want.data;
-  dims strides(d.format_desc.blocking.strides,
-               d.format_desc.blocking.strides + d.ndims);
+  dnnl::memory::desc denseDesc(sizes, dt::f32, denseStrides(sizes));
+  dnnl::memory dense = computed;
+  if (!(computed.get_desc() == denseDesc)) {
+    dense = dnnl::memory(denseDesc, user.get_engine());
+    dnnl::reorder(computed, dense).execute(stream, computed, dense);
+    stream.wait();
+  }
   roundIntoStrided(static_cast<const float *>(dense.get_data_handle()), sizes,
-                   strides, static_cast<uint16_t *>(user.get_data_handle()));
+                   *plainStrides(want),
+                   static_cast<uint16_t *>(user.get_data_handle()));
 }
 
 /// A matmul primitive and the descriptors it computes on (a, b, bias, c)
