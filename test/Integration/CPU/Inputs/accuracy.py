@@ -23,8 +23,10 @@ import sys
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tpcheck import erf, erfinv_ref  # noqa: E402
+
 F32 = np.finfo(np.float32)
-erf = np.vectorize(math.erf, otypes=[np.float64])
 
 
 def spread(lo, hi, n, rng, signs=(1,)):
@@ -37,22 +39,6 @@ def spread(lo, hi, n, rng, signs=(1,)):
 def linear(lo, hi, n, rng):
     return rng.uniform(lo, hi, n).astype(np.float32)
 
-
-def erfinv_ref(y):
-    edge = np.abs(y) == 1
-    lo = np.full_like(y, -10.0)
-    hi = np.full_like(y, 10.0)
-    for _ in range(120):
-        mid = (lo + hi) / 2
-        go = erf(mid) < y
-        lo = np.where(go, mid, lo)
-        hi = np.where(go, hi, mid)
-    # Near 0 the bisection's absolute error dominates: the series there.
-    series = y * math.sqrt(math.pi) / 2 * (1 + math.pi / 12 * y * y)
-    with np.errstate(invalid="ignore"):
-        return np.where(edge, y * np.inf, np.where(
-            np.abs(y) > 1, np.nan,
-            np.where(np.abs(y) < 1e-6, series, (lo + hi) / 2)))
 
 
 def sigmoid(x):

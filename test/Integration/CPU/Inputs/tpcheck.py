@@ -166,15 +166,22 @@ def softplus(x, beta=1.0, threshold=20.0):
 
 
 def erfinv_ref(y):
-    # Bisection on erf: independent of any closed form.
-    lo = np.full_like(y, -6.0)
-    hi = np.full_like(y, 6.0)
-    for _ in range(80):
+    """Bisection on erf: independent of any closed form; +-inf at +-1, NaN
+    beyond, the series y sqrt(pi)/2 (1 + pi/12 y^2) near 0 (where the
+    bisection's absolute error would dominate)."""
+    y = np.asarray(y, dtype=np.float64)
+    lo = np.full_like(y, -10.0)
+    hi = np.full_like(y, 10.0)
+    for _ in range(120):
         mid = (lo + hi) / 2
         go = erf(mid) < y
         lo = np.where(go, mid, lo)
         hi = np.where(go, hi, mid)
-    return (lo + hi) / 2
+    series = y * math.sqrt(math.pi) / 2 * (1 + math.pi / 12 * y * y)
+    with np.errstate(invalid="ignore"):
+        return np.where(np.abs(y) == 1, y * np.inf, np.where(
+            np.abs(y) > 1, np.nan,
+            np.where(np.abs(y) < 1e-6, series, (lo + hi) / 2)))
 
 
 def softmax(x, axis):
