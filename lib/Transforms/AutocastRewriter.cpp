@@ -1,8 +1,8 @@
 //===- AutocastRewriter.cpp - Applies autocast decisions to a module ------===//
 //
-// The rewrite is done in place and in program order: when an op's operands
-// are cast or its results retyped, the ops after it see the new types when
-// they are reached. Every step "conforms" an op to the current types, so
+// The rewrite is done in place and in program order (blocks in dominance
+// order): when an op's operands are cast or its results retyped, the ops
+// after it see the new types when they are reached. Every step "conforms" an op to the current types, so
 // processing an op twice changes nothing more; loops are processed until
 // their carried types are stable (types only widen, so this terminates).
 //
@@ -15,7 +15,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/RegionGraphTraits.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "llvm/ADT/PostOrderIterator.h"
 
 using namespace mlir;
 using namespace mlir::tp;
@@ -137,13 +140,7 @@ LogicalResult
 AutocastRewriter::processFunction(func::FuncOp func,
                                   const AutocastContext &context) {
   inProgress.insert(func);
-  LogicalResult result = success();
-  for (Block &block : func.getBody()) {
-    if (failed(processBlock(block, context, func))) {
-      result = failure();
-      break;
-    }
-  }
+  LogicalResult result = processRegion(func.getBody(), context, func);
   bool keepIo = (keepIoTypes && !specializedFrom.count(func)) ||
                 forceKeepIo.contains(func);
   if (succeeded(result))
@@ -197,6 +194,110 @@ LogicalResult AutocastRewriter::processBlock(Block &block,
   for (Operation &op : llvm::make_early_inc_range(block))
     if (failed(processOp(&op, context, scope)))
       return failure();
+  return success();
+}
+
+LogicalResult AutocastRewriter::processRegion(Region &region,
+                                              const AutocastContext &context,
+                                              Operation *scope) {
+  if (region.empty())
+    return success();
+  for (Block &block : region)
+    processedBlocks.erase(&block);
+  SmallVector<Block *> order;
+  for (Block *block : llvm::ReversePostOrderTraversal<Block *>(&region.front()))
+    order.push_back(block);
+  DenseSet<Block *> reachable(order.begin(), order.end());
+  for (Block &block : region)
+    if (!reachable.contains(&block))
+      order.push_back(&block);
+  for (Block *block : order) {
+    reconcileBlockArguments(*block, scope);
+    processedBlocks.insert(block);
+    if (failed(processBlock(*block, context, scope)))
+      return failure();
+  }
+  return success();
+}
+
+/// The operands of `pred`'s terminator that `block`'s argument #index
+/// receives (several when it branches to `block` more than once); false when
+/// the terminator is not a BranchOpInterface or produces the argument.
+static bool getIncoming(Block *pred, Block &block, unsigned index,
+                        SmallVectorImpl<OpOperand *> &incoming) {
+  auto branch = dyn_cast<BranchOpInterface>(pred->getTerminator());
+  if (!branch)
+    return false;
+  for (unsigned i = 0, e = branch->getNumSuccessors(); i < e; ++i) {
+    if (branch->getSuccessor(i) != &block)
+      continue;
+    SuccessorOperands operands = branch.getSuccessorOperands(i);
+    unsigned produced = operands.getProducedOperandCount();
+    if (index < produced)
+      return false;
+    MutableOperandRange forwarded = operands.getMutableForwardedOperands();
+    incoming.push_back(&forwarded[index - produced]);
+  }
+  return true;
+}
+
+void AutocastRewriter::reconcileBlockArguments(Block &block,
+                                               Operation *scope) {
+  if (block.isEntryBlock())
+    return;
+  SmallVector<Block *> preds(block.getPredecessors());
+  for (BlockArgument arg : block.getArguments()) {
+    if (!isa<RankedTensorType>(arg.getType()))
+      continue;
+    SmallVector<OpOperand *> incoming;
+    bool known = true;
+    for (Block *pred : preds) {
+      if (!processedBlocks.contains(pred))
+        known = false; // a back edge: processBranch casts it later
+      else if (!getIncoming(pred, block, arg.getArgNumber(), incoming))
+        known = false;
+    }
+    Type joined = arg.getType();
+    if (known && !incoming.empty()) {
+      joined = Type();
+      for (OpOperand *operand : incoming) {
+        Type t = operand->get().getType();
+        joined = joined ? join(joined, t) : t;
+        if (!joined)
+          break;
+      }
+      if (!joined)
+        joined = arg.getType();
+    }
+    retype(arg, joined);
+    Type elementType = cast<RankedTensorType>(joined).getElementType();
+    for (OpOperand *operand : incoming)
+      if (operand->get().getType() != joined)
+        castOperandTo(*operand, elementType, scope, /*shared=*/false);
+  }
+}
+
+LogicalResult AutocastRewriter::processBranch(Operation *op,
+                                              Operation *scope) {
+  auto branch = cast<BranchOpInterface>(op);
+  for (OpOperand &operand : op->getOpOperands()) {
+    std::optional<BlockArgument> arg =
+        branch.getSuccessorBlockArgument(operand.getOperandNumber());
+    if (!arg) {
+      auto it = originalTypes.find(operand.get());
+      if (it != originalTypes.end() && it->second != operand.get().getType())
+        castOperandTo(operand, cast<ShapedType>(it->second).getElementType(),
+                      scope, /*shared=*/true);
+      continue;
+    }
+    if (!processedBlocks.contains(arg->getOwner()))
+      continue; // reconciled when the successor is processed
+    auto argType = dyn_cast<RankedTensorType>(arg->getType());
+    if (argType && operand.get().getType() != argType &&
+        isa<RankedTensorType>(operand.get().getType()))
+      castOperandTo(operand, argType.getElementType(), scope,
+                    /*shared=*/false);
+  }
   return success();
 }
 
@@ -266,6 +367,8 @@ LogicalResult AutocastRewriter::processOp(Operation *op,
   if (auto branch = dyn_cast<RegionBranchOpInterface>(op))
     if (getBranchExits(op))
       return processBranches(branch, context, scope);
+  if (isa<BranchOpInterface>(op) && op->getNumRegions() == 0)
+    return processBranch(op, scope);
   return processOpaque(op, context, scope);
 }
 
@@ -277,9 +380,8 @@ LogicalResult AutocastRewriter::processOpaque(Operation *op,
   // they too give back the original types.
   conformOperands(op, scope);
   for (Region &region : op->getRegions())
-    for (Block &block : region)
-      if (failed(processBlock(block, context, scope)))
-        return failure();
+    if (failed(processRegion(region, context, scope)))
+      return failure();
   return success();
 }
 
@@ -475,9 +577,8 @@ LogicalResult AutocastRewriter::processBranches(RegionBranchOpInterface op,
                                                 Operation *scope) {
   conformOperands(op, scope);
   for (Region &region : op->getRegions())
-    for (Block &block : region)
-      if (failed(processBlock(block, context, scope)))
-        return failure();
+    if (failed(processRegion(region, context, scope)))
+      return failure();
   SmallVector<MutableOperandRange> exits = *getBranchExits(op);
   for (auto [index, result] : llvm::enumerate(op->getResults())) {
     Type joined;

@@ -83,6 +83,21 @@ private:
                                 const AutocastContext &context);
   LogicalResult processBlock(Block &block, const AutocastContext &context,
                              Operation *scope);
+  /// The blocks of `region` in dominance order (reverse post-order from the
+  /// entry, then the unreachable ones), each after its block arguments are
+  /// reconciled with what its predecessors pass (reconcileBlockArguments).
+  LogicalResult processRegion(Region &region, const AutocastContext &context,
+                              Operation *scope);
+  /// A block argument whose predecessors were all processed and branch with
+  /// BranchOpInterface takes the widest of the types they pass (the
+  /// narrower ones are cast at the branch); otherwise it keeps its type and
+  /// the values passed to it are cast to it.
+  void reconcileBlockArguments(Block &block, Operation *scope);
+  /// A branch (BranchOpInterface): values it passes to a block already
+  /// processed (a back edge) are cast to that block's argument types; those
+  /// passed to blocks still to come are left to reconcileBlockArguments;
+  /// its other operands get their original types.
+  LogicalResult processBranch(Operation *op, Operation *scope);
   LogicalResult processOp(Operation *op, const AutocastContext &context,
                           Operation *scope);
   LogicalResult processCompute(Operation *op, const AutocastContext &context,
@@ -161,6 +176,8 @@ private:
       specializations;
   DenseMap<Operation *, Operation *> specializedFrom;
   DenseSet<Operation *> done, inProgress, forceKeepIo;
+  /// The blocks processRegion has processed (of the regions it is in).
+  DenseSet<Block *> processedBlocks;
 };
 
 } // namespace tp

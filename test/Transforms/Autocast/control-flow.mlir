@@ -98,14 +98,17 @@ func.func @while_loop(%a: tensor<4x4xf32>, %go: i1) -> tensor<4x4xf32> {
   return %r : tensor<4x4xf32>
 }
 
-// Unstructured control flow: branch operands keep their original types, and
+// Unstructured control flow: a block argument takes the type its
+// predecessors pass (test/Transforms/Autocast/block-order.mlir has more), and
 // several returns meet at the widest type.
 // CHECK-LABEL: func.func @multi_block
 // CHECK-SAME: -> tensor<4x4xf32>
 // CHECK: %[[M:.*]] = tp.mm {{.*}} -> tensor<4x4xf16>
-// CHECK: %[[W:.*]] = tp.cast %[[M]] : tensor<4x4xf16> to tensor<4x4xf32>
-// CHECK: cf.cond_br %arg1, ^bb1(%[[W]] : tensor<4x4xf32>), ^bb2
-// CHECK: return %[[W]] : tensor<4x4xf32>
+// CHECK: cf.cond_br %arg1, ^bb1(%[[M]] : tensor<4x4xf16>), ^bb2
+// CHECK: ^bb1(%[[X:.*]]: tensor<4x4xf16>):
+// CHECK-NEXT: %[[X32:.*]] = tp.cast %[[X]] : tensor<4x4xf16> to tensor<4x4xf32>
+// CHECK-NEXT: tp.exp %[[X32]]
+// CHECK: return %{{.*}} : tensor<4x4xf32>
 func.func @multi_block(%a: tensor<4x4xf32>, %c: i1) -> tensor<4x4xf32> {
   %m = tp.mm %a, %a : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   cf.cond_br %c, ^bb1(%m : tensor<4x4xf32>), ^bb2
