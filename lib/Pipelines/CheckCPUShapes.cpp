@@ -4,11 +4,16 @@
 // compile: dynamic dimensions (tiling, oneDNN descriptors and buffers are
 // all derived from static sizes) and tensors whose byte size does not fit
 // the address space (their loop bounds and allocation sizes would wrap or
-// never finish).
+// never finish). Nested builtin.modules are refused too: the function
+// passes of the pipeline run on the functions of the top-level module only,
+// so a nested module's functions would be half lowered. So are ops with
+// mixed floating operands that only autocast resolves.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Pipelines/Passes.h"
+
+#include "tensorplay/Conversion/Utils/ResolvedDtypes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -107,6 +112,21 @@ struct CheckCPUShapesPass
 
   void runOnOperation() override {
     bool failed = false;
+    getOperation()->walk([&](ModuleOp nested) {
+      if (nested == getOperation())
+        return;
+      nested.emitError()
+          << "nested module" << (nested.getName() ? " @" : "")
+          << nested.getName().value_or("")
+          << ": tp-lower-to-cpu compiles the functions of one module; lower "
+             "each module on its own";
+      failed = true;
+    });
+    if (failed)
+      return signalPassFailure();
+    if (::mlir::failed(
+            tp::verifyResolvedDtypes(getOperation(), "tp-lower-to-cpu")))
+      return signalPassFailure();
     getOperation().walk([&](func::FuncOp fn) { failed |= checkFunction(fn); });
     if (failed)
       signalPassFailure();

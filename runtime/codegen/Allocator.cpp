@@ -69,7 +69,10 @@ void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size) {
   if ((alignment & (alignment - 1)) != 0 || alignment > (uint64_t(1) << 20) ||
       size > SIZE_MAX / 2)
     allocationFailed(size, alignment);
-  size_t rounded = (size + 63) / 64 * 64;
+  // At least 64 bytes: a zero-byte payload would start one past the end of
+  // its block, and the cache would then hold no pointer into the block
+  // (LeakSanitizer reported every cached empty buffer as leaked).
+  size_t rounded = size == 0 ? 64 : (size + 63) / 64 * 64;
   {
     Cache &c = cache();
     std::lock_guard<std::mutex> lock(c.mutex);

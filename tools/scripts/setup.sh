@@ -8,23 +8,9 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 BUILD="${TENSORPLAY_BUILD_DIR:-$ROOT/build}"
 LLVM_DIR=/usr/lib/llvm-22
 
-PACKAGES=(cmake ninja-build clang python3 python3-numpy
-          libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
-          libdnnl-dev libgtest-dev
-          ocl-icd-opencl-dev opencl-c-headers)  # oneDNN's CMake config needs OpenCL
-
-missing=()
-for pkg in "${PACKAGES[@]}"; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" \
-    || missing+=("$pkg")
-done
-if ((${#missing[@]})); then
-  echo "== installing: ${missing[*]}"
-  SUDO=""
-  if [ "$(id -u)" != 0 ]; then SUDO=sudo; fi
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
-fi
+# The Debian packages (tools/scripts/packages.sh), installed when missing.
+source "$ROOT/tools/scripts/packages.sh"
+tp_install_missing "${TENSORPLAY_PACKAGES[@]}"
 
 if [ ! -f "$BUILD/build.ninja" ]; then
   echo "== configuring $BUILD"

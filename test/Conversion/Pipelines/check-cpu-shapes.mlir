@@ -46,3 +46,18 @@ func.func @big_prime(%x: tensor<1099511627791x2xf32>) -> tensor<1099511627791x2x
   %r = tp.relu %x : (tensor<1099511627791x2xf32>) -> tensor<1099511627791x2xf32>
   return %r : tensor<1099511627791x2xf32>
 }
+
+// -----
+
+// A nested module is refused (tp-fuzz finding 002: the function passes ran
+// on the top-level module's functions only, so the nested module's linalg
+// ops were left half lowered and stopped verifying).
+module {
+  // expected-error @+1 {{nested module @inner: tp-lower-to-cpu compiles the functions of one module; lower each module on its own}}
+  module @inner {
+    func.func @g(%a: tensor<4x4xbf16>) -> tensor<4x4xbf16> {
+      %m = tp.mm %a, %a : (tensor<4x4xbf16>, tensor<4x4xbf16>) -> tensor<4x4xbf16>
+      return %m : tensor<4x4xbf16>
+    }
+  }
+}
