@@ -130,6 +130,21 @@ Type mlir::tp::promoteTypes(ArrayRef<Type> elementTypes,
   return combineCategories(dimResult, zeroResult);
 }
 
+bool mlir::tp::hasMixedFloatingOperands(OperandRule rule, ValueRange operands) {
+  if (rule != OperandRule::Same)
+    return false;
+  Type seen;
+  for (Value operand : operands) {
+    auto tensor = dyn_cast<RankedTensorType>(operand.getType());
+    if (!tensor || !isFloatingOrComplex(tensor.getElementType()))
+      continue;
+    if (seen && seen != tensor.getElementType())
+      return true;
+    seen = tensor.getElementType();
+  }
+  return false;
+}
+
 FailureOr<Type> mlir::tp::computeElementType(Operation *op, OperandRule rule,
                                              ValueRange operands,
                                              Type explicitDtype, bool emit) {

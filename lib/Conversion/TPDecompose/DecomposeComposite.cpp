@@ -11,6 +11,7 @@
 
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Conversion/TPDecompose/TPDecompose.h"
+#include "tensorplay/Conversion/Utils/ResolvedDtypes.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -176,7 +177,8 @@ struct DecomposeSdpa : public OpRewritePattern<ScaledDotProductAttentionOp> {
 };
 
 /// chain_matmul / multi_dot: left-to-right products.
-template <typename OpTy> struct DecomposeChain : public OpRewritePattern<OpTy> {
+template <typename OpTy>
+struct DecomposeChain : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
@@ -261,6 +263,9 @@ struct DecomposeCompositeOpsPass
     : public tp::impl::TPDecomposeCompositeOpsPassBase<
           DecomposeCompositeOpsPass> {
   void runOnOperation() override {
+    if (failed(tp::verifyResolvedDtypes(getOperation(),
+                                        "tp-decompose-composite-ops")))
+      return signalPassFailure();
     inlineAutocastRegions(getOperation());
     RewritePatternSet patterns(&getContext());
     populateDecomposeAttentionPatterns(patterns);

@@ -10,6 +10,7 @@
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Conversion/TPDecompose/TPDecompose.h"
 #include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
+#include "tensorplay/Conversion/Utils/ResolvedDtypes.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -59,6 +60,9 @@ struct ConvertTPToLinalgPass
 
   void runOnOperation() override {
     MLIRContext *ctx = &getContext();
+    if (failed(
+            tp::verifyResolvedDtypes(getOperation(), "convert-tp-to-linalg")))
+      return signalPassFailure();
     ModuleOp module = getOperation();
     inlineAutocastRegions(module);
 

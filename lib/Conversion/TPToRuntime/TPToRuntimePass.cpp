@@ -8,6 +8,7 @@
 
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Conversion/TPToRuntime/TPToRuntime.h"
+#include "tensorplay/Conversion/Utils/ResolvedDtypes.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 #include "tensorplay/Dialect/TPRuntime/IR/TPRuntime.h"
 
@@ -35,6 +36,9 @@ namespace {
 struct ConvertTPToRuntimePass
     : public tp::impl::ConvertTPToRuntimePassBase<ConvertTPToRuntimePass> {
   void runOnOperation() override {
+    if (failed(
+            tp::verifyResolvedDtypes(getOperation(), "convert-tp-to-runtime")))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateMatmulToRuntimePatterns(patterns);
     populateConvToRuntimePatterns(patterns);

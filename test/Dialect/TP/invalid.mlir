@@ -79,14 +79,6 @@ func.func @bad_dtype_attr(%x: tensor<4x8xf16>) {
 
 // -----
 
-func.func @same_dtype(%a: tensor<4x8xf16>, %b: tensor<8x16xf32>) {
-  // expected-error @+1 {{expected all floating operands to have the same dtype, got 'f16' and 'f32'}}
-  %r = tp.mm %a, %b : (tensor<4x8xf16>, tensor<8x16xf32>) -> tensor<4x16xf32>
-  return
-}
-
-// -----
-
 func.func @promotion(%a: tensor<4x8xf16>, %b: tensor<8xbf16>) {
   // expected-error @+1 {{result #0 has element type 'bf16' but the operands imply 'f32'}}
   %r = tp.add %a, %b : (tensor<4x8xf16>, tensor<8xbf16>) -> tensor<4x8xbf16>

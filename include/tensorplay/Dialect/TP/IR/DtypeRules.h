@@ -56,6 +56,14 @@ bool isLosslessConversion(Type from, Type to);
 /// True for f16, bf16, f32, f64 and complex element types.
 bool isFloatingOrComplex(Type elementType);
 
+/// True when `rule` requires one floating dtype (Same) and the floating
+/// operands among `operands` have several: a program captured under eager
+/// autocast before autocast is applied (`tp.dot` of f16 and f32). The
+/// verifier accepts the functional form of such an op with any floating
+/// result dtype; tp-autocast resolves it (or reports it, as eager autocast
+/// fails on it); the lowerings refuse it.
+bool hasMixedFloatingOperands(OperandRule rule, ValueRange operands);
+
 /// The computation dtype of `op` under `rule` from `operands` (the
 /// computation operands), `explicitDtype` overriding it when set. On
 /// failure emits at `op` when `emit` is set.
@@ -73,7 +81,8 @@ LogicalResult inferResultElementTypes(Operation *op, OperandRule rule,
                                       SmallVectorImpl<Type> &types, bool emit);
 
 /// Trait carrying the rule (generated from TP_DtypeRule in TPBase.td).
-template <OperandRule Rule, ResultKind... Kinds> struct DtypeRuleTrait {
+template <OperandRule Rule, ResultKind... Kinds>
+struct DtypeRuleTrait {
   template <typename ConcreteType>
   class Impl : public OpTrait::TraitBase<ConcreteType, Impl> {
   public:

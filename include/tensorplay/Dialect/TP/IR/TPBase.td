@@ -122,6 +122,15 @@ def TP_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
             /*emit=*/false);
         return ::mlir::succeeded(type) ? *type : ::mlir::Type();
       }]>,
+    InterfaceMethod<[{
+        True when the op's rule requires one floating dtype and its compute
+        operands have several (captured under eager autocast, before
+        tp-autocast resolved it; see hasMixedFloatingOperands).
+      }],
+      "bool", "hasMixedFloatingOperands", (ins), [{}], [{
+        return ::mlir::tp::hasMixedFloatingOperands(
+            ConcreteOp::getOperandRule(), $_op.getComputeOperands());
+      }]>,
   ];
 }
 
