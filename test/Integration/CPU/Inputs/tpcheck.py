@@ -361,6 +361,9 @@ def main():
     if failures:
         print("%d of %d cases failed" % (failures, len(cases)))
         return 1
+    if not cases:
+        print("FAIL: no cases (the family or mode selects nothing)")
+        return 1
     print("all %d cases passed" % len(cases))
     return 0
 

@@ -14,10 +14,12 @@ CHECK lines state what tensorplay.amp says happens:
                 and f32 others, that input is cast to f32; the op runs in f32.
 The op instances are the round-trip test's functions (test/Dialect/TP/
 roundtrip.mlir) with their floating types set per case. Run from anywhere:
-  python3 test/Transforms/Autocast/lists/generate.py
+  python3 test/Transforms/Autocast/lists/generate.py [--check]
+--check writes nothing and exits 1 when a generated file is out of date.
 """
 import os
 import re
+import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "../../../.."))
@@ -156,6 +158,10 @@ def case(op, kind, low, func):
 
 
 def main():
+    # --check: write nothing, fail when a file differs from what it would be
+    # (the lit test lists-current.mlir runs it).
+    check = "--check" in sys.argv[1:]
+    stale = []
     lists, funcs = seed_lists(), templates()
     for device, kind, low, title in TABLES:
         ops = []
@@ -172,9 +178,21 @@ def main():
             out.extend(checks)
             out.append(src)
         path = os.path.join(HERE, f"{device}-{kind}.mlir")
-        open(path, "w").write("\n".join(out))
+        text = "\n".join(out)
+        if check:
+            current = open(path).read() if os.path.exists(path) else None
+            if current != text:
+                stale.append(os.path.relpath(path, ROOT))
+            continue
+        open(path, "w").write(text)
         print(f"wrote {os.path.relpath(path, ROOT)}: {len(ops)} ops")
+    if check:
+        for path in stale:
+            print(f"out of date: {path} (run test/Transforms/Autocast/lists/generate.py)")
+        print(f"{len(TABLES)} list files, {len(stale)} out of date")
+        return 1 if stale else 0
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
