@@ -53,7 +53,8 @@ tp_rt_status report(const Status &status) noexcept {
 
 /// Runs `fn` (returning a Status); an exception escaping it becomes an error
 /// status whose handling allocates nothing (it may be std::bad_alloc).
-template <typename Fn> tp_rt_status guarded(Fn &&fn) {
+template <typename Fn>
+tp_rt_status guarded(Fn &&fn) {
   return detail::catchAll(
       [&] { return report(fn()); },
       [](bool outOfMemory) {

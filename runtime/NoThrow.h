@@ -45,7 +45,8 @@ auto catchAll(Fn &&fn, Fallback &&fallback) -> decltype(fn()) {
 /// OutOfMemory, any other exception Internal. The messages are short enough
 /// for std::string's in-object buffer, so that building them does not
 /// allocate while memory is exhausted.
-template <typename Fn> auto catchExceptions(Fn &&fn) -> decltype(fn()) {
+template <typename Fn>
+auto catchExceptions(Fn &&fn) -> decltype(fn()) {
   return catchAll(fn, [](bool outOfMemory) -> decltype(fn()) {
     if (outOfMemory)
       return Status(StatusCode::OutOfMemory, "no host memory");

@@ -52,18 +52,21 @@ static std::string generateModule(int64_t targetOps, int64_t &numOps) {
     emit("  %%q%ld = tp.linear %s, %%wq : (%s, %s) -> %s\n", i, c, t, w, t);
     emit("  %%k%ld = tp.linear %s, %%wk : (%s, %s) -> %s\n", i, c, t, w, t);
     emit("  %%kt%ld = tp.transpose %%k%ld {dim0 = 0 : i64, dim1 = 1 : i64} : "
-         "(%s) -> tensor<64x16xf32>\n", i, i, t);
+         "(%s) -> tensor<64x16xf32>\n",
+         i, i, t);
     emit("  %%s%ld = tp.matmul %%q%ld, %%kt%ld : (%s, tensor<64x16xf32>) -> "
-         "%s\n", i, i, i, t, s);
-    emit("  %%p%ld = tp.softmax %%s%ld {dim = 1 : i64} : (%s) -> %s\n", i, i,
-         s, s);
+         "%s\n",
+         i, i, i, t, s);
+    emit("  %%p%ld = tp.softmax %%s%ld {dim = 1 : i64} : (%s) -> %s\n", i, i, s,
+         s);
     emit("  %%a%ld = tp.matmul %%p%ld, %%q%ld : (%s, %s) -> %s\n", i, i, i, s,
          t, t);
     emit("  %%o%ld = tp.linear %%a%ld, %%wo : (%s, %s) -> %s\n", i, i, t, w, t);
     emit("  %%r%ld = tp.add %s, %%o%ld : (%s, %s) -> %s\n", i, c, i, t, t, t);
     emit("  %%n%ld = tp.layer_norm %%r%ld weight(%%g) bias(%%b) "
          "{normalized_shape = array<i64: 64>} : (%s, tensor<64xf32>, "
-         "tensor<64xf32>) -> %s\n", i, i, t, t);
+         "tensor<64xf32>) -> %s\n",
+         i, i, t, t);
     emit("  %%f%ld = tp.linear %%n%ld, %%wo : (%s, %s) -> %s\n", i, i, t, w, t);
     emit("  %%e%ld = tp.gelu %%f%ld : (%s) -> %s\n", i, i, t, t);
     emit("  %%d%ld = tp.dropout %%e%ld {p = 1.000000e-01 : f64} : (%s) -> %s\n",
@@ -112,8 +115,7 @@ int main(int argc, char **argv) {
        }}};
 
   std::printf("%-10s %12s %12s %12s %14s %12s %14s\n", "ops", "parse+print",
-              "cse", "canonicalize", "autocast", "autocast/cse",
-              "autocast/op");
+              "cse", "canonicalize", "autocast", "autocast/cse", "autocast/op");
   double previousAutocast = 0, previousOps = 0;
   for (int64_t target = 10000; target <= maxOps; target *= 10) {
     int64_t numOps = 0;
@@ -151,8 +153,8 @@ int main(int argc, char **argv) {
                 numOps, pp, cse, canon, autocast, autocast / cse,
                 autocast / numOps * 1e6);
     if (previousAutocast > 0)
-      std::printf("   growth x%.1f for x%.1f ops",
-                  autocast / previousAutocast, numOps / previousOps);
+      std::printf("   growth x%.1f for x%.1f ops", autocast / previousAutocast,
+                  numOps / previousOps);
     std::printf("\n");
     std::fflush(stdout);
     previousAutocast = autocast;

@@ -248,9 +248,8 @@ int main(int argc, char **argv) {
     else if (!std::strcmp(argv[i], "--examples-only"))
       examplesOnly = true;
     else {
-      std::fprintf(stderr,
-                   "usage: tp-cpu-bench [--rounds N] [--examples DIR] "
-                   "[--examples-only]\n");
+      std::fprintf(stderr, "usage: tp-cpu-bench [--rounds N] [--examples DIR] "
+                           "[--examples-only]\n");
       return 2;
     }
   }

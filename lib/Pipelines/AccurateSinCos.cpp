@@ -54,7 +54,8 @@ Value polynomial(OpBuilder &b, Location loc, Value x, ArrayRef<double> c) {
   return acc;
 }
 
-template <typename OpTy> struct AccurateSinCos : public OpRewritePattern<OpTy> {
+template <typename OpTy>
+struct AccurateSinCos : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
   static constexpr bool kIsSin = std::is_same_v<OpTy, math::SinOp>;
 

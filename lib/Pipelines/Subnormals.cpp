@@ -26,7 +26,8 @@ namespace {
 
 constexpr llvm::StringLiteral kHandledAttr = "tp.subnormals_handled";
 
-template <typename OpTy> struct SubnormalLog : public OpRewritePattern<OpTy> {
+template <typename OpTy>
+struct SubnormalLog : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(OpTy op,

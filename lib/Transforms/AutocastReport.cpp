@@ -60,9 +60,8 @@ static SmallVector<Row> collectRows(ModuleOp module,
     Row row;
     row.location = toText(op->getLoc());
     row.name = op->getName().getStringRef().str();
-    row.device = record.state.device
-                     ? deviceName(*record.state.device).str()
-                     : std::string("-");
+    row.device = record.state.device ? deviceName(*record.state.device).str()
+                                     : std::string("-");
     row.list = policyListName(record.decision.list).str();
     row.dtype = toText(getComputeDtype(op));
     row.reason = describeReason(record.decision.reason).str();
@@ -85,14 +84,14 @@ void mlir::tp::printAutocastTable(ModuleOp module,
                                   const AutocastRewriter &rewriter,
                                   llvm::raw_ostream &os) {
   SmallVector<Row> rows = collectRows(module, rewriter);
-  const char *headers[] = {"location", "op", "device", "list", "dtype",
-                           "reason", "casts"};
+  const char *headers[] = {"location", "op",     "device", "list",
+                           "dtype",    "reason", "casts"};
   size_t widths[6];
   for (unsigned i = 0; i < 6; ++i)
     widths[i] = strlen(headers[i]);
   for (const Row &row : rows) {
-    const std::string *cells[] = {&row.location, &row.name, &row.device,
-                                  &row.list, &row.dtype, &row.reason};
+    const std::string *cells[] = {&row.location, &row.name,  &row.device,
+                                  &row.list,     &row.dtype, &row.reason};
     for (unsigned i = 0; i < 6; ++i)
       widths[i] = std::max(widths[i], cells[i]->size());
   }
@@ -105,8 +104,8 @@ void mlir::tp::printAutocastTable(ModuleOp module,
     pad(headers[i], widths[i]);
   os << headers[6] << "\n";
   for (const Row &row : rows) {
-    const std::string *cells[] = {&row.location, &row.name, &row.device,
-                                  &row.list, &row.dtype, &row.reason};
+    const std::string *cells[] = {&row.location, &row.name,  &row.device,
+                                  &row.list,     &row.dtype, &row.reason};
     for (unsigned i = 0; i < 6; ++i)
       pad(*cells[i], widths[i]);
     if (row.casts.empty())

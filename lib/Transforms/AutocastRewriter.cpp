@@ -2,9 +2,10 @@
 //
 // The rewrite is done in place and in program order (blocks in dominance
 // order): when an op's operands are cast or its results retyped, the ops
-// after it see the new types when they are reached. Every step "conforms" an op to the current types, so
-// processing an op twice changes nothing more; loops are processed until
-// their carried types are stable (types only widen, so this terminates).
+// after it see the new types when they are reached. Every step "conforms" an op
+// to the current types, so processing an op twice changes nothing more; loops
+// are processed until their carried types are stable (types only widen, so this
+// terminates).
 //
 //===----------------------------------------------------------------------===//
 
@@ -241,8 +242,7 @@ static bool getIncoming(Block *pred, Block &block, unsigned index,
   return true;
 }
 
-void AutocastRewriter::reconcileBlockArguments(Block &block,
-                                               Operation *scope) {
+void AutocastRewriter::reconcileBlockArguments(Block &block, Operation *scope) {
   if (block.isEntryBlock())
     return;
   SmallVector<Block *> preds(block.getPredecessors());
@@ -277,8 +277,7 @@ void AutocastRewriter::reconcileBlockArguments(Block &block,
   }
 }
 
-LogicalResult AutocastRewriter::processBranch(Operation *op,
-                                              Operation *scope) {
+LogicalResult AutocastRewriter::processBranch(Operation *op, Operation *scope) {
   auto branch = cast<BranchOpInterface>(op);
   for (OpOperand &operand : op->getOpOperands()) {
     std::optional<BlockArgument> arg =

@@ -91,18 +91,22 @@ inline uint16_t floatToF16(float value) {
 struct F16Tag {};
 struct BF16Tag {};
 
-template <typename Tag> struct ElementTraits;
-template <> struct ElementTraits<float> {
+template <typename Tag>
+struct ElementTraits;
+template <>
+struct ElementTraits<float> {
   using Storage = float;
   static float load(float v) { return v; }
   static float store(float v) { return v; }
 };
-template <> struct ElementTraits<F16Tag> {
+template <>
+struct ElementTraits<F16Tag> {
   using Storage = uint16_t;
   static float load(uint16_t v) { return f16ToFloat(v); }
   static uint16_t store(float v) { return floatToF16(v); }
 };
-template <> struct ElementTraits<BF16Tag> {
+template <>
+struct ElementTraits<BF16Tag> {
   using Storage = uint16_t;
   static float load(uint16_t v) { return bf16ToFloat(v); }
   static uint16_t store(float v) { return floatToBf16(v); }

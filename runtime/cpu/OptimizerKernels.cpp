@@ -74,7 +74,8 @@ TP_RT_ALWAYS_INLINE float loadGrad(typename ElementTraits<Elem>::Storage *grad,
 /// The elements [begin, end) of one tensor. Scalars come by value: as
 /// locals they are loop invariants the compiler can hoist (through a
 /// reference they might alias the tensors), and the loop vectorises.
-template <typename Elem, bool Unscale, bool Momentum> struct SgdLoop {
+template <typename Elem, bool Unscale, bool Momentum>
+struct SgdLoop {
   using Storage = typename ElementTraits<Elem>::Storage;
   struct Args {
     SgdScalars s;
@@ -102,7 +103,8 @@ template <typename Elem, bool Unscale, bool Momentum> struct SgdLoop {
 };
 
 /// The elements [begin, end) of one tensor (scalars by value, as SgdLoop).
-template <typename Elem, bool Unscale, bool Amsgrad> struct AdamWLoop {
+template <typename Elem, bool Unscale, bool Amsgrad>
+struct AdamWLoop {
   using Storage = typename ElementTraits<Elem>::Storage;
   struct Args {
     AdamWScalars s;
@@ -134,7 +136,8 @@ template <typename Elem, bool Unscale, bool Amsgrad> struct AdamWLoop {
 };
 
 /// Loop::run, built for the baseline ISA or for AVX2 + FMA.
-template <typename Loop> void runBaseline(const typename Loop::Args &args) {
+template <typename Loop>
+void runBaseline(const typename Loop::Args &args) {
   Loop::run(args);
 }
 #ifdef TP_RT_FMA_LOOPS
@@ -144,7 +147,8 @@ TP_RT_AVX2_FMA void runAvx2Fma(const typename Loop::Args &args) {
 }
 #endif
 
-template <typename Loop> void runLoop(const typename Loop::Args &args) {
+template <typename Loop>
+void runLoop(const typename Loop::Args &args) {
 #ifdef TP_RT_FMA_LOOPS
   if (useFmaLoops())
     return runAvx2Fma<Loop>(args);
@@ -183,7 +187,8 @@ void adamwTyped(const AdamWScalars &s, const AdamWBiasCorrection &bc,
 
 /// Calls fn(Elem{}, std::bool_constant<A>{}, std::bool_constant<B>{}) for
 /// the runtime dtype and flags.
-template <typename Fn> void dispatch(DType dtype, bool a, bool b, Fn &&fn) {
+template <typename Fn>
+void dispatch(DType dtype, bool a, bool b, Fn &&fn) {
   auto withDType = [&](auto elem) {
     if (a) {
       if (b)

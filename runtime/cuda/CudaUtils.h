@@ -50,10 +50,14 @@ inline cudaStream_t currentStream() {
 #ifdef __CUDACC__
 
 /// A dtype as a C++ type, for dispatch.
-template <typename T> struct TypeTag { using type = T; };
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
 
 /// Calls fn(TypeTag<element type>{}) for `dtype`.
-template <typename Fn> Status dispatchDType(DType dtype, Fn &&fn) {
+template <typename Fn>
+Status dispatchDType(DType dtype, Fn &&fn) {
   switch (dtype) {
   case DType::F32:
     return fn(TypeTag<float>{});
@@ -66,16 +70,20 @@ template <typename Fn> Status dispatchDType(DType dtype, Fn &&fn) {
 }
 
 /// f32 view of an element: load widens, store rounds to nearest even.
-template <typename T> struct DeviceElement;
-template <> struct DeviceElement<float> {
+template <typename T>
+struct DeviceElement;
+template <>
+struct DeviceElement<float> {
   __device__ static float load(float v) { return v; }
   __device__ static float store(float v) { return v; }
 };
-template <> struct DeviceElement<__half> {
+template <>
+struct DeviceElement<__half> {
   __device__ static float load(__half v) { return __half2float(v); }
   __device__ static __half store(float v) { return __float2half_rn(v); }
 };
-template <> struct DeviceElement<__nv_bfloat16> {
+template <>
+struct DeviceElement<__nv_bfloat16> {
   __device__ static float load(__nv_bfloat16 v) { return __bfloat162float(v); }
   __device__ static __nv_bfloat16 store(float v) {
     return __float2bfloat16_rn(v);

@@ -24,14 +24,31 @@ constexpr int kBlockSize = 512;
 constexpr int kMaxBlocks = 320;
 
 /// Tensors per launch by list depth, keeping the parameters under 4 KiB.
-template <int Depth> struct MaxTensors;
-template <> struct MaxTensors<1> { static constexpr int value = 110; };
-template <> struct MaxTensors<2> { static constexpr int value = 64; };
-template <> struct MaxTensors<3> { static constexpr int value = 48; };
-template <> struct MaxTensors<4> { static constexpr int value = 36; };
-template <> struct MaxTensors<5> { static constexpr int value = 30; };
+template <int Depth>
+struct MaxTensors;
+template <>
+struct MaxTensors<1> {
+  static constexpr int value = 110;
+};
+template <>
+struct MaxTensors<2> {
+  static constexpr int value = 64;
+};
+template <>
+struct MaxTensors<3> {
+  static constexpr int value = 48;
+};
+template <>
+struct MaxTensors<4> {
+  static constexpr int value = 36;
+};
+template <>
+struct MaxTensors<5> {
+  static constexpr int value = 30;
+};
 
-template <int Depth> struct TensorListMeta {
+template <int Depth>
+struct TensorListMeta {
   void *addresses[Depth][MaxTensors<Depth>::value];
   int64_t sizes[MaxTensors<Depth>::value];
   unsigned char blockToTensor[kMaxBlocks];
@@ -39,7 +56,8 @@ template <int Depth> struct TensorListMeta {
 };
 
 /// The chunk of list `list` that block blockIdx.x works on.
-template <typename T> struct Chunk {
+template <typename T>
+struct Chunk {
   T *data;
   int64_t size;
 };

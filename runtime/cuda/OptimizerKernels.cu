@@ -40,7 +40,8 @@ __device__ inline float loadGrad(T *grad, int64_t i, bool unscale,
 }
 
 /// Lists: params, grads[, momentum buffers].
-template <typename T, int Depth> struct SgdFunctor {
+template <typename T, int Depth>
+struct SgdFunctor {
   __device__ void operator()(const TensorListMeta<Depth> &meta, SgdScalars s,
                              const int64_t *step, const float *gradScale,
                              const float *foundInf) const {
@@ -66,7 +67,8 @@ template <typename T, int Depth> struct SgdFunctor {
 };
 
 /// Lists: params, grads, exp_avgs, exp_avg_sqs[, max_exp_avg_sqs].
-template <typename T, int Depth> struct AdamWFunctor {
+template <typename T, int Depth>
+struct AdamWFunctor {
   __device__ void operator()(const TensorListMeta<Depth> &meta, AdamWScalars s,
                              const int64_t *step, const float *gradScale,
                              const float *foundInf) const {

@@ -14,7 +14,8 @@
 namespace tensorplay::amp::cuda {
 namespace {
 
-template <typename T> struct UnscaleFunctor {
+template <typename T>
+struct UnscaleFunctor {
   /// `scale` null: check only.
   __device__ void operator()(const TensorListMeta<1> &meta, const float *scale,
                              float *foundInf) const {

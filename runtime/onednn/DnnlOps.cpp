@@ -784,7 +784,8 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
 }
 
 /// Runs `fn`, turning oneDNN and C++ errors into a status and the error slot.
-template <typename Fn> tp_rt_status guarded(const char *what, Fn &&fn) {
+template <typename Fn>
+tp_rt_status guarded(const char *what, Fn &&fn) {
   try {
     return fn();
   } catch (const dnnl::error &e) {

@@ -69,8 +69,9 @@ TEST_F(AutocastPass, RunsFromCpp) {
   EXPECT_EQ(elementTypeOf(softmaxes[0].getResult()), f32);
   EXPECT_EQ(collect<CastOp>(*module).size(), 2u); // %a and %b
   auto func = *module->getOps<func::FuncOp>().begin();
-  EXPECT_EQ(cast<ShapedType>(func.getFunctionType().getResult(0)).getElementType(),
-            f16);
+  EXPECT_EQ(
+      cast<ShapedType>(func.getFunctionType().getResult(0)).getElementType(),
+      f16);
 }
 
 TEST_F(AutocastPass, BadTargetFailsThePass) {

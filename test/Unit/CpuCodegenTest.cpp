@@ -435,9 +435,9 @@ TEST(FloatBuiltins, TruncDfBf2RoundsOnce) {
   EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(1.0 + 0x1p-8 + 0x1p-30)), 0x3f81);
   EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(1.0 + 0x1p-8)), 0x3f80); // tie
   EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(-(1.0 + 0x1p-8 + 0x1p-40))), 0xbf81);
-  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(1e300)), 0x7f80);  // overflow
+  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(1e300)), 0x7f80); // overflow
   EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(-1e300)), 0xff80);
-  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(1e-300)), 0x0000); // underflow
+  EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(1e-300)), 0x0000);   // underflow
   EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(0x1p-133)), 0x0001); // subnormal
   EXPECT_EQ(bf16Result(tp_rt_truncdfbf2(std::nan(""))) & 0x7fc0, 0x7fc0);
   std::mt19937_64 rng(7);

@@ -45,9 +45,10 @@ TEST_F(OpRegistry, EverySeedNameIsAComputeOp) {
 
 TEST_F(OpRegistry, EverydayOps) {
   for (StringRef name :
-       {"add", "sub", "mul", "div", "neg", "relu", "gelu", "sigmoid", "tanh",
-        "transpose", "permute", "reshape", "expand", "mean", "max", "embedding",
-        "dropout", "constant", "cast", "autocast", "yield", "where"})
+       {"add",    "sub",      "mul",   "div",       "neg",     "relu",
+        "gelu",   "sigmoid",  "tanh",  "transpose", "permute", "reshape",
+        "expand", "mean",     "max",   "embedding", "dropout", "constant",
+        "cast",   "autocast", "yield", "where"})
     EXPECT_TRUE(lookup(name).has_value()) << "tp." << name.str();
 }
 } // namespace

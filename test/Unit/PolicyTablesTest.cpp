@@ -155,11 +155,11 @@ TEST(PolicyTables, PolicyFileEdits) {
   auto known = [](llvm::StringRef name) {
     return name == "add" || name == "mm" || name == "exp";
   };
-  llvm::Error err = applyPolicyFile(
-      "p.json",
-      R"({"cuda": {"lower": {"add": ["add"], "remove": ["mm"]},
+  llvm::Error err =
+      applyPolicyFile("p.json",
+                      R"({"cuda": {"lower": {"add": ["add"], "remove": ["mm"]},
                    "fp32": {"remove": ["exp"]}}})",
-      policies, known);
+                      policies, known);
   ASSERT_FALSE(err) << llvm::toString(std::move(err));
   EXPECT_EQ(policies[0].lookup("add"), PolicyList::LowerPrecision);
   EXPECT_EQ(policies[0].lookup("mm"), PolicyList::Unlisted);

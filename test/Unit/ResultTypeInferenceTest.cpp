@@ -71,8 +71,8 @@ TEST_F(ResultTypeInference, Products) {
 
 TEST_F(ResultTypeInference, Convolution) {
   Value x = value({2, 3, 32, 32}, f32), w = value({8, 3, 5, 5}, f32);
-  auto segments = attr("operandSegmentSizes",
-                       builder.getDenseI32ArrayAttr({1, 1, 0, 0}));
+  auto segments =
+      attr("operandSegmentSizes", builder.getDenseI32ArrayAttr({1, 1, 0, 0}));
   EXPECT_EQ(infer("tp.conv2d", {x, w},
                   {segments, attr("stride", builder.getDenseI64ArrayAttr({2})),
                    attr("padding", builder.getDenseI64ArrayAttr({2}))}),
@@ -80,8 +80,7 @@ TEST_F(ResultTypeInference, Convolution) {
   Value y = value({1, 4, 5, 5}, f32), wt = value({4, 2, 3, 3}, f32);
   EXPECT_EQ(infer("tp.conv_transpose2d", {y, wt},
                   {segments, attr("stride", builder.getDenseI64ArrayAttr({2})),
-                   attr("output_padding",
-                        builder.getDenseI64ArrayAttr({1}))}),
+                   attr("output_padding", builder.getDenseI64ArrayAttr({1}))}),
             tensor({1, 2, 12, 12}, f32));
 }
 

@@ -21,13 +21,12 @@ expandParam(Operation *op, StringRef name, std::optional<ArrayRef<int64_t>> v,
       values.assign(v->begin(), v->end());
     else
       return op->emitOpError()
-             << name << " must have 1 or " << n << " values, got "
-             << v->size();
+             << name << " must have 1 or " << n << " values, got " << v->size();
   }
   for (int64_t x : values)
     if (x < minValue)
-      return op->emitOpError() << name << " values must be >= " << minValue
-                               << ", got " << x;
+      return op->emitOpError()
+             << name << " values must be >= " << minValue << ", got " << x;
   return values;
 }
 

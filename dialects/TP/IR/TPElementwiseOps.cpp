@@ -17,9 +17,8 @@ LogicalResult mlir::tp::verifyElementwise(Operation *op,
   if (failed(broadcastShapes(shapes, shape))) {
     InFlightDiagnostic diag =
         op->emitOpError("operand shapes are not broadcastable: ");
-    llvm::interleaveComma(shapes, diag, [&](ArrayRef<int64_t> s) {
-      diag << formatShape(s);
-    });
+    llvm::interleaveComma(shapes, diag,
+                          [&](ArrayRef<int64_t> s) { diag << formatShape(s); });
     return diag;
   }
   return expectResultShape(op, 0, shape);

@@ -30,9 +30,8 @@ static LogicalResult solveShape(Operation *op, Value a, Value b, bool left,
     return failure();
   ArrayRef<int64_t> as = shapeOf(a), bs = shapeOf(b);
   int64_t n = as.back();
-  bool vector = bs.size() == 1 ||
-                (bs.size() == as.size() - 1 &&
-                 bs.drop_back() == as.drop_back(2));
+  bool vector = bs.size() == 1 || (bs.size() == as.size() - 1 &&
+                                   bs.drop_back() == as.drop_back(2));
   if (vector) {
     if (failed(expectDimsMatch(op, bs.back(), n,
                                "right-hand side size must match the matrix")))
@@ -76,8 +75,8 @@ LogicalResult mlir::tp::verifyMatrixOp(Operation *op, MatrixKind kind) {
   case MatrixKind::BatchScalar:
   case MatrixKind::BatchVector:
   case MatrixKind::BatchVectorMin:
-    if (failed(expectMatrix(op, a, "the input",
-                            kind == MatrixKind::BatchVector)))
+    if (failed(
+            expectMatrix(op, a, "the input", kind == MatrixKind::BatchVector)))
       return failure();
     shape.assign(s.begin(), s.end() - 2);
     if (kind == MatrixKind::BatchVector)
@@ -127,8 +126,7 @@ LogicalResult mlir::tp::verifyFft(Operation *op) {
     return op->emitOpError("expects a real input tensor, got ")
            << input.getType();
   if (auto norm = op->getAttrOfType<StringAttr>("norm"))
-    if (!llvm::is_contained({"backward", "forward", "ortho"},
-                            norm.getValue()))
+    if (!llvm::is_contained({"backward", "forward", "ortho"}, norm.getValue()))
       return op->emitOpError("norm must be backward, forward or ortho");
 
   ArrayRef<int64_t> x = shapeOf(input);

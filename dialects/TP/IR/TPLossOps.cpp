@@ -80,8 +80,8 @@ static LogicalResult lossShape(Operation *op, LossKind kind,
              << "dimension), got " << formatShape(shapeOf(target));
     if (operands.size() > 2) {
       Value weight = operands[2];
-      if (rankOf(weight) != 1 || !llvm::equal(shapeOf(weight),
-                                              ArrayRef{x[classDim]}))
+      if (rankOf(weight) != 1 ||
+          !llvm::equal(shapeOf(weight), ArrayRef{x[classDim]}))
         return op->emitOpError("weight must have one entry per class (")
                << x[classDim] << "), got " << formatShape(shapeOf(weight));
     }

@@ -344,8 +344,7 @@ LogicalResult mlir::tp::verifyPool(Operation *op, int64_t n,
     else if (static_cast<int64_t>(v->size()) == n)
       out.assign(v->begin(), v->end());
     else
-      return op->emitOpError()
-             << name << " must have 1 or " << n << " values";
+      return op->emitOpError() << name << " must have 1 or " << n << " values";
     return success();
   };
   SmallVector<int64_t> k, s, p, d;
@@ -426,8 +425,9 @@ LogicalResult mlir::tp::verifyGridSample(Operation *op, int64_t n) {
       failed(expectRank(op, grid, "a grid", n + 2, n + 2)))
     return failure();
   ArrayRef<int64_t> x = shapeOf(input), g = shapeOf(grid);
-  if (failed(expectDimsMatch(op, x[0], g[0], "input and grid batch sizes "
-                                             "differ")) ||
+  if (failed(expectDimsMatch(op, x[0], g[0],
+                             "input and grid batch sizes "
+                             "differ")) ||
       failed(expectDimsMatch(op, g.back(), n,
                              "grid's last dimension must hold the " +
                                  std::to_string(n) + " coordinates")))

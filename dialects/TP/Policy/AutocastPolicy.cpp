@@ -21,6 +21,9 @@ using namespace mlir::tp;
 // The seed's tables
 //===----------------------------------------------------------------------===//
 
+// The seed's tables, as the seed lays them out (clang-format would put one
+// name a line).
+// clang-format off
 /// CUDA Ops that can autocast to float16 (23 entries).
 static const char *const kCudaLowerPrecision[] = {
     "__matmul__", "addbmm", "addmm", "addmv", "addr", "baddbmm", "bmm",
@@ -119,6 +122,7 @@ static const char *const kFp32SetDtype[] = {
 
 /// Banned in enabled cuda and xpu regions (its backward may not fit f16).
 static const char *const kBannedOnGpu[] = {"binary_cross_entropy"};
+// clang-format on
 
 static const SeedTable kSeedTables[] = {
     {Device::Cuda, PolicyList::LowerPrecision,
@@ -390,8 +394,9 @@ mlir::tp::applyPolicyFile(StringRef path, StringRef contents,
                     "' (expected lower, fp32, promote or banned)");
       const llvm::json::Object *edits = listValue.getAsObject();
       if (!edits)
-        return fail("'" + where + "' must be an object with \"add\" and/or "
-                                  "\"remove\" arrays");
+        return fail("'" + where +
+                    "' must be an object with \"add\" and/or "
+                    "\"remove\" arrays");
       for (const auto &[editKey, editValue] : *edits) {
         bool add = editKey == "add";
         if (!add && editKey != "remove")
@@ -408,8 +413,8 @@ mlir::tp::applyPolicyFile(StringRef path, StringRef contents,
                         "' must hold strings");
           std::string opName = seedNameToOpName(*name);
           if (!isKnownOp(opName))
-            return fail("unknown op '" + name->str() + "' in '" + where +
-                        "." + editKey.str() + "'");
+            return fail("unknown op '" + name->str() + "' in '" + where + "." +
+                        editKey.str() + "'");
           if (add)
             policy->add(*list, opName);
           else if (!policy->remove(*list, opName))

@@ -48,8 +48,12 @@ public:
   size_t byteSize() const { return numElements() * elementSize(elementKind); }
   void *data() { return storage.get(); }
   const void *data() const { return storage.get(); }
-  template <typename T> T *as() { return static_cast<T *>(data()); }
-  template <typename T> const T *as() const {
+  template <typename T>
+  T *as() {
+    return static_cast<T *>(data());
+  }
+  template <typename T>
+  const T *as() const {
     return static_cast<const T *>(data());
   }
   /// Element `i` converted to double (bf16/f16 widened exactly).

@@ -69,7 +69,8 @@ private:
 };
 
 /// Either a value of type T or an error Status.
-template <typename T> class [[nodiscard]] Expected {
+template <typename T>
+class [[nodiscard]] Expected {
 public:
   Expected(T value) : storage(std::move(value)) {}
   Expected(Status error) : errorStatus(std::move(error)) {

@@ -54,7 +54,10 @@ struct Tensor {
   size_t bytes() const {
     return static_cast<size_t>(numel) * elementSize(dtype);
   }
-  template <typename T> T *as() const { return static_cast<T *>(data); }
+  template <typename T>
+  T *as() const {
+    return static_cast<T *>(data);
+  }
 };
 
 static_assert(sizeof(Tensor) == sizeof(tp_rt_buffer),
