@@ -5,8 +5,9 @@
 //    1, 10 and 1000 tensors, per kernel path and thread count, next to a
 //    plain copy of the same bytes over the same threads (the bandwidth roof)
 //    and their ratio;
-//  - a fused optimizer step (check pass + step that unscales) against the
-//    unfused unscale-then-step, for AdamW and SGD with momentum.
+//  - a fused optimizer step (check pass + step that unscales and writes the
+//    gradients back) against the unfused unscale-then-step, for AdamW and
+//    SGD with momentum.
 // Figures are medians of repeated runs; compare ratios within one run.
 //
 //===----------------------------------------------------------------------===//
@@ -161,7 +162,7 @@ void benchOptimizers() {
               cpuThreadCount());
   std::printf("unfused: unscale pass (read + write gradients), then the step; "
               "fused: check pass (read gradients), then a step that "
-              "unscales.\n\n");
+              "unscales and writes the unscaled gradients back.\n\n");
   std::printf("| optimizer | unfused ms | fused ms | speed-up |\n");
   std::printf("|---|---:|---:|---:|\n");
   for (bool adam : {true, false}) {
