@@ -2,8 +2,6 @@
 # lit configuration of the tensorplay tests.
 
 import os
-import shutil
-import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -25,24 +23,12 @@ llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tensorplay_tools_dir, config.llvm_tools_dir]
 tools = ["tp-opt", ToolSubst("not", unresolved="fatal")]
-# CPU code generation (issue 5): tp-run, and the Python (with NumPy) that
+# CPU code generation: tp-run, and the Python (with NumPy) that
 # runs the numerics checks of test/Integration/CPU.
 tools.append("tp-run")
 import sys
 config.substitutions.append(("%python", sys.executable))
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 
-# GPU tests run only where a GPU exists.
-def _has_gpu():
-    smi = shutil.which("nvidia-smi")
-    if not smi:
-        return False
-    try:
-        return subprocess.run([smi, "-L"], capture_output=True, timeout=20).returncode == 0
-    except Exception:
-        return False
-
-if config.enable_cuda and _has_gpu():
-    config.available_features.add("gpu")
 if config.enable_onednn:
     config.available_features.add("onednn")

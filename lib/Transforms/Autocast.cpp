@@ -1,7 +1,8 @@
 //===- Autocast.cpp - The tp-autocast pass --------------------------------===//
 //
-// Parses the options, loads the policy (plus an optional policy file), runs
-// the AutocastRewriter over the module and writes the report.
+// Parses the target and loads the policy (plus an optional policy file) once
+// (initialize), runs the AutocastRewriter over each module, counts its casts
+// in the pass statistics and writes the report.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,26 +30,22 @@ namespace {
 struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
   using AutocastPassBase::AutocastPassBase;
 
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    MLIRContext *ctx = &getContext();
+  /// Parses the target and the policy file once, before any module runs.
+  LogicalResult initialize(MLIRContext *ctx) override {
     auto fail = [&](const Twine &message) {
-      emitError(module.getLoc()) << message;
-      signalPassFailure();
+      emitError(UnknownLoc::get(ctx)) << message;
+      return failure();
     };
-
-    std::optional<AutocastTarget> parsed;
+    parsedTarget.reset();
     if (!target.empty()) {
       llvm::Expected<AutocastTarget> result = parseAutocastTarget(target);
       if (!result)
         return fail(llvm::toString(result.takeError()));
-      parsed = *result;
+      parsedTarget = *result;
     }
-
-    SmallVector<AutocastPolicy> policies = {
-        AutocastPolicy::getDefault(Device::Cuda),
-        AutocastPolicy::getDefault(Device::Xpu),
-        AutocastPolicy::getDefault(Device::Cpu)};
+    policies = {AutocastPolicy::getDefault(Device::Cuda),
+                AutocastPolicy::getDefault(Device::Xpu),
+                AutocastPolicy::getDefault(Device::Cpu)};
     if (!policy.empty()) {
       std::string error;
       std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(policy, &error);
@@ -63,14 +60,22 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
               applyPolicyFile(policy, file->getBuffer(), policies, isKnownOp))
         return fail(llvm::toString(std::move(err)));
     }
+    return success();
+  }
 
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
     AutocastOptions options;
-    options.target = parsed;
+    options.target = parsedTarget;
     AutocastRewriter rewriter(module, options, policies, policy, keepIoTypes,
                               /*record=*/!report.empty());
     // The report is written also when the rewrite fails on a banned op (it
     // lists the op as banned); then the pass fails.
     LogicalResult rewritten = rewriter.run();
+    const AutocastSummary &summary = rewriter.getSummary();
+    numCastsInserted += summary.castsInserted;
+    numDynamicCasts += summary.dynamicCasts;
+    numBytesCast += summary.bytesCast;
     if (!report.empty() && rewriter.isComplete() &&
         failed(writeReport(module, rewriter)))
       return signalPassFailure();
@@ -103,6 +108,9 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
 
   /// Receives the JSON report instead of the `report` file, when set.
   AutocastReportSink *sink = nullptr;
+  /// What initialize() parsed.
+  std::optional<AutocastTarget> parsedTarget;
+  SmallVector<AutocastPolicy> policies;
 };
 } // namespace
 

@@ -549,8 +549,9 @@ LogicalResult AutocastRewriter::processLoop(
       return failure();
     if (!reconcileYield(carried, getYield(), scope))
       return success();
-    if (iteration > 8)
-      return op->emitOpError("loop-carried types did not converge");
+    // Each round widens a carried type (f16/bf16 -> f32 -> f64), so there
+    // are at most two rounds more per carried value.
+    assert(iteration <= 2 * carried.size() && "carried types only widen");
   }
 }
 

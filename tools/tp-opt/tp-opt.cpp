@@ -13,7 +13,7 @@
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Dialect/TP/Policy/AutocastPolicy.h"
 #include "tensorplay/Transforms/Passes.h"
-// CPU code generation (issue 5).
+// CPU code generation.
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"
 
@@ -111,7 +111,7 @@ int main(int argc, char **argv) {
   registry
       .insert<tp::TPDialect, func::FuncDialect, arith::ArithDialect,
               cf::ControlFlowDialect, scf::SCFDialect, tensor::TensorDialect>();
-  // CPU code generation (issue 5): the conversions, the tp-lower-to-cpu
+  // CPU code generation: the conversions, the tp-lower-to-cpu
   // pipeline and its passes, and the dialects they produce.
   tp::registerTensorplayConversionPasses();
   tp::registerCPUCodegenPassesAndPipelines();

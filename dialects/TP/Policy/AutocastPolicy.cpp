@@ -310,15 +310,6 @@ bool AutocastPolicy::remove(PolicyList list, StringRef opName) {
   return true;
 }
 
-SmallVector<StringRef> AutocastPolicy::getNames(PolicyList list) const {
-  SmallVector<StringRef> names;
-  for (const auto &entry : lists)
-    if (entry.second == list)
-      names.push_back(entry.getKey());
-  llvm::sort(names);
-  return names;
-}
-
 //===----------------------------------------------------------------------===//
 // Policy files
 //===----------------------------------------------------------------------===//

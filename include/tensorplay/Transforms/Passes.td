@@ -47,6 +47,14 @@ def AutocastPass : Pass<"tp-autocast", "::mlir::ModuleOp"> {
            "JSON file adding op names to or removing them from the policy "
            "lists of any device">,
   ];
+  let statistics = [
+    Statistic<"numCastsInserted", "casts-inserted",
+              "tp.cast ops inserted (after sharing and folding)">,
+    Statistic<"numDynamicCasts", "dynamic-casts",
+              "inserted casts of dynamically shaped values">,
+    Statistic<"numBytesCast", "bytes-cast",
+              "bytes read by the inserted casts of static shapes">,
+  ];
   let dependentDialects = ["::mlir::tp::TPDialect"];
 }
 

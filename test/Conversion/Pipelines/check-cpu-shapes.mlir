@@ -1,6 +1,6 @@
 // Shapes tp-lower-to-cpu cannot compile are refused before anything is
 // lowered, with one message per function naming the first op and operand
-// (or the signature) that does not fit (issue 8: a dynamic dimension
+// (or the signature) that does not fit (a dynamic dimension
 // crashed the sdpa lowering, a huge one made the tiling hang).
 // RUN: tp-opt %s --split-input-file --verify-diagnostics --tp-lower-to-cpu
 

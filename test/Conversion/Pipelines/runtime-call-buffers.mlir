@@ -1,6 +1,6 @@
 // RUN: tp-opt %s --split-input-file --tp-lower-to-cpu="to-llvm=0" | FileCheck %s
 
-// The pattern of issue 8, item 1: %w is read by two products, and an op of
+// The pattern of the bug fixed in 821d380: %w is read by two products, and an op of
 // %w's type and shape (tanh) sits between them. Before tp_rt.call, the two
 // read-only bufferization.to_buffer of %w were merged by CSE, bufferization
 // no longer saw the second read and wrote tanh into %w's buffer.

@@ -1,6 +1,6 @@
 // tp_rt.call under one-shot bufferization: a call reads its inputs where it
 // stands and overwrites its outputs, so a buffer a later call reads is
-// never written in place in between (issue 8, item 1), and the call
+// never written in place in between (the bug fixed in 821d380), and the call
 // becomes a func.call on unranked memrefs with its views.
 // RUN: tp-opt %s --split-input-file --one-shot-bufferize="bufferize-function-boundaries" | FileCheck %s
 

@@ -1,5 +1,5 @@
 // Every broadcast rule accepts dynamic (?) sizes wherever a static size
-// would be accepted (issue 8: addmm refused self 4x8 against a 4x? product
+// would be accepted (addmm refused self 4x8 against a 4x? product
 // while tp.add took the same shapes), and still refuses static mismatches.
 // RUN: tp-opt %s --split-input-file --verify-diagnostics | FileCheck %s
 

@@ -10,7 +10,7 @@ transpose, permute, unsqueeze, squeeze, expand, flatten, cat, stack) and
 casts between f32, bf16, f16 (and to integers). Operands are reused often:
 values read by several products with elementwise ops between them whose
 results have the shared value's type and shape (the bufferization bug class
-of issue 8), values returned and read again, one value returned twice.
+of 821d380), values returned and read again, one value returned twice.
 
 Every op is evaluated while it is generated (difftest_core.Evaluator, in the
 program's mode: plain or autocast), so the generator only keeps ops whose

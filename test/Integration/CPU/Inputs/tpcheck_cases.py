@@ -889,7 +889,7 @@ def sharing(mode):
     """A value read by several runtime calls (oneDNN products and
     convolutions) with elementwise ops between them whose results have the
     value's type and shape, so that bufferization could write them into the
-    value's buffer while a later call still reads it (issue 8, item 1: an
+    value's buffer while a later call still reads it (fixed in 821d380: an
     LSTM step with per-gate linears was off by 0.1-0.6 in bf16). The shared
     values are computed inside the function (function arguments are never
     written), by an exact op (neg) or, in the bf16 mode, by the f32 -> bf16

@@ -101,8 +101,6 @@ public:
   void add(PolicyList list, StringRef opName);
   /// Takes `opName` off `list`; false when it was not on it.
   bool remove(PolicyList list, StringRef opName);
-  /// The op names on `list`, sorted.
-  SmallVector<StringRef> getNames(PolicyList list) const;
 
 private:
   explicit AutocastPolicy(Device device) : device(device) {}
