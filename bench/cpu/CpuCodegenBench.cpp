@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Generate.h"
+#include "tensorplay/HostIO/Generate.h"
 
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"

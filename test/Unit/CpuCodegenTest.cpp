@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Npy.h"
+#include "tensorplay/HostIO/Npy.h"
 
 #include "tensorplay/Pipelines/CPUPipeline.h"
 #include "tensorplay/Pipelines/CpuJit.h"

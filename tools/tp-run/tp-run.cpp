@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Generate.h"
-#include "Npy.h"
+#include "tensorplay/HostIO/Generate.h"
+#include "tensorplay/HostIO/Npy.h"
 
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"

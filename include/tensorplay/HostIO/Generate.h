@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORPLAY_TOOLS_TPRUN_GENERATE_H
-#define TENSORPLAY_TOOLS_TPRUN_GENERATE_H
+#ifndef TENSORPLAY_HOSTIO_GENERATE_H
+#define TENSORPLAY_HOSTIO_GENERATE_H
 
 #include "tensorplay/Pipelines/CpuJit.h"
 
@@ -38,4 +38,4 @@ HostTensor generateArgument(const TensorSpec &spec, InitKind init,
 } // namespace tp
 } // namespace mlir
 
-#endif // TENSORPLAY_TOOLS_TPRUN_GENERATE_H
+#endif // TENSORPLAY_HOSTIO_GENERATE_H

@@ -1,6 +1,6 @@
 //===- Generate.cpp - Arguments tp-run makes up from a seed ---------------===//
 
-#include "Generate.h"
+#include "tensorplay/HostIO/Generate.h"
 
 #include <cmath>
 

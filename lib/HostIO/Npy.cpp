@@ -1,6 +1,6 @@
 //===- Npy.cpp - Reading and writing .npy files ---------------------------===//
 
-#include "Npy.h"
+#include "tensorplay/HostIO/Npy.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"

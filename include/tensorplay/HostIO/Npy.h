@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORPLAY_TOOLS_TPRUN_NPY_H
-#define TENSORPLAY_TOOLS_TPRUN_NPY_H
+#ifndef TENSORPLAY_HOSTIO_NPY_H
+#define TENSORPLAY_HOSTIO_NPY_H
 
 #include "tensorplay/Pipelines/CpuJit.h"
 
@@ -30,4 +30,4 @@ const char *npyDescr(ElementKind kind);
 } // namespace tp
 } // namespace mlir
 
-#endif // TENSORPLAY_TOOLS_TPRUN_NPY_H
+#endif // TENSORPLAY_HOSTIO_NPY_H
