@@ -10,6 +10,7 @@
 
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
+#include "tensorplay/Dialect/TP/Transforms/Passes.h"
 #include "tensorplay/Dialect/TPRuntime/IR/TPRuntime.h"
 #include "tensorplay/Pipelines/Passes.h"
 

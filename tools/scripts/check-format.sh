@@ -36,7 +36,7 @@ fi
 
 base="${1:-HEAD}"
 if ((fix)); then
-  git-clang-format-22 --binary clang-format-22 "$base"
+  git-clang-format-22 --force --binary clang-format-22 "$base"
   exit 0
 fi
 diff=$(git-clang-format-22 --binary clang-format-22 --diff "$base" -- \

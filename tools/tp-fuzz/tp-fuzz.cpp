@@ -41,6 +41,7 @@
 
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
+#include "tensorplay/Dialect/TP/Transforms/Passes.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"
 #include "tensorplay/Transforms/Passes.h"
 
@@ -445,6 +446,7 @@ extern "C" int LLVMFuzzerInitialize(int *, char ***) {
   llvm::install_fatal_error_handler(fatalErrorHandler);
   tp::registerTensorplayPasses();
   tp::registerTensorplayConversionPasses();
+  tp::registerTPTransformsPasses();
   tp::registerCPUCodegenPassesAndPipelines();
   (void)getRegistry();
   return 0;

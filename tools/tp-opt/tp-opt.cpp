@@ -15,6 +15,7 @@
 #include "tensorplay/Transforms/Passes.h"
 // CPU code generation.
 #include "tensorplay/Conversion/Passes.h"
+#include "tensorplay/Dialect/TP/Transforms/Passes.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -114,6 +115,7 @@ int main(int argc, char **argv) {
   // CPU code generation: the conversions, the tp-lower-to-cpu
   // pipeline and its passes, and the dialects they produce.
   tp::registerTensorplayConversionPasses();
+  tp::registerTPTransformsPasses();
   tp::registerCPUCodegenPassesAndPipelines();
   tp::registerCPUCodegenDialects(registry);
 

@@ -7,7 +7,6 @@
 #ifndef TENSORPLAY_CONVERSION_PASSES_H
 #define TENSORPLAY_CONVERSION_PASSES_H
 
-#include "tensorplay/Conversion/TPDecompose/TPDecompose.h"
 #include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
 #include "tensorplay/Conversion/TPToRuntime/TPToRuntime.h"
 

@@ -1,8 +1,8 @@
 //===- Passes.td - tensorplay conversion passes ------------*- tablegen -*-===//
 //
-// The conversions out of the tp dialect: composite tp ops into simpler tp
-// ops, matrix products and convolutions into runtime (oneDNN) calls, and
-// everything else into linalg / tensor / arith / math on tensors.
+// The conversions out of the tp dialect: matrix products and convolutions
+// into runtime (oneDNN) calls, and everything else into linalg / tensor /
+// arith / math on tensors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,21 +10,6 @@
 #define TENSORPLAY_CONVERSION_PASSES_TD
 
 include "mlir/Pass/PassBase.td"
-
-def TPDecomposeCompositeOpsPass
-    : Pass<"tp-decompose-composite-ops", "::mlir::ModuleOp"> {
-  let summary = "Rewrite composite tp ops into simpler tp ops";
-  let description = [{
-    Rewrites tp ops that tensorplay itself implements as a composition of
-    other operators into that composition, in the same dtypes, so that the
-    later conversions only see the primitive ops:
-    `scaled_dot_product_attention` (matmul, scale, mask, softmax, matmul),
-    `chain_matmul` / `multi_dot` (a chain of matmuls), `conv_tbc` (permute +
-    conv1d) and `rnn_cell` (two linears, add, activation). `tp.autocast`
-    regions are inlined: after autocast they only mark where a state held.
-  }];
-  let dependentDialects = ["::mlir::tp::TPDialect"];
-}
 
 def ConvertTPToRuntimePass
     : Pass<"convert-tp-to-runtime", "::mlir::ModuleOp"> {

@@ -8,10 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Conversion/Passes.h"
-#include "tensorplay/Conversion/TPDecompose/TPDecompose.h"
 #include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
 #include "tensorplay/Conversion/Utils/ResolvedDtypes.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
+#include "tensorplay/Dialect/TP/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

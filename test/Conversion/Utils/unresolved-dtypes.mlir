@@ -1,7 +1,7 @@
 // An op with mixed floating operands that autocast did not resolve is
-// refused by every lowering out of tp, with one error naming its dtypes.
+// refused by every lowering out of tp, with one error naming its dtypes
+// (tp-decompose-composite-ops, a tp -> tp rewrite, passes it on).
 // RUN: tp-opt %s --tp-lower-to-cpu -verify-diagnostics -o /dev/null
-// RUN: tp-opt %s --tp-decompose-composite-ops -verify-diagnostics=only-expected -o /dev/null
 // RUN: tp-opt %s --convert-tp-to-runtime -verify-diagnostics=only-expected -o /dev/null
 // RUN: tp-opt %s --convert-tp-to-linalg -verify-diagnostics=only-expected -o /dev/null
 

@@ -1,4 +1,4 @@
-//===- TPDecompose.h - composite tp ops into simpler tp ops -----*- C++ -*-===//
+//===- Transforms.h - tp dialect rewrites ----------------------*- C++ -*-===//
 //
 // Patterns rewriting composite tp ops (attention, cross entropy, product
 // chains, recurrent cells, conv_tbc) into the tp ops tensorplay composes
@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORPLAY_CONVERSION_TPDECOMPOSE_TPDECOMPOSE_H
-#define TENSORPLAY_CONVERSION_TPDECOMPOSE_TPDECOMPOSE_H
+#ifndef TENSORPLAY_DIALECT_TP_TRANSFORMS_TRANSFORMS_H
+#define TENSORPLAY_DIALECT_TP_TRANSFORMS_TRANSFORMS_H
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -27,4 +27,4 @@ void inlineAutocastRegions(Operation *root);
 } // namespace tp
 } // namespace mlir
 
-#endif // TENSORPLAY_CONVERSION_TPDECOMPOSE_TPDECOMPOSE_H
+#endif // TENSORPLAY_DIALECT_TP_TRANSFORMS_TRANSFORMS_H

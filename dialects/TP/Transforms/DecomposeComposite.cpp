@@ -4,15 +4,13 @@
 // operators (scaled_dot_product_attention, chain_matmul, multi_dot,
 // conv_tbc, rnn_cell) into those compositions, in the op's dtypes, so that
 // the matrix products reach the oneDNN (or linalg) lowering of matmul and
-// the rest the elementwise / softmax lowerings. Also inlines tp.autocast
-// regions, which only mark autocast state once autocast has run.
+// the rest the elementwise / softmax lowerings. tp.autocast regions are
+// inlined first (InlineAutocastRegions.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Conversion/Passes.h"
-#include "tensorplay/Conversion/TPDecompose/TPDecompose.h"
-#include "tensorplay/Conversion/Utils/ResolvedDtypes.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
+#include "tensorplay/Dialect/TP/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -22,7 +20,7 @@
 namespace mlir {
 namespace tp {
 #define GEN_PASS_DEF_TPDECOMPOSECOMPOSITEOPSPASS
-#include "tensorplay/Conversion/Passes.h.inc"
+#include "tensorplay/Dialect/TP/Transforms/Passes.h.inc"
 } // namespace tp
 } // namespace mlir
 
@@ -263,9 +261,6 @@ struct DecomposeCompositeOpsPass
     : public tp::impl::TPDecomposeCompositeOpsPassBase<
           DecomposeCompositeOpsPass> {
   void runOnOperation() override {
-    if (failed(tp::verifyResolvedDtypes(getOperation(),
-                                        "tp-decompose-composite-ops")))
-      return signalPassFailure();
     inlineAutocastRegions(getOperation());
     RewritePatternSet patterns(&getContext());
     populateDecomposeAttentionPatterns(patterns);
@@ -276,21 +271,6 @@ struct DecomposeCompositeOpsPass
 };
 
 } // namespace
-
-void mlir::tp::inlineAutocastRegions(Operation *root) {
-  SmallVector<AutocastOp> regions;
-  root->walk([&](AutocastOp op) { regions.push_back(op); });
-  IRRewriter rewriter(root->getContext());
-  // Innermost first (post-order walk), so bodies move outwards.
-  for (AutocastOp op : regions) {
-    Block &body = op.getBody().front();
-    YieldOp yield = op.getYield();
-    SmallVector<Value> results(yield.getValues());
-    rewriter.eraseOp(yield);
-    rewriter.inlineBlockBefore(&body, op);
-    rewriter.replaceOp(op, results);
-  }
-}
 
 void mlir::tp::populateDecomposeAttentionPatterns(RewritePatternSet &patterns) {
   patterns.add<DecomposeSdpa>(patterns.getContext());
