@@ -1,6 +1,6 @@
 # Sourced by the scripts in tools/scripts: the Debian packages the build
-# needs and a function that installs the missing ones (idempotently; sudo
-# when not root).
+# needs, a function that installs the missing ones (idempotently; sudo when
+# not root), and the configure and NumPy steps the scripts share.
 
 # The main build (setup.sh). libclang-rt-14-dev: libFuzzer for clang(-14),
 # so that build's tp-fuzz is a libFuzzer binary (tp-fuzz-short in ctest).
@@ -27,4 +27,37 @@ tp_install_missing() {
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
   fi
+}
+
+# NumPy for the Python that runs lit (the CPU integration tests use it).
+tp_ensure_lit_numpy() {
+  local llvm_dir=/usr/lib/llvm-22 lit_python
+  lit_python="$(head -1 "$llvm_dir/bin/lit" | sed -n 's/^#! *//p')"
+  if [ -n "$lit_python" ] && ! $lit_python -c "import numpy" 2>/dev/null; then
+    echo "== installing numpy for $lit_python"
+    $lit_python -m pip install --quiet numpy ||
+      $lit_python -m pip install --quiet --break-system-packages numpy
+  fi
+}
+
+# Configures an instrumented build directory with clang 22 when it has no
+# build.ninja yet: tp_configure_clang22 <build dir> <sanitizer flags>
+# [more cmake arguments]. -O1 -g without -DNDEBUG: the project's asserts are
+# on (libLLVM/libMLIR are Debian's release builds). The flags are compile
+# flags only (CMake links C/C++ with them too): as linker flags they would
+# reach CMake's probe of nvcc, whose host g++ then adds GCC's -lasan -lubsan
+# to every CUDA-linked target.
+tp_configure_clang22() {
+  local build=$1 flags=$2 root llvm_dir=/usr/lib/llvm-22
+  shift 2
+  root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+  [ -f "$build/build.ninja" ] && return 0
+  echo "== configuring $build (clang-22, $flags)"
+  cmake -G Ninja -S "$root" -B "$build" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
+    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
+    -DMLIR_DIR="$llvm_dir/lib/cmake/mlir" \
+    -DLLVM_EXTERNAL_LIT="$llvm_dir/bin/lit" "$@"
 }

@@ -30,29 +30,11 @@ source "$ROOT/tools/scripts/packages.sh"
 tp_install_missing "${TENSORPLAY_PACKAGES[@]}" "${TENSORPLAY_SANITIZER_PACKAGES[@]}"
 
 SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-if [ ! -f "$BUILD/build.ninja" ]; then
-  echo "== configuring $BUILD (clang-22, $SAN)"
-  # -O1 -g without -DNDEBUG: the project's asserts are on. tp-fuzz is the
-  # replay-only build here (the fuzzer: run-fuzzer.sh). The flags are
-  # compile flags only (CMake links C/C++ with them too): as linker flags
-  # they would reach CMake's probe of nvcc, whose host g++ then adds GCC's
-  # -lasan -lubsan to every CUDA-linked target ("incompatible ASan
-  # runtimes"). The .cu files (nvcc) are not instrumented.
-  cmake -G Ninja -S "$ROOT" -B "$BUILD" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DCMAKE_C_FLAGS="$SAN" -DCMAKE_CXX_FLAGS="$SAN" \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-    -DTENSORPLAY_ENABLE_FUZZER=OFF \
-    -DMLIR_DIR="$LLVM_DIR/lib/cmake/mlir" \
-    -DLLVM_EXTERNAL_LIT="$LLVM_DIR/bin/lit"
-fi
+# tp-fuzz is the replay-only build here (the fuzzer: run-fuzzer.sh). The .cu
+# files (nvcc) are not instrumented.
+tp_configure_clang22 "$BUILD" "$SAN" -DTENSORPLAY_ENABLE_FUZZER=OFF
 # The CPU integration tests run NumPy under the Python that runs lit.
-LIT_PYTHON="$(head -1 "$LLVM_DIR/bin/lit" | sed -n 's/^#! *//p')"
-if [ -n "$LIT_PYTHON" ] && ! $LIT_PYTHON -c "import numpy" 2>/dev/null; then
-  echo "== installing numpy for $LIT_PYTHON"
-  $LIT_PYTHON -m pip install --quiet numpy || $LIT_PYTHON -m pip install --quiet --break-system-packages numpy
-fi
+tp_ensure_lit_numpy
 
 echo "== building $BUILD"
 build_start=$(date +%s)

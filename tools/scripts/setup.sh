@@ -20,13 +20,8 @@ if [ ! -f "$BUILD/build.ninja" ]; then
     -DMLIR_DIR="$LLVM_DIR/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$LLVM_DIR/bin/lit"
 fi
-# CPU code generation tests (test/Integration/CPU) run NumPy under the
-# Python that runs lit; install it there if that Python lacks it.
-LIT_PYTHON="$(head -1 "$LLVM_DIR/bin/lit" | sed -n 's/^#! *//p')"
-if [ -n "$LIT_PYTHON" ] && ! $LIT_PYTHON -c "import numpy" 2>/dev/null; then
-  echo "== installing numpy for $LIT_PYTHON"
-  $LIT_PYTHON -m pip install --quiet numpy || $LIT_PYTHON -m pip install --quiet --break-system-packages numpy
-fi
+# The CPU integration tests run NumPy under the Python that runs lit.
+tp_ensure_lit_numpy
 
 echo "== building"
 ninja -C "$BUILD" -j "$(nproc)"
