@@ -13,7 +13,7 @@ config.suffixes = [".mlir"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.tensorplay_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py",
-                   "Inputs", "Unit", "Runtime", "LitSuite.cmake"]
+                   "Inputs", "Runtime", "LitSuite.cmake"]
 
 config.substitutions.append(("%PATH%", config.environment["PATH"]))
 config.substitutions.append(("%tp_src_root", config.tensorplay_src_root))
