@@ -36,19 +36,7 @@ source "$ROOT/tools/scripts/packages.sh"
 tp_install_missing "${TENSORPLAY_PACKAGES[@]}" "${TENSORPLAY_SANITIZER_PACKAGES[@]}"
 
 SAN="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
-if [ ! -f "$BUILD/build.ninja" ]; then
-  echo "== configuring $BUILD (clang-22, $SAN)"
-  # -O1 -g without -DNDEBUG: the project's asserts are on (LLVM's headers'
-  # too; libLLVM/libMLIR are Debian's release builds).
-  cmake -G Ninja -S "$ROOT" -B "$BUILD" \
-    -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-    -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DCMAKE_C_FLAGS="$SAN" -DCMAKE_CXX_FLAGS="$SAN" \
-    -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
-    -DTENSORPLAY_ENABLE_CUDA=OFF -DTENSORPLAY_ENABLE_FUZZER=ON \
-    -DMLIR_DIR="$LLVM_DIR/lib/cmake/mlir" \
-    -DLLVM_EXTERNAL_LIT="$LLVM_DIR/bin/lit"
-fi
+tp_configure_clang22 "$BUILD" "$SAN" -DTENSORPLAY_ENABLE_CUDA=OFF -DTENSORPLAY_ENABLE_FUZZER=ON
 echo "== building tp-fuzz and its seed corpus"
 ninja -C "$BUILD" -j "$BUILD_JOBS" tp-fuzz tp-fuzz-corpus
 
