@@ -113,14 +113,40 @@ bool AutocastRewriter::castOperandTo(OpOperand &operand, Type elementType,
   return def && createdCasts.contains(def);
 }
 
+void AutocastRewriter::conformOperand(OpOperand &operand, Operation *scope) {
+  auto it = originalTypes.find(operand.get());
+  if (it == originalTypes.end() || it->second == operand.get().getType())
+    return;
+  castOperandTo(operand, cast<ShapedType>(it->second).getElementType(), scope,
+                /*shared=*/true);
+}
+
 void AutocastRewriter::conformOperands(Operation *op, Operation *scope) {
-  for (OpOperand &operand : op->getOpOperands()) {
-    auto it = originalTypes.find(operand.get());
-    if (it == originalTypes.end() || it->second == operand.get().getType())
-      continue;
-    castOperandTo(operand, cast<ShapedType>(it->second).getElementType(), scope,
-                  /*shared=*/true);
+  for (OpOperand &operand : op->getOpOperands())
+    conformOperand(operand, scope);
+}
+
+void AutocastRewriter::joinInto(Value target, ArrayRef<OpOperand *> incoming,
+                                Operation *scope, bool shared) {
+  Type joined;
+  for (OpOperand *operand : incoming) {
+    Type t = operand->get().getType();
+    joined = joined ? join(joined, t) : t;
+    if (!joined)
+      break;
   }
+  if (!joined)
+    joined = target.getType();
+  castIncoming(incoming, joined, scope, shared);
+  retype(target, joined);
+}
+
+void AutocastRewriter::castIncoming(ArrayRef<OpOperand *> incoming, Type type,
+                                    Operation *scope, bool shared) {
+  Type elementType = cast<ShapedType>(type).getElementType();
+  for (OpOperand *operand : incoming)
+    if (operand->get().getType() != type)
+      castOperandTo(*operand, elementType, scope, shared);
 }
 
 //===----------------------------------------------------------------------===//
@@ -257,23 +283,10 @@ void AutocastRewriter::reconcileBlockArguments(Block &block, Operation *scope) {
       else if (!getIncoming(pred, block, arg.getArgNumber(), incoming))
         known = false;
     }
-    Type joined = arg.getType();
-    if (known && !incoming.empty()) {
-      joined = Type();
-      for (OpOperand *operand : incoming) {
-        Type t = operand->get().getType();
-        joined = joined ? join(joined, t) : t;
-        if (!joined)
-          break;
-      }
-      if (!joined)
-        joined = arg.getType();
-    }
-    retype(arg, joined);
-    Type elementType = cast<RankedTensorType>(joined).getElementType();
-    for (OpOperand *operand : incoming)
-      if (operand->get().getType() != joined)
-        castOperandTo(*operand, elementType, scope, /*shared=*/false);
+    if (known)
+      joinInto(arg, incoming, scope, /*shared=*/false);
+    else
+      castIncoming(incoming, arg.getType(), scope, /*shared=*/false);
   }
 }
 
@@ -283,10 +296,7 @@ LogicalResult AutocastRewriter::processBranch(Operation *op, Operation *scope) {
     std::optional<BlockArgument> arg =
         branch.getSuccessorBlockArgument(operand.getOperandNumber());
     if (!arg) {
-      auto it = originalTypes.find(operand.get());
-      if (it != originalTypes.end() && it->second != operand.get().getType())
-        castOperandTo(operand, cast<ShapedType>(it->second).getElementType(),
-                      scope, /*shared=*/true);
+      conformOperand(operand, scope);
       continue;
     }
     if (!processedBlocks.contains(arg->getOwner()))
@@ -581,20 +591,10 @@ LogicalResult AutocastRewriter::processBranches(RegionBranchOpInterface op,
       return failure();
   SmallVector<MutableOperandRange> exits = *getBranchExits(op);
   for (auto [index, result] : llvm::enumerate(op->getResults())) {
-    Type joined;
-    for (MutableOperandRange &exit : exits) {
-      Type t = exit[index].get().getType();
-      joined = joined ? join(joined, t) : t;
-      if (!joined)
-        break;
-    }
-    if (!joined)
-      joined = result.getType();
+    SmallVector<OpOperand *> incoming;
     for (MutableOperandRange &exit : exits)
-      if (exit[index].get().getType() != joined)
-        castOperandTo(exit[index], cast<ShapedType>(joined).getElementType(),
-                      scope, /*shared=*/true);
-    retype(result, joined);
+      incoming.push_back(&exit[index]);
+    joinInto(result, incoming, scope, /*shared=*/true);
   }
   return success();
 }

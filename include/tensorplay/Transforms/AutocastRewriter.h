@@ -138,6 +138,15 @@ private:
   /// Casts operands whose types this pass changed back to their original
   /// types (for ops that cannot follow a type change).
   void conformOperands(Operation *op, Operation *scope);
+  void conformOperand(OpOperand &operand, Operation *scope);
+  /// `target` (a region op result, a block argument) takes the widest type
+  /// of the values `incoming` gives it (its own type when they disagree in
+  /// more than the dtype or there are none); the narrower ones are cast.
+  void joinInto(Value target, ArrayRef<OpOperand *> incoming, Operation *scope,
+                bool shared);
+  /// Casts each of `incoming` whose type is not `type` to its element type.
+  void castIncoming(ArrayRef<OpOperand *> incoming, Type type, Operation *scope,
+                    bool shared);
   /// Gives `operand` the element type `elementType` (same shape), casting if
   /// needed; true when it now reads a cast this pass inserted.
   bool castOperandTo(OpOperand &operand, Type elementType, Operation *scope,
