@@ -11,6 +11,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "gtest/gtest.h"
 
 using namespace mlir;
@@ -37,11 +38,13 @@ protected:
     return func.getBody().front().getArguments().back();
   }
   Type infer(StringRef name, ValueRange operands,
-             ArrayRef<NamedAttribute> attrs = {}, unsigned numResults = 1,
-             unsigned result = 0) {
+             ArrayRef<NamedAttribute> attrs = {}, unsigned result = 0) {
     Operation *op = createWithInferredResultTypes(
-        builder, builder.getUnknownLoc(), name, operands, attrs, numResults);
-    return op ? op->getResult(result).getType() : Type();
+        builder, builder.getUnknownLoc(), name, operands, attrs);
+    if (!op)
+      return Type();
+    EXPECT_TRUE(succeeded(mlir::verify(op))) << "inferred types do not verify";
+    return op->getResult(result).getType();
   }
   Type tensor(ArrayRef<int64_t> shape, Type elementType) {
     return RankedTensorType::get(shape, elementType);
@@ -100,8 +103,8 @@ TEST_F(ResultTypeInference, ReductionsLossesAndMultipleResults) {
             tensor({4}, f32));
   Value m = value({4, 8}, f32);
   auto dim = attr("dim", builder.getI64IntegerAttr(1));
-  EXPECT_EQ(infer("tp.max_dim", {m}, {dim}, 2, 0), tensor({4}, f32));
-  EXPECT_EQ(infer("tp.max_dim", {m}, {dim}, 2, 1), tensor({4}, i64));
+  EXPECT_EQ(infer("tp.max_dim", {m}, {dim}, 0), tensor({4}, f32));
+  EXPECT_EQ(infer("tp.max_dim", {m}, {dim}, 1), tensor({4}, i64));
 }
 
 TEST_F(ResultTypeInference, LayoutAndPromotion) {
@@ -116,11 +119,76 @@ TEST_F(ResultTypeInference, LayoutAndPromotion) {
   EXPECT_EQ(infer("tp.add", {h, bias}), tensor({2, 3, 4}, f32));
 }
 
-TEST_F(ResultTypeInference, NotDerivableShapesNeedExplicitTypes) {
-  Value a = value({4, 3}, f32);
-  // The U/S/V shapes of an SVD depend on options the verifier does not
-  // model: no inference.
-  EXPECT_FALSE(infer("tp.linalg_svd", {a}, {}, 3));
+TEST_F(ResultTypeInference, GeneratedBuildersInferToo) {
+  Value a = value({4, 8}, f16), b = value({8, 16}, f16);
+  MmOp mm = MmOp::create(builder, builder.getUnknownLoc(), ValueRange{a, b});
+  EXPECT_EQ(mm.getType(), tensor({4, 16}, f16));
+  Value x = value({2, 3, 4}, f32);
+  auto sum = SumOp::create(builder, builder.getUnknownLoc(), x,
+                           builder.getDenseI64ArrayAttr({0, 2}),
+                           /*keepdim=*/true, TypeAttr::get(f16),
+                           /*inplace=*/false, ValueRange{});
+  EXPECT_EQ(sum.getType(), tensor({1, 3, 1}, f16));
+  EXPECT_TRUE(succeeded(mlir::verify(sum)));
+  // The generic builder: inherent attributes given as attributes, the
+  // default-valued ones (stride, dilation, groups) left out.
+  Value seq = value({2, 3, 10}, f32), w = value({4, 3, 3}, f32);
+  auto conv = Conv1dOp::create(
+      builder, builder.getUnknownLoc(), ValueRange{seq, w},
+      {attr("operandSegmentSizes", builder.getDenseI32ArrayAttr({1, 1, 0, 0})),
+       attr("padding", builder.getDenseI64ArrayAttr({1}))});
+  EXPECT_EQ(conv.getType(), tensor({2, 4, 10}, f32));
+  EXPECT_TRUE(succeeded(mlir::verify(conv)));
+}
+
+TEST_F(ResultTypeInference, InvalidOperandsReportNothing) {
+  Value a = value({4, 8}, f32);
+  unsigned reported = 0;
+  ScopedDiagnosticHandler count(&ctx, [&](Diagnostic &) {
+    ++reported;
+    return success();
+  });
+  EXPECT_FALSE(infer("tp.mm", {a, a}));
+  EXPECT_FALSE(infer("tp.reshape", {a},
+                     {attr("shape", builder.getDenseI64ArrayAttr({5, -1}))}));
+  // A promote-list op of mixed floating dtypes has no dtype before
+  // autocast resolves it.
+  Value h = value({8}, f16), g = value({8}, f32);
+  EXPECT_FALSE(infer("tp.dot", {h, g}));
+  EXPECT_EQ(reported, 0u);
+}
+
+TEST_F(ResultTypeInference, WorkspaceShapeNeedsExplicitTypes) {
+  // mkldnn_rnn_layer's workspace size is oneDNN's choice, not the
+  // operands': no inference.
+  Value x = value({5, 2, 3}, f32), hx = value({2, 4}, f32),
+        cx = value({2, 4}, f32), w = value({16, 3}, f32),
+        wh = value({16, 4}, f32), bias = value({16}, f32);
+  auto flag = [&](StringRef name) {
+    return attr(name, builder.getBoolAttr(false));
+  };
+  SmallVector<NamedAttribute> attrs = {
+      flag("reverse"),
+      attr("batch_sizes", builder.getDenseI64ArrayAttr({})),
+      attr("mode", builder.getI64IntegerAttr(2)),
+      attr("hidden_size", builder.getI64IntegerAttr(4)),
+      attr("num_layers", builder.getI64IntegerAttr(1)),
+      flag("has_biases"),
+      flag("bidirectional"),
+      flag("batch_first"),
+      flag("train")};
+  EXPECT_FALSE(
+      infer("tp.mkldnn_rnn_layer", {x, w, wh, bias, bias, hx, cx}, attrs));
+  // A missing required attribute fails the declared invariants before any
+  // rule reads it.
+  attrs.erase(attrs.begin() + 3);
+  EXPECT_FALSE(
+      infer("tp.mkldnn_rnn_layer", {x, w, wh, bias, bias, hx, cx}, attrs));
+  // So does a wrong operand count, or segments that do not add up.
+  EXPECT_FALSE(infer("tp.mm", {x}));
+  EXPECT_FALSE(infer("tp.linear", {x, w},
+                     {attr("operandSegmentSizes",
+                           builder.getDenseI32ArrayAttr({1, 1, 1, 0}))}));
 }
 
 // The dtype rule needs a tensor operand. Every verifier rejects an empty

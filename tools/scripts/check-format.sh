@@ -36,7 +36,9 @@ fi
 
 base="${1:-HEAD}"
 if ((fix)); then
-  git-clang-format-22 --force --binary clang-format-22 "$base"
+  # C++ only: clang-format also formats TableGen, which MLIR does not.
+  git-clang-format-22 --force --binary clang-format-22 \
+    --extensions cpp,h,cu,cuh "$base"
   exit 0
 fi
 diff=$(git-clang-format-22 --binary clang-format-22 --diff "$base" -- \

@@ -36,6 +36,11 @@
 
 using namespace mlir;
 
+namespace mlir::tp::test {
+/// test-tp-infer-result-types (test/lib).
+void registerTestInferResultTypes();
+} // namespace mlir::tp::test
+
 static llvm::cl::OptionCategory
     autocastCategory("Autocast (tensorplay.amp mixed precision)");
 
@@ -116,6 +121,7 @@ int main(int argc, char **argv) {
   // pipeline and its passes, and the dialects they produce.
   tp::registerTensorplayConversionPasses();
   tp::registerTPTransformsPasses();
+  tp::test::registerTestInferResultTypes();
   tp::registerCPUCodegenPassesAndPipelines();
   tp::registerCPUCodegenDialects(registry);
 

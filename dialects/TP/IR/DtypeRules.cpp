@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Dialect/TP/IR/DtypeRules.h"
+#include "tensorplay/Dialect/TP/IR/RuleContext.h"
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
@@ -145,10 +146,11 @@ bool mlir::tp::hasMixedFloatingOperands(OperandRule rule, ValueRange operands) {
   return false;
 }
 
-FailureOr<Type> mlir::tp::computeElementType(Operation *op, OperandRule rule,
+FailureOr<Type> mlir::tp::computeElementType(const RuleContext &op,
+                                             OperandRule rule,
                                              ValueRange operands,
                                              Type explicitDtype, bool emit) {
-  MLIRContext *ctx = op->getContext();
+  MLIRContext *ctx = op.getContext();
   SmallVector<Type> elementTypes;
   SmallVector<int64_t> ranks;
   for (Value operand : operands) {
@@ -167,8 +169,8 @@ FailureOr<Type> mlir::tp::computeElementType(Operation *op, OperandRule rule,
         continue;
       if (base && base != type) {
         if (emit)
-          op->emitOpError("expected all floating operands to have the same "
-                          "dtype, got ")
+          op.emitOpError("expected all floating operands to have the same "
+                         "dtype, got ")
               << base << " and " << type;
         return failure();
       }
@@ -196,19 +198,18 @@ FailureOr<Type> mlir::tp::computeElementType(Operation *op, OperandRule rule,
     base = explicitDtype;
   if (!base) {
     if (emit)
-      op->emitOpError("expected at least one tensor operand");
+      op.emitOpError("expected at least one tensor operand");
     return failure();
   }
   return base;
 }
 
-LogicalResult mlir::tp::inferResultElementTypes(Operation *op, OperandRule rule,
-                                                ArrayRef<ResultKind> kinds,
-                                                ValueRange operands,
-                                                Type explicitDtype,
-                                                SmallVectorImpl<Type> &types,
-                                                bool emit) {
-  MLIRContext *ctx = op->getContext();
+LogicalResult
+mlir::tp::inferResultElementTypes(const RuleContext &op, OperandRule rule,
+                                  ArrayRef<ResultKind> kinds,
+                                  ValueRange operands, Type explicitDtype,
+                                  SmallVectorImpl<Type> &types, bool emit) {
+  MLIRContext *ctx = op.getContext();
   FailureOr<Type> computed =
       computeElementType(op, rule, operands, explicitDtype, emit);
   if (failed(computed))

@@ -11,7 +11,7 @@ using namespace mlir::tp;
 
 /// Expands a per-dimension parameter: absent -> `fallback`, one value -> all.
 static FailureOr<SmallVector<int64_t>>
-expandParam(Operation *op, StringRef name, std::optional<ArrayRef<int64_t>> v,
+expandParam(RuleContext &op, StringRef name, std::optional<ArrayRef<int64_t>> v,
             int64_t n, int64_t fallback, int64_t minValue) {
   SmallVector<int64_t> values(n, fallback);
   if (v && !v->empty()) {
@@ -20,12 +20,12 @@ expandParam(Operation *op, StringRef name, std::optional<ArrayRef<int64_t>> v,
     else if (static_cast<int64_t>(v->size()) == n)
       values.assign(v->begin(), v->end());
     else
-      return op->emitOpError()
+      return op.emitOpError()
              << name << " must have 1 or " << n << " values, got " << v->size();
   }
   for (int64_t x : values)
     if (x < minValue)
-      return op->emitOpError()
+      return op.emitOpError()
              << name << " values must be >= " << minValue << ", got " << x;
   return values;
 }
@@ -43,19 +43,19 @@ static std::optional<int64_t> convOutputSize(int64_t in, int64_t k, int64_t s,
   return ((x + pad * 2 - dil * (k - 1) - 1) / s + 1).value();
 }
 
-LogicalResult mlir::tp::verifyConvolution(
-    Operation *op, int64_t n, bool transposed, Value input, Value weight,
+LogicalResult mlir::tp::inferConvolutionShape(
+    RuleContext &op, int64_t n, bool transposed, Value input, Value weight,
     Value bias, std::optional<ArrayRef<int64_t>> stride,
     std::optional<ArrayRef<int64_t>> padding,
     std::optional<ArrayRef<int64_t>> dilation,
     std::optional<ArrayRef<int64_t>> outputPadding, int64_t groups) {
   if (n < 1 || n > 3)
-    return op->emitOpError("expected 1 to 3 spatial dimensions, got ") << n;
+    return op.emitOpError("expected 1 to 3 spatial dimensions, got ") << n;
   if (failed(expectRank(op, input, "an input", n + 1, n + 2)) ||
       failed(expectRank(op, weight, "a weight", n + 2, n + 2)))
     return failure();
   if (groups < 1)
-    return op->emitOpError("groups must be positive, got ") << groups;
+    return op.emitOpError("groups must be positive, got ") << groups;
   auto s = expandParam(op, "stride", stride, n, 1, 1);
   auto p = expandParam(op, "padding", padding, n, 0, 0);
   auto d = expandParam(op, "dilation", dilation, n, 1, 1);
@@ -77,7 +77,7 @@ LogicalResult mlir::tp::verifyConvolution(
       return failure();
     outChannels = w[0];
     if (!ShapedType::isDynamic(outChannels) && outChannels % groups != 0)
-      return op->emitOpError("output channels (")
+      return op.emitOpError("output channels (")
              << outChannels << ") must be divisible by groups (" << groups
              << ")";
   } else {
@@ -87,8 +87,8 @@ LogicalResult mlir::tp::verifyConvolution(
     outChannels = ShapedType::isDynamic(w[1]) ? w[1] : w[1] * groups;
     for (int64_t i = 0; i < n; ++i)
       if ((*o)[i] >= std::max((*s)[i], (*d)[i]))
-        return op->emitOpError("output_padding must be smaller than stride "
-                               "or dilation");
+        return op.emitOpError("output_padding must be smaller than stride "
+                              "or dilation");
   }
   if (bias) {
     if (failed(expectRank(op, bias, "a 1-D bias", 1, 1)) ||
@@ -106,20 +106,20 @@ LogicalResult mlir::tp::verifyConvolution(
         convOutputSize(x[x.size() - n + i], w[2 + i], (*s)[i], (*p)[i], (*d)[i],
                        (*o)[i], transposed);
     if (!size)
-      return op->emitOpError("stride, padding or dilation too large: the "
-                             "output size of spatial dimension ")
+      return op.emitOpError("stride, padding or dilation too large: the "
+                            "output size of spatial dimension ")
              << i << " overflows int64";
     if (!ShapedType::isDynamic(*size) && *size <= 0)
-      return op->emitOpError("computed output size ")
+      return op.emitOpError("computed output size ")
              << *size << " of spatial dimension " << i
              << " is not positive (input too small for the kernel)";
     shape.push_back(*size);
   }
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyConvTbc(Operation *op) {
-  auto conv = cast<ConvTbcOp>(op);
+LogicalResult mlir::tp::inferConvTbcShape(RuleContext &op) {
+  auto conv = op.as<ConvTbcOp>();
   if (failed(expectRank(op, conv.getInput(), "a (time, batch, channel) input",
                         3, 3)) ||
       failed(expectRank(op, conv.getWeight(), "a 3-D weight", 3, 3)) ||
@@ -137,9 +137,9 @@ LogicalResult mlir::tp::verifyConvTbc(Operation *op) {
         (CheckedInt64(x[0]) + CheckedInt64(conv.getPad()) * 2 - w[0] + 1)
             .value();
     if (!size)
-      return op->emitOpError("pad too large: the output length overflows "
-                             "int64");
+      return op.emitOpError("pad too large: the output length overflows "
+                            "int64");
     time = *size;
   }
-  return expectResultShape(op, 0, {time, x[1], w[2]});
+  return op.setResultShape(0, {time, x[1], w[2]});
 }

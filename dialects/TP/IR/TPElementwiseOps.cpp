@@ -8,48 +8,48 @@ using namespace mlir::tp;
 #define GET_OP_CLASSES
 #include "tensorplay/Dialect/TP/IR/TPElementwiseOps.cpp.inc"
 
-LogicalResult mlir::tp::verifyElementwise(Operation *op,
-                                          ArrayRef<Value> inputs) {
+LogicalResult mlir::tp::inferElementwiseShape(RuleContext &op,
+                                              ArrayRef<Value> inputs) {
   SmallVector<ArrayRef<int64_t>> shapes;
   for (Value input : inputs)
     shapes.push_back(shapeOf(input));
   SmallVector<int64_t> shape;
   if (failed(broadcastShapes(shapes, shape))) {
     InFlightDiagnostic diag =
-        op->emitOpError("operand shapes are not broadcastable: ");
+        op.emitOpError("operand shapes are not broadcastable: ");
     llvm::interleaveComma(shapes, diag,
                           [&](ArrayRef<int64_t> s) { diag << formatShape(s); });
     return diag;
   }
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyDropout(Operation *op) {
-  double p = cast<DropoutOp>(op).getP().convertToDouble();
+LogicalResult mlir::tp::inferDropoutShape(RuleContext &op) {
+  double p = op.as<DropoutOp>().getP().convertToDouble();
   if (p < 0.0 || p > 1.0)
-    return op->emitOpError("dropout probability has to be between 0 and 1, "
-                           "but got ")
+    return op.emitOpError("dropout probability has to be between 0 and 1, "
+                          "but got ")
            << p;
-  return verifyElementwise(op, {cast<DropoutOp>(op).getInput()});
+  return inferElementwiseShape(op, {op.as<DropoutOp>().getInput()});
 }
 
-LogicalResult mlir::tp::verifyPow(Operation *op) {
-  auto pow = cast<PowOp>(op);
+LogicalResult mlir::tp::inferPowShape(RuleContext &op) {
+  auto pow = op.as<PowOp>();
   bool hasTensor = static_cast<bool>(pow.getExponent());
   bool hasScalar = pow.getScalarExponent().has_value();
   if (hasTensor == hasScalar)
-    return op->emitOpError("expects exactly one exponent: a tensor operand or "
-                           "the scalar_exponent attribute");
+    return op.emitOpError("expects exactly one exponent: a tensor operand or "
+                          "the scalar_exponent attribute");
   if (hasTensor)
-    return verifyElementwise(op, {pow.getInput(), pow.getExponent()});
-  return verifyElementwise(op, {pow.getInput()});
+    return inferElementwiseShape(op, {pow.getInput(), pow.getExponent()});
+  return inferElementwiseShape(op, {pow.getInput()});
 }
 
-LogicalResult mlir::tp::verifyWhere(Operation *op) {
-  auto where = cast<WhereOp>(op);
+LogicalResult mlir::tp::inferWhereShape(RuleContext &op) {
+  auto where = op.as<WhereOp>();
   if (!elementTypeOf(where.getCondition()).isInteger(1))
-    return op->emitOpError("condition must be a tensor of i1, got ")
+    return op.emitOpError("condition must be a tensor of i1, got ")
            << where.getCondition().getType();
-  return verifyElementwise(
+  return inferElementwiseShape(
       op, {where.getCondition(), where.getInput(), where.getOther()});
 }

@@ -11,7 +11,7 @@ using namespace mlir::tp;
 static bool isDyn(int64_t d) { return ShapedType::isDynamic(d); }
 static constexpr int64_t kAnyRank = std::numeric_limits<int64_t>::max();
 
-static LogicalResult expectMatrix(Operation *op, Value v, StringRef what,
+static LogicalResult expectMatrix(RuleContext &op, Value v, StringRef what,
                                   bool square) {
   if (failed(expectRank(op, v, what, 2, kAnyRank)))
     return failure();
@@ -23,7 +23,7 @@ static LogicalResult expectMatrix(Operation *op, Value v, StringRef what,
 }
 
 /// Shape of the solution of a system whose matrix is `a` and rhs is `b`.
-static LogicalResult solveShape(Operation *op, Value a, Value b, bool left,
+static LogicalResult solveShape(RuleContext &op, Value a, Value b, bool left,
                                 SmallVectorImpl<int64_t> &shape) {
   if (failed(expectMatrix(op, a, "the coefficient matrix", true)) ||
       failed(expectRank(op, b, "the right-hand side", 1, kAnyRank)))
@@ -45,17 +45,159 @@ static LogicalResult solveShape(Operation *op, Value a, Value b, bool left,
     return failure();
   SmallVector<int64_t> batch;
   if (failed(broadcastShapes({as.drop_back(2), bs.drop_back(2)}, batch)))
-    return op->emitOpError("batch dimensions are not broadcastable");
+    return op.emitOpError("batch dimensions are not broadcastable");
   shape.assign(batch.begin(), batch.end());
   shape.append(bs.end() - 2, bs.end());
   return success();
 }
 
-LogicalResult mlir::tp::verifyMatrixOp(Operation *op, MatrixKind kind) {
-  ValueRange operands = cast<ComputeOpInterface>(op).getComputeOperands();
+/// min(a, b) of two sizes, dynamic when either is.
+static int64_t minDim(int64_t a, int64_t b) {
+  return isDyn(a) || isDyn(b) ? ShapedType::kDynamic : std::min(a, b);
+}
+
+/// A batch shape followed by `dims`.
+static SmallVector<int64_t> batchThen(ArrayRef<int64_t> batch,
+                                      ArrayRef<int64_t> dims) {
+  SmallVector<int64_t> shape(batch);
+  shape.append(dims.begin(), dims.end());
+  return shape;
+}
+
+/// The results of the multi-result factorizations, as PyTorch shapes them
+/// for an input (..., m, n) with k = min(m, n).
+static LogicalResult factorShapes(RuleContext &op, Value a) {
+  bool square =
+      op.isa<LinalgCholeskyExOp, LinalgInvExOp, LinalgEigOp, LinalgEighOp>();
+  if (op.isa<TriangularSolveOp>())
+    square = false; // `a` is the right-hand side
+  if (failed(expectMatrix(op, a, "the input", square)))
+    return failure();
+  ArrayRef<int64_t> s = shapeOf(a);
+  ArrayRef<int64_t> batch = s.drop_back(2);
+  int64_t m = s[s.size() - 2], n = s.back(), k = minDim(m, n);
+  if (op.isa<LinalgCholeskyExOp, LinalgInvExOp>()) {
+    (void)op.setResultShape(0, s);
+    return op.setResultShape(1, batch);
+  }
+  if (op.isa<LinalgEigOp, LinalgEighOp>()) {
+    (void)op.setResultShape(0, batchThen(batch, {n}));
+    return op.setResultShape(1, s);
+  }
+  if (auto qr = op.dynAs<LinalgQrOp>()) {
+    StringRef mode = qr->getMode();
+    if (mode == "complete") {
+      (void)op.setResultShape(0, batchThen(batch, {m, m}));
+      return op.setResultShape(1, s);
+    }
+    // mode "r" returns an empty Q.
+    (void)op.setResultShape(0, mode == "r" ? SmallVector<int64_t>{0}
+                                           : batchThen(batch, {m, k}));
+    return op.setResultShape(1, batchThen(batch, {k, n}));
+  }
+  if (auto svd = op.dynAs<LinalgSvdOp>()) {
+    bool full = svd->getFullMatrices();
+    (void)op.setResultShape(0, batchThen(batch, {m, full ? m : k}));
+    (void)op.setResultShape(1, batchThen(batch, {k}));
+    return op.setResultShape(2, batchThen(batch, {full ? n : k, n}));
+  }
+  if (auto svd = op.dynAs<SvdOp>()) {
+    // torch.svd: V, not Vh; without compute_uv, zero-filled square U and V.
+    bool reduced = svd->getSome() && svd->getComputeUv();
+    (void)op.setResultShape(0, batchThen(batch, {m, reduced ? k : m}));
+    (void)op.setResultShape(1, batchThen(batch, {k}));
+    return op.setResultShape(2, batchThen(batch, {n, reduced ? k : n}));
+  }
+  if (op.isa<GeqrfOp>()) {
+    (void)op.setResultShape(0, s);
+    return op.setResultShape(1, batchThen(batch, {k}));
+  }
+  if (op.isa<LinalgLstsqOp>()) {
+    // solution (..., n, k), rank (...), singular values (..., k) for the
+    // gelsd/gelss drivers and empty otherwise. The residuals' shape depends
+    // on whether every matrix has full rank (data): results need explicit
+    // types to build one.
+    Value b = op.getOperand(1);
+    if (failed(expectMatrix(op, b, "the right-hand side", false)) ||
+        failed(expectDimsMatch(op, shapeOf(b)[rankOf(b) - 2], m,
+                               "right-hand side rows must match the matrix")))
+      return failure();
+    SmallVector<int64_t> common;
+    if (failed(broadcastShapes({batch, shapeOf(b).drop_back(2)}, common)))
+      return op.emitOpError("batch dimensions are not broadcastable");
+    (void)op.setResultShape(0, batchThen(common, {n, shapeOf(b).back()}));
+    (void)op.setResultShape(2, common);
+    std::optional<StringRef> driver = op.as<LinalgLstsqOp>().getDriver();
+    bool singular = driver && (*driver == "gelsd" || *driver == "gelss");
+    return op.setResultShape(3, singular ? batchThen(common, {k})
+                                         : SmallVector<int64_t>{0});
+  }
+  if (op.isa<TriangularSolveOp>()) {
+    // The first operand is the right-hand side, the second the matrix.
+    Value matrix = op.getOperand(1);
+    SmallVector<int64_t> solution;
+    if (failed(solveShape(op, matrix, a, /*left=*/true, solution)))
+      return failure();
+    (void)op.setResultShape(0, solution);
+    ArrayRef<int64_t> ms = shapeOf(matrix);
+    SmallVector<int64_t> common;
+    (void)broadcastShapes({batch, ms.drop_back(2)}, common);
+    return op.setResultShape(1, batchThen(common, ms.take_back(2)));
+  }
+  if (op.isa<LuWithInfoOp>()) {
+    (void)op.setResultShape(0, s);
+    (void)op.setResultShape(1, batchThen(batch, {k}));
+    return op.setResultShape(2, batch);
+  }
+  return success();
+}
+
+/// tensorinv (the input's trailing dims, then its `ind` leading ones) and
+/// tensorsolve (the coefficient tensor's dims after the right-hand side's,
+/// once `dims` moved to the end).
+static LogicalResult tensorInverseShape(RuleContext &op, Value a) {
+  ArrayRef<int64_t> s = shapeOf(a);
+  if (auto inv = op.dynAs<LinalgTensorinvOp>()) {
+    int64_t ind = inv->getInd();
+    if (ind <= 0 || ind > static_cast<int64_t>(s.size()))
+      return op.emitOpError("ind must be in [1, ")
+             << s.size() << "], got " << ind;
+    ArrayRef<int64_t> lead = s.take_front(ind), rest = s.drop_front(ind);
+    if (failed(expectDimsMatch(op, numElementsOrDynamic(lead),
+                               numElementsOrDynamic(rest),
+                               "the dims before and after ind must hold "
+                               "equally many elements")))
+      return failure();
+    return op.setResultShape(0, batchThen(rest, lead));
+  }
+  Value b = op.getOperand(1);
+  SmallVector<int64_t> moved(s);
+  if (std::optional<ArrayRef<int64_t>> dims =
+          op.as<LinalgTensorsolveOp>().getDims()) {
+    SmallVector<int64_t> kept, last;
+    SmallVector<bool> isMoved(s.size(), false);
+    for (int64_t d : *dims) {
+      FailureOr<int64_t> dim = normalizeDim(op, d, s.size(), "dims entry");
+      if (failed(dim))
+        return failure();
+      isMoved[*dim] = true;
+      last.push_back(s[*dim]);
+    }
+    for (auto [i, d] : llvm::enumerate(s))
+      if (!isMoved[i])
+        kept.push_back(d);
+    moved = batchThen(kept, last);
+  }
+  if (failed(expectRank(op, a, "a coefficient tensor", rankOf(b), kAnyRank)))
+    return failure();
+  return op.setResultShape(0, ArrayRef<int64_t>(moved).drop_front(rankOf(b)));
+}
+
+LogicalResult mlir::tp::inferMatrixOpShape(RuleContext &op, MatrixKind kind) {
+  ValueRange operands = op.getComputeOperands();
   Value a = operands[0];
   if (!isFloatingOrComplex(elementTypeOf(a)))
-    return op->emitOpError("expected a floating or complex input, got ")
+    return op.emitOpError("expected a floating or complex input, got ")
            << a.getType();
   ArrayRef<int64_t> s = shapeOf(a);
   SmallVector<int64_t> shape;
@@ -63,15 +205,15 @@ LogicalResult mlir::tp::verifyMatrixOp(Operation *op, MatrixKind kind) {
   case MatrixKind::Square:
     if (failed(expectMatrix(op, a, "the input", true)))
       return failure();
-    return expectResultShape(op, 0, s);
+    return op.setResultShape(0, s);
   case MatrixKind::Transposed:
     if (failed(expectMatrix(op, a, "the input", false)))
       return failure();
     shape.assign(s.begin(), s.end());
     std::swap(shape[shape.size() - 1], shape[shape.size() - 2]);
-    return expectResultShape(op, 0, shape);
-  case MatrixKind::Any:
-    return success();
+    return op.setResultShape(0, shape);
+  case MatrixKind::TensorInverse:
+    return tensorInverseShape(op, a);
   case MatrixKind::BatchScalar:
   case MatrixKind::BatchVector:
   case MatrixKind::BatchVectorMin:
@@ -86,74 +228,74 @@ LogicalResult mlir::tp::verifyMatrixOp(Operation *op, MatrixKind kind) {
       shape.push_back(isDyn(m) || isDyn(n) ? ShapedType::kDynamic
                                            : std::min(m, n));
     }
-    return expectResultShape(op, 0, shape);
+    return op.setResultShape(0, shape);
   case MatrixKind::Solve: {
     bool left = true;
-    if (auto solve = dyn_cast<LinalgSolveOp>(op))
-      left = solve.getLeft();
+    if (auto solve = op.dynAs<LinalgSolveOp>())
+      left = solve->getLeft();
     if (failed(solveShape(op, operands[0], operands[1], left, shape)))
       return failure();
-    return expectResultShape(op, 0, shape);
+    return op.setResultShape(0, shape);
   }
   case MatrixKind::SolveRhsFirst:
     if (failed(expectMatrix(op, operands[0], "the right-hand side", false)) ||
         failed(solveShape(op, operands[1], operands[0], true, shape)))
       return failure();
-    if (isa<LuSolveOp>(op)) {
+    if (op.isa<LuSolveOp>()) {
       Type pivots = elementTypeOf(operands[2]);
       if (!pivots.isInteger(32) && !pivots.isInteger(64))
-        return op->emitOpError("LU_pivots must be an integer tensor");
+        return op.emitOpError("LU_pivots must be an integer tensor");
     }
-    return expectResultShape(op, 0, shape);
+    return op.setResultShape(0, shape);
   case MatrixKind::Same:
-    return expectResultShape(op, 0, s);
+    return op.setResultShape(0, s);
   case MatrixKind::ThirdOperand:
-    return expectResultShape(op, 0, shapeOf(operands[2]));
+    return op.setResultShape(0, shapeOf(operands[2]));
   case MatrixKind::Factor:
-    return expectMatrix(op, a, "the input", false);
+    return factorShapes(op, a);
   }
   llvm_unreachable("unknown matrix kind");
 }
 
-LogicalResult mlir::tp::verifyFft(Operation *op) {
-  Value input = op->getOperand(0);
+LogicalResult mlir::tp::inferFftShape(RuleContext &op) {
+  Value input = op.getOperand(0);
   if (failed(expectRank(op, input, "an input", 1, kAnyRank)))
     return failure();
-  StringRef name = op->getName().stripDialect().drop_front(4); // drop "fft_"
+  StringRef name = op.getName().stripDialect().drop_front(4); // drop "fft_"
   bool isReal = name.starts_with("rfft") || name.starts_with("ihfft");
   bool toReal = name.starts_with("irfft") || name.starts_with("hfft");
   if (isReal && isa<ComplexType>(elementTypeOf(input)))
-    return op->emitOpError("expects a real input tensor, got ")
+    return op.emitOpError("expects a real input tensor, got ")
            << input.getType();
-  if (auto norm = op->getAttrOfType<StringAttr>("norm"))
+  if (auto norm = op.getAttrOfType<StringAttr>("norm"))
     if (!llvm::is_contained({"backward", "forward", "ortho"}, norm.getValue()))
-      return op->emitOpError("norm must be backward, forward or ortho");
+      return op.emitOpError("norm must be backward, forward or ortho");
 
   ArrayRef<int64_t> x = shapeOf(input);
   int64_t rank = x.size();
   // The transformed dimensions and their signal sizes.
   SmallVector<int64_t> dims, sizes;
-  if (auto n = op->getAttrOfType<IntegerAttr>("n")) {
+  if (auto n = op.getAttrOfType<IntegerAttr>("n")) {
     sizes.push_back(n.getInt());
   }
-  if (auto dim = op->getAttrOfType<IntegerAttr>("dim")) {
+  if (auto dim = op.getAttrOfType<IntegerAttr>("dim")) {
     dims.push_back(dim.getInt());
-  } else if (auto dimList = op->getAttrOfType<DenseI64ArrayAttr>("dim")) {
+  } else if (auto dimList = op.getAttrOfType<DenseI64ArrayAttr>("dim")) {
     dims.assign(dimList.asArrayRef().begin(), dimList.asArrayRef().end());
   } else if (name.ends_with("2")) {
     dims = {-2, -1};
   } else if (name.ends_with("n")) {
-    auto s = op->getAttrOfType<DenseI64ArrayAttr>("s");
+    auto s = op.getAttrOfType<DenseI64ArrayAttr>("s");
     int64_t count = s ? static_cast<int64_t>(s.size()) : rank;
     for (int64_t i = rank - count; i < rank; ++i)
       dims.push_back(i);
   } else {
     dims = {-1};
   }
-  if (auto s = op->getAttrOfType<DenseI64ArrayAttr>("s")) {
+  if (auto s = op.getAttrOfType<DenseI64ArrayAttr>("s")) {
     sizes.assign(s.asArrayRef().begin(), s.asArrayRef().end());
     if (sizes.size() != dims.size())
-      return op->emitOpError("s and dim must have the same length");
+      return op.emitOpError("s and dim must have the same length");
   }
   SmallVector<int64_t> shape(x);
   for (auto [i, d] : llvm::enumerate(dims)) {
@@ -165,7 +307,7 @@ LogicalResult mlir::tp::verifyFft(Operation *op) {
     std::optional<int64_t> given =
         i < sizes.size() ? std::optional<int64_t>(sizes[i]) : std::nullopt;
     if (given && *given <= 0)
-      return op->emitOpError("signal sizes must be positive, got ") << *given;
+      return op.emitOpError("signal sizes must be positive, got ") << *given;
     int64_t out = given ? *given : in;
     if (last && toReal && !given)
       out = isDyn(in) ? in : 2 * (in - 1);
@@ -173,11 +315,11 @@ LogicalResult mlir::tp::verifyFft(Operation *op) {
       out = isDyn(out) ? out : out / 2 + 1;
     shape[*dim] = out;
   }
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyStft(Operation *op) {
-  auto stft = cast<StftOp>(op);
+LogicalResult mlir::tp::inferStftShape(RuleContext &op) {
+  auto stft = op.as<StftOp>();
   Value input = stft.getInput();
   if (failed(expectRank(op, input, "a 1-D or 2-D signal", 1, 2)))
     return failure();
@@ -185,11 +327,11 @@ LogicalResult mlir::tp::verifyStft(Operation *op) {
   int64_t hop = stft.getHopLength().value_or(nFft / 4);
   int64_t win = stft.getWinLength().value_or(nFft);
   if (nFft <= 0 || hop <= 0 || win <= 0 || win > nFft)
-    return op->emitOpError("expected 0 < win_length <= n_fft and a positive "
-                           "hop_length");
+    return op.emitOpError("expected 0 < win_length <= n_fft and a positive "
+                          "hop_length");
   if (stft.getReturnComplex() == false)
-    return op->emitOpError("return_complex=false (real output) is not "
-                           "supported: use the complex result");
+    return op.emitOpError("return_complex=false (real output) is not "
+                          "supported: use the complex result");
   if (Value window = stft.getWindow())
     if (failed(expectRank(op, window, "a 1-D window", 1, 1)) ||
         failed(expectDimsMatch(op, shapeOf(window)[0], win,
@@ -205,22 +347,22 @@ LogicalResult mlir::tp::verifyStft(Operation *op) {
     shape.push_back(ShapedType::kDynamic);
   } else {
     if (len < nFft)
-      return op->emitOpError("signal length ")
+      return op.emitOpError("signal length ")
              << len << " is shorter than n_fft " << nFft;
     shape.push_back(1 + (len - nFft) / hop);
   }
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyViewAsComplex(Operation *op) {
-  Value input = op->getOperand(0);
+LogicalResult mlir::tp::inferViewAsComplexShape(RuleContext &op) {
+  Value input = op.getOperand(0);
   Type element = elementTypeOf(input);
   if (!element.isF32() && !element.isF64())
-    return op->emitOpError("expects an f32 or f64 input, got ")
+    return op.emitOpError("expects an f32 or f64 input, got ")
            << input.getType();
   if (failed(expectRank(op, input, "an input", 1, kAnyRank)) ||
       failed(expectDimsMatch(op, shapeOf(input).back(), 2,
                              "the last dimension must have size 2")))
     return failure();
-  return expectResultShape(op, 0, shapeOf(input).drop_back());
+  return op.setResultShape(0, shapeOf(input).drop_back());
 }

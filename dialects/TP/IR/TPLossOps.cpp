@@ -8,19 +8,19 @@ using namespace mlir::tp;
 #define GET_OP_CLASSES
 #include "tensorplay/Dialect/TP/IR/TPLossOps.cpp.inc"
 
-static LogicalResult expectIntegerTarget(Operation *op, Value target,
+static LogicalResult expectIntegerTarget(RuleContext &op, Value target,
                                          StringRef name = "target") {
   Type type = elementTypeOf(target);
   if (isa<IntegerType>(type) && !type.isInteger(1))
     return success();
-  return op->emitOpError("expected ")
+  return op.emitOpError("expected ")
          << name << " to hold integer class indices, got " << target.getType();
 }
 
 /// Shape of the unreduced loss of each kind (the result for "none").
-static LogicalResult lossShape(Operation *op, LossKind kind,
+static LogicalResult lossShape(RuleContext &op, LossKind kind,
                                SmallVectorImpl<int64_t> &shape) {
-  ValueRange operands = cast<ComputeOpInterface>(op).getComputeOperands();
+  ValueRange operands = op.getComputeOperands();
   Value input = operands[0], target = operands[1];
   ArrayRef<int64_t> x = shapeOf(input);
   switch (kind) {
@@ -29,22 +29,22 @@ static LogicalResult lossShape(Operation *op, LossKind kind,
     for (Value operand : operands)
       shapes.push_back(shapeOf(operand));
     if (failed(broadcastShapes(shapes, shape)))
-      return op->emitOpError("input and target shapes are not broadcastable: ")
+      return op.emitOpError("input and target shapes are not broadcastable: ")
              << formatShape(x) << " vs " << formatShape(shapeOf(target));
     return success();
   }
   case LossKind::PerRow: {
     if (failed(expectRank(op, input, "inputs", 1, 2)))
       return failure();
-    bool cosine = isa<CosineEmbeddingLossOp>(op);
+    bool cosine = op.isa<CosineEmbeddingLossOp>();
     for (Value other : operands.take_front(cosine ? 2 : 3))
       if (shapeOf(other) != x)
-        return op->emitOpError("all inputs must have the shape ")
+        return op.emitOpError("all inputs must have the shape ")
                << formatShape(x) << ", got " << formatShape(shapeOf(other));
     if (x.size() == 2)
       shape.push_back(x[0]);
     if (cosine && shapeOf(operands[2]) != ArrayRef<int64_t>(shape))
-      return op->emitOpError("target must have shape ")
+      return op.emitOpError("target must have shape ")
              << formatShape(shape) << ", got "
              << formatShape(shapeOf(operands[2]));
     return success();
@@ -58,15 +58,15 @@ static LogicalResult lossShape(Operation *op, LossKind kind,
       if (failed(expectRank(op, input, "an (N, C, H, W) input", 4, 4)))
         return failure();
     } else if (failed(expectRank(op, input, "an input", 1,
-                                 isa<MultiMarginLossOp>(op)
+                                 op.isa<MultiMarginLossOp>()
                                      ? 2
                                      : std::numeric_limits<int64_t>::max()))) {
       return failure();
     }
     if (probabilities) {
       if (shapeOf(target) != x)
-        return op->emitOpError("class-probability targets must have the "
-                               "input's shape ")
+        return op.emitOpError("class-probability targets must have the "
+                              "input's shape ")
                << formatShape(x) << ", got " << formatShape(shapeOf(target));
     } else if (failed(expectIntegerTarget(op, target))) {
       return failure();
@@ -75,14 +75,14 @@ static LogicalResult lossShape(Operation *op, LossKind kind,
     shape.assign(x.begin(), x.end());
     shape.erase(shape.begin() + classDim);
     if (!probabilities && shapeOf(target) != ArrayRef<int64_t>(shape))
-      return op->emitOpError("target must have shape ")
+      return op.emitOpError("target must have shape ")
              << formatShape(shape) << " (the input without its class "
              << "dimension), got " << formatShape(shapeOf(target));
     if (operands.size() > 2) {
       Value weight = operands[2];
       if (rankOf(weight) != 1 ||
           !llvm::equal(shapeOf(weight), ArrayRef{x[classDim]}))
-        return op->emitOpError("weight must have one entry per class (")
+        return op.emitOpError("weight must have one entry per class (")
                << x[classDim] << "), got " << formatShape(shapeOf(weight));
     }
     return success();
@@ -92,7 +92,7 @@ static LogicalResult lossShape(Operation *op, LossKind kind,
         failed(expectIntegerTarget(op, target)))
       return failure();
     if (shapeOf(target) != x)
-      return op->emitOpError("target must have the input's shape ")
+      return op.emitOpError("target must have the input's shape ")
              << formatShape(x) << ", got " << formatShape(shapeOf(target));
     if (x.size() == 2)
       shape.push_back(x[0]);
@@ -111,19 +111,19 @@ static LogicalResult lossShape(Operation *op, LossKind kind,
   llvm_unreachable("unknown loss kind");
 }
 
-LogicalResult mlir::tp::verifyLoss(Operation *op, LossKind kind,
-                                   StringRef reduction) {
+LogicalResult mlir::tp::inferLossShape(RuleContext &op, LossKind kind,
+                                       StringRef reduction) {
   if (reduction != "none" && reduction != "mean" && reduction != "sum")
-    return op->emitOpError("reduction must be one of none, mean, sum, got '")
+    return op.emitOpError("reduction must be one of none, mean, sum, got '")
            << reduction << "'";
   SmallVector<int64_t> shape;
   if (failed(lossShape(op, kind, shape)))
     return failure();
   if (reduction != "none")
     shape.clear();
-  if (failed(expectResultShape(op, 0, shape)))
+  if (failed(op.setResultShape(0, shape)))
     return failure();
-  if (op->getNumResults() == 2) // multilabel_margin_loss_forward's is_target
-    return expectResultShape(op, 1, shapeOf(op->getOperand(1)));
+  if (op.getNumResults() == 2) // multilabel_margin_loss_forward's is_target
+    return op.setResultShape(1, shapeOf(op.getOperand(1)));
   return success();
 }

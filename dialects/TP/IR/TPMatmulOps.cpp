@@ -13,7 +13,7 @@ using namespace mlir::tp;
 static constexpr int64_t kAnyRank = std::numeric_limits<int64_t>::max();
 
 /// Computes the shape of the product of `lhs` and `rhs` under `kind`.
-static LogicalResult productShape(Operation *op, MatmulKind kind, Value lhs,
+static LogicalResult productShape(RuleContext &op, MatmulKind kind, Value lhs,
                                   Value rhs, SmallVectorImpl<int64_t> &shape) {
   ArrayRef<int64_t> a = shapeOf(lhs), b = shapeOf(rhs);
   auto contract = [&](int64_t x, int64_t y) {
@@ -78,7 +78,7 @@ static LogicalResult productShape(Operation *op, MatmulKind kind, Value lhs,
     ArrayRef<int64_t> lb = ArrayRef(l).drop_back(2),
                       rb = ArrayRef(r).drop_back(2);
     if (failed(broadcastShapes({lb, rb}, batch)))
-      return op->emitOpError("batch dimensions ")
+      return op.emitOpError("batch dimensions ")
              << formatShape(lb) << " and " << formatShape(rb)
              << " are not broadcastable";
     shape.assign(batch.begin(), batch.end());
@@ -92,25 +92,25 @@ static LogicalResult productShape(Operation *op, MatmulKind kind, Value lhs,
   llvm_unreachable("unknown matmul kind");
 }
 
-LogicalResult mlir::tp::verifyProduct(Operation *op, MatmulKind kind,
-                                      Value self, Value lhs, Value rhs) {
+LogicalResult mlir::tp::inferProductShape(RuleContext &op, MatmulKind kind,
+                                          Value self, Value lhs, Value rhs) {
   SmallVector<int64_t> shape;
   if (failed(productShape(op, kind, lhs, rhs, shape)))
     return failure();
   if (self) {
     if (!broadcastsTo(shapeOf(self), shape))
-      return op->emitOpError("self of shape ")
+      return op.emitOpError("self of shape ")
              << formatShape(shapeOf(self))
              << " does not broadcast to the product shape "
              << formatShape(shape);
   }
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyChain(Operation *op, ValueRange tensors,
-                                    MatmulKind kind) {
+LogicalResult mlir::tp::inferChainShape(RuleContext &op, ValueRange tensors,
+                                        MatmulKind kind) {
   if (tensors.empty() || (kind == MatmulKind::MultiDot && tensors.size() < 2))
-    return op->emitOpError("expected ")
+    return op.emitOpError("expected ")
            << (kind == MatmulKind::MultiDot ? "at least 2 tensors"
                                             : "at least 1 tensor");
   for (auto [i, t] : llvm::enumerate(tensors)) {
@@ -139,11 +139,11 @@ LogicalResult mlir::tp::verifyChain(Operation *op, ValueRange tensors,
   }
   if (firstVector)
     shape.erase(shape.begin());
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyLinear(Operation *op) {
-  auto linear = cast<LinearOp>(op);
+LogicalResult mlir::tp::inferLinearShape(RuleContext &op) {
+  auto linear = op.as<LinearOp>();
   Value input = linear.getInput(), weight = linear.getWeight();
   if (failed(expectRank(op, input, "an input", 1, kAnyRank)) ||
       failed(expectRank(op, weight, "a weight", 1, 2)))
@@ -157,15 +157,15 @@ LogicalResult mlir::tp::verifyLinear(Operation *op) {
     shape.push_back(w[0]);
   if (Value bias = linear.getBias()) {
     if (!broadcastsTo(shapeOf(bias), shape))
-      return op->emitOpError("bias of shape ")
+      return op.emitOpError("bias of shape ")
              << formatShape(shapeOf(bias)) << " does not broadcast to "
              << formatShape(shape);
   }
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyBilinear(Operation *op) {
-  auto bilinear = cast<BilinearOp>(op);
+LogicalResult mlir::tp::inferBilinearShape(RuleContext &op) {
+  auto bilinear = op.as<BilinearOp>();
   Value x1 = bilinear.getInput1(), x2 = bilinear.getInput2(),
         w = bilinear.getWeight();
   if (failed(expectRank(op, x1, "input1", 1, kAnyRank)) ||
@@ -179,7 +179,7 @@ LogicalResult mlir::tp::verifyBilinear(Operation *op) {
                              "input2 features and weight dim 2 differ")))
     return failure();
   if (a.drop_back() != b.drop_back())
-    return op->emitOpError("input1 and input2 batch shapes differ: ")
+    return op.emitOpError("input1 and input2 batch shapes differ: ")
            << formatShape(a.drop_back()) << " vs "
            << formatShape(b.drop_back());
   if (Value bias = bilinear.getBias())
@@ -189,16 +189,16 @@ LogicalResult mlir::tp::verifyBilinear(Operation *op) {
       return failure();
   SmallVector<int64_t> shape(a.drop_back());
   shape.push_back(ws[0]);
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyTensordot(Operation *op) {
-  auto td = cast<TensordotOp>(op);
+LogicalResult mlir::tp::inferTensordotShape(RuleContext &op) {
+  auto td = op.as<TensordotOp>();
   ArrayRef<int64_t> a = shapeOf(td.getInput()), b = shapeOf(td.getOther());
   ArrayRef<int64_t> da = td.getDimsSelf(), db = td.getDimsOther();
   if (da.size() != db.size())
-    return op->emitOpError("dims_self and dims_other must have the same "
-                           "length, got ")
+    return op.emitOpError("dims_self and dims_other must have the same "
+                          "length, got ")
            << da.size() << " and " << db.size();
   llvm::SmallSet<int64_t, 4> usedA, usedB;
   for (auto [x, y] : llvm::zip_equal(da, db)) {
@@ -207,7 +207,7 @@ LogicalResult mlir::tp::verifyTensordot(Operation *op) {
     if (failed(i) || failed(j))
       return failure();
     if (!usedA.insert(*i).second || !usedB.insert(*j).second)
-      return op->emitOpError("contracted dimensions must be distinct");
+      return op.emitOpError("contracted dimensions must be distinct");
     if (failed(expectDimsMatch(op, a[*i], b[*j],
                                "contracted dimensions differ in size")))
       return failure();
@@ -219,24 +219,24 @@ LogicalResult mlir::tp::verifyTensordot(Operation *op) {
   for (auto [j, d] : llvm::enumerate(b))
     if (!usedB.count(j))
       shape.push_back(d);
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyVecdot(Operation *op) {
-  auto vd = cast<LinalgVecdotOp>(op);
+LogicalResult mlir::tp::inferVecdotShape(RuleContext &op) {
+  auto vd = op.as<LinalgVecdotOp>();
   SmallVector<int64_t> shape;
   if (failed(broadcastShapes({shapeOf(vd.getX()), shapeOf(vd.getY())}, shape)))
-    return op->emitOpError("x and y are not broadcastable");
+    return op.emitOpError("x and y are not broadcastable");
   FailureOr<int64_t> dim = normalizeDim(op, vd.getDim(), shape.size());
   if (failed(dim) || shape.empty())
-    return shape.empty() ? op->emitOpError("expected operands of rank >= 1")
+    return shape.empty() ? op.emitOpError("expected operands of rank >= 1")
                          : failure();
   shape.erase(shape.begin() + *dim);
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyPrelu(Operation *op) {
-  auto prelu = cast<PreluOp>(op);
+LogicalResult mlir::tp::inferPreluShape(RuleContext &op) {
+  auto prelu = op.as<PreluOp>();
   Value input = prelu.getInput(), weight = prelu.getWeight();
   if (failed(expectRank(op, weight, "a weight", 0, 1)))
     return failure();
@@ -249,15 +249,15 @@ LogicalResult mlir::tp::verifyPrelu(Operation *op) {
                                "of input channels")))
       return failure();
   }
-  return expectResultShape(op, 0, shapeOf(input));
+  return op.setResultShape(0, shapeOf(input));
 }
 
-LogicalResult mlir::tp::verifyCross(Operation *op) {
-  auto cross = cast<CrossOp>(op);
+LogicalResult mlir::tp::inferCrossShape(RuleContext &op) {
+  auto cross = op.as<CrossOp>();
   SmallVector<int64_t> shape;
   if (failed(broadcastShapes(
           {shapeOf(cross.getInput()), shapeOf(cross.getOther())}, shape)))
-    return op->emitOpError("input and other are not broadcastable");
+    return op.emitOpError("input and other are not broadcastable");
   int64_t rank = shape.size();
   std::optional<int64_t> dim;
   if (std::optional<int64_t> given = cross.getDim()) {
@@ -271,7 +271,7 @@ LogicalResult mlir::tp::verifyCross(Operation *op) {
         dim = i;
   }
   if (!dim || (shape[*dim] != 3 && !ShapedType::isDynamic(shape[*dim])))
-    return op->emitOpError("expected a dimension of size 3 to take the cross "
-                           "product along");
-  return expectResultShape(op, 0, shape);
+    return op.emitOpError("expected a dimension of size 3 to take the cross "
+                          "product along");
+  return op.setResultShape(0, shape);
 }

@@ -12,21 +12,22 @@ static int64_t mulDim(int64_t a, int64_t b) {
   return ShapedType::isDynamic(a) ? a : a * b;
 }
 
-LogicalResult mlir::tp::verifyRecurrentCell(Operation *op, int64_t gates,
-                                            Value input, ArrayRef<Value> states,
-                                            Value wIh, Value wHh, Value bIh,
-                                            Value bHh) {
+LogicalResult mlir::tp::inferRecurrentCellShape(RuleContext &op, int64_t gates,
+                                                Value input,
+                                                ArrayRef<Value> states,
+                                                Value wIh, Value wHh, Value bIh,
+                                                Value bHh) {
   if (failed(expectRank(op, input, "an input", 1, 2)))
     return failure();
   bool batched = rankOf(input) == 2;
   ArrayRef<int64_t> x = shapeOf(input);
   for (Value state : states) {
     if (rankOf(state) != rankOf(input))
-      return op->emitOpError("hidden state must be ")
+      return op.emitOpError("hidden state must be ")
              << (batched ? "2-D for a 2-D input" : "1-D for a 1-D input")
              << ", got rank " << rankOf(state);
     if (state.getType() != states.front().getType())
-      return op->emitOpError("hidden and cell states must have one type");
+      return op.emitOpError("hidden and cell states must have one type");
   }
   ArrayRef<int64_t> h = shapeOf(states.front());
   int64_t hidden = h.back();
@@ -57,35 +58,36 @@ LogicalResult mlir::tp::verifyRecurrentCell(Operation *op, int64_t gates,
                                "bias size must equal gates x hidden_size")))
       return failure();
   }
-  for (unsigned i = 0; i < op->getNumResults(); ++i)
-    if (failed(expectResultShape(op, i, h)))
+  for (unsigned i = 0; i < op.getNumResults(); ++i)
+    if (failed(op.setResultShape(i, h)))
       return failure();
   return success();
 }
 
-LogicalResult mlir::tp::verifyMkldnnRnnLayer(Operation *op) {
-  auto rnn = cast<MkldnnRnnLayerOp>(op);
+LogicalResult mlir::tp::inferMkldnnRnnLayerShape(RuleContext &op) {
+  auto rnn = op.as<MkldnnRnnLayerOp>();
   if (failed(expectRank(op, rnn.getInput(), "a 3-D input", 3, 3)) ||
       failed(expectRank(op, rnn.getHx(), "a 2-D hx", 2, 2)) ||
       failed(expectRank(op, rnn.getCx(), "a 2-D cx", 2, 2)))
     return failure();
   int64_t hidden = rnn.getHiddenSize();
   if (hidden <= 0)
-    return op->emitOpError("hidden_size must be positive, got ") << hidden;
+    return op.emitOpError("hidden_size must be positive, got ") << hidden;
   if (failed(expectDimsMatch(op, shapeOf(rnn.getHx())[1], hidden,
                              "hx last dimension must equal hidden_size")))
     return failure();
   ArrayRef<int64_t> x = shapeOf(rnn.getInput());
-  if (failed(expectResultShape(op, 0, {x[0], x[1], hidden})) ||
-      failed(expectResultShape(op, 1, shapeOf(rnn.getHx()))) ||
-      failed(expectResultShape(op, 2, shapeOf(rnn.getCx()))) ||
-      failed(expectRank(op, rnn.getWorkspace(), "a 1-D workspace", 1, 1)))
-    return failure();
+  (void)op.setResultShape(0, {x[0], x[1], hidden});
+  (void)op.setResultShape(1, shapeOf(rnn.getHx()));
+  (void)op.setResultShape(2, shapeOf(rnn.getCx()));
+  // The workspace's size is oneDNN's choice: only its rank is the dialect's.
+  if (Value workspace = op.getDeclaredResult(3))
+    return expectRank(op, workspace, "a 1-D workspace", 1, 1);
   return success();
 }
 
-LogicalResult mlir::tp::verifyAttention(Operation *op) {
-  auto sdpa = cast<ScaledDotProductAttentionOp>(op);
+LogicalResult mlir::tp::inferAttentionShape(RuleContext &op) {
+  auto sdpa = op.as<ScaledDotProductAttentionOp>();
   constexpr int64_t kAny = std::numeric_limits<int64_t>::max();
   Value q = sdpa.getQuery(), k = sdpa.getKey(), v = sdpa.getValue();
   if (failed(expectRank(op, q, "a query", 2, kAny)) ||
@@ -100,29 +102,29 @@ LogicalResult mlir::tp::verifyAttention(Operation *op) {
     return failure();
   double p = sdpa.getDropoutP().convertToDouble();
   if (p < 0.0 || p >= 1.0)
-    return op->emitOpError("dropout_p must be in [0, 1), got ") << p;
+    return op.emitOpError("dropout_p must be in [0, 1), got ") << p;
   int64_t l = qs[qs.size() - 2], s = ks[ks.size() - 2];
   if (Value mask = sdpa.getAttnMask()) {
     if (sdpa.getIsCausal())
-      return op->emitOpError("an explicit attn_mask cannot be combined with "
-                             "is_causal");
+      return op.emitOpError("an explicit attn_mask cannot be combined with "
+                            "is_causal");
     SmallVector<int64_t> target(qs.drop_back(2));
     target.append({l, s});
     if (!broadcastsTo(shapeOf(mask), target))
-      return op->emitOpError("attn_mask of shape ")
+      return op.emitOpError("attn_mask of shape ")
              << formatShape(shapeOf(mask)) << " does not broadcast to "
              << formatShape(target);
   }
   SmallVector<int64_t> shape(qs.drop_back());
   shape.push_back(vs.back());
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyNativeMultiHeadAttention(Operation *op) {
-  auto mha = cast<NativeMultiHeadAttentionOp>(op);
+LogicalResult mlir::tp::inferNativeMultiHeadAttentionShape(RuleContext &op) {
+  auto mha = op.as<NativeMultiHeadAttentionOp>();
   int64_t e = mha.getEmbedDim(), heads = mha.getNumHead();
   if (e <= 0 || heads <= 0 || e % heads != 0)
-    return op->emitOpError("embed_dim (")
+    return op.emitOpError("embed_dim (")
            << e << ") must be a positive multiple of num_head (" << heads
            << ")";
   Value q = mha.getQuery(), k = mha.getKey();
@@ -141,11 +143,11 @@ LogicalResult mlir::tp::verifyNativeMultiHeadAttention(Operation *op) {
       failed(expectDimsMatch(op, shapeOf(mha.getProjWeight())[0], e,
                              "proj_weight must have embed_dim rows")))
     return failure();
-  if (failed(expectResultShape(op, 0, qs)))
+  if (failed(op.setResultShape(0, qs)))
     return failure();
   if (!mha.getNeedWeights())
     return success();
   if (mha.getAverageAttnWeights())
-    return expectResultShape(op, 1, {qs[0], qs[1], ks[1]});
-  return expectResultShape(op, 1, {qs[0], heads, qs[1], ks[1]});
+    return op.setResultShape(1, {qs[0], qs[1], ks[1]});
+  return op.setResultShape(1, {qs[0], heads, qs[1], ks[1]});
 }

@@ -13,31 +13,31 @@ using namespace mlir::tp;
 #include "tensorplay/Dialect/TP/IR/TPReductionOps.cpp.inc"
 
 /// Integral inputs need an explicit floating dtype for these ops.
-static LogicalResult expectFloatingInput(Operation *op, Value input) {
-  auto compute = cast<ComputeOpInterface>(op);
-  Type dtype = compute.getExplicitDtype();
+static LogicalResult expectFloatingInput(RuleContext &op, Value input) {
+  Type dtype = op.getExplicitDtype();
   if (isFloatingOrComplex(elementTypeOf(input)) ||
       (dtype && isFloatingOrComplex(dtype)))
     return success();
-  return op->emitOpError("expected a floating or complex input (or a floating "
-                         "dtype=), got ")
+  return op.emitOpError("expected a floating or complex input (or a floating "
+                        "dtype=), got ")
          << input.getType();
 }
 
 /// The ops whose integral inputs tensorplay rejects.
-static bool needsFloatingInput(Operation *op) {
-  return isa<MeanOp, NormOp, SoftmaxOp, LogSoftmaxOp, SoftminOp, NormalizeOp,
-             RenormOp, LayerNormOp, GroupNormOp, BatchNormOp, CdistOp, PdistOp,
-             DistOp, CosineSimilarityOp, QuantileOp, NanquantileOp>(op);
+static bool needsFloatingInput(RuleContext &op) {
+  return op
+      .isa<MeanOp, NormOp, SoftmaxOp, LogSoftmaxOp, SoftminOp, NormalizeOp,
+           RenormOp, LayerNormOp, GroupNormOp, BatchNormOp, CdistOp, PdistOp,
+           DistOp, CosineSimilarityOp, QuantileOp, NanquantileOp>();
 }
 
 /// Whether `op` has no value over an empty set (max, amax, argmax,
 /// max_dim, and the norms with p = +-inf, whose identity PyTorch refuses).
-static bool needsNonEmptyReduction(Operation *op) {
-  if (isa<MaxOp, AmaxOp, ArgmaxOp, MaxDimOp>(op))
+static bool needsNonEmptyReduction(RuleContext &op) {
+  if (op.isa<MaxOp, AmaxOp, ArgmaxOp, MaxDimOp>())
     return true;
-  if (auto norm = dyn_cast<NormOp>(op))
-    return norm.getP() && std::isinf(norm.getP()->convertToDouble());
+  if (auto norm = op.dynAs<NormOp>())
+    return norm->getP() && std::isinf(norm->getP()->convertToDouble());
   return false;
 }
 
@@ -45,7 +45,7 @@ static bool needsNonEmptyReduction(Operation *op) {
 /// value there: a reduced dimension of size 0 (`explicitDims`), or an empty
 /// input reduced whole.
 static LogicalResult
-expectNonEmptyReduction(Operation *op, ArrayRef<int64_t> shape,
+expectNonEmptyReduction(RuleContext &op, ArrayRef<int64_t> shape,
                         const llvm::SmallSet<int64_t, 4> &reduced,
                         bool explicitDims) {
   if (!needsNonEmptyReduction(op))
@@ -54,16 +54,16 @@ expectNonEmptyReduction(Operation *op, ArrayRef<int64_t> shape,
     if (!reduced.count(d) || shape[d] != 0)
       continue;
     if (explicitDims)
-      return op->emitOpError("expected reduction dim ")
+      return op.emitOpError("expected reduction dim ")
              << d << " to have non-zero size";
-    return op->emitOpError(
+    return op.emitOpError(
         "expected a non-empty input when reducing over every dimension");
   }
   return success();
 }
 
-LogicalResult mlir::tp::verifyReduction(Operation *op, Value input,
-                                        DimList dims, bool keepdim) {
+LogicalResult mlir::tp::inferReductionShape(RuleContext &op, Value input,
+                                            DimList dims, bool keepdim) {
   if (needsFloatingInput(op) && failed(expectFloatingInput(op, input)))
     return failure();
   ArrayRef<int64_t> x = shapeOf(input);
@@ -75,7 +75,7 @@ LogicalResult mlir::tp::verifyReduction(Operation *op, Value input,
       if (failed(dim))
         return failure();
       if (!reduced.insert(*dim).second)
-        return op->emitOpError("dim ") << d << " appears more than once";
+        return op.emitOpError("dim ") << d << " appears more than once";
     }
   } else {
     for (int64_t i = 0; i < rank; ++i)
@@ -88,8 +88,8 @@ LogicalResult mlir::tp::verifyReduction(Operation *op, Value input,
     else if (keepdim)
       shape.push_back(1);
   }
-  for (unsigned i = 0; i < op->getNumResults(); ++i)
-    if (failed(expectResultShape(op, i, shape)))
+  for (unsigned i = 0; i < op.getNumResults(); ++i)
+    if (failed(op.setResultShape(i, shape)))
       return failure();
   // A maximum (or an infinity norm) of nothing has no value: PyTorch raises.
   if (failed(expectNonEmptyReduction(op, x, reduced,
@@ -98,21 +98,21 @@ LogicalResult mlir::tp::verifyReduction(Operation *op, Value input,
   return success();
 }
 
-LogicalResult mlir::tp::verifyAlongDim(Operation *op, Value input,
-                                       int64_t dim) {
+LogicalResult mlir::tp::inferAlongDimShape(RuleContext &op, Value input,
+                                           int64_t dim) {
   if (needsFloatingInput(op) && failed(expectFloatingInput(op, input)))
     return failure();
   if (failed(normalizeDim(op, dim, rankOf(input))))
     return failure();
-  if (auto renorm = dyn_cast<RenormOp>(op))
-    if (renorm.getMaxnorm().convertToDouble() < 0.0 ||
-        renorm.getP().convertToDouble() <= 0.0)
-      return op->emitOpError("renorm needs p > 0 and maxnorm >= 0");
-  return expectResultShape(op, 0, shapeOf(input));
+  if (auto renorm = op.dynAs<RenormOp>())
+    if (renorm->getMaxnorm().convertToDouble() < 0.0 ||
+        renorm->getP().convertToDouble() <= 0.0)
+      return op.emitOpError("renorm needs p > 0 and maxnorm >= 0");
+  return op.setResultShape(0, shapeOf(input));
 }
 
 /// Checks an optional per-feature parameter (weight, bias, running stats).
-static LogicalResult expectParam(Operation *op, Value param, StringRef name,
+static LogicalResult expectParam(RuleContext &op, Value param, StringRef name,
                                  ArrayRef<int64_t> expected) {
   if (!param || shapeOf(param) == expected)
     return success();
@@ -122,13 +122,13 @@ static LogicalResult expectParam(Operation *op, Value param, StringRef name,
         ShapedType::isDynamic(a) || ShapedType::isDynamic(b) || a == b;
   if (compatible)
     return success();
-  return op->emitOpError() << name << " must have shape "
-                           << formatShape(expected) << ", got "
-                           << formatShape(shapeOf(param));
+  return op.emitOpError() << name << " must have shape "
+                          << formatShape(expected) << ", got "
+                          << formatShape(shapeOf(param));
 }
 
-LogicalResult mlir::tp::verifyLayerNorm(Operation *op) {
-  auto ln = cast<LayerNormOp>(op);
+LogicalResult mlir::tp::inferLayerNormShape(RuleContext &op) {
+  auto ln = op.as<LayerNormOp>();
   if (failed(expectFloatingInput(op, ln.getInput())))
     return failure();
   ArrayRef<int64_t> x = shapeOf(ln.getInput()),
@@ -138,17 +138,17 @@ LogicalResult mlir::tp::verifyLayerNorm(Operation *op) {
                    [](int64_t a, int64_t b) {
                      return ShapedType::isDynamic(a) || a == b;
                    }))
-    return op->emitOpError("normalized_shape ")
+    return op.emitOpError("normalized_shape ")
            << formatShape(normalized) << " must match the trailing dimensions "
            << "of the input shape " << formatShape(x);
   if (failed(expectParam(op, ln.getWeight(), "weight", normalized)) ||
       failed(expectParam(op, ln.getBias(), "bias", normalized)))
     return failure();
-  return expectResultShape(op, 0, x);
+  return op.setResultShape(0, x);
 }
 
-LogicalResult mlir::tp::verifyGroupNorm(Operation *op) {
-  auto gn = cast<GroupNormOp>(op);
+LogicalResult mlir::tp::inferGroupNormShape(RuleContext &op) {
+  auto gn = op.as<GroupNormOp>();
   if (failed(expectFloatingInput(op, gn.getInput())) ||
       failed(expectRank(op, gn.getInput(), "an (N, C, ...) input", 2,
                         std::numeric_limits<int64_t>::max())))
@@ -156,46 +156,46 @@ LogicalResult mlir::tp::verifyGroupNorm(Operation *op) {
   ArrayRef<int64_t> x = shapeOf(gn.getInput());
   int64_t groups = gn.getNumGroups();
   if (groups <= 0 || (!ShapedType::isDynamic(x[1]) && x[1] % groups != 0))
-    return op->emitOpError("expected the number of channels (")
+    return op.emitOpError("expected the number of channels (")
            << x[1] << ") to be divisible by num_groups (" << groups << ")";
   if (failed(expectParam(op, gn.getWeight(), "weight", {x[1]})) ||
       failed(expectParam(op, gn.getBias(), "bias", {x[1]})))
     return failure();
-  return expectResultShape(op, 0, x);
+  return op.setResultShape(0, x);
 }
 
-LogicalResult mlir::tp::verifyBatchNorm(Operation *op) {
-  auto bn = cast<BatchNormOp>(op);
+LogicalResult mlir::tp::inferBatchNormShape(RuleContext &op) {
+  auto bn = op.as<BatchNormOp>();
   if (failed(expectFloatingInput(op, bn.getInput())) ||
       failed(expectRank(op, bn.getInput(), "an (N, C, ...) input", 2,
                         std::numeric_limits<int64_t>::max())))
     return failure();
   ArrayRef<int64_t> x = shapeOf(bn.getInput());
   if (!bn.getTraining() && (!bn.getRunningMean() || !bn.getRunningVar()))
-    return op->emitOpError("running_mean and running_var are required when "
-                           "not training");
+    return op.emitOpError("running_mean and running_var are required when "
+                          "not training");
   for (auto [param, name] : {std::pair{bn.getWeight(), "weight"},
                              {bn.getBias(), "bias"},
                              {bn.getRunningMean(), "running_mean"},
                              {bn.getRunningVar(), "running_var"}})
     if (failed(expectParam(op, param, name, {x[1]})))
       return failure();
-  return expectResultShape(op, 0, x);
+  return op.setResultShape(0, x);
 }
 
-LogicalResult mlir::tp::verifyDist(Operation *op) {
-  auto dist = cast<DistOp>(op);
+LogicalResult mlir::tp::inferDistShape(RuleContext &op) {
+  auto dist = op.as<DistOp>();
   if (failed(expectFloatingInput(op, dist.getInput())))
     return failure();
   SmallVector<int64_t> shape;
   if (failed(broadcastShapes(
           {shapeOf(dist.getInput()), shapeOf(dist.getOther())}, shape)))
-    return op->emitOpError("operands are not broadcastable");
-  return expectResultShape(op, 0, {});
+    return op.emitOpError("operands are not broadcastable");
+  return op.setResultShape(0, {});
 }
 
-LogicalResult mlir::tp::verifyCdist(Operation *op) {
-  auto cdist = cast<CdistOp>(op);
+LogicalResult mlir::tp::inferCdistShape(RuleContext &op) {
+  auto cdist = op.as<CdistOp>();
   if (failed(expectFloatingInput(op, cdist.getX1())))
     return failure();
   constexpr int64_t kAny = std::numeric_limits<int64_t>::max();
@@ -203,7 +203,7 @@ LogicalResult mlir::tp::verifyCdist(Operation *op) {
       failed(expectRank(op, cdist.getX2(), "x2", 2, kAny)))
     return failure();
   if (cdist.getP().convertToDouble() < 0.0)
-    return op->emitOpError("p must be non-negative");
+    return op.emitOpError("p must be non-negative");
   ArrayRef<int64_t> a = shapeOf(cdist.getX1()), b = shapeOf(cdist.getX2());
   if (failed(expectDimsMatch(op, a.back(), b.back(),
                              "x1 and x2 must have the same number of "
@@ -211,61 +211,62 @@ LogicalResult mlir::tp::verifyCdist(Operation *op) {
     return failure();
   SmallVector<int64_t> batch;
   if (failed(broadcastShapes({a.drop_back(2), b.drop_back(2)}, batch)))
-    return op->emitOpError("batch dimensions are not broadcastable");
+    return op.emitOpError("batch dimensions are not broadcastable");
   batch.append({a[a.size() - 2], b[b.size() - 2]});
-  return expectResultShape(op, 0, batch);
+  return op.setResultShape(0, batch);
 }
 
-LogicalResult mlir::tp::verifyPdist(Operation *op) {
-  auto pdist = cast<PdistOp>(op);
+LogicalResult mlir::tp::inferPdistShape(RuleContext &op) {
+  auto pdist = op.as<PdistOp>();
   if (failed(expectFloatingInput(op, pdist.getInput())) ||
       failed(expectRank(op, pdist.getInput(), "a 2-D input", 2, 2)))
     return failure();
   int64_t n = shapeOf(pdist.getInput())[0];
   int64_t pairs = ShapedType::isDynamic(n) ? n : n * (n - 1) / 2;
-  return expectResultShape(op, 0, {pairs});
+  return op.setResultShape(0, {pairs});
 }
 
-LogicalResult mlir::tp::verifyCosineSimilarity(Operation *op) {
-  auto cs = cast<CosineSimilarityOp>(op);
+LogicalResult mlir::tp::inferCosineSimilarityShape(RuleContext &op) {
+  auto cs = op.as<CosineSimilarityOp>();
   if (failed(expectFloatingInput(op, cs.getX1())))
     return failure();
   SmallVector<int64_t> shape;
   if (failed(
           broadcastShapes({shapeOf(cs.getX1()), shapeOf(cs.getX2())}, shape)))
-    return op->emitOpError("x1 and x2 are not broadcastable");
+    return op.emitOpError("x1 and x2 are not broadcastable");
   FailureOr<int64_t> dim = normalizeDim(op, cs.getDim(), shape.size());
   if (failed(dim))
     return failure();
   if (!shape.empty())
     shape.erase(shape.begin() + *dim);
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyTrace(Operation *op) {
-  if (failed(expectRank(op, op->getOperand(0), "a 2-D input", 2, 2)))
+LogicalResult mlir::tp::inferTraceShape(RuleContext &op) {
+  if (failed(expectRank(op, op.getOperand(0), "a 2-D input", 2, 2)))
     return failure();
-  return expectResultShape(op, 0, {});
+  return op.setResultShape(0, {});
 }
 
 template <typename QuantileLikeOp>
-static LogicalResult verifyQuantileLike(QuantileLikeOp op) {
-  Value input = op.getInput(), q = op.getQ();
+static LogicalResult inferQuantileLikeShape(RuleContext &op) {
+  typename QuantileLikeOp::Adaptor quantile = op.as<QuantileLikeOp>();
+  Value input = quantile.getInput(), q = quantile.getQ();
   if (failed(expectFloatingInput(op, input)) ||
       failed(expectRank(op, q, "q", 0, 1)))
     return failure();
-  StringRef mode = op.getInterpolation();
+  StringRef mode = quantile.getInterpolation();
   if (!llvm::is_contained({"linear", "lower", "higher", "midpoint", "nearest"},
                           mode))
     return op.emitOpError("interpolation must be one of linear, lower, "
                           "higher, midpoint, nearest, got '")
            << mode << "'";
   ArrayRef<int64_t> x = shapeOf(input);
-  bool keepdim = op.getKeepdim();
+  bool keepdim = quantile.getKeepdim();
   SmallVector<int64_t> shape;
   if (rankOf(q) == 1)
     shape.push_back(shapeOf(q)[0]);
-  if (std::optional<int64_t> dimAttr = op.getDim()) {
+  if (std::optional<int64_t> dimAttr = quantile.getDim()) {
     FailureOr<int64_t> dim = normalizeDim(op, *dimAttr, x.size());
     if (failed(dim))
       return failure();
@@ -277,11 +278,11 @@ static LogicalResult verifyQuantileLike(QuantileLikeOp op) {
   } else if (keepdim) {
     shape.append(x.size(), 1);
   }
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyQuantile(Operation *op) {
-  if (auto quantile = dyn_cast<QuantileOp>(op))
-    return verifyQuantileLike(quantile);
-  return verifyQuantileLike(cast<NanquantileOp>(op));
+LogicalResult mlir::tp::inferQuantileShape(RuleContext &op) {
+  if (op.isa<QuantileOp>())
+    return inferQuantileLikeShape<QuantileOp>(op);
+  return inferQuantileLikeShape<NanquantileOp>(op);
 }

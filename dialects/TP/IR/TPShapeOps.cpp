@@ -14,25 +14,14 @@ using namespace mlir::tp;
 
 static bool isDyn(int64_t d) { return ShapedType::isDynamic(d); }
 
-/// Product of the dims, or kDynamic when any is dynamic.
-static int64_t product(ArrayRef<int64_t> dims) {
-  int64_t n = 1;
-  for (int64_t d : dims) {
-    if (isDyn(d))
-      return ShapedType::kDynamic;
-    n *= d;
-  }
-  return n;
-}
-
-static LogicalResult layoutShape(Operation *op, LayoutKind kind,
+static LogicalResult layoutShape(RuleContext &op, LayoutKind kind,
                                  SmallVectorImpl<int64_t> &shape) {
-  Value input = op->getOperand(0);
+  Value input = op.getOperand(0);
   ArrayRef<int64_t> x = shapeOf(input);
   int64_t rank = x.size();
   switch (kind) {
   case LayoutKind::Transpose: {
-    auto t = cast<TransposeOp>(op);
+    auto t = op.as<TransposeOp>();
     FailureOr<int64_t> a = normalizeDim(op, t.getDim0(), rank, "dim0");
     FailureOr<int64_t> b = normalizeDim(op, t.getDim1(), rank, "dim1");
     if (failed(a) || failed(b))
@@ -43,9 +32,9 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
     return success();
   }
   case LayoutKind::Permute: {
-    ArrayRef<int64_t> dims = cast<PermuteOp>(op).getDims();
+    ArrayRef<int64_t> dims = op.as<PermuteOp>().getDims();
     if (static_cast<int64_t>(dims.size()) != rank)
-      return op->emitOpError("dims must list each of the ")
+      return op.emitOpError("dims must list each of the ")
              << rank << " dimensions once, got " << dims.size() << " entries";
     llvm::SmallSet<int64_t, 4> seen;
     for (int64_t d : dims) {
@@ -53,14 +42,13 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
       if (failed(dim))
         return failure();
       if (!seen.insert(*dim).second)
-        return op->emitOpError("dims is not a permutation: ")
-               << d << " repeats";
+        return op.emitOpError("dims is not a permutation: ") << d << " repeats";
       shape.push_back(x[*dim]);
     }
     return success();
   }
   case LayoutKind::Reshape: {
-    ArrayRef<int64_t> target = cast<ReshapeOp>(op).getShape();
+    ArrayRef<int64_t> target = op.as<ReshapeOp>().getShape();
     auto formatTarget = [&] {
       std::string text;
       llvm::raw_string_ostream os(text);
@@ -74,22 +62,22 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
     for (auto [i, d] : llvm::enumerate(target)) {
       if (d == -1) {
         if (inferred >= 0)
-          return op->emitOpError("only one dimension can be inferred (-1)");
+          return op.emitOpError("only one dimension can be inferred (-1)");
         inferred = i;
       } else if (d < 0) {
-        return op->emitOpError("invalid shape dimension ") << d;
+        return op.emitOpError("invalid shape dimension ") << d;
       } else {
         known = known * d;
       }
     }
     if (!known.value())
-      return op->emitOpError("shape ")
+      return op.emitOpError("shape ")
              << formatTarget()
              << " is too large: its number of elements overflows int64";
     shape.assign(target.begin(), target.end());
-    int64_t numel = product(x), size = *known.value();
+    int64_t numel = numElementsOrDynamic(x), size = *known.value();
     auto invalid = [&] {
-      return op->emitOpError("shape ")
+      return op.emitOpError("shape ")
              << formatTarget() << " is invalid for an input of " << numel
              << " elements";
     };
@@ -102,7 +90,7 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
       // -1 next to a 0 dimension: any size fits (PyTorch's infer_size).
       if (!isDyn(numel) && numel != 0)
         return invalid();
-      InFlightDiagnostic diag = op->emitOpError("cannot reshape a tensor of ");
+      InFlightDiagnostic diag = op.emitOpError("cannot reshape a tensor of ");
       if (isDyn(numel))
         diag << "?";
       else
@@ -120,25 +108,25 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
     return success();
   }
   case LayoutKind::Expand: {
-    ArrayRef<int64_t> size = cast<ExpandOp>(op).getSize();
+    ArrayRef<int64_t> size = op.as<ExpandOp>().getSize();
     int64_t extra = static_cast<int64_t>(size.size()) - rank;
     if (extra < 0)
-      return op->emitOpError("the number of sizes (")
+      return op.emitOpError("the number of sizes (")
              << size.size() << ") must be at least the input rank (" << rank
              << ")";
     for (auto [i, d] : llvm::enumerate(size)) {
       int64_t in = static_cast<int64_t>(i) >= extra ? x[i - extra] : 1;
       if (d == -1) {
         if (static_cast<int64_t>(i) < extra)
-          return op->emitOpError("-1 is not allowed for a new leading "
-                                 "dimension");
+          return op.emitOpError("-1 is not allowed for a new leading "
+                                "dimension");
         shape.push_back(in);
       } else if (d < 0) {
-        return op->emitOpError("invalid expand size ") << d;
+        return op.emitOpError("invalid expand size ") << d;
       } else if (in == 1 || isDyn(in) || in == d) {
         shape.push_back(d);
       } else {
-        return op->emitOpError("cannot expand dimension ")
+        return op.emitOpError("cannot expand dimension ")
                << i << " of size " << in << " to " << d;
       }
     }
@@ -146,7 +134,7 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
   }
   case LayoutKind::Unsqueeze: {
     FailureOr<int64_t> dim =
-        normalizeDim(op, cast<UnsqueezeOp>(op).getDim(), rank + 1);
+        normalizeDim(op, op.as<UnsqueezeOp>().getDim(), rank + 1);
     if (failed(dim))
       return failure();
     shape.assign(x.begin(), x.end());
@@ -154,7 +142,7 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
     return success();
   }
   case LayoutKind::Squeeze: {
-    std::optional<ArrayRef<int64_t>> dims = cast<SqueezeOp>(op).getDim();
+    std::optional<ArrayRef<int64_t>> dims = op.as<SqueezeOp>().getDim();
     llvm::SmallSet<int64_t, 4> selected;
     if (dims) {
       for (int64_t d : *dims) {
@@ -170,7 +158,7 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
     return success();
   }
   case LayoutKind::Flatten: {
-    auto f = cast<FlattenOp>(op);
+    auto f = op.as<FlattenOp>();
     if (rank == 0) {
       shape.push_back(1);
       return success();
@@ -180,9 +168,9 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
     if (failed(s) || failed(e))
       return failure();
     if (*s > *e)
-      return op->emitOpError("start_dim cannot come after end_dim");
+      return op.emitOpError("start_dim cannot come after end_dim");
     shape.append(x.begin(), x.begin() + *s);
-    shape.push_back(product(x.slice(*s, *e - *s + 1)));
+    shape.push_back(numElementsOrDynamic(x.slice(*s, *e - *s + 1)));
     shape.append(x.begin() + *e + 1, x.end());
     return success();
   }
@@ -190,21 +178,21 @@ static LogicalResult layoutShape(Operation *op, LayoutKind kind,
   llvm_unreachable("unknown layout kind");
 }
 
-LogicalResult mlir::tp::verifyLayout(Operation *op, LayoutKind kind) {
+LogicalResult mlir::tp::inferLayoutShape(RuleContext &op, LayoutKind kind) {
   SmallVector<int64_t> shape;
   if (failed(layoutShape(op, kind, shape)))
     return failure();
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyJoin(Operation *op, bool stack) {
-  ValueRange tensors = cast<ComputeOpInterface>(op).getComputeOperands();
+LogicalResult mlir::tp::inferJoinShape(RuleContext &op, bool stack) {
+  ValueRange tensors = op.getComputeOperands();
   if (tensors.empty())
-    return op->emitOpError("expected a non-empty list of tensors");
+    return op.emitOpError("expected a non-empty list of tensors");
   ArrayRef<int64_t> first = shapeOf(tensors.front());
   int64_t rank = first.size();
-  int64_t d = op->getAttrOfType<IntegerAttr>("dim")
-                  ? op->getAttrOfType<IntegerAttr>("dim").getInt()
+  int64_t d = op.getAttrOfType<IntegerAttr>("dim")
+                  ? op.getAttrOfType<IntegerAttr>("dim").getInt()
                   : 0;
   FailureOr<int64_t> dim = normalizeDim(op, d, stack ? rank + 1 : rank);
   if (failed(dim))
@@ -214,7 +202,7 @@ LogicalResult mlir::tp::verifyJoin(Operation *op, bool stack) {
   for (auto [i, t] : llvm::enumerate(tensors)) {
     ArrayRef<int64_t> s = shapeOf(t);
     if (static_cast<int64_t>(s.size()) != rank)
-      return op->emitOpError("tensor #")
+      return op.emitOpError("tensor #")
              << i << " has rank " << s.size() << ", expected " << rank;
     for (int64_t j = 0; j < rank; ++j) {
       if (!stack && j == *dim)
@@ -233,26 +221,26 @@ LogicalResult mlir::tp::verifyJoin(Operation *op, bool stack) {
     shape.insert(shape.begin() + *dim, tensors.size());
   else
     shape[*dim] = total;
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-static LogicalResult expectIndexTensor(Operation *op, Value index,
+static LogicalResult expectIndexTensor(RuleContext &op, Value index,
                                        StringRef name, bool allowBool = false) {
   Type type = elementTypeOf(index);
   if ((isa<IntegerType>(type) && !type.isInteger(1)) ||
       (allowBool && type.isInteger(1)))
     return success();
-  return op->emitOpError("expected ")
+  return op.emitOpError("expected ")
          << name << " to be an integer tensor, got " << index.getType();
 }
 
-LogicalResult mlir::tp::verifyIndexed(Operation *op, Value input, Value index,
-                                      Value source) {
-  int64_t d = op->getAttrOfType<IntegerAttr>("dim").getInt();
+LogicalResult mlir::tp::inferIndexedShape(RuleContext &op, Value input,
+                                          Value index, Value source) {
+  int64_t d = op.getAttrOfType<IntegerAttr>("dim").getInt();
   FailureOr<int64_t> dim = normalizeDim(op, d, rankOf(input));
   if (failed(dim) || failed(expectIndexTensor(op, index, "index")))
     return failure();
-  if (isa<IndexCopyOp>(op)) {
+  if (op.isa<IndexCopyOp>()) {
     if (failed(expectRank(op, index, "a 1-D index", 0, 1)))
       return failure();
     SmallVector<int64_t> expected(shapeOf(input));
@@ -262,76 +250,76 @@ LogicalResult mlir::tp::verifyIndexed(Operation *op, Value input, Value index,
         !llvm::equal(shapeOf(source), expected, [](int64_t a, int64_t b) {
           return isDyn(a) || isDyn(b) || a == b;
         }))
-      return op->emitOpError("source must have shape ")
+      return op.emitOpError("source must have shape ")
              << formatShape(expected) << ", got "
              << formatShape(shapeOf(source));
   } else if (rankOf(index) != rankOf(input) ||
              rankOf(source) != rankOf(input)) {
-    return op->emitOpError("index and src must have the rank of self (")
+    return op.emitOpError("index and src must have the rank of self (")
            << rankOf(input) << ")";
   }
-  return expectResultShape(op, 0, shapeOf(input));
+  return op.setResultShape(0, shapeOf(input));
 }
 
-LogicalResult mlir::tp::verifyIndexPut(Operation *op) {
-  auto put = cast<IndexPutOp>(op);
+LogicalResult mlir::tp::inferIndexPutShape(RuleContext &op) {
+  auto put = op.as<IndexPutOp>();
   if (put.getIndices().size() > static_cast<size_t>(rankOf(put.getInput())))
-    return op->emitOpError("too many indices for a tensor of rank ")
+    return op.emitOpError("too many indices for a tensor of rank ")
            << rankOf(put.getInput());
   for (Value index : put.getIndices())
     if (failed(expectIndexTensor(op, index, "indices", /*allowBool=*/true)))
       return failure();
-  return expectResultShape(op, 0, shapeOf(put.getInput()));
+  return op.setResultShape(0, shapeOf(put.getInput()));
 }
 
-LogicalResult mlir::tp::verifyEmbedding(Operation *op) {
-  auto emb = cast<EmbeddingOp>(op);
+LogicalResult mlir::tp::inferEmbeddingShape(RuleContext &op) {
+  auto emb = op.as<EmbeddingOp>();
   if (failed(expectRank(op, emb.getWeight(), "a 2-D weight", 2, 2)) ||
       failed(expectIndexTensor(op, emb.getIndices(), "indices")))
     return failure();
   SmallVector<int64_t> shape(shapeOf(emb.getIndices()));
   shape.push_back(shapeOf(emb.getWeight())[1]);
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyPad(Operation *op, int64_t n) {
-  Value input = op->getOperand(0);
-  ArrayRef<int64_t> padding = op->getAttrOfType<DenseI64ArrayAttr>("padding");
+LogicalResult mlir::tp::inferPadShape(RuleContext &op, int64_t n) {
+  Value input = op.getOperand(0);
+  ArrayRef<int64_t> padding = op.getAttrOfType<DenseI64ArrayAttr>("padding");
   if (failed(expectRank(op, input, "an input", n + 1, n + 2)))
     return failure();
   if (static_cast<int64_t>(padding.size()) != 2 * n)
-    return op->emitOpError("padding must have ")
+    return op.emitOpError("padding must have ")
            << 2 * n << " values, got " << padding.size();
-  bool reflection = op->getName().getStringRef().contains("reflection");
+  bool reflection = op.getName().getStringRef().contains("reflection");
   SmallVector<int64_t> shape(shapeOf(input));
   for (int64_t i = 0; i < n; ++i) {
     // padding lists (left, right) of the last dimension first.
     int64_t lo = padding[2 * i], hi = padding[2 * i + 1];
     int64_t &dim = shape[shape.size() - 1 - i];
     if (reflection && !isDyn(dim) && (lo >= dim || hi >= dim))
-      return op->emitOpError("reflection padding must be smaller than the "
-                             "padded dimension (")
+      return op.emitOpError("reflection padding must be smaller than the "
+                            "padded dimension (")
              << dim << ")";
     if (!isDyn(dim)) {
       std::optional<int64_t> padded = (CheckedInt64(dim) + lo + hi).value();
       if (!padded)
-        return op->emitOpError("padding too large: the padded size "
-                               "overflows int64");
+        return op.emitOpError("padding too large: the padded size "
+                              "overflows int64");
       dim = *padded;
       if (dim <= 0)
-        return op->emitOpError("padded size must be positive");
+        return op.emitOpError("padded size must be positive");
     }
   }
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyPool(Operation *op, int64_t n,
-                                   ArrayRef<int64_t> kernel,
-                                   std::optional<ArrayRef<int64_t>> stride,
-                                   std::optional<ArrayRef<int64_t>> padding,
-                                   std::optional<ArrayRef<int64_t>> dilation,
-                                   bool ceilMode) {
-  Value input = op->getOperand(0);
+LogicalResult
+mlir::tp::inferPoolShape(RuleContext &op, int64_t n, ArrayRef<int64_t> kernel,
+                         std::optional<ArrayRef<int64_t>> stride,
+                         std::optional<ArrayRef<int64_t>> padding,
+                         std::optional<ArrayRef<int64_t>> dilation,
+                         bool ceilMode) {
+  Value input = op.getOperand(0);
   if (failed(expectRank(op, input, "an input", n + 1, n + 2)))
     return failure();
   auto expand = [&](std::optional<ArrayRef<int64_t>> v, ArrayRef<int64_t> dflt,
@@ -344,7 +332,7 @@ LogicalResult mlir::tp::verifyPool(Operation *op, int64_t n,
     else if (static_cast<int64_t>(v->size()) == n)
       out.assign(v->begin(), v->end());
     else
-      return op->emitOpError() << name << " must have 1 or " << n << " values";
+      return op.emitOpError() << name << " must have 1 or " << n << " values";
     return success();
   };
   SmallVector<int64_t> k, s, p, d;
@@ -357,11 +345,11 @@ LogicalResult mlir::tp::verifyPool(Operation *op, int64_t n,
   SmallVector<int64_t> shape(shapeOf(input));
   for (int64_t i = 0; i < n; ++i) {
     if (k[i] <= 0 || s[i] <= 0 || d[i] <= 0)
-      return op->emitOpError("kernel_size, stride and dilation must be "
-                             "positive");
+      return op.emitOpError("kernel_size, stride and dilation must be "
+                            "positive");
     if (p[i] < 0 || p[i] > k[i] / 2)
-      return op->emitOpError("padding should be at most half of the kernel "
-                             "size");
+      return op.emitOpError("padding should be at most half of the kernel "
+                            "size");
     int64_t &dim = shape[shape.size() - n + i];
     if (isDyn(dim))
       continue;
@@ -372,53 +360,53 @@ LogicalResult mlir::tp::verifyPool(Operation *op, int64_t n,
     // ceil_mode: the last window must start inside the (left-padded) input.
     std::optional<int64_t> lastStart = ((out - 1) * s[i]).value();
     if (!span.value() || !size || !lastStart)
-      return op->emitOpError("kernel_size, stride, padding or dilation too "
-                             "large: the output size of spatial dimension ")
+      return op.emitOpError("kernel_size, stride, padding or dilation too "
+                            "large: the output size of spatial dimension ")
              << i << " overflows int64";
     if (ceilMode && *lastStart - p[i] >= dim)
       --*size;
     if (*span.value() < 0 || *size <= 0)
-      return op->emitOpError("input too small for the pooling window");
+      return op.emitOpError("input too small for the pooling window");
     dim = *size;
   }
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyUnpool(Operation *op, int64_t n) {
-  Value input = op->getOperand(0), indices = op->getOperand(1);
+LogicalResult mlir::tp::inferUnpoolShape(RuleContext &op, int64_t n) {
+  Value input = op.getOperand(0), indices = op.getOperand(1);
   ArrayRef<int64_t> outputSize =
-      op->getAttrOfType<DenseI64ArrayAttr>("output_size");
+      op.getAttrOfType<DenseI64ArrayAttr>("output_size");
   if (failed(expectRank(op, input, "an input", n + 1, n + 2)) ||
       failed(expectIndexTensor(op, indices, "indices")))
     return failure();
   if (shapeOf(indices) != shapeOf(input))
-    return op->emitOpError("indices must have the input's shape");
+    return op.emitOpError("indices must have the input's shape");
   if (static_cast<int64_t>(outputSize.size()) != n)
-    return op->emitOpError("output_size must have ") << n << " values";
+    return op.emitOpError("output_size must have ") << n << " values";
   SmallVector<int64_t> shape(shapeOf(input).drop_back(n));
   shape.append(outputSize.begin(), outputSize.end());
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }
 
-LogicalResult mlir::tp::verifyAdaptivePool(Operation *op, int64_t n,
-                                           ArrayRef<int64_t> outputSize) {
-  Value input = op->getOperand(0);
+LogicalResult mlir::tp::inferAdaptivePoolShape(RuleContext &op, int64_t n,
+                                               ArrayRef<int64_t> outputSize) {
+  Value input = op.getOperand(0);
   if (failed(expectRank(op, input, "an input", n + 1, n + 2)))
     return failure();
   if (static_cast<int64_t>(outputSize.size()) != n)
-    return op->emitOpError("output_size must have ") << n << " values";
+    return op.emitOpError("output_size must have ") << n << " values";
   if (llvm::any_of(outputSize, [](int64_t v) { return v <= 0; }))
-    return op->emitOpError("output_size values must be positive");
+    return op.emitOpError("output_size values must be positive");
   SmallVector<int64_t> shape(shapeOf(input).drop_back(n));
   shape.append(outputSize.begin(), outputSize.end());
-  for (unsigned i = 0; i < op->getNumResults(); ++i)
-    if (failed(expectResultShape(op, i, shape)))
+  for (unsigned i = 0; i < op.getNumResults(); ++i)
+    if (failed(op.setResultShape(i, shape)))
       return failure();
   return success();
 }
 
-LogicalResult mlir::tp::verifyGridSample(Operation *op, int64_t n) {
-  Value input = op->getOperand(0), grid = op->getOperand(1);
+LogicalResult mlir::tp::inferGridSampleShape(RuleContext &op, int64_t n) {
+  Value input = op.getOperand(0), grid = op.getOperand(1);
   if (n == 0)
     n = rankOf(input) == 5 ? 3 : 2;
   if (failed(expectRank(op, input, "an (N, C, ...) input", n + 2, n + 2)) ||
@@ -432,22 +420,22 @@ LogicalResult mlir::tp::verifyGridSample(Operation *op, int64_t n) {
                              "grid's last dimension must hold the " +
                                  std::to_string(n) + " coordinates")))
     return failure();
-  if (auto sample = dyn_cast<GridSampleOp>(op)) {
+  if (auto sample = op.dynAs<GridSampleOp>()) {
     if (!llvm::is_contained({"bilinear", "nearest", "bicubic"},
-                            sample.getMode()))
-      return op->emitOpError("mode must be bilinear, nearest or bicubic");
+                            sample->getMode()))
+      return op.emitOpError("mode must be bilinear, nearest or bicubic");
     if (!llvm::is_contained({"zeros", "border", "reflection"},
-                            sample.getPaddingMode()))
-      return op->emitOpError("padding_mode must be zeros, border or "
-                             "reflection");
+                            sample->getPaddingMode()))
+      return op.emitOpError("padding_mode must be zeros, border or "
+                            "reflection");
   } else {
-    auto mode = op->getAttrOfType<IntegerAttr>("interpolation_mode").getInt();
-    auto pad = op->getAttrOfType<IntegerAttr>("padding_mode").getInt();
+    auto mode = op.getAttrOfType<IntegerAttr>("interpolation_mode").getInt();
+    auto pad = op.getAttrOfType<IntegerAttr>("padding_mode").getInt();
     if (mode < 0 || mode > 2 || pad < 0 || pad > 2)
-      return op->emitOpError("interpolation_mode and padding_mode must be "
-                             "0, 1 or 2");
+      return op.emitOpError("interpolation_mode and padding_mode must be "
+                            "0, 1 or 2");
   }
   SmallVector<int64_t> shape{x[0], x[1]};
   shape.append(g.begin() + 1, g.end() - 1);
-  return expectResultShape(op, 0, shape);
+  return op.setResultShape(0, shape);
 }

@@ -29,10 +29,9 @@ using namespace mlir::tp;
 
 namespace {
 
-RankedTensorType typeOf(Value v) { return cast<RankedTensorType>(v.getType()); }
-
 /// Creates a single-result tp op `OpTy` generically: operands, result type
-/// and attributes (inherent ones become properties).
+/// and attributes (inherent ones become properties). For the ops whose
+/// result type is the caller's choice (constants, casts).
 template <typename OpTy>
 Value makeOp(PatternRewriter &rewriter, Location loc, Type resultType,
              ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
@@ -43,6 +42,14 @@ Value makeOp(PatternRewriter &rewriter, Location loc, Type resultType,
   return rewriter.create(state)->getResult(0);
 }
 
+/// Creates the compute op `OpTy` from operands and attributes: its result
+/// type follows from the op's shape and dtype rules (the inferring builder).
+template <typename OpTy>
+Value build(PatternRewriter &rewriter, Location loc, ValueRange operands,
+            ArrayRef<NamedAttribute> attrs = {}) {
+  return OpTy::create(rewriter, loc, operands, attrs)->getResult(0);
+}
+
 NamedAttribute segments(PatternRewriter &rewriter, ArrayRef<int32_t> sizes) {
   return rewriter.getNamedAttr("operandSegmentSizes",
                                rewriter.getDenseI32ArrayAttr(sizes));
@@ -50,45 +57,15 @@ NamedAttribute segments(PatternRewriter &rewriter, ArrayRef<int32_t> sizes) {
 
 /// x^T over the last two dimensions.
 Value transposeLast2(PatternRewriter &rewriter, Location loc, Value x) {
-  RankedTensorType t = typeOf(x);
-  SmallVector<int64_t> shape(t.getShape());
-  int64_t r = shape.size();
-  std::swap(shape[r - 1], shape[r - 2]);
-  return makeOp<TransposeOp>(
-      rewriter, loc, RankedTensorType::get(shape, t.getElementType()), x,
+  int64_t r = rankOf(x);
+  return build<TransposeOp>(
+      rewriter, loc, x,
       {rewriter.getNamedAttr("dim0", rewriter.getI64IntegerAttr(r - 2)),
        rewriter.getNamedAttr("dim1", rewriter.getI64IntegerAttr(r - 1))});
 }
 
-/// torch.matmul result type of a @ b.
-RankedTensorType matmulType(Value a, Value b) {
-  ArrayRef<int64_t> as = typeOf(a).getShape(), bs = typeOf(b).getShape();
-  SmallVector<int64_t> shape;
-  if (as.size() == 1 && bs.size() == 1)
-    return RankedTensorType::get({}, typeOf(a).getElementType());
-  SmallVector<int64_t> ab(as.begin(), as.end()), bb(bs.begin(), bs.end());
-  bool aVec = ab.size() == 1, bVec = bb.size() == 1;
-  if (aVec)
-    ab.insert(ab.begin(), 1);
-  if (bVec)
-    bb.push_back(1);
-  size_t batchRank = std::max(ab.size(), bb.size()) - 2;
-  for (size_t i = 0; i < batchRank; ++i) {
-    int64_t da =
-        i + ab.size() - 2 >= batchRank ? ab[i + ab.size() - 2 - batchRank] : 1;
-    int64_t db =
-        i + bb.size() - 2 >= batchRank ? bb[i + bb.size() - 2 - batchRank] : 1;
-    shape.push_back(da == 1 ? db : da);
-  }
-  if (!aVec)
-    shape.push_back(ab[ab.size() - 2]);
-  if (!bVec)
-    shape.push_back(bb.back());
-  return RankedTensorType::get(shape, typeOf(a).getElementType());
-}
-
 Value matmul(PatternRewriter &rewriter, Location loc, Value a, Value b) {
-  return makeOp<MatmulOp>(rewriter, loc, matmulType(a, b), {a, b});
+  return build<MatmulOp>(rewriter, loc, {a, b});
 }
 
 /// A 0-d constant of `elementType`.
@@ -115,10 +92,11 @@ struct DecomposeSdpa : public OpRewritePattern<ScaledDotProductAttentionOp> {
     Value q = op.getQuery(), k = op.getKey(), v = op.getValue();
     if (!op.getOut().empty())
       return failure();
-    Type elem = typeOf(q).getElementType();
+    Type elem = tensorTypeOf(q).getElementType();
     if (!isa<FloatType>(elem))
       return failure();
-    ArrayRef<int64_t> qs = typeOf(q).getShape(), ks = typeOf(k).getShape();
+    ArrayRef<int64_t> qs = tensorTypeOf(q).getShape(),
+                      ks = tensorTypeOf(k).getShape();
     if (op.getEnableGqa() && qs.size() >= 3 && ks.size() >= 3 &&
         qs[qs.size() - 3] != ks[ks.size() - 3])
       return op.emitOpError("has no CPU lowering for grouped-query attention "
@@ -127,9 +105,9 @@ struct DecomposeSdpa : public OpRewritePattern<ScaledDotProductAttentionOp> {
     double scale = op.getScale() ? op.getScale()->convertToDouble()
                                  : 1.0 / std::sqrt((double)e);
     Value scores = matmul(rewriter, loc, q, transposeLast2(rewriter, loc, k));
-    RankedTensorType st = typeOf(scores);
-    scores = makeOp<MulOp>(
-        rewriter, loc, st,
+    RankedTensorType st = tensorTypeOf(scores);
+    scores = build<MulOp>(
+        rewriter, loc,
         {scores, scalarTensor(rewriter, loc, rewriter.getF32Type(), scale)});
     int64_t l = st.getShape()[st.getRank() - 2], s = st.getShape().back();
     Value negInf = scalarTensor(rewriter, loc, elem, -INFINITY);
@@ -143,26 +121,26 @@ struct DecomposeSdpa : public OpRewritePattern<ScaledDotProductAttentionOp> {
           rewriter, loc, maskType, {},
           {rewriter.getNamedAttr("value",
                                  DenseElementsAttr::get(maskType, causal))});
-      scores = makeOp<WhereOp>(rewriter, loc, st, {mask, scores, negInf});
+      scores = build<WhereOp>(rewriter, loc, {mask, scores, negInf});
     }
     if (Value mask = op.getAttnMask()) {
-      RankedTensorType mt = typeOf(mask);
+      RankedTensorType mt = tensorTypeOf(mask);
       if (mt.getElementType().isInteger(1)) {
-        scores = makeOp<WhereOp>(rewriter, loc, st, {mask, scores, negInf});
+        scores = build<WhereOp>(rewriter, loc, {mask, scores, negInf});
       } else {
         if (mt.getElementType() != elem)
           mask = makeOp<CastOp>(
               rewriter, loc, RankedTensorType::get(mt.getShape(), elem), mask);
-        scores = makeOp<AddOp>(rewriter, loc, st, {scores, mask});
+        scores = build<AddOp>(rewriter, loc, {scores, mask});
       }
     }
-    Value probs = makeOp<SoftmaxOp>(
-        rewriter, loc, st, scores,
+    Value probs = build<SoftmaxOp>(
+        rewriter, loc, scores,
         {rewriter.getNamedAttr("dim", rewriter.getI64IntegerAttr(-1))});
     double p = op.getDropoutP().convertToDouble();
     if (p > 0.0)
-      probs = makeOp<DropoutOp>(
-          rewriter, loc, st, probs,
+      probs = build<DropoutOp>(
+          rewriter, loc, probs,
           {rewriter.getNamedAttr("p", rewriter.getF64FloatAttr(p)),
            rewriter.getNamedAttr("train", rewriter.getBoolAttr(true))});
     Value out = matmul(rewriter, loc, probs, v);
@@ -195,12 +173,8 @@ struct DecomposeChain : public OpRewritePattern<OpTy> {
 
 Value permute(PatternRewriter &rewriter, Location loc, Value x,
               ArrayRef<int64_t> dims) {
-  RankedTensorType t = typeOf(x);
-  SmallVector<int64_t> shape;
-  for (int64_t d : dims)
-    shape.push_back(t.getShape()[d]);
-  return makeOp<PermuteOp>(
-      rewriter, loc, RankedTensorType::get(shape, t.getElementType()), x,
+  return build<PermuteOp>(
+      rewriter, loc, x,
       {rewriter.getNamedAttr("dims", rewriter.getDenseI64ArrayAttr(dims))});
 }
 
@@ -215,16 +189,12 @@ struct DecomposeConvTbc : public OpRewritePattern<ConvTbcOp> {
       return failure();
     Value x = permute(rewriter, loc, op.getInput(), {1, 2, 0});
     Value w = permute(rewriter, loc, op.getWeight(), {2, 1, 0});
-    RankedTensorType rt = cast<RankedTensorType>(op.getType());
-    auto convType = RankedTensorType::get(
-        {rt.getShape()[1], rt.getShape()[2], rt.getShape()[0]},
-        rt.getElementType());
     int64_t pad = (int64_t)op.getPad();
-    Value y = makeOp<Conv1dOp>(
-        rewriter, loc, convType, {x, w, op.getBias()},
-        {segments(rewriter, {1, 1, 1, 0}),
-         rewriter.getNamedAttr("padding",
-                               rewriter.getDenseI64ArrayAttr({pad}))});
+    Value y =
+        build<Conv1dOp>(rewriter, loc, {x, w, op.getBias()},
+                        {segments(rewriter, {1, 1, 1, 0}),
+                         rewriter.getNamedAttr(
+                             "padding", rewriter.getDenseI64ArrayAttr({pad}))});
     rewriter.replaceOp(op, permute(rewriter, loc, y, {2, 0, 1}));
     return success();
   }
@@ -238,20 +208,19 @@ struct DecomposeRnnCell : public OpRewritePattern<RnnCellOp> {
     Location loc = op.getLoc();
     if (!op.getOut().empty())
       return failure();
-    Type resultType = op.getType();
     auto linear = [&](Value x, Value w, Value b) {
       SmallVector<Value> operands = {x, w};
       if (b)
         operands.push_back(b);
-      return makeOp<LinearOp>(rewriter, loc, resultType, operands,
-                              {segments(rewriter, {1, 1, b ? 1 : 0, 0})});
+      return build<LinearOp>(rewriter, loc, operands,
+                             {segments(rewriter, {1, 1, b ? 1 : 0, 0})});
     };
     Value gi = linear(op.getInput(), op.getWIh(), op.getBIh());
     Value gh = linear(op.getHx(), op.getWHh(), op.getBHh());
-    Value sum = makeOp<AddOp>(rewriter, loc, resultType, {gi, gh});
+    Value sum = build<AddOp>(rewriter, loc, {gi, gh});
     Value h = op.getNonlinearity() == "relu"
-                  ? makeOp<ReluOp>(rewriter, loc, resultType, sum)
-                  : makeOp<TanhOp>(rewriter, loc, resultType, sum);
+                  ? build<ReluOp>(rewriter, loc, sum)
+                  : build<TanhOp>(rewriter, loc, sum);
     rewriter.replaceOp(op, h);
     return success();
   }

@@ -43,7 +43,7 @@ FailureOr<ConvParams> lowering::getConvParams(Operation *op) {
     p.padding = expandParam(conv.getPadding(), n, 0);
     p.dilation = expandParam(conv.getDilation(), n, 1);
     p.outputPadding = expandParam(outputPadding, n, 0);
-    p.batched = (int64_t)tensorShape(conv.getInput()).size() == n + 2;
+    p.batched = (int64_t)shapeOf(conv.getInput()).size() == n + 2;
   };
   if (auto c = dyn_cast<Conv1dOp>(op))
     fill(c, 1, false, std::nullopt);
@@ -58,7 +58,7 @@ FailureOr<ConvParams> lowering::getConvParams(Operation *op) {
   else if (auto c = dyn_cast<ConvTranspose3dOp>(op))
     fill(c, 3, true, c.getOutputPadding());
   else if (auto c = dyn_cast<ConvolutionOp>(op)) {
-    int64_t n = tensorShape(c.getWeight()).size() - 2;
+    int64_t n = shapeOf(c.getWeight()).size() - 2;
     fill(c, n, c.getTransposed(),
          std::optional<ArrayRef<int64_t>>(c.getOutputPadding()));
   } else
@@ -82,7 +82,7 @@ Value buildDirectConv(OpBuilder &b, Location loc, Value input, Value weight,
     hi.push_back(padding[i]);
   }
   Value padded = padOrCrop(b, loc, input, lo, hi, 0.0);
-  ArrayRef<int64_t> ps = tensorShape(padded), ws = tensorShape(weight);
+  ArrayRef<int64_t> ps = shapeOf(padded), ws = shapeOf(weight);
   int64_t n = ps[0], cin = ps[1], cout = ws[0];
   int64_t cg = cin / groups, og = cout / groups;
   SmallVector<int64_t> k(ws.drop_front(2)), o;
@@ -99,7 +99,7 @@ Value buildDirectConv(OpBuilder &b, Location loc, Value input, Value weight,
   colShape.append(k.begin(), k.end());
   colShape.push_back(n);
   colShape.append(o.begin(), o.end());
-  Value colInit = emptyTensor(b, loc, colShape, tensorElementType(input));
+  Value colInit = emptyTensor(b, loc, colShape, elementTypeOf(input));
   SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, inExprs, ctx),
                                  AffineMap::getMultiDimIdentityMap(loops, ctx)};
   SmallVector<utils::IteratorType> iterators(loops,
@@ -138,7 +138,7 @@ Value buildDirectConv(OpBuilder &b, Location loc, Value input, Value weight,
 Value flipTransposedWeight(OpBuilder &b, Location loc, Value weight,
                            int64_t groups) {
   MLIRContext *ctx = b.getContext();
-  ArrayRef<int64_t> ws = tensorShape(weight);
+  ArrayRef<int64_t> ws = shapeOf(weight);
   int64_t r = ws.size() - 2;
   int64_t cin = ws[0], og = ws[1], cig = cin / groups;
   // Loops: g, o, ci, k...; out[g, o, ci, k] = w[g*cig + ci, o, K-1-k], as a
@@ -147,7 +147,7 @@ Value flipTransposedWeight(OpBuilder &b, Location loc, Value weight,
   SmallVector<int64_t> outShape = {groups, og, cig};
   for (int64_t i = 0; i < r; ++i)
     outShape.push_back(ws[2 + i]);
-  Value init = emptyTensor(b, loc, outShape, tensorElementType(weight));
+  Value init = emptyTensor(b, loc, outShape, elementTypeOf(weight));
   SmallVector<AffineMap> maps = {AffineMap::getMultiDimIdentityMap(loops, ctx)};
   SmallVector<utils::IteratorType> iterators(loops,
                                              utils::IteratorType::parallel);
@@ -207,7 +207,7 @@ public:
     int64_t r = params->spatialRank;
     if (!params->batched) {
       SmallVector<int64_t> s = {1};
-      s.append(tensorShape(input).begin(), tensorShape(input).end());
+      s.append(shapeOf(input).begin(), shapeOf(input).end());
       input = reshapeTo(rewriter, loc, input, s);
     }
     Value acc;
@@ -218,14 +218,14 @@ public:
     } else {
       // Dilate the input by the stride, pad by d*(K-1) - p (+ output
       // padding on the high side), then a stride-1 convolution.
-      ArrayRef<int64_t> is = tensorShape(input), ws = tensorShape(weight);
+      ArrayRef<int64_t> is = shapeOf(input), ws = shapeOf(weight);
       SmallVector<int64_t> dilatedShape = {is[0], is[1]};
       for (int64_t i = 0; i < r; ++i)
         dilatedShape.push_back((is[2 + i] - 1) * params->stride[i] + 1);
       Value dilated = input;
       if (llvm::any_of(params->stride, [](int64_t s) { return s != 1; })) {
         Value zeros = filledTensor(rewriter, loc, dilatedShape,
-                                   tensorElementType(input), 0.0);
+                                   elementTypeOf(input), 0.0);
         SmallVector<OpFoldResult> offsets(r + 2, rewriter.getIndexAttr(0));
         SmallVector<OpFoldResult> sizes,
             strides = {rewriter.getIndexAttr(1), rewriter.getIndexAttr(1)};
@@ -251,13 +251,13 @@ public:
     }
     SmallVector<Value> epilogueOperands = {acc};
     if (bias) {
-      SmallVector<int64_t> s = {tensorShape(bias)[0]};
+      SmallVector<int64_t> s = {shapeOf(bias)[0]};
       for (int64_t i = 0; i < r; ++i)
         s.push_back(1);
       epilogueOperands.push_back(reshapeTo(rewriter, loc, bias, s));
     }
     auto outType =
-        RankedTensorType::get(tensorShape(acc), resultType.getElementType());
+        RankedTensorType::get(shapeOf(acc), resultType.getElementType());
     Value result = buildElementwise(
         rewriter, loc, outType, epilogueOperands,
         [&](OpBuilder &b, Location nloc, ValueRange args) {

@@ -191,7 +191,7 @@ public:
     Location loc = op->getLoc();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     Type resultElem = resultType.getElementType();
-    Type inputElem = tensorElementType(operands[0]);
+    Type inputElem = elementTypeOf(operands[0]);
     if (!isRealType(resultElem) || !isRealType(inputElem))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
     bool isFloat = isa<FloatType>(resultElem);
@@ -337,9 +337,8 @@ public:
     Location loc = op->getLoc();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     Type resultElem = resultType.getElementType();
-    if (!isRealType(resultElem) ||
-        !isRealType(tensorElementType(operands[0])) ||
-        !isRealType(tensorElementType(operands[1])))
+    if (!isRealType(resultElem) || !isRealType(elementTypeOf(operands[0])) ||
+        !isRealType(elementTypeOf(operands[1])))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
     bool isFloat = isa<FloatType>(resultElem);
     if (!isFloat && (!kind.intFn || resultElem.isInteger(1)))
@@ -636,7 +635,7 @@ struct CastOpLowering : public OpConversionPattern<CastOp> {
   matchAndRewrite(CastOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Type to = cast<RankedTensorType>(op.getType()).getElementType();
-    if (!isRealType(to) || !isRealType(tensorElementType(adaptor.getInput())))
+    if (!isRealType(to) || !isRealType(elementTypeOf(adaptor.getInput())))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
     rewriter.replaceOp(
         op, convertTensor(rewriter, op.getLoc(), adaptor.getInput(), to));

@@ -42,7 +42,7 @@ Value reduceLoss(OpBuilder &b, Location loc, Value loss, StringRef reduction,
     return reshapeTo(b, loc, v, resultType.getShape());
   }
   SmallVector<int64_t> dims;
-  for (size_t d = 0; d < tensorShape(loss).size(); ++d)
+  for (size_t d = 0; d < shapeOf(loss).size(); ++d)
     dims.push_back(d);
   Value sum = buildSum(b, loc, loss, dims, accType);
   if (reduction == "mean") {
@@ -50,7 +50,7 @@ Value reduceLoss(OpBuilder &b, Location loc, Value loss, StringRef reduction,
     SmallVector<Value> operands = {sum};
     if (divisor)
       operands.push_back(divisor);
-    double count = (double)numElements(tensorShape(loss));
+    double count = (double)numElements(shapeOf(loss));
     sum = buildElementwise(
         b, loc, scalarType, operands,
         [&](OpBuilder &nb, Location nloc, ValueRange args) {
@@ -235,9 +235,9 @@ public:
     auto iface = cast<ComputeOpInterface>(op);
     size_t numInputs = iface.getComputeOperands().size();
     SmallVector<Value> inputs(operands.begin(), operands.begin() + numInputs);
-    SmallVector<int64_t> shape(tensorShape(inputs[0]));
+    SmallVector<int64_t> shape(shapeOf(inputs[0]));
     for (Value v : ArrayRef<Value>(inputs).drop_front()) {
-      auto s = broadcastShapes(shape, tensorShape(v));
+      auto s = broadcastShapes(shape, shapeOf(v));
       if (!s)
         return emitUnsupported(op, "operands do not broadcast");
       shape = *s;
@@ -278,7 +278,7 @@ struct BinaryCrossEntropyOpLowering
     SmallVector<Value> inputs = {adaptor.getInput(), adaptor.getTarget()};
     if (adaptor.getWeight())
       inputs.push_back(adaptor.getWeight());
-    SmallVector<int64_t> shape(tensorShape(inputs[0]));
+    SmallVector<int64_t> shape(shapeOf(inputs[0]));
     Value loss = buildElementwise(
         rewriter, loc, RankedTensorType::get(shape, accType), inputs,
         [&](OpBuilder &b, Location nloc, ValueRange args) {
@@ -335,7 +335,7 @@ struct BinaryCrossEntropyWithLogitsOpLowering
       inputs.push_back(adaptor.getWeight());
     if (hasPosWeight)
       inputs.push_back(adaptor.getPosWeight());
-    SmallVector<int64_t> shape(tensorShape(inputs[0]));
+    SmallVector<int64_t> shape(shapeOf(inputs[0]));
     Value loss = buildElementwise(
         rewriter, loc, RankedTensorType::get(shape, accType), inputs,
         [&](OpBuilder &b, Location nloc, ValueRange args) {
@@ -390,9 +390,9 @@ std::pair<Value, Value> buildNll(OpBuilder &b, Location loc, Value logp,
                                  Value target, Value weight,
                                  int64_t ignoreIndex, Type accType) {
   MLIRContext *ctx = b.getContext();
-  ArrayRef<int64_t> tShape = tensorShape(target);
+  ArrayRef<int64_t> tShape = shapeOf(target);
   int64_t rank = tShape.size();
-  int64_t numClasses = tensorShape(logp)[1];
+  int64_t numClasses = shapeOf(logp)[1];
   SmallVector<AffineMap> maps(3, AffineMap::getMultiDimIdentityMap(rank, ctx));
   Value lossInit = emptyTensor(b, loc, tShape, accType);
   Value wInit = emptyTensor(b, loc, tShape, accType);
@@ -441,8 +441,8 @@ std::pair<Value, Value> buildNll(OpBuilder &b, Location loc, Value logp,
 /// input is one sample).
 void normalizeClassLayout(OpBuilder &b, Location loc, Value &input,
                           Value &target) {
-  if (tensorShape(input).size() == 1) {
-    input = reshapeTo(b, loc, input, {1, tensorShape(input)[0]});
+  if (shapeOf(input).size() == 1) {
+    input = reshapeTo(b, loc, input, {1, shapeOf(input)[0]});
     target = reshapeTo(b, loc, target, {1});
   }
 }
@@ -469,7 +469,7 @@ struct NllLossOpLowering : public OpConversionPattern<OpTy> {
     Value divisor;
     if (op.getReduction() == "mean") {
       SmallVector<int64_t> dims;
-      for (size_t d = 0; d < tensorShape(w).size(); ++d)
+      for (size_t d = 0; d < shapeOf(w).size(); ++d)
         dims.push_back(d);
       divisor = buildSum(rewriter, loc, w, dims, accType);
     }
@@ -501,15 +501,15 @@ struct CrossEntropyOpLowering : public OpConversionPattern<OpTy> {
     Value weight = adaptor.getWeight();
     double smoothing = op.getLabelSmoothing().convertToDouble();
     StringRef reduction = op.getReduction();
-    bool probabilities = isa<FloatType>(tensorElementType(target));
-    if (tensorShape(input).size() == 1) {
-      input = reshapeTo(rewriter, loc, input, {1, tensorShape(input)[0]});
+    bool probabilities = isa<FloatType>(elementTypeOf(target));
+    if (shapeOf(input).size() == 1) {
+      input = reshapeTo(rewriter, loc, input, {1, shapeOf(input)[0]});
       target =
           reshapeTo(rewriter, loc, target,
-                    probabilities ? ArrayRef<int64_t>{1, tensorShape(target)[0]}
+                    probabilities ? ArrayRef<int64_t>{1, shapeOf(target)[0]}
                                   : ArrayRef<int64_t>{1});
     }
-    ArrayRef<int64_t> shape = tensorShape(input);
+    ArrayRef<int64_t> shape = shapeOf(input);
     int64_t numClasses = shape[1];
     Value logp = buildSoftmax(rewriter, loc, input, 1, resultElem, accType,
                               /*log=*/true);
@@ -592,7 +592,7 @@ struct CrossEntropyOpLowering : public OpConversionPattern<OpTy> {
     Value divisor;
     if (reduction == "mean") {
       SmallVector<int64_t> dims;
-      for (size_t d = 0; d < tensorShape(w).size(); ++d)
+      for (size_t d = 0; d < shapeOf(w).size(); ++d)
         dims.push_back(d);
       divisor = buildSum(rewriter, loc, w, dims, accType);
     }
@@ -623,9 +623,9 @@ struct CosineEmbeddingLossOpLowering
              << resultElem << " results";
     Type accType = computeTypeFor(resultElem);
     Value x1 = adaptor.getInput1(), x2 = adaptor.getInput2();
-    int64_t rank = tensorShape(x1).size();
+    int64_t rank = shapeOf(x1).size();
     int64_t dim = rank - 1;
-    auto accTensor = RankedTensorType::get(tensorShape(x1), accType);
+    auto accTensor = RankedTensorType::get(shapeOf(x1), accType);
     auto product = [&](Value a, Value c) {
       Value p = buildElementwise(
           rewriter, loc, accTensor, {a, c},
@@ -689,11 +689,11 @@ struct TripletMarginLossOpLowering
     Type accType = computeTypeFor(resultElem);
     double p = op.getP().convertToDouble();
     double eps = op.getEps().convertToDouble();
-    auto shape = broadcastShapes(tensorShape(adaptor.getAnchor()),
-                                 tensorShape(adaptor.getPositive()));
+    auto shape = broadcastShapes(shapeOf(adaptor.getAnchor()),
+                                 shapeOf(adaptor.getPositive()));
     if (!shape)
       return emitUnsupported(op, "operands do not broadcast");
-    shape = broadcastShapes(*shape, tensorShape(adaptor.getNegative()));
+    shape = broadcastShapes(*shape, shapeOf(adaptor.getNegative()));
     if (!shape)
       return emitUnsupported(op, "operands do not broadcast");
     int64_t dim = shape->size() - 1;

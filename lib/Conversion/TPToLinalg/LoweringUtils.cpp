@@ -19,18 +19,6 @@ using namespace mlir;
 using namespace mlir::tp;
 using namespace mlir::tp::lowering;
 
-RankedTensorType lowering::tensorTypeOf(Value v) {
-  return cast<RankedTensorType>(v.getType());
-}
-
-ArrayRef<int64_t> lowering::tensorShape(Value v) {
-  return tensorTypeOf(v).getShape();
-}
-
-Type lowering::tensorElementType(Value v) {
-  return tensorTypeOf(v).getElementType();
-}
-
 int64_t lowering::numElements(ArrayRef<int64_t> shape) {
   int64_t n = 1;
   for (int64_t s : shape)
@@ -133,10 +121,6 @@ Value lowering::extremeConstant(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, value));
 }
 
-int64_t lowering::normalizeDim(int64_t dim, int64_t rank) {
-  return dim < 0 ? dim + std::max<int64_t>(rank, 1) : dim;
-}
-
 Value lowering::emptyTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                             Type elementType) {
   return tensor::EmptyOp::create(b, loc, shape, elementType);
@@ -164,7 +148,7 @@ broadcastOperand(OpBuilder &b, Location loc, Value operand,
                  ArrayRef<int64_t> resultShape) {
   MLIRContext *ctx = b.getContext();
   int64_t resultRank = resultShape.size();
-  ArrayRef<int64_t> shape = tensorShape(operand);
+  ArrayRef<int64_t> shape = shapeOf(operand);
   int64_t rank = shape.size();
   int64_t lead = resultRank - rank;
   SmallVector<AffineExpr> exprs;
@@ -182,7 +166,7 @@ broadcastOperand(OpBuilder &b, Location loc, Value operand,
   SmallVector<ReassociationIndices> reassociation;
   if (keptDims.empty()) {
     Value collapsed = tensor::CollapseShapeOp::create(
-        b, loc, RankedTensorType::get({}, tensorElementType(operand)), operand,
+        b, loc, RankedTensorType::get({}, elementTypeOf(operand)), operand,
         ArrayRef<ReassociationIndices>{});
     return {collapsed, map};
   }
@@ -208,8 +192,8 @@ broadcastOperand(OpBuilder &b, Location loc, Value operand,
   for (int64_t d : keptDims)
     newShape.push_back(shape[d]);
   Value collapsed = tensor::CollapseShapeOp::create(
-      b, loc, RankedTensorType::get(newShape, tensorElementType(operand)),
-      operand, reassociation);
+      b, loc, RankedTensorType::get(newShape, elementTypeOf(operand)), operand,
+      reassociation);
   return {collapsed, map};
 }
 
@@ -258,9 +242,9 @@ Value lowering::buildElementwise(OpBuilder &b, Location loc,
 
 Value lowering::convertTensor(OpBuilder &b, Location loc, Value v,
                               Type elementType) {
-  if (tensorElementType(v) == elementType)
+  if (elementTypeOf(v) == elementType)
     return v;
-  auto type = RankedTensorType::get(tensorShape(v), elementType);
+  auto type = RankedTensorType::get(shapeOf(v), elementType);
   return buildElementwise(
       b, loc, type, v, [&](OpBuilder &nb, Location nloc, ValueRange args) {
         return convertScalar(nb, nloc, args[0], elementType);
@@ -271,7 +255,7 @@ Value lowering::buildReduction(OpBuilder &b, Location loc, Value input,
                                ArrayRef<int64_t> dims, Type accType, Value init,
                                CombineFn combine, MapFn map, bool widenLong) {
   MLIRContext *ctx = b.getContext();
-  ArrayRef<int64_t> shape = tensorShape(input);
+  ArrayRef<int64_t> shape = shapeOf(input);
   int64_t rank = shape.size();
   llvm::SmallBitVector reduced(rank);
   for (int64_t d : dims)
@@ -346,7 +330,7 @@ Value lowering::insertUnitDims(OpBuilder &b, Location loc, Value v,
                                ArrayRef<int64_t> dims) {
   if (dims.empty())
     return v;
-  ArrayRef<int64_t> shape = tensorShape(v);
+  ArrayRef<int64_t> shape = shapeOf(v);
   int64_t newRank = shape.size() + dims.size();
   SmallVector<int64_t> newShape;
   llvm::SmallBitVector isUnit(newRank);
@@ -404,7 +388,7 @@ Value lowering::transposeTensor(OpBuilder &b, Location loc, Value v,
   if (identity)
     return v;
   MLIRContext *ctx = b.getContext();
-  ArrayRef<int64_t> shape = tensorShape(v);
+  ArrayRef<int64_t> shape = shapeOf(v);
   int64_t rank = shape.size();
   SmallVector<int64_t> outShape;
   for (int64_t p : perm)
@@ -413,7 +397,7 @@ Value lowering::transposeTensor(OpBuilder &b, Location loc, Value v,
   SmallVector<AffineExpr> inExprs(rank);
   for (int64_t i = 0; i < rank; ++i)
     inExprs[perm[i]] = getAffineDimExpr(i, ctx);
-  Value init = emptyTensor(b, loc, outShape, tensorElementType(v));
+  Value init = emptyTensor(b, loc, outShape, elementTypeOf(v));
   SmallVector<AffineMap> maps = {AffineMap::get(rank, 0, inExprs, ctx),
                                  AffineMap::getMultiDimIdentityMap(rank, ctx)};
   SmallVector<utils::IteratorType> iterators(rank,
@@ -429,31 +413,17 @@ Value lowering::transposeTensor(OpBuilder &b, Location loc, Value v,
 
 Value lowering::broadcastTo(OpBuilder &b, Location loc, Value v,
                             ArrayRef<int64_t> shape) {
-  if (tensorShape(v) == shape)
+  if (shapeOf(v) == shape)
     return v;
-  auto type = RankedTensorType::get(shape, tensorElementType(v));
+  auto type = RankedTensorType::get(shape, elementTypeOf(v));
   return buildElementwise(
       b, loc, type, v,
       [](OpBuilder &, Location, ValueRange args) { return args[0]; });
 }
 
-std::optional<SmallVector<int64_t>>
-lowering::broadcastShapes(ArrayRef<int64_t> a, ArrayRef<int64_t> b) {
-  size_t rank = std::max(a.size(), b.size());
-  SmallVector<int64_t> result(rank);
-  for (size_t i = 0; i < rank; ++i) {
-    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
-    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
-    if (da != db && da != 1 && db != 1)
-      return std::nullopt;
-    result[i] = da == 1 ? db : da;
-  }
-  return result;
-}
-
 Value lowering::sliceAlong(OpBuilder &b, Location loc, Value v, int64_t dim,
                            int64_t offset, int64_t size) {
-  ArrayRef<int64_t> shape = tensorShape(v);
+  ArrayRef<int64_t> shape = shapeOf(v);
   SmallVector<OpFoldResult> offsets(shape.size(), b.getIndexAttr(0));
   SmallVector<OpFoldResult> sizes, strides(shape.size(), b.getIndexAttr(1));
   for (int64_t s : shape)
@@ -466,7 +436,7 @@ Value lowering::sliceAlong(OpBuilder &b, Location loc, Value v, int64_t dim,
 Value lowering::padOrCrop(OpBuilder &b, Location loc, Value v,
                           ArrayRef<int64_t> low, ArrayRef<int64_t> high,
                           double padValue) {
-  ArrayRef<int64_t> shape = tensorShape(v);
+  ArrayRef<int64_t> shape = shapeOf(v);
   size_t rank = shape.size();
   // Crop first (negative amounts), then pad.
   bool crop = false, pad = false;
@@ -495,7 +465,7 @@ Value lowering::padOrCrop(OpBuilder &b, Location loc, Value v,
     highPad.push_back(b.getIndexAttr(hi));
     paddedShape.push_back(croppedShape[d] + lo + hi);
   }
-  Type elementType = tensorElementType(v);
+  Type elementType = elementTypeOf(v);
   Value padScalar = scalarConstant(b, loc, elementType, padValue);
   return tensor::PadOp::create(b, loc,
                                RankedTensorType::get(paddedShape, elementType),
@@ -593,7 +563,7 @@ Value lowering::buildNorm(OpBuilder &b, Location loc, Value input,
 Value lowering::buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t dim,
                              Type commonType, Type accType, bool log,
                              bool negate) {
-  ArrayRef<int64_t> shape = tensorShape(x);
+  ArrayRef<int64_t> shape = shapeOf(x);
   SmallVector<int64_t> dims = {dim};
   auto toAcc = [&](OpBuilder &nb, Location nloc, Value v) -> Value {
     Value c = convertToCompute(nb, nloc, v, commonType, accType);
@@ -642,7 +612,7 @@ Value lowering::buildAlphaBetaEpilogue(OpBuilder &b, Location loc, Value acc,
                                        Value input, double alpha, double beta,
                                        RankedTensorType resultType) {
   Type resultElem = resultType.getElementType();
-  Type accType = tensorElementType(acc);
+  Type accType = elementTypeOf(acc);
   SmallVector<Value> operands = {acc};
   bool useInput = input && beta != 0.0;
   if (useInput)

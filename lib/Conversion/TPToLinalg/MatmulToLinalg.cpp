@@ -28,7 +28,7 @@ namespace {
 /// where b is 2-D or has a's batch shape.
 Value buildBatchedMatmul(OpBuilder &builder, Location loc, Value a, Value b,
                          Type accType) {
-  ArrayRef<int64_t> aShape = tensorShape(a), bShape = tensorShape(b);
+  ArrayRef<int64_t> aShape = shapeOf(a), bShape = shapeOf(b);
   int64_t k = aShape.back(), n = bShape.back();
   int64_t m = aShape[aShape.size() - 2];
   SmallVector<int64_t> batch(aShape.drop_back(2));
@@ -57,34 +57,30 @@ Value buildBatchedMatmul(OpBuilder &builder, Location loc, Value a, Value b,
 } // namespace
 
 /// torch.matmul semantics (1-D operands, broadcast batch dimensions) in
-/// `accType`; the result has the shape torch gives.
+/// `accType`; `resultShape` is the product's shape as the op's shape rule
+/// gives it (its declared result), whose leading dimensions are the
+/// broadcast batch.
 static Value buildTorchMatmul(OpBuilder &builder, Location loc, Value a,
-                              Value b, Type accType) {
-  bool aVec = tensorShape(a).size() == 1, bVec = tensorShape(b).size() == 1;
+                              Value b, ArrayRef<int64_t> resultShape,
+                              Type accType) {
+  bool aVec = shapeOf(a).size() == 1, bVec = shapeOf(b).size() == 1;
   if (aVec)
-    a = reshapeTo(builder, loc, a, {1, tensorShape(a)[0]});
+    a = reshapeTo(builder, loc, a, {1, shapeOf(a)[0]});
   if (bVec)
-    b = reshapeTo(builder, loc, b, {tensorShape(b)[0], 1});
-  ArrayRef<int64_t> aShape = tensorShape(a), bShape = tensorShape(b);
+    b = reshapeTo(builder, loc, b, {shapeOf(b)[0], 1});
+  ArrayRef<int64_t> aShape = shapeOf(a), bShape = shapeOf(b);
   int64_t m = aShape[aShape.size() - 2], n = bShape.back();
-  SmallVector<int64_t> batch;
+  ArrayRef<int64_t> batch = resultShape.drop_back(int(!aVec) + int(!bVec));
   Value acc;
   if (bShape.size() == 2) {
-    batch.assign(aShape.begin(), aShape.end() - 2);
     acc = buildBatchedMatmul(builder, loc, a, b, accType);
   } else {
-    batch = *broadcastShapes(aShape.drop_back(2), bShape.drop_back(2));
     SmallVector<int64_t> aFull(batch), bFull(batch);
     aFull.append({m, aShape.back()});
     bFull.append({bShape[bShape.size() - 2], n});
     acc = buildBatchedMatmul(builder, loc, broadcastTo(builder, loc, a, aFull),
                              broadcastTo(builder, loc, b, bFull), accType);
   }
-  SmallVector<int64_t> resultShape(batch);
-  if (!aVec)
-    resultShape.push_back(m);
-  if (!bVec)
-    resultShape.push_back(n);
   return reshapeTo(builder, loc, acc, resultShape);
 }
 
@@ -110,7 +106,7 @@ public:
       return failure();
     Type accType = computeTypeFor(resultType.getElementType());
     Value acc = buildTorchMatmul(rewriter, op->getLoc(), operands[0],
-                                 operands[1], accType);
+                                 operands[1], resultType.getShape(), accType);
     rewriter.replaceOp(op,
                        buildAlphaBetaEpilogue(rewriter, op->getLoc(), acc,
                                               nullptr, 1.0, 0.0, resultType));
@@ -130,8 +126,9 @@ struct AddProductOpLowering : public OpConversionPattern<OpTy> {
     if (failed(checkFloat(op, resultType.getElementType())))
       return failure();
     Type accType = computeTypeFor(resultType.getElementType());
-    Value acc = buildTorchMatmul(rewriter, op.getLoc(), op->getOperand(1),
-                                 op->getOperand(2), accType);
+    Value acc =
+        buildTorchMatmul(rewriter, op.getLoc(), op->getOperand(1),
+                         op->getOperand(2), resultType.getShape(), accType);
     rewriter.replaceOp(op, buildAlphaBetaEpilogue(
                                rewriter, op.getLoc(), acc, adaptor.getInput(),
                                op.getAlpha().convertToDouble(),
@@ -151,13 +148,13 @@ struct AddbmmOpLowering : public OpConversionPattern<AddbmmOp> {
     if (failed(checkFloat(op, resultType.getElementType())))
       return failure();
     Type accType = computeTypeFor(resultType.getElementType());
-    ArrayRef<int64_t> s1 = tensorShape(adaptor.getBatch1());
-    ArrayRef<int64_t> s2 = tensorShape(adaptor.getBatch2());
+    ArrayRef<int64_t> s1 = shapeOf(adaptor.getBatch1());
+    ArrayRef<int64_t> s2 = shapeOf(adaptor.getBatch2());
     int64_t batch = s1[0], m = s1[1], k = s1[2], n = s2[2];
     Value a = transposeTensor(rewriter, loc, adaptor.getBatch1(), {1, 0, 2});
     a = reshapeTo(rewriter, loc, a, {m, batch * k});
     Value b = reshapeTo(rewriter, loc, adaptor.getBatch2(), {batch * k, n});
-    Value acc = buildTorchMatmul(rewriter, loc, a, b, accType);
+    Value acc = buildTorchMatmul(rewriter, loc, a, b, {m, n}, accType);
     rewriter.replaceOp(
         op, buildAlphaBetaEpilogue(rewriter, loc, acc, adaptor.getInput(),
                                    op.getAlpha().convertToDouble(),
@@ -178,11 +175,10 @@ struct LinearOpLowering : public OpConversionPattern<LinearOp> {
       return failure();
     Type accType = computeTypeFor(resultType.getElementType());
     Value w = adaptor.getWeight();
-    Value wt = tensorShape(w).size() == 2
-                   ? transposeTensor(rewriter, loc, w, {1, 0})
-                   : w;
-    Value acc =
-        buildTorchMatmul(rewriter, loc, adaptor.getInput(), wt, accType);
+    Value wt =
+        shapeOf(w).size() == 2 ? transposeTensor(rewriter, loc, w, {1, 0}) : w;
+    Value acc = buildTorchMatmul(rewriter, loc, adaptor.getInput(), wt,
+                                 resultType.getShape(), accType);
     rewriter.replaceOp(op, buildAlphaBetaEpilogue(rewriter, loc, acc,
                                                   adaptor.getBias(), 1.0, 1.0,
                                                   resultType));
@@ -203,7 +199,7 @@ struct AddrOpLowering : public OpConversionPattern<AddrOp> {
       return failure();
     Type accType = computeTypeFor(resultElem);
     Value v1 = reshapeTo(rewriter, loc, adaptor.getVec1(),
-                         {tensorShape(adaptor.getVec1())[0], 1});
+                         {shapeOf(adaptor.getVec1())[0], 1});
     auto accTensor = RankedTensorType::get(resultType.getShape(), accType);
     Value outer = buildElementwise(
         rewriter, loc, accTensor, {v1, adaptor.getVec2()},
@@ -233,7 +229,7 @@ struct TensordotOpLowering : public OpConversionPattern<TensordotOp> {
       return failure();
     Type accType = computeTypeFor(resultType.getElementType());
     Value a = adaptor.getInput(), b = adaptor.getOther();
-    int64_t ra = tensorShape(a).size(), rb = tensorShape(b).size();
+    int64_t ra = shapeOf(a).size(), rb = shapeOf(b).size();
     SmallVector<int64_t> ca, cb;
     for (int64_t d : op.getDimsSelf())
       ca.push_back(normalizeDim(d, ra));
@@ -244,17 +240,17 @@ struct TensordotOpLowering : public OpConversionPattern<TensordotOp> {
     for (int64_t d = 0; d < ra; ++d)
       if (!llvm::is_contained(ca, d)) {
         permA.push_back(d);
-        freeA *= tensorShape(a)[d];
+        freeA *= shapeOf(a)[d];
       }
     for (int64_t d : ca) {
       permA.push_back(d);
-      contr *= tensorShape(a)[d];
+      contr *= shapeOf(a)[d];
     }
     permB.append(cb.begin(), cb.end());
     for (int64_t d = 0; d < rb; ++d)
       if (!llvm::is_contained(cb, d)) {
         permB.push_back(d);
-        freeB *= tensorShape(b)[d];
+        freeB *= shapeOf(b)[d];
       }
     Value a2 =
         reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, a, permA),
@@ -262,7 +258,8 @@ struct TensordotOpLowering : public OpConversionPattern<TensordotOp> {
     Value b2 =
         reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, b, permB),
                   {contr, freeB});
-    Value acc = buildTorchMatmul(rewriter, loc, a2, b2, accType);
+    Value acc =
+        buildTorchMatmul(rewriter, loc, a2, b2, {freeA, freeB}, accType);
     acc = reshapeTo(rewriter, loc, acc, resultType.getShape());
     rewriter.replaceOp(op, buildAlphaBetaEpilogue(rewriter, loc, acc, nullptr,
                                                   1.0, 0.0, resultType));
@@ -284,17 +281,18 @@ struct BilinearOpLowering : public OpConversionPattern<BilinearOp> {
     Type accType = computeTypeFor(resultElem);
     Value x1 = adaptor.getInput1(), x2 = adaptor.getInput2();
     Value w = adaptor.getWeight();
-    ArrayRef<int64_t> ws = tensorShape(w);
+    ArrayRef<int64_t> ws = shapeOf(w);
     int64_t out = ws[0], n1 = ws[1], n2 = ws[2];
-    int64_t m = numElements(tensorShape(x1)) / n1;
+    int64_t m = numElements(shapeOf(x1)) / n1;
     Value x1f = reshapeTo(rewriter, loc, x1, {m, n1});
     Value x2f = reshapeTo(rewriter, loc, x2, {m, 1, n2});
     Value wp =
         reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, w, {1, 0, 2}),
                   {n1, out * n2});
-    Value t = reshapeTo(rewriter, loc,
-                        buildTorchMatmul(rewriter, loc, x1f, wp, accType),
-                        {m, out, n2});
+    Value t = reshapeTo(
+        rewriter, loc,
+        buildTorchMatmul(rewriter, loc, x1f, wp, {m, out * n2}, accType),
+        {m, out, n2});
     auto accTensor = RankedTensorType::get({m, out, n2}, accType);
     Value prod = buildElementwise(
         rewriter, loc, accTensor, {t, x2f},
@@ -324,8 +322,8 @@ struct VecdotOpLowering : public OpConversionPattern<LinalgVecdotOp> {
     if (failed(checkFloat(op, resultElem)))
       return failure();
     Type accType = computeTypeFor(resultElem);
-    auto shape = broadcastShapes(tensorShape(adaptor.getX()),
-                                 tensorShape(adaptor.getY()));
+    auto shape =
+        broadcastShapes(shapeOf(adaptor.getX()), shapeOf(adaptor.getY()));
     if (!shape)
       return emitUnsupported(op, "operands do not broadcast");
     int64_t dim = normalizeDim((int64_t)op.getDim(), shape->size());
@@ -358,7 +356,7 @@ struct PreluOpLowering : public OpConversionPattern<PreluOp> {
     Type accType = computeTypeFor(resultElem);
     Value w = adaptor.getWeight();
     int64_t rank = resultType.getRank();
-    int64_t count = numElements(tensorShape(w));
+    int64_t count = numElements(shapeOf(w));
     if (count == 1) {
       w = reshapeTo(rewriter, loc, w, {});
     } else {

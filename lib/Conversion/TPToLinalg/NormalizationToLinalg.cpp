@@ -38,7 +38,7 @@ struct SoftmaxOpLowering : public OpConversionPattern<OpTy> {
       return emitUnsupported(op, "has no CPU lowering for ")
              << resultElem << " results";
     Value input = adaptor.getInput();
-    int64_t rank = tensorShape(input).size();
+    int64_t rank = shapeOf(input).size();
     if (rank == 0)
       input = reshapeTo(rewriter, loc, input, {1});
     int64_t dim = normalizeDim((int64_t)op.getDim(), rank);
@@ -56,7 +56,7 @@ std::pair<Value, Value> buildMoments(OpBuilder &b, Location loc, Value x,
                                      ArrayRef<int64_t> dims, Type accType) {
   int64_t count = 1;
   for (int64_t d : dims)
-    count *= tensorShape(x)[d];
+    count *= shapeOf(x)[d];
   Value sum = buildSum(b, loc, x, dims, accType);
   auto reducedType = cast<RankedTensorType>(sum.getType());
   Value n = scalarConstant(b, loc, accType, (double)count);
@@ -66,7 +66,7 @@ std::pair<Value, Value> buildMoments(OpBuilder &b, Location loc, Value x,
         return (Value)arith::DivFOp::create(nb, nloc, args[0], n);
       });
   Value meanKeep = insertUnitDims(b, loc, mean, dims);
-  auto xType = RankedTensorType::get(tensorShape(x), accType);
+  auto xType = RankedTensorType::get(shapeOf(x), accType);
   Value sq = buildElementwise(
       b, loc, xType, {x, meanKeep},
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
@@ -127,7 +127,7 @@ struct LayerNormOpLowering : public OpConversionPattern<LayerNormOp> {
       return emitUnsupported(op, "has no CPU lowering for ")
              << resultElem << " tensors";
     Value input = adaptor.getInput();
-    int64_t rank = tensorShape(input).size();
+    int64_t rank = shapeOf(input).size();
     int64_t k = op.getNormalizedShape().size();
     SmallVector<int64_t> dims;
     for (int64_t d = rank - k; d < rank; ++d)
@@ -148,7 +148,7 @@ struct LayerNormOpLowering : public OpConversionPattern<LayerNormOp> {
 Value channelVector(OpBuilder &b, Location loc, Value v, int64_t rank) {
   if (!v)
     return v;
-  SmallVector<int64_t> shape = {tensorShape(v)[0]};
+  SmallVector<int64_t> shape = {shapeOf(v)[0]};
   for (int64_t d = 2; d < rank; ++d)
     shape.push_back(1);
   return reshapeTo(b, loc, v, shape);
@@ -166,7 +166,7 @@ struct GroupNormOpLowering : public OpConversionPattern<GroupNormOp> {
       return emitUnsupported(op, "has no CPU lowering for ")
              << resultElem << " tensors";
     Value input = adaptor.getInput();
-    ArrayRef<int64_t> shape = tensorShape(input);
+    ArrayRef<int64_t> shape = shapeOf(input);
     int64_t rank = shape.size();
     int64_t groups = (int64_t)op.getNumGroups();
     int64_t n = shape[0], c = shape[1];
@@ -219,7 +219,7 @@ struct BatchNormOpLowering : public OpConversionPattern<BatchNormOp> {
       return emitUnsupported(op, "has no CPU lowering for ")
              << resultElem << " tensors";
     Value input = adaptor.getInput();
-    int64_t rank = tensorShape(input).size();
+    int64_t rank = shapeOf(input).size();
     Type accType = computeTypeFor(resultElem);
     Value mean, var;
     if (op.getTraining() || !adaptor.getRunningMean() ||
@@ -260,7 +260,7 @@ struct NormalizeOpLowering : public OpConversionPattern<NormalizeOp> {
       return emitUnsupported(op, "has no CPU lowering for ")
              << resultElem << " tensors";
     Value input = adaptor.getInput();
-    int64_t rank = tensorShape(input).size();
+    int64_t rank = shapeOf(input).size();
     int64_t dim = normalizeDim((int64_t)op.getDim(), rank);
     Type accType = computeTypeFor(resultElem);
     Value norm = buildNorm(rewriter, loc, input, {dim}, resultElem, accType,
@@ -296,8 +296,8 @@ struct CosineSimilarityOpLowering
     if (!isa<FloatType>(resultElem))
       return emitUnsupported(op, "has no CPU lowering for ")
              << resultElem << " tensors";
-    auto shape = broadcastShapes(tensorShape(adaptor.getX1()),
-                                 tensorShape(adaptor.getX2()));
+    auto shape =
+        broadcastShapes(shapeOf(adaptor.getX1()), shapeOf(adaptor.getX2()));
     if (!shape)
       return emitUnsupported(op, "operands do not broadcast");
     int64_t rank = shape->size();

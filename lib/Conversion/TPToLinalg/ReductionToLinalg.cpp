@@ -68,7 +68,7 @@ struct AccumulateOpLowering : public OpConversionPattern<OpTy> {
     auto resultType = cast<RankedTensorType>(op.getType());
     Type resultElem = resultType.getElementType();
     Value input = adaptor.getInput();
-    int64_t rank = tensorShape(input).size();
+    int64_t rank = shapeOf(input).size();
     if (!isa<FloatType, IntegerType>(resultElem))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
     SmallVector<int64_t> dims;
@@ -105,7 +105,7 @@ struct AccumulateOpLowering : public OpConversionPattern<OpTy> {
     if (Kind == ReduceKind::Mean) {
       int64_t count = 1;
       for (int64_t d : dims)
-        count *= tensorShape(input)[d];
+        count *= shapeOf(input)[d];
       auto reducedType = cast<RankedTensorType>(reduced.getType());
       reduced = buildElementwise(
           rewriter, loc, reducedType, reduced,
@@ -132,7 +132,7 @@ struct MaxOpLowering : public OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     Value input = adaptor.getInput();
-    int64_t rank = tensorShape(input).size();
+    int64_t rank = shapeOf(input).size();
     SmallVector<int64_t> dims;
     bool keepdim = false;
     if constexpr (std::is_same_v<OpTy, AmaxOp>) {
@@ -141,7 +141,7 @@ struct MaxOpLowering : public OpConversionPattern<OpTy> {
     } else {
       dims = reductionDims(std::nullopt, rank);
     }
-    Type elem = tensorElementType(input);
+    Type elem = elementTypeOf(input);
     if (!isa<FloatType, IntegerType>(elem))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
     Value reduced = buildMax(rewriter, loc, input, dims, computeTypeFor(elem));
@@ -156,9 +156,9 @@ struct MaxOpLowering : public OpConversionPattern<OpTy> {
 std::pair<Value, Value> buildArgmax(OpBuilder &b, Location loc, Value input,
                                     int64_t dim) {
   MLIRContext *ctx = b.getContext();
-  ArrayRef<int64_t> shape = tensorShape(input);
+  ArrayRef<int64_t> shape = shapeOf(input);
   int64_t rank = shape.size();
-  Type elem = tensorElementType(input);
+  Type elem = elementTypeOf(input);
   Type valType = computeTypeFor(elem);
   SmallVector<int64_t> outShape;
   SmallVector<AffineExpr> outExprs;
@@ -227,16 +227,15 @@ struct ArgmaxOpLowering : public OpConversionPattern<ArgmaxOp> {
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     Value input = adaptor.getInput();
-    int64_t rank = tensorShape(input).size();
-    if (!isa<FloatType, IntegerType>(tensorElementType(input)))
+    int64_t rank = shapeOf(input).size();
+    if (!isa<FloatType, IntegerType>(elementTypeOf(input)))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
     std::optional<uint64_t> dimAttr = op.getDim();
     int64_t dim = 0;
     if (dimAttr && rank > 0) {
       dim = normalizeDim((int64_t)*dimAttr, rank);
     } else {
-      input =
-          reshapeTo(rewriter, loc, input, {numElements(tensorShape(input))});
+      input = reshapeTo(rewriter, loc, input, {numElements(shapeOf(input))});
     }
     Value idx = buildArgmax(rewriter, loc, input, dim).second;
     rewriter.replaceOp(op,
@@ -252,8 +251,8 @@ struct MaxDimOpLowering : public OpConversionPattern<MaxDimOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value input = adaptor.getInput();
-    int64_t rank = tensorShape(input).size();
-    if (!isa<FloatType, IntegerType>(tensorElementType(input)))
+    int64_t rank = shapeOf(input).size();
+    if (!isa<FloatType, IntegerType>(elementTypeOf(input)))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
     if (rank == 0)
       input = reshapeTo(rewriter, loc, input, {1});
@@ -279,9 +278,9 @@ struct NormOpLowering : public OpConversionPattern<NormOp> {
     Type resultElem = resultType.getElementType();
     Value input = adaptor.getInput();
     if (!isa<FloatType>(resultElem) ||
-        !isa<FloatType, IntegerType>(tensorElementType(input)))
+        !isa<FloatType, IntegerType>(elementTypeOf(input)))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
-    int64_t rank = tensorShape(input).size();
+    int64_t rank = shapeOf(input).size();
     SmallVector<int64_t> dims = reductionDims(op.getDim(), rank);
     double p = op.getP() ? op.getP()->convertToDouble() : 2.0;
     Value norm = buildNorm(rewriter, loc, input, dims, resultElem,
@@ -303,8 +302,8 @@ struct DistOpLowering : public OpConversionPattern<DistOp> {
     if (!isa<FloatType>(resultElem))
       return emitUnsupported(op, "has no CPU lowering for ")
              << resultElem << " results";
-    auto shape = broadcastShapes(tensorShape(adaptor.getInput()),
-                                 tensorShape(adaptor.getOther()));
+    auto shape = broadcastShapes(shapeOf(adaptor.getInput()),
+                                 shapeOf(adaptor.getOther()));
     if (!shape)
       return emitUnsupported(op, "operands do not broadcast");
     Type accType = computeTypeFor(resultElem);
@@ -337,7 +336,7 @@ struct TraceOpLowering : public OpConversionPattern<TraceOp> {
     if (!isa<FloatType, IntegerType>(resultElem))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
     Value input = adaptor.getInput();
-    ArrayRef<int64_t> shape = tensorShape(input);
+    ArrayRef<int64_t> shape = shapeOf(input);
     int64_t n = std::min(shape[0], shape[1]);
     Value square = input;
     if (shape[0] != n)
@@ -381,7 +380,7 @@ struct ScanOpLowering : public OpRewritePattern<OpTy> {
     if (!isa<FloatType, IntegerType>(resultElem))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
     Value input = adaptor.getInput();
-    ArrayRef<int64_t> shape = tensorShape(input);
+    ArrayRef<int64_t> shape = shapeOf(input);
     int64_t rank = shape.size();
     if (rank == 0) {
       rewriter.replaceOp(op, convertTensor(rewriter, loc, input, resultElem));

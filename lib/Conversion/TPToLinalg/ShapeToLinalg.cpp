@@ -45,7 +45,7 @@ struct TransposeOpLowering : public OpConversionPattern<TransposeOp> {
   LogicalResult
   matchAndRewrite(TransposeOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t rank = tensorShape(adaptor.getInput()).size();
+    int64_t rank = shapeOf(adaptor.getInput()).size();
     SmallVector<int64_t> perm;
     for (int64_t i = 0; i < rank; ++i)
       perm.push_back(i);
@@ -63,7 +63,7 @@ struct PermuteOpLowering : public OpConversionPattern<PermuteOp> {
   LogicalResult
   matchAndRewrite(PermuteOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    int64_t rank = tensorShape(adaptor.getInput()).size();
+    int64_t rank = shapeOf(adaptor.getInput()).size();
     SmallVector<int64_t> perm;
     for (int64_t d : op.getDims())
       perm.push_back(normalizeDim(d, rank));
@@ -104,13 +104,13 @@ struct JoinOpLowering : public OpConversionPattern<OpTy> {
     int64_t offset = 0;
     for (Value t : adaptor.getTensors()) {
       // Legacy cat skips empty 1-D tensors.
-      if (!IsStack && tensorShape(t).size() == 1 && tensorShape(t)[0] == 0 &&
+      if (!IsStack && shapeOf(t).size() == 1 && shapeOf(t)[0] == 0 &&
           shape.size() != 1)
         continue;
       Value v = convertTensor(rewriter, loc, t, resultType.getElementType());
       if (IsStack)
         v = insertUnitDims(rewriter, loc, v, {dim});
-      ArrayRef<int64_t> vShape = tensorShape(v);
+      ArrayRef<int64_t> vShape = shapeOf(v);
       // An empty piece contributes nothing (and an insert_slice of it at
       // the end of the result would be out of bounds).
       if (numElements(vShape) == 0)
@@ -140,10 +140,10 @@ struct EmbeddingOpLowering : public OpConversionPattern<EmbeddingOp> {
     MLIRContext *ctx = rewriter.getContext();
     auto resultType = cast<RankedTensorType>(op.getType());
     Value weight = adaptor.getWeight();
-    if (tensorShape(weight).size() != 2)
+    if (shapeOf(weight).size() != 2)
       return emitUnsupported(op, "expects a 2-D weight");
     int64_t rank = resultType.getRank();
-    int64_t numRows = tensorShape(weight)[0];
+    int64_t numRows = shapeOf(weight)[0];
     SmallVector<AffineExpr> idxExprs;
     for (int64_t d = 0; d + 1 < rank; ++d)
       idxExprs.push_back(getAffineDimExpr(d, ctx));
@@ -188,7 +188,7 @@ struct PadOpLowering : public OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     Value input = adaptor.getInput();
-    ArrayRef<int64_t> inShape = tensorShape(input);
+    ArrayRef<int64_t> inShape = shapeOf(input);
     int64_t rank = resultType.getRank();
     ArrayRef<int64_t> padding = op.getPadding();
     // padding = (last-dim left, last-dim right, previous-dim left, ...).

@@ -61,10 +61,10 @@ public:
       }
     if (!params->batched) {
       SmallVector<int64_t> s = {1};
-      s.append(tensorShape(input).begin(), tensorShape(input).end());
+      s.append(shapeOf(input).begin(), shapeOf(input).end());
       input = reshapeTo(rewriter, loc, input, s);
     }
-    SmallVector<int64_t> dstShape = {tensorShape(input)[0]};
+    SmallVector<int64_t> dstShape = {shapeOf(input)[0]};
     ArrayRef<int64_t> rs = resultType.getShape();
     dstShape.append(rs.end() - (r + 1), rs.end());
 

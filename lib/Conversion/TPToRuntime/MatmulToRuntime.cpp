@@ -73,19 +73,19 @@ rc::Argument operandArgument(Value t) {
   Value source;
   if (auto permute = t.getDefiningOp<PermuteOp>()) {
     source = permute.getInput();
-    int64_t rank = tensorShape(source).size();
+    int64_t rank = shapeOf(source).size();
     for (int64_t d : permute.getDims())
       perm.push_back(normalizeDim(d, rank));
   } else if (auto transpose = t.getDefiningOp<TransposeOp>()) {
     source = transpose.getInput();
-    int64_t rank = tensorShape(source).size();
+    int64_t rank = shapeOf(source).size();
     for (int64_t d = 0; d < rank; ++d)
       perm.push_back(d);
     if (rank > 0)
       std::swap(perm[normalizeDim((int64_t)transpose.getDim0(), rank)],
                 perm[normalizeDim((int64_t)transpose.getDim1(), rank)]);
   }
-  if (!source || tensorElementType(source) != tensorElementType(t))
+  if (!source || elementTypeOf(source) != elementTypeOf(t))
     return rc::input(t);
   return rc::input(source, perm);
 }
@@ -95,8 +95,8 @@ rc::Argument operandArgument(Value t) {
 /// f32 tensor and rounds it itself); null otherwise.
 Value fusibleCastSource(Value operand) {
   auto cast = operand.getDefiningOp<CastOp>();
-  if (!cast || !operand.hasOneUse() || !tensorElementType(operand).isBF16() ||
-      !tensorElementType(cast.getInput()).isF32())
+  if (!cast || !operand.hasOneUse() || !elementTypeOf(operand).isBF16() ||
+      !elementTypeOf(cast.getInput()).isF32())
     return nullptr;
   return cast.getInput();
 }
@@ -152,8 +152,8 @@ Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
                  Value bTensor, bool transposeB, Value bias, Type outType,
                  ArrayRef<int64_t> dstPermutation = {}, Value bF32 = {},
                  int64_t epilogue = TP_RT_EPILOGUE_NONE) {
-  Type inType = tensorElementType(a);
-  ArrayRef<int64_t> as = tensorShape(a), bs = tensorShape(bTensor);
+  Type inType = elementTypeOf(a);
+  ArrayRef<int64_t> as = shapeOf(a), bs = shapeOf(bTensor);
   int64_t rank = as.size();
   int64_t m = as[rank - 2];
   int64_t n = transposeB ? bs[rank - 2] : bs[rank - 1];
@@ -193,8 +193,8 @@ std::optional<Value> emitTorchMatmul(OpBuilder &builder, Location loc,
                                      Operation *anchor, Value a, Value b,
                                      Type outType,
                                      int64_t epilogue = TP_RT_EPILOGUE_NONE) {
-  bool aVec = tensorShape(a).size() == 1, bVec = tensorShape(b).size() == 1;
-  SmallVector<int64_t> as(tensorShape(a)), bs(tensorShape(b));
+  bool aVec = shapeOf(a).size() == 1, bVec = shapeOf(b).size() == 1;
+  SmallVector<int64_t> as(shapeOf(a)), bs(shapeOf(b));
   if (aVec)
     as.insert(as.begin(), 1);
   if (bVec)
@@ -224,7 +224,7 @@ std::optional<Value> emitTorchMatmul(OpBuilder &builder, Location loc,
   Value a2 = reshapeTo(builder, loc, a, aShape);
   Value b2 = reshapeTo(builder, loc, b, bShape);
   // A 2-D B (a weight) that is a bf16 cast of f32: fused into the call.
-  Value bF32 = b2 == b && bShape.size() == 2 && tensorElementType(b).isBF16()
+  Value bF32 = b2 == b && bShape.size() == 2 && elementTypeOf(b).isBF16()
                    ? fusibleCastSource(b)
                    : nullptr;
   Value c = emitMatmul(builder, loc, anchor, a2, b2, /*transposeB=*/false,
@@ -252,8 +252,8 @@ struct ProductToRuntime : public OpRewritePattern<OpTy> {
     // A batched product whose only use is a tp.permute: oneDNN writes the
     // permuted layout directly.
     if (op->hasOneUse() && resultType.getRank() >= 3 &&
-        tensorShape(a).size() == tensorShape(b).size() &&
-        tensorShape(a).drop_back(2) == tensorShape(b).drop_back(2))
+        shapeOf(a).size() == shapeOf(b).size() &&
+        shapeOf(a).drop_back(2) == shapeOf(b).drop_back(2))
       if (auto permute = dyn_cast<PermuteOp>(*op->getUsers().begin())) {
         SmallVector<int64_t> perm;
         for (int64_t d : permute.getDims())
@@ -285,11 +285,10 @@ struct LinearToRuntime : public OpRewritePattern<LinearOp> {
     auto resultType = cast<RankedTensorType>(op.getType());
     std::optional<Type> in = runtimeElementType({x, w, bias});
     if (!in || !supportedOutput(*in, resultType.getElementType()) ||
-        tensorShape(w).size() != 2 || (bias && tensorShape(bias).size() != 1))
+        shapeOf(w).size() != 2 || (bias && shapeOf(bias).size() != 1))
       return failure();
-    int64_t k = tensorShape(x).back();
-    Value x2 =
-        reshapeTo(rewriter, loc, x, {numElements(tensorShape(x)) / k, k});
+    int64_t k = shapeOf(x).back();
+    Value x2 = reshapeTo(rewriter, loc, x, {numElements(shapeOf(x)) / k, k});
     Value wF32 = in->isBF16() ? fusibleCastSource(w) : nullptr;
     Epilogue epilogue = fusibleEpilogue(op);
     Value c = emitMatmul(rewriter, loc, op, x2, w, /*transposeB=*/true, bias,
@@ -337,7 +336,7 @@ struct AddbmmToRuntime : public OpRewritePattern<AddbmmOp> {
     if (!in || !resultType.hasStaticShape() ||
         !supportedOutput(*in, resultType.getElementType()))
       return failure();
-    ArrayRef<int64_t> s1 = tensorShape(b1), s2 = tensorShape(b2);
+    ArrayRef<int64_t> s1 = shapeOf(b1), s2 = shapeOf(b2);
     int64_t batch = s1[0], m = s1[1], k = s1[2], n = s2[2];
     Value a =
         reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, b1, {1, 0, 2}),

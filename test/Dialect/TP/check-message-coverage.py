@@ -25,7 +25,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "../../.."))
-SOURCES = sorted(glob.glob(os.path.join(ROOT, "dialects/TP/IR/*.cpp")))
+# RuleContext.cpp only forwards the rules' messages (emitOpError(message)).
+SOURCES = sorted(p for p in glob.glob(os.path.join(ROOT, "dialects/TP/IR/*.cpp"))
+                 if not p.endswith("RuleContext.cpp"))
 TEST = os.path.join(HERE, "invalid.mlir")
 ODS = os.path.join(ROOT, "include/tensorplay/Dialect/TP/IR")
 
@@ -45,6 +47,13 @@ UNREACHABLE = {
     r"expected\ at\ least\ one\ tensor\ operand":
         "every verifier rejects an empty operand list before the dtype rule "
         "runs; test/Unit/ResultTypeInferenceTest.cpp checks it",
+    r"in\-place\ form\ needs\ an\ operand\ to\ update":
+        "only result-type inference of an in-place form without operands "
+        "reaches it (the verifier checks the form first)",
+    r"the\ shape\ of\ result\ \#.*\ does\ not\ follow\ from\ the\ operands\ "
+    r"and\ attributes;\ build\ the\ op\ with\ explicit\ result\ types":
+        "only result-type inference reaches it; "
+        "test/Unit/ResultTypeInferenceTest.cpp checks it (mkldnn_rnn_layer)",
 }
 STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
 CALL = re.compile(r"\b(%s)\s*\(" % "|".join(list(HELPERS) + list(EMITTERS)))

@@ -2135,3 +2135,110 @@ func.func @stft_window_rank(%x: tensor<64xf32>, %w: tensor<16x1xf32>) {
   %r = tp.stft %x window(%w) {hop_length = 4 : i64, n_fft = 16 : i64} : (tensor<64xf32>, tensor<16x1xf32>) -> tensor<9x13xcomplex<f32>>
   return
 }
+
+// -----
+
+func.func @tensorinv_ind(%a: tensor<4x6x8x3xf32>) {
+  // expected-error @+1 {{ind must be in [1, 4], got 0}}
+  %r = tp.linalg_tensorinv %a {ind = 0 : i64} : (tensor<4x6x8x3xf32>) -> tensor<8x3x4x6xf32>
+  return
+}
+
+// -----
+
+func.func @tensorinv_sizes(%a: tensor<4x6x8x3xf32>) {
+  // expected-error @+1 {{the dims before and after ind must hold equally many elements (4 vs 144)}}
+  %r = tp.linalg_tensorinv %a {ind = 1 : i64} : (tensor<4x6x8x3xf32>) -> tensor<6x8x3x4xf32>
+  return
+}
+
+// -----
+
+func.func @tensorinv_result(%a: tensor<4x6x8x3xf32>) {
+  // expected-error @+1 {{result #0 has shape 4x6x8x3 but the operands imply 8x3x4x6}}
+  %r = tp.linalg_tensorinv %a : (tensor<4x6x8x3xf32>) -> tensor<4x6x8x3xf32>
+  return
+}
+
+// -----
+
+func.func @tensorsolve_dims(%a: tensor<2x3x6xf32>, %b: tensor<2x3xf32>) {
+  // expected-error @+1 {{dims entry 5 is out of range for a tensor of rank 3}}
+  %r = tp.linalg_tensorsolve %a, %b {dims = array<i64: 5>} : (tensor<2x3x6xf32>, tensor<2x3xf32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @tensorsolve_rank(%a: tensor<2x3xf32>, %b: tensor<2x3x6xf32>) {
+  // expected-error @+1 {{expected a coefficient tensor of rank 3 or more, got rank 2}}
+  %r = tp.linalg_tensorsolve %a, %b : (tensor<2x3xf32>, tensor<2x3x6xf32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @tensorsolve_moved_dims(%a: tensor<6x2x3xf32>, %b: tensor<2x3xf32>) {
+  // dims moves the 6 to the end: the solution has shape 6.
+  // expected-error @+1 {{result #0 has shape 3 but the operands imply 6}}
+  %r = tp.linalg_tensorsolve %a, %b {dims = array<i64: 0>} : (tensor<6x2x3xf32>, tensor<2x3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @svd_reduced(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{result #0 has shape 4x4 but the operands imply 4x3}}
+  %u, %s, %v = tp.linalg_svd %a {full_matrices = false} : (tensor<4x3xf32>) -> (tensor<4x4xf32>, tensor<3xf32>, tensor<3x3xf32>)
+  return
+}
+
+// -----
+
+func.func @torch_svd_v(%a: tensor<5x3xf32>) {
+  // torch.svd returns V (n x k), not Vh.
+  // expected-error @+1 {{result #2 has shape 5x3 but the operands imply 3x3}}
+  %u, %s, %v = tp.svd %a : (tensor<5x3xf32>) -> (tensor<5x3xf32>, tensor<3xf32>, tensor<5x3xf32>)
+  return
+}
+
+// -----
+
+func.func @qr_complete(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{result #0 has shape 4x3 but the operands imply 4x4}}
+  %q, %r = tp.linalg_qr %a {mode = "complete"} : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<4x3xf32>)
+  return
+}
+
+// -----
+
+func.func @eig_square(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{the input must be square (4 vs 3)}}
+  %w, %v = tp.linalg_eig %a : (tensor<4x3xf32>) -> (tensor<4xcomplex<f32>>, tensor<4x4xcomplex<f32>>)
+  return
+}
+
+// -----
+
+func.func @lu_pivots(%a: tensor<2x5x3xf32>) {
+  // expected-error @+1 {{result #1 has shape 2x5 but the operands imply 2x3}}
+  %lu, %p, %i = tp.lu_with_info %a : (tensor<2x5x3xf32>) -> (tensor<2x5x3xf32>, tensor<2x5xi32>, tensor<2xi32>)
+  return
+}
+
+// -----
+
+func.func @lstsq_driver(%a: tensor<4x3xf32>, %b: tensor<4x2xf32>) {
+  // gelsd computes the singular values (min(m, n) of them).
+  // expected-error @+1 {{result #3 has shape 0 but the operands imply 3}}
+  %x, %r, %k, %s = tp.linalg_lstsq %a, %b {driver = "gelsd"} : (tensor<4x3xf32>, tensor<4x2xf32>) -> (tensor<3x2xf32>, tensor<0xf32>, tensor<i64>, tensor<0xf32>)
+  return
+}
+
+// -----
+
+func.func @triangular_solve_batch(%b: tensor<2x4x2xf32>, %a: tensor<4x4xf32>) {
+  // expected-error @+1 {{result #1 has shape 4x4 but the operands imply 2x4x4}}
+  %x, %c = tp.triangular_solve %b, %a : (tensor<2x4x2xf32>, tensor<4x4xf32>) -> (tensor<2x4x2xf32>, tensor<4x4xf32>)
+  return
+}

@@ -12,6 +12,8 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "tensorplay/Dialect/TP/IR/ShapeRules.h"
+
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -22,12 +24,6 @@ namespace mlir {
 namespace tp {
 namespace lowering {
 
-/// The ranked tensor type of `v`.
-RankedTensorType tensorTypeOf(Value v);
-/// The static shape of `v`'s tensor type.
-ArrayRef<int64_t> tensorShape(Value v);
-/// The element type of `v`'s tensor type.
-Type tensorElementType(Value v);
 /// Number of elements of a static shape.
 int64_t numElements(ArrayRef<int64_t> shape);
 
@@ -52,9 +48,6 @@ Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
 /// The largest finite (or, for floats, infinite) value of `type`, negated
 /// when `negative`.
 Value extremeConstant(OpBuilder &b, Location loc, Type type, bool negative);
-
-/// Normalises a possibly negative dimension index.
-int64_t normalizeDim(int64_t dim, int64_t rank);
 
 /// A new tensor of `shape` x `elementType` (tensor.empty).
 Value emptyTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
@@ -143,9 +136,6 @@ Value transposeTensor(OpBuilder &b, Location loc, Value v,
                       ArrayRef<int64_t> perm);
 /// Materialises `v` broadcast to `shape` (numpy rules).
 Value broadcastTo(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> shape);
-/// The numpy broadcast of two shapes (std::nullopt when incompatible).
-std::optional<SmallVector<int64_t>> broadcastShapes(ArrayRef<int64_t> a,
-                                                    ArrayRef<int64_t> b);
 /// Extracts `v[..., offset:offset+size, ...]` along `dim`.
 Value sliceAlong(OpBuilder &b, Location loc, Value v, int64_t dim,
                  int64_t offset, int64_t size);

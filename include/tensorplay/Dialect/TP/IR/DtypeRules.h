@@ -20,6 +20,8 @@
 namespace mlir {
 namespace tp {
 
+class RuleContext;
+
 /// How the computation dtype follows from the tensor operands.
 enum class OperandRule {
   /// All floating (and complex) operands must have one element type; the op
@@ -66,16 +68,16 @@ bool hasMixedFloatingOperands(OperandRule rule, ValueRange operands);
 
 /// The computation dtype of `op` under `rule` from `operands` (the
 /// computation operands), `explicitDtype` overriding it when set. On
-/// failure emits at `op` when `emit` is set.
-FailureOr<Type> computeElementType(Operation *op, OperandRule rule,
+/// failure emits at the op when `emit` is set.
+FailureOr<Type> computeElementType(const RuleContext &op, OperandRule rule,
                                    ValueRange operands, Type explicitDtype,
                                    bool emit);
 
 /// Computes the result element types of `op` from its rule. `operands` are
 /// the computation operands (no `out=` destinations); `explicitDtype`, when
 /// set, is the op's dtype= attribute and overrides the computation dtype.
-/// On failure emits at `op` when `emit` is set.
-LogicalResult inferResultElementTypes(Operation *op, OperandRule rule,
+/// On failure emits at the op when `emit` is set.
+LogicalResult inferResultElementTypes(const RuleContext &op, OperandRule rule,
                                       ArrayRef<ResultKind> kinds,
                                       ValueRange operands, Type explicitDtype,
                                       SmallVectorImpl<Type> &types, bool emit);

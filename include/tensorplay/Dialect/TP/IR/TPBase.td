@@ -12,6 +12,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
 def TP_Dialect : Dialect {
@@ -81,6 +82,21 @@ def TP_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
         auto all = $_op->getOperands();
         return all.take_front(all.size() - $_op.getOut().size());
       }]>,
+    StaticInterfaceMethod<"The number of results the op's rules define.",
+      "unsigned", "getNumRuleResults", (ins), [{}], [{
+        return ConcreteOp::getResultKinds().size();
+      }]>,
+    InterfaceMethod<[{
+        The op's declared invariants (ODS's generated checks): operand
+        count and segments, required attributes, operand, attribute and
+        result type constraints. The shape and dtype rules rely on them.
+      }],
+      "::llvm::LogicalResult", "verifyDeclaredInvariants", (ins), [{}], [{
+        if (::mlir::failed(
+                ::mlir::tp::verifyDeclaredOperandCount<ConcreteOp>($_op)))
+          return ::mlir::failure();
+        return $_op.verifyInvariantsImpl();
+      }]>,
     InterfaceMethod<"True for the in-place variant.",
       "bool", "isInplace", (ins), [{}], [{
         return $_op.getInplace();
@@ -105,7 +121,7 @@ def TP_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
       (ins "::llvm::SmallVectorImpl<::mlir::Type> &":$types, "bool":$emit),
       [{}], [{
         return ::mlir::tp::inferResultElementTypes(
-            $_op.getOperation(), ConcreteOp::getOperandRule(),
+            ::mlir::tp::RuleContext($_op.getOperation()), ConcreteOp::getOperandRule(),
             ConcreteOp::getResultKinds(), $_op.getComputeOperands(),
             $_op.getExplicitDtype(), types, emit);
       }]>,
@@ -117,7 +133,7 @@ def TP_ComputeOpInterface : OpInterface<"ComputeOpInterface"> {
       }],
       "::mlir::Type", "getComputeElementType", (ins), [{}], [{
         ::mlir::FailureOr<::mlir::Type> type = ::mlir::tp::computeElementType(
-            $_op.getOperation(), ConcreteOp::getOperandRule(),
+            ::mlir::tp::RuleContext($_op.getOperation()), ConcreteOp::getOperandRule(),
             $_op.getComputeOperands(), $_op.getExplicitDtype(),
             /*emit=*/false);
         return ::mlir::succeeded(type) ? *type : ::mlir::Type();
@@ -148,14 +164,20 @@ defvar TP_FormArgs = (ins UnitAttr:$inplace, Variadic<TP_Tensor>:$out);
 /// Base of every compute op. `summaryText` is the one-line summary, `args`
 /// the op's own operands and attributes (the in-place flag and `out=`
 /// destinations are appended), `operandsFormat` the assembly of those
-/// operands, `exampleText` the example of the generated docs. `verifier` is a
-/// C++ expression of type LogicalResult evaluated in verify(); it may use
-/// `*this` and the op's accessors. Families add `Pure` themselves (dropout is
-/// the one compute op that is not).
+/// operands, `exampleText` the example of the generated docs. `shapeRule` is
+/// the op's shape rule: a C++ expression of type LogicalResult that checks
+/// the operands and attributes and records the result shapes they imply
+/// (ShapeRules.h); it sees `op` (a ::mlir::tp::RuleContext) and `adaptor`
+/// (the op's Adaptor), never the results. The verifier checks the declared
+/// result types against the shape and dtype rules, and InferTypeOpInterface
+/// builds the op from operands and attributes with the same rules. Families
+/// add `Pure` themselves (dropout is the one compute op that is not).
 class TP_ComputeOp<string mnemonic, string summaryText, TP_DtypeRule rule,
                    dag args, string operandsFormat, string exampleText,
-                   list<Trait> traits = [], code verifier = "::mlir::success()">
-    : TP_Op<mnemonic, !listconcat(traits, [rule, TP_ComputeOpInterface])> {
+                   list<Trait> traits = [], code shapeRule = "::mlir::success()">
+    : TP_Op<mnemonic, !listconcat(traits, [rule, TP_ComputeOpInterface,
+        DeclareOpInterfaceMethods<InferTypeOpInterface, ["refineReturnTypes"]>,
+        InferTypeOpAdaptor])> {
   let summary = summaryText;
   let arguments = !con(args, TP_FormArgs);
   let assemblyFormat = operandsFormat #
@@ -166,13 +188,37 @@ class TP_ComputeOp<string mnemonic, string summaryText, TP_DtypeRule rule,
       "operands for explicit `out=` destinations (the results then have their "
       "types).\n\nExample:\n\n```mlir\n" # exampleText # "\n```\n";
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The op's shape rule (its family's, ShapeRules.h): checks the operands
+    /// and attributes of `adaptor` and records in `op` the result shapes
+    /// they imply.
+    static ::llvm::LogicalResult
+    inferResultShapes(::mlir::tp::RuleContext &op, Adaptor adaptor);
+  }];
   let extraClassDefinition = [{
+    ::llvm::LogicalResult
+    $cppClass::inferResultShapes(::mlir::tp::RuleContext &op,
+                                 Adaptor adaptor) {
+      (void)adaptor;
+      return }] # shapeRule # [{;
+    }
     ::llvm::LogicalResult $cppClass::verify() {
-      if (::mlir::failed(::mlir::tp::verifyFormArgs(*this)))
-        return ::mlir::failure();
-      if (::mlir::failed(}] # verifier # [{))
-        return ::mlir::failure();
-      return ::mlir::tp::verifyResultElementTypes(*this);
+      return ::mlir::tp::verifyComputeOp(*this);
+    }
+    ::llvm::LogicalResult $cppClass::inferReturnTypes(
+        ::mlir::MLIRContext *context, std::optional<::mlir::Location> location,
+        Adaptor adaptor, ::llvm::SmallVectorImpl<::mlir::Type> &types) {
+      return ::mlir::tp::inferComputeOpTypes<$cppClass>(context, location,
+                                                       adaptor, types);
+    }
+    // verify() has checked the declared types against the same rules, with
+    // a message naming the result and the shape or dtype the rules imply;
+    // the interface's generic comparison would only repeat it.
+    ::llvm::LogicalResult $cppClass::refineReturnTypes(
+        ::mlir::MLIRContext *, std::optional<::mlir::Location>,
+        ::mlir::ValueRange, ::mlir::DictionaryAttr, ::mlir::OpaqueProperties,
+        ::mlir::RegionRange, ::llvm::SmallVectorImpl<::mlir::Type> &) {
+      return ::mlir::success();
     }
   }];
 }
@@ -181,9 +227,9 @@ class TP_ComputeOp<string mnemonic, string summaryText, TP_DtypeRule rule,
 class TP_SingleResultOp<string mnemonic, string summaryText, TP_DtypeRule rule,
                         dag args, string operandsFormat, string exampleText,
                         list<Trait> traits = [],
-                        code verifier = "::mlir::success()">
+                        code shapeRule = "::mlir::success()">
     : TP_ComputeOp<mnemonic, summaryText, rule, args, operandsFormat,
-                   exampleText, !listconcat(traits, [Pure]), verifier> {
+                   exampleText, !listconcat(traits, [Pure]), shapeRule> {
   let results = (outs TP_Tensor:$result);
 }
 

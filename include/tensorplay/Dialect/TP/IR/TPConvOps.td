@@ -26,9 +26,9 @@ class TP_ConvNdOp<string mnemonic, int rank, string example>
                   OptionalAttr<DenseI64ArrayAttr>:$dilation,
                   DefaultValuedAttr<I64Attr, "1">:$groups)),
         TP_ConvOperandsFormat, example, [AttrSizedOperandSegments],
-        "::mlir::tp::verifyConvolution(*this, " # rank # ", /*transposed=*/false, "
-        "getInput(), getWeight(), getBias(), getStride(), getPadding(), "
-        "getDilation(), std::nullopt, getGroups())">;
+        "::mlir::tp::inferConvolutionShape(op, " # rank # ", /*transposed=*/false, "
+        "adaptor.getInput(), adaptor.getWeight(), adaptor.getBias(), adaptor.getStride(), adaptor.getPadding(), "
+        "adaptor.getDilation(), std::nullopt, adaptor.getGroups())">;
 
 def TP_Conv1dOp : TP_ConvNdOp<"conv1d", 1,
     "%r = tp.conv1d %x, %w : (tensor<2x3x16xf32>, tensor<4x3x5xf32>) -> tensor<2x4x12xf32>">;
@@ -48,9 +48,9 @@ class TP_ConvTransposeNdOp<string mnemonic, int rank, string example>
                   DefaultValuedAttr<I64Attr, "1">:$groups,
                   OptionalAttr<DenseI64ArrayAttr>:$dilation)),
         TP_ConvOperandsFormat, example, [AttrSizedOperandSegments],
-        "::mlir::tp::verifyConvolution(*this, " # rank # ", /*transposed=*/true, "
-        "getInput(), getWeight(), getBias(), getStride(), getPadding(), "
-        "getDilation(), getOutputPadding(), getGroups())">;
+        "::mlir::tp::inferConvolutionShape(op, " # rank # ", /*transposed=*/true, "
+        "adaptor.getInput(), adaptor.getWeight(), adaptor.getBias(), adaptor.getStride(), adaptor.getPadding(), "
+        "adaptor.getDilation(), adaptor.getOutputPadding(), adaptor.getGroups())">;
 
 def TP_ConvTranspose1dOp : TP_ConvTransposeNdOp<"conv_transpose1d", 1,
     "%r = tp.conv_transpose1d %x, %w : (tensor<2x4x12xf32>, tensor<4x3x5xf32>) -> tensor<2x3x16xf32>">;
@@ -73,10 +73,10 @@ def TP_ConvolutionOp : TP_SingleResultOp<"convolution",
     TP_ConvOperandsFormat,
     "%r = tp.convolution %x, %w {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, padding = array<i64: 0>, stride = array<i64: 1>, transposed = false} : (tensor<2x3x16xf32>, tensor<4x3x5xf32>) -> tensor<2x4x12xf32>",
     [AttrSizedOperandSegments],
-    "::mlir::tp::verifyConvolution(*this, "
-    "::mlir::cast<::mlir::RankedTensorType>(getInput().getType()).getRank() - 2, "
-    "getTransposed(), getInput(), getWeight(), getBias(), getStride(), "
-    "getPadding(), getDilation(), getOutputPadding(), getGroups())">;
+    "::mlir::tp::inferConvolutionShape(op, "
+    "::mlir::cast<::mlir::RankedTensorType>(adaptor.getInput().getType()).getRank() - 2, "
+    "adaptor.getTransposed(), adaptor.getInput(), adaptor.getWeight(), adaptor.getBias(), adaptor.getStride(), "
+    "adaptor.getPadding(), adaptor.getDilation(), adaptor.getOutputPadding(), adaptor.getGroups())">;
 
 def TP_ConvTbcOp : TP_SingleResultOp<"conv_tbc",
     "1-D convolution on a (time, batch, channel) input",
@@ -85,6 +85,6 @@ def TP_ConvTbcOp : TP_SingleResultOp<"conv_tbc",
          DefaultValuedAttr<I64Attr, "0">:$pad),
     "$input `,` $weight `,` $bias",
     "%r = tp.conv_tbc %x, %w, %b : (tensor<10x2x3xf32>, tensor<3x3x4xf32>, tensor<4xf32>) -> tensor<8x2x4xf32>",
-    [], "::mlir::tp::verifyConvTbc(*this)">;
+    [], "::mlir::tp::inferConvTbcShape(op)">;
 
 #endif // TENSORPLAY_DIALECT_TP_IR_TPCONVOPS_TD

@@ -16,7 +16,7 @@ class TP_UnaryOp<string mnemonic, string summaryText,
     : TP_SingleResultOp<mnemonic, summaryText, rule,
         !con((ins TP_Tensor:$input), attrs), "$input",
         "%r = tp." # mnemonic # " %x : (tensor<4x8xf32>) -> tensor<4x8xf32>",
-        [], "::mlir::tp::verifyElementwise(*this, getInput())">;
+        [], "::mlir::tp::inferElementwiseShape(op, adaptor.getInput())">;
 
 // Unary math in the fp32 lists.
 def TP_AcosOp : TP_UnaryOp<"acos", "Elementwise arc cosine">;
@@ -64,7 +64,7 @@ def TP_DropoutOp : TP_ComputeOp<"dropout",
     (ins TP_Tensor:$input, DefaultValuedAttr<F64Attr, "0.5">:$p,
          DefaultValuedAttr<BoolAttr, "true">:$train), "$input",
     "%r = tp.dropout %x {p = 1.000000e-01 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>",
-    [], "::mlir::tp::verifyDropout(*this)"> {
+    [], "::mlir::tp::inferDropoutShape(op)"> {
   let results = (outs TP_Tensor:$result);
 }
 
@@ -75,7 +75,7 @@ class TP_BinaryOp<string mnemonic, string summaryText,
     : TP_SingleResultOp<mnemonic, summaryText, rule,
         !con((ins TP_Tensor:$lhs, TP_Tensor:$rhs), attrs), "$lhs `,` $rhs",
         "%r = tp." # mnemonic # " %a, %b : (tensor<4x8xf16>, tensor<8xf32>) -> tensor<4x8xf32>",
-        [], "::mlir::tp::verifyElementwise(*this, {getLhs(), getRhs()})">;
+        [], "::mlir::tp::inferElementwiseShape(op, {adaptor.getLhs(), adaptor.getRhs()})">;
 
 def TP_AddOp : TP_BinaryOp<"add", "Elementwise lhs + alpha * rhs",
     TP_DtypeRule<"Promote">, (ins DefaultValuedAttr<F64Attr, "1.0">:$alpha)>;
@@ -97,7 +97,7 @@ def TP_PowOp : TP_SingleResultOp<"pow", "Elementwise power self ** exponent",
          OptionalAttr<F64Attr>:$scalar_exponent),
     "$input (`,` $exponent^)?",
     "%r = tp.pow %x {scalar_exponent = 2.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>",
-    [AttrSizedOperandSegments], "::mlir::tp::verifyPow(*this)">;
+    [AttrSizedOperandSegments], "::mlir::tp::inferPowShape(op)">;
 
 /// Ops whose other operand is a Python scalar (an attribute).
 class TP_ScalarLhsOp<string mnemonic, string summaryText, string scalarName>
@@ -106,7 +106,7 @@ class TP_ScalarLhsOp<string mnemonic, string summaryText, string scalarName>
         "$input",
         "%r = tp." # mnemonic # " %x {" # scalarName #
             " = 2.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>",
-        [], "::mlir::tp::verifyElementwise(*this, getInput())">;
+        [], "::mlir::tp::inferElementwiseShape(op, adaptor.getInput())">;
 
 def TP_RdivOp : TP_ScalarLhsOp<"rdiv", "Reflected division: other / self",
                                "other">;
@@ -122,7 +122,7 @@ class TP_AddcOp<string mnemonic, string summaryText>
              DefaultValuedAttr<F64Attr, "1.0">:$value),
         "$input `,` $tensor1 `,` $tensor2",
         "%r = tp." # mnemonic # " %s, %a, %b : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
-        [], "::mlir::tp::verifyElementwise(*this, {getInput(), getTensor1(), getTensor2()})">;
+        [], "::mlir::tp::inferElementwiseShape(op, {adaptor.getInput(), adaptor.getTensor1(), adaptor.getTensor2()})">;
 
 def TP_AddcdivOp : TP_AddcOp<"addcdiv", "self + value * tensor1 / tensor2">;
 def TP_AddcmulOp : TP_AddcOp<"addcmul", "self + value * tensor1 * tensor2">;
@@ -133,6 +133,6 @@ def TP_WhereOp : TP_SingleResultOp<"where",
     (ins TP_Tensor:$condition, TP_Tensor:$input, TP_Tensor:$other),
     "$condition `,` $input `,` $other",
     "%r = tp.where %c, %a, %b : (tensor<4xi1>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
-    [], "::mlir::tp::verifyWhere(*this)">;
+    [], "::mlir::tp::inferWhereShape(op)">;
 
 #endif // TENSORPLAY_DIALECT_TP_IR_TPELEMENTWISEOPS_TD

@@ -20,7 +20,7 @@ class TP_MatrixOp<string mnemonic, string summaryText, dag operands,
         !if(!eq(example, ""),
             "%r = tp." # mnemonic # " %a : (tensor<4x4xf32>) -> tensor<4x4xf32>",
             example),
-        [Pure], "::mlir::tp::verifyMatrixOp(*this, ::mlir::tp::MatrixKind::" #
+        [Pure], "::mlir::tp::inferMatrixOpShape(op, ::mlir::tp::MatrixKind::" #
                 kind # ")">;
 
 defvar TP_A = (ins TP_Tensor:$input);
@@ -52,7 +52,7 @@ def TP_LinalgCholeskyOp : TP_MatrixOp1<"linalg_cholesky",
     TP_AFormat, (ins DefaultValuedAttr<BoolAttr, "false">:$upper), "Square">;
 def TP_LinalgTensorinvOp : TP_MatrixOp1<"linalg_tensorinv",
     "Inverse of a tensor with respect to tensordot over ind dims", TP_A,
-    TP_AFormat, (ins DefaultValuedAttr<I64Attr, "2">:$ind), "Any", "Value",
+    TP_AFormat, (ins DefaultValuedAttr<I64Attr, "2">:$ind), "TensorInverse", "Value",
     "%r = tp.linalg_tensorinv %a : (tensor<4x6x8x3xf32>) -> tensor<8x3x4x6xf32>">;
 def TP_LinalgCondOp : TP_MatrixOp1<"linalg_cond",
     "Condition number in the p-norm (2 when absent)", TP_A, TP_AFormat,
@@ -112,7 +112,7 @@ def TP_OrmqrOp : TP_MatrixOp1<"ormqr",
     "%r = tp.ormqr %a, %t, %c : (tensor<4x4xf32>, tensor<4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>">;
 def TP_LinalgTensorsolveOp : TP_MatrixOp1<"linalg_tensorsolve",
     "Solve tensordot(self, x, other.dim()) = other", TP_AB, TP_ABFormat,
-    (ins OptionalAttr<DenseI64ArrayAttr>:$dims), "Any", "Value",
+    (ins OptionalAttr<DenseI64ArrayAttr>:$dims), "TensorInverse", "Value",
     "%r = tp.linalg_tensorsolve %a, %b : (tensor<2x3x6xf32>, tensor<2x3xf32>) -> tensor<6xf32>">;
 
 /// Multi-result factorizations.
@@ -201,7 +201,7 @@ class TP_FftOp<string mnemonic, string summaryText, string resultKind,
         TP_DtypeRule<"Float", [resultKind]>,
         !con((ins TP_Tensor:$input), sizeAttrs,
              (ins OptionalAttr<StrAttr>:$norm)), "$input", example, [],
-        "::mlir::tp::verifyFft(*this)">;
+        "::mlir::tp::inferFftShape(op)">;
 
 defvar TP_Fft1dAttrs = (ins OptionalAttr<I64Attr>:$n,
                             DefaultValuedAttr<I64Attr, "-1">:$dim);
@@ -261,19 +261,19 @@ def TP_StftOp : TP_SingleResultOp<"stft", "Short-time Fourier transform",
          OptionalAttr<BoolAttr>:$return_complex),
     "$input (`window` `(` $window^ `)`)?",
     "%r = tp.stft %x {hop_length = 4 : i64, n_fft = 16 : i64} : (tensor<64xf32>) -> tensor<9x13xcomplex<f32>>",
-    [AttrSizedOperandSegments], "::mlir::tp::verifyStft(*this)">;
+    [AttrSizedOperandSegments], "::mlir::tp::inferStftShape(op)">;
 
 def TP_PolarOp : TP_SingleResultOp<"polar",
     "Complex tensor from magnitude and angle", TP_DtypeRule<"Same", ["Complex"]>,
     (ins TP_Tensor:$abs, TP_Tensor:$angle), "$abs `,` $angle",
     "%r = tp.polar %m, %a : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>",
-    [], "::mlir::tp::verifyElementwise(*this, {getAbs(), getAngle()})">;
+    [], "::mlir::tp::inferElementwiseShape(op, {adaptor.getAbs(), adaptor.getAngle()})">;
 
 def TP_ViewAsComplexOp : TP_SingleResultOp<"view_as_complex",
     "View a (..., 2) real tensor as complex", TP_DtypeRule<"First", ["Complex"]>,
     (ins TP_Tensor:$input), "$input",
     "%r = tp.view_as_complex %x : (tensor<4x2xf32>) -> tensor<4xcomplex<f32>>",
-    [], "::mlir::tp::verifyViewAsComplex(*this)">;
+    [], "::mlir::tp::inferViewAsComplexShape(op)">;
 
 def TP_FakeQuantizePerTensorAffineOp : TP_SingleResultOp<
     "fake_quantize_per_tensor_affine",
@@ -283,6 +283,6 @@ def TP_FakeQuantizePerTensorAffineOp : TP_SingleResultOp<
          I64Attr:$quant_min, I64Attr:$quant_max),
     "$input",
     "%r = tp.fake_quantize_per_tensor_affine %x {quant_max = 127 : i64, quant_min = -128 : i64, scale = 0.1 : f64, zero_point = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>",
-    [], "::mlir::tp::verifyElementwise(*this, getInput())">;
+    [], "::mlir::tp::inferElementwiseShape(op, adaptor.getInput())">;
 
 #endif // TENSORPLAY_DIALECT_TP_IR_TPLINALGOPS_TD

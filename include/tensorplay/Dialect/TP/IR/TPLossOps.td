@@ -23,8 +23,8 @@ class TP_LossOp<string mnemonic, string summaryText, dag operands,
             "%l = tp." # mnemonic # " %x, %t : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>",
             example),
         traits,
-        "::mlir::tp::verifyLoss(*this, ::mlir::tp::LossKind::" # kind #
-        ", getReduction())">;
+        "::mlir::tp::inferLossShape(op, ::mlir::tp::LossKind::" # kind #
+        ", adaptor.getReduction())">;
 
 defvar TP_InputTarget = (ins TP_Tensor:$input, TP_Tensor:$target);
 defvar TP_InputTargetFormat = "$input `,` $target";
@@ -146,8 +146,8 @@ def TP_MultilabelMarginLossForwardOp : TP_ComputeOp<
     (ins TP_Tensor:$input, TP_Tensor:$target, TP_ReductionAttr:$reduction),
     TP_InputTargetFormat,
     "%l, %m = tp.multilabel_margin_loss_forward %x, %t : (tensor<4x10xf32>, tensor<4x10xi64>) -> (tensor<f32>, tensor<4x10xf32>)",
-    [Pure], "::mlir::tp::verifyLoss(*this, ::mlir::tp::LossKind::MultiLabel, "
-            "getReduction())"> {
+    [Pure], "::mlir::tp::inferLossShape(op, ::mlir::tp::LossKind::MultiLabel, "
+            "adaptor.getReduction())"> {
   let results = (outs TP_Tensor:$output, TP_Tensor:$is_target);
 }
 

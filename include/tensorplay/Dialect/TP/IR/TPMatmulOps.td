@@ -17,8 +17,8 @@ class TP_ProductOp<string mnemonic, string summaryText, string lhsName,
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Same">,
         !dag(ins, [TP_Tensor, TP_Tensor], [lhsName, rhsName]),
         "$" # lhsName # " `,` $" # rhsName, example, [],
-        "::mlir::tp::verifyProduct(*this, ::mlir::tp::MatmulKind::" # kind #
-        ", {}, getOperand(0), getOperand(1))">;
+        "::mlir::tp::inferProductShape(op, ::mlir::tp::MatmulKind::" # kind #
+        ", {}, op.getOperand(0), op.getOperand(1))">;
 
 def TP_MmOp : TP_ProductOp<"mm", "Matrix product of two 2-D tensors",
     "input", "mat2", "Mm",
@@ -45,8 +45,8 @@ class TP_AddProductOp<string mnemonic, string summaryText, string lhsName,
              (ins DefaultValuedAttr<F64Attr, "1.0">:$beta,
                   DefaultValuedAttr<F64Attr, "1.0">:$alpha)),
         "$input `,` $" # lhsName # " `,` $" # rhsName, example, [],
-        "::mlir::tp::verifyProduct(*this, ::mlir::tp::MatmulKind::" # kind #
-        ", getInput(), getOperand(1), getOperand(2))">;
+        "::mlir::tp::inferProductShape(op, ::mlir::tp::MatmulKind::" # kind #
+        ", adaptor.getInput(), op.getOperand(1), op.getOperand(2))">;
 
 def TP_AddmmOp : TP_AddProductOp<"addmm", "beta * self + alpha * (mat1 @ mat2)",
     "mat1", "mat2", "Mm",
@@ -72,7 +72,7 @@ class TP_ChainOp<string mnemonic, string summaryText, string kind,
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Same">,
         (ins Variadic<TP_Tensor>:$tensors), "` ` `[` $tensors `]`", example,
         [AttrSizedOperandSegments],
-        "::mlir::tp::verifyChain(*this, getTensors(), ::mlir::tp::MatmulKind::" #
+        "::mlir::tp::inferChainShape(op, adaptor.getTensors(), ::mlir::tp::MatmulKind::" #
         kind # ")">;
 
 def TP_ChainMatmulOp : TP_ChainOp<"chain_matmul",
@@ -88,7 +88,7 @@ def TP_LinearOp : TP_SingleResultOp<"linear",
     (ins TP_Tensor:$input, TP_Tensor:$weight, Optional<TP_Tensor>:$bias),
     "$input `,` $weight (`bias` `(` $bias^ `)`)?",
     "%r = tp.linear %x, %w bias(%b) : (tensor<4x8xf32>, tensor<16x8xf32>, tensor<16xf32>) -> tensor<4x16xf32>",
-    [AttrSizedOperandSegments], "::mlir::tp::verifyLinear(*this)">;
+    [AttrSizedOperandSegments], "::mlir::tp::inferLinearShape(op)">;
 
 def TP_BilinearOp : TP_SingleResultOp<"bilinear",
     "y = x1^T A x2 + b over the last dimension", TP_DtypeRule<"Same">,
@@ -96,7 +96,7 @@ def TP_BilinearOp : TP_SingleResultOp<"bilinear",
          Optional<TP_Tensor>:$bias),
     "$input1 `,` $input2 `,` $weight (`bias` `(` $bias^ `)`)?",
     "%r = tp.bilinear %x, %y, %w : (tensor<4x3xf32>, tensor<4x5xf32>, tensor<7x3x5xf32>) -> tensor<4x7xf32>",
-    [AttrSizedOperandSegments], "::mlir::tp::verifyBilinear(*this)">;
+    [AttrSizedOperandSegments], "::mlir::tp::inferBilinearShape(op)">;
 
 def TP_TensordotOp : TP_SingleResultOp<"tensordot",
     "Contraction of dims_self of self with dims_other of other",
@@ -105,14 +105,14 @@ def TP_TensordotOp : TP_SingleResultOp<"tensordot",
          DenseI64ArrayAttr:$dims_other),
     "$input `,` $other",
     "%r = tp.tensordot %a, %b {dims_other = array<i64: 0>, dims_self = array<i64: 1>} : (tensor<4x8xf32>, tensor<8x3xf32>) -> tensor<4x3xf32>",
-    [], "::mlir::tp::verifyTensordot(*this)">;
+    [], "::mlir::tp::inferTensordotShape(op)">;
 
 def TP_LinalgVecdotOp : TP_SingleResultOp<"linalg_vecdot",
     "Batched vector dot product along dim", TP_DtypeRule<"Same">,
     (ins TP_Tensor:$x, TP_Tensor:$y, DefaultValuedAttr<I64Attr, "-1">:$dim),
     "$x `,` $y",
     "%r = tp.linalg_vecdot %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>",
-    [], "::mlir::tp::verifyVecdot(*this)">;
+    [], "::mlir::tp::inferVecdotShape(op)">;
 
 def TP_CrossOp : TP_SingleResultOp<"cross",
     "Cross product of 3-vectors along dim (the first size-3 dim when absent)",
@@ -120,13 +120,13 @@ def TP_CrossOp : TP_SingleResultOp<"cross",
     (ins TP_Tensor:$input, TP_Tensor:$other, OptionalAttr<I64Attr>:$dim),
     "$input `,` $other",
     "%r = tp.cross %a, %b {dim = 1 : i64} : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>",
-    [], "::mlir::tp::verifyCross(*this)">;
+    [], "::mlir::tp::inferCrossShape(op)">;
 
 def TP_PreluOp : TP_SingleResultOp<"prelu",
     "Parametric ReLU: max(0, x) + weight * min(0, x), weight per channel",
     TP_DtypeRule<"Same">, (ins TP_Tensor:$input, TP_Tensor:$weight),
     "$input `,` $weight",
     "%r = tp.prelu %x, %w : (tensor<2x3x8xf32>, tensor<3xf32>) -> tensor<2x3x8xf32>",
-    [], "::mlir::tp::verifyPrelu(*this)">;
+    [], "::mlir::tp::inferPreluShape(op)">;
 
 #endif // TENSORPLAY_DIALECT_TP_IR_TPMATMULOPS_TD

@@ -12,12 +12,13 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/CastInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "tensorplay/Dialect/TP/IR/DtypeRules.h"
+#include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Dialect/TP/IR/TPInterfaces.h.inc"
-#include "tensorplay/Dialect/TP/IR/Verifiers.h"
 
 #define GET_OP_CLASSES
 #include "tensorplay/Dialect/TP/IR/TPCoreOps.h.inc"

@@ -23,8 +23,8 @@ class TP_CellOp<string mnemonic, string summaryText, int gates,
         !con((ins TP_Tensor:$input, TP_Tensor:$hx), TP_CellWeights, attrs),
         !strconcat("$input `,` $hx `,` ", TP_CellWeightsFormat), example,
         [AttrSizedOperandSegments],
-        "::mlir::tp::verifyRecurrentCell(*this, " # gates #
-        ", getInput(), {getHx()}, getWIh(), getWHh(), getBIh(), getBHh())">;
+        "::mlir::tp::inferRecurrentCellShape(op, " # gates #
+        ", adaptor.getInput(), {adaptor.getHx()}, adaptor.getWIh(), adaptor.getWHh(), adaptor.getBIh(), adaptor.getBHh())">;
 
 def TP_GruCellOp : TP_CellOp<"gru_cell", "A gated recurrent unit cell (GRUCell)",
     3, (ins),
@@ -41,8 +41,8 @@ def TP_LstmCellOp : TP_ComputeOp<"lstm_cell",
     !strconcat("$input `,` $hx `,` $cx `,` ", TP_CellWeightsFormat),
     "%h, %c = tp.lstm_cell %x, %h0, %c0, %wi, %wh : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<16x8xf32>, tensor<16x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>)",
     [Pure, AttrSizedOperandSegments],
-    "::mlir::tp::verifyRecurrentCell(*this, 4, getInput(), {getHx(), getCx()}, "
-    "getWIh(), getWHh(), getBIh(), getBHh())"> {
+    "::mlir::tp::inferRecurrentCellShape(op, 4, adaptor.getInput(), {adaptor.getHx(), adaptor.getCx()}, "
+    "adaptor.getWIh(), adaptor.getWHh(), adaptor.getBIh(), adaptor.getBHh())"> {
   let results = (outs TP_Tensor:$hy, TP_Tensor:$cy);
 }
 
@@ -56,7 +56,7 @@ def TP_MkldnnRnnLayerOp : TP_ComputeOp<"mkldnn_rnn_layer",
          BoolAttr:$bidirectional, BoolAttr:$batch_first, BoolAttr:$train),
     "$input `,` $weight0 `,` $weight1 `,` $weight2 `,` $weight3 `,` $hx `,` $cx",
     "%o, %h, %c, %ws = tp.mkldnn_rnn_layer %x, %w0, %w1, %w2, %w3, %h0, %c0 {...} : (...) -> (...)",
-    [Pure], "::mlir::tp::verifyMkldnnRnnLayer(*this)"> {
+    [Pure], "::mlir::tp::inferMkldnnRnnLayerShape(op)"> {
   let results = (outs TP_Tensor:$output, TP_Tensor:$hy, TP_Tensor:$cy,
                       TP_Tensor:$workspace);
 }
@@ -73,7 +73,7 @@ def TP_ScaledDotProductAttentionOp : TP_SingleResultOp<
          DefaultValuedAttr<BoolAttr, "false">:$enable_gqa),
     "$query `,` $key `,` $value (`mask` `(` $attn_mask^ `)`)?",
     "%r = tp.scaled_dot_product_attention %q, %k, %v {is_causal = true} : (tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32>, tensor<2x8x16x64xf32>) -> tensor<2x8x16x64xf32>",
-    [AttrSizedOperandSegments], "::mlir::tp::verifyAttention(*this)">;
+    [AttrSizedOperandSegments], "::mlir::tp::inferAttentionShape(op)">;
 
 def TP_NativeMultiHeadAttentionOp : TP_ComputeOp<
     "native_multi_head_attention",
@@ -90,7 +90,7 @@ def TP_NativeMultiHeadAttentionOp : TP_ComputeOp<
     "$proj_weight `,` $proj_bias (`mask` `(` $mask^ `)`)?",
     "%o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb {embed_dim = 64 : i64, num_head = 8 : i64} : (...) -> (...)",
     [Pure, AttrSizedOperandSegments],
-    "::mlir::tp::verifyNativeMultiHeadAttention(*this)"> {
+    "::mlir::tp::inferNativeMultiHeadAttentionShape(op)"> {
   let results = (outs TP_Tensor:$output, TP_Tensor:$weights);
 }
 

@@ -14,7 +14,7 @@ include "tensorplay/Dialect/TP/IR/TPBase.td"
 /// op's explicit dtype= against `kind` (DtypeKind in C++: Any, Floating or
 /// FloatingOrComplex).
 class TP_CheckDtype<string kind, string verifier> {
-  string result = "::mlir::failed(::mlir::tp::verifyExplicitDtype(*this, "
+  string result = "::mlir::failed(::mlir::tp::verifyExplicitDtype(op, "
       "::mlir::tp::DtypeKind::" # kind # ")) ? ::mlir::failure() : " #
       verifier;
 }
@@ -32,10 +32,10 @@ class TP_ReduceOp<string mnemonic, string summaryText, TP_DtypeRule rule,
             "array<i64: 1>", "1 : i64") #
             "} : (tensor<4x8xf16>) -> tensor<4xf16>",
         [], TP_CheckDtype<dtypeKind,
-            "::mlir::tp::verifyReduction(*this, getInput(), " #
-            !if(!eq(dimExpr, "list"), "getDim()",
-                "::mlir::tp::optionalDims(getDim())") #
-            ", getKeepdim())">.result>;
+            "::mlir::tp::inferReductionShape(op, adaptor.getInput(), " #
+            !if(!eq(dimExpr, "list"), "adaptor.getDim()",
+                "::mlir::tp::optionalDims(adaptor.getDim())") #
+            ", adaptor.getKeepdim())">.result>;
 
 def TP_SumOp : TP_ReduceOp<"sum", "Sum over dimensions",
     TP_DtypeRule<"Accumulate">,
@@ -56,14 +56,14 @@ def TP_NormOp : TP_SingleResultOp<"norm",
     "$input",
     "%r = tp.norm %x {p = 2.0 : f64} : (tensor<4x8xf32>) -> tensor<f32>",
     [], TP_CheckDtype<"FloatingOrComplex",
-        "::mlir::tp::verifyReduction(*this, getInput(), getDim(), "
-        "getKeepdim())">.result>;
+        "::mlir::tp::inferReductionShape(op, adaptor.getInput(), adaptor.getDim(), "
+        "adaptor.getKeepdim())">.result>;
 
 /// Full reduction to the maximum (torch.max(input)).
 def TP_MaxOp : TP_SingleResultOp<"max", "Maximum of all elements",
     TP_DtypeRule<"First">, (ins TP_Tensor:$input), "$input",
     "%r = tp.max %x : (tensor<4x8xf32>) -> tensor<f32>",
-    [], "::mlir::tp::verifyReduction(*this, getInput(), std::nullopt, false)">;
+    [], "::mlir::tp::inferReductionShape(op, adaptor.getInput(), std::nullopt, false)">;
 
 def TP_AmaxOp : TP_SingleResultOp<"amax", "Maximum over dimensions",
     TP_DtypeRule<"First">,
@@ -71,7 +71,7 @@ def TP_AmaxOp : TP_SingleResultOp<"amax", "Maximum over dimensions",
          DefaultValuedAttr<BoolAttr, "false">:$keepdim),
     "$input",
     "%r = tp.amax %x {dim = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>",
-    [], "::mlir::tp::verifyReduction(*this, getInput(), getDim(), getKeepdim())">;
+    [], "::mlir::tp::inferReductionShape(op, adaptor.getInput(), adaptor.getDim(), adaptor.getKeepdim())">;
 
 def TP_ArgmaxOp : TP_SingleResultOp<"argmax",
     "Index of the maximum over dim (flattened when absent)",
@@ -80,8 +80,8 @@ def TP_ArgmaxOp : TP_SingleResultOp<"argmax",
          DefaultValuedAttr<BoolAttr, "false">:$keepdim),
     "$input",
     "%r = tp.argmax %x {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4xi64>",
-    [], "::mlir::tp::verifyReduction(*this, getInput(), "
-        "::mlir::tp::optionalDims(getDim()), getKeepdim())">;
+    [], "::mlir::tp::inferReductionShape(op, adaptor.getInput(), "
+        "::mlir::tp::optionalDims(adaptor.getDim()), adaptor.getKeepdim())">;
 
 /// torch.max(input, dim): (values, indices).
 def TP_MaxDimOp : TP_ComputeOp<"max_dim",
@@ -91,8 +91,8 @@ def TP_MaxDimOp : TP_ComputeOp<"max_dim",
          DefaultValuedAttr<BoolAttr, "false">:$keepdim),
     "$input",
     "%v, %i = tp.max_dim %x {dim = 1 : i64} : (tensor<4x8xf32>) -> (tensor<4xf32>, tensor<4xi64>)",
-    [Pure], "::mlir::tp::verifyReduction(*this, getInput(), "
-        "::mlir::tp::optionalDims(getDim()), getKeepdim())"> {
+    [Pure], "::mlir::tp::inferReductionShape(op, adaptor.getInput(), "
+        "::mlir::tp::optionalDims(adaptor.getDim()), adaptor.getKeepdim())"> {
   let results = (outs TP_Tensor:$values, TP_Tensor:$indices);
 }
 
@@ -105,7 +105,7 @@ class TP_AlongDimOp<string mnemonic, string summaryText, TP_DtypeRule rule,
         "$input",
         "%r = tp." # mnemonic # " %x {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>",
         [], TP_CheckDtype<dtypeKind,
-            "::mlir::tp::verifyAlongDim(*this, getInput(), getDim())">.result>;
+            "::mlir::tp::inferAlongDimShape(op, adaptor.getInput(), adaptor.getDim())">.result>;
 
 def TP_CumsumOp : TP_AlongDimOp<"cumsum", "Cumulative sum along dim",
     TP_DtypeRule<"Accumulate">>;
@@ -125,7 +125,7 @@ def TP_NormalizeOp : TP_SingleResultOp<"normalize",
          DefaultValuedAttr<F64Attr, "1e-12">:$eps),
     "$input",
     "%r = tp.normalize %x : (tensor<4x8xf32>) -> tensor<4x8xf32>",
-    [], "::mlir::tp::verifyAlongDim(*this, getInput(), getDim())">;
+    [], "::mlir::tp::inferAlongDimShape(op, adaptor.getInput(), adaptor.getDim())">;
 
 def TP_RenormOp : TP_SingleResultOp<"renorm",
     "Rescale sub-tensors along dim whose p-norm exceeds maxnorm",
@@ -133,7 +133,7 @@ def TP_RenormOp : TP_SingleResultOp<"renorm",
     (ins TP_Tensor:$input, F64Attr:$p, I64Attr:$dim, F64Attr:$maxnorm),
     "$input",
     "%r = tp.renorm %x {dim = 0 : i64, maxnorm = 1.0 : f64, p = 2.0 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>",
-    [], "::mlir::tp::verifyAlongDim(*this, getInput(), getDim())">;
+    [], "::mlir::tp::inferAlongDimShape(op, adaptor.getInput(), adaptor.getDim())">;
 
 def TP_LayerNormOp : TP_SingleResultOp<"layer_norm",
     "Layer normalization over the trailing normalized_shape dimensions",
@@ -144,7 +144,7 @@ def TP_LayerNormOp : TP_SingleResultOp<"layer_norm",
          DefaultValuedAttr<BoolAttr, "true">:$cudnn_enable),
     "$input (`weight` `(` $weight^ `)`)? (`bias` `(` $bias^ `)`)?",
     "%r = tp.layer_norm %x weight(%g) bias(%b) {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>",
-    [AttrSizedOperandSegments], "::mlir::tp::verifyLayerNorm(*this)">;
+    [AttrSizedOperandSegments], "::mlir::tp::inferLayerNormShape(op)">;
 
 def TP_GroupNormOp : TP_SingleResultOp<"group_norm",
     "Group normalization over groups of channels", TP_DtypeRule<"First">,
@@ -153,7 +153,7 @@ def TP_GroupNormOp : TP_SingleResultOp<"group_norm",
          DefaultValuedAttr<BoolAttr, "true">:$cudnn_enabled),
     "$input (`weight` `(` $weight^ `)`)? (`bias` `(` $bias^ `)`)?",
     "%r = tp.group_norm %x {num_groups = 2 : i64} : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>",
-    [AttrSizedOperandSegments], "::mlir::tp::verifyGroupNorm(*this)">;
+    [AttrSizedOperandSegments], "::mlir::tp::inferGroupNormShape(op)">;
 
 def TP_BatchNormOp : TP_SingleResultOp<"batch_norm",
     "Batch normalization over the channel dimension (dim 1)",
@@ -169,7 +169,7 @@ def TP_BatchNormOp : TP_SingleResultOp<"batch_norm",
     "(`running_mean` `(` $running_mean^ `)`)? "
     "(`running_var` `(` $running_var^ `)`)?",
     "%r = tp.batch_norm %x running_mean(%m) running_var(%v) : (tensor<2x4x8xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x8xf32>",
-    [AttrSizedOperandSegments], "::mlir::tp::verifyBatchNorm(*this)">;
+    [AttrSizedOperandSegments], "::mlir::tp::inferBatchNormShape(op)">;
 
 def TP_DistOp : TP_SingleResultOp<"dist", "p-norm of (self - other)",
     TP_DtypeRule<"Promote">,
@@ -177,7 +177,7 @@ def TP_DistOp : TP_SingleResultOp<"dist", "p-norm of (self - other)",
          DefaultValuedAttr<F64Attr, "2.0">:$p),
     "$input `,` $other",
     "%r = tp.dist %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>",
-    [], "::mlir::tp::verifyDist(*this)">;
+    [], "::mlir::tp::inferDistShape(op)">;
 
 def TP_CdistOp : TP_SingleResultOp<"cdist",
     "Batched p-norm distance between each pair of row vectors",
@@ -186,14 +186,14 @@ def TP_CdistOp : TP_SingleResultOp<"cdist",
          OptionalAttr<I64Attr>:$compute_mode),
     "$x1 `,` $x2",
     "%r = tp.cdist %a, %b : (tensor<5x3xf32>, tensor<7x3xf32>) -> tensor<5x7xf32>",
-    [], "::mlir::tp::verifyCdist(*this)">;
+    [], "::mlir::tp::inferCdistShape(op)">;
 
 def TP_PdistOp : TP_SingleResultOp<"pdist",
     "p-norm distance between every pair of rows (upper triangle)",
     TP_DtypeRule<"First">,
     (ins TP_Tensor:$input, DefaultValuedAttr<F64Attr, "2.0">:$p), "$input",
     "%r = tp.pdist %x : (tensor<5x3xf32>) -> tensor<10xf32>",
-    [], "::mlir::tp::verifyPdist(*this)">;
+    [], "::mlir::tp::inferPdistShape(op)">;
 
 def TP_CosineSimilarityOp : TP_SingleResultOp<"cosine_similarity",
     "Cosine similarity of x1 and x2 along dim", TP_DtypeRule<"Promote">,
@@ -201,13 +201,13 @@ def TP_CosineSimilarityOp : TP_SingleResultOp<"cosine_similarity",
          DefaultValuedAttr<F64Attr, "1e-08">:$eps),
     "$x1 `,` $x2",
     "%r = tp.cosine_similarity %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4xf32>",
-    [], "::mlir::tp::verifyCosineSimilarity(*this)">;
+    [], "::mlir::tp::inferCosineSimilarityShape(op)">;
 
 def TP_TraceOp : TP_SingleResultOp<"trace",
     "Sum of the main diagonal of a 2-D tensor", TP_DtypeRule<"Accumulate">,
     (ins TP_Tensor:$input), "$input",
     "%r = tp.trace %x : (tensor<4x4xf32>) -> tensor<f32>",
-    [], "::mlir::tp::verifyTrace(*this)">;
+    [], "::mlir::tp::inferTraceShape(op)">;
 
 class TP_QuantileOp<string mnemonic, string summaryText>
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Same">,
@@ -216,7 +216,7 @@ class TP_QuantileOp<string mnemonic, string summaryText>
              DefaultValuedStrAttr<StrAttr, "linear">:$interpolation),
         "$input `,` $q",
         "%r = tp." # mnemonic # " %x, %q {dim = 1 : i64} : (tensor<4x8xf32>, tensor<3xf32>) -> tensor<3x4xf32>",
-        [], "::mlir::tp::verifyQuantile(*this)">;
+        [], "::mlir::tp::inferQuantileShape(op)">;
 
 def TP_QuantileOp : TP_QuantileOp<"quantile", "q-th quantiles along dim">;
 def TP_NanquantileOp : TP_QuantileOp<"nanquantile",

@@ -15,7 +15,7 @@ class TP_LayoutOp<string mnemonic, string summaryText, dag attrs, string kind,
                   string example>
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"First">,
         !con((ins TP_Tensor:$input), attrs), "$input", example, [],
-        "::mlir::tp::verifyLayout(*this, ::mlir::tp::LayoutKind::" # kind # ")">;
+        "::mlir::tp::inferLayoutShape(op, ::mlir::tp::LayoutKind::" # kind # ")">;
 
 def TP_TransposeOp : TP_LayoutOp<"transpose", "Swap two dimensions",
     (ins I64Attr:$dim0, I64Attr:$dim1), "Transpose",
@@ -49,7 +49,7 @@ class TP_JoinOp<string mnemonic, string summaryText, string example>
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Promote">,
         (ins Variadic<TP_Tensor>:$tensors, DefaultValuedAttr<I64Attr, "0">:$dim),
         "` ` `[` $tensors `]`", example, [AttrSizedOperandSegments],
-        "::mlir::tp::verifyJoin(*this, /*stack=*/" #
+        "::mlir::tp::inferJoinShape(op, /*stack=*/" #
         !if(!eq(mnemonic, "stack"), "true", "false") # ")">;
 
 def TP_CatOp : TP_JoinOp<"cat", "Concatenate tensors along an existing dim",
@@ -62,14 +62,14 @@ def TP_IndexCopyOp : TP_SingleResultOp<"index_copy",
     (ins TP_Tensor:$input, I64Attr:$dim, TP_Tensor:$index, TP_Tensor:$source),
     "$input `,` $index `,` $source",
     "%r = tp.index_copy %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>",
-    [], "::mlir::tp::verifyIndexed(*this, getInput(), getIndex(), getSource())">;
+    [], "::mlir::tp::inferIndexedShape(op, adaptor.getInput(), adaptor.getIndex(), adaptor.getSource())">;
 
 def TP_ScatterAddOp : TP_SingleResultOp<"scatter_add",
     "Add src into self at index along dim", TP_DtypeRule<"Same">,
     (ins TP_Tensor:$input, I64Attr:$dim, TP_Tensor:$index, TP_Tensor:$src),
     "$input `,` $index `,` $src",
     "%r = tp.scatter_add %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>",
-    [], "::mlir::tp::verifyIndexed(*this, getInput(), getIndex(), getSrc())">;
+    [], "::mlir::tp::inferIndexedShape(op, adaptor.getInput(), adaptor.getIndex(), adaptor.getSrc())">;
 
 def TP_IndexPutOp : TP_SingleResultOp<"index_put",
     "Put values into self at the given index tensors (accumulate: add)",
@@ -78,7 +78,7 @@ def TP_IndexPutOp : TP_SingleResultOp<"index_put",
          DefaultValuedAttr<BoolAttr, "false">:$accumulate),
     "$input `[` $indices `]` `,` $values",
     "%r = tp.index_put %x[%i], %v : (tensor<5x3xf32>, tensor<2xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>",
-    [AttrSizedOperandSegments], "::mlir::tp::verifyIndexPut(*this)">;
+    [AttrSizedOperandSegments], "::mlir::tp::inferIndexPutShape(op)">;
 
 def TP_EmbeddingOp : TP_SingleResultOp<"embedding",
     "Look up rows of weight by integer indices", TP_DtypeRule<"First">,
@@ -88,13 +88,13 @@ def TP_EmbeddingOp : TP_SingleResultOp<"embedding",
          DefaultValuedAttr<BoolAttr, "false">:$sparse),
     "$weight `,` $indices",
     "%r = tp.embedding %w, %i : (tensor<100x16xf32>, tensor<4x7xi64>) -> tensor<4x7x16xf32>",
-    [], "::mlir::tp::verifyEmbedding(*this)">;
+    [], "::mlir::tp::inferEmbeddingShape(op)">;
 
 /// Padding of the last N dimensions: padding = (left, right, top, bottom, ...).
 class TP_PadOp<string mnemonic, string summaryText, int n, string example>
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"First">,
         (ins TP_Tensor:$input, DenseI64ArrayAttr:$padding), "$input", example,
-        [], "::mlir::tp::verifyPad(*this, " # n # ")">;
+        [], "::mlir::tp::inferPadShape(op, " # n # ")">;
 
 def TP_ReflectionPad1dOp : TP_PadOp<"reflection_pad1d",
     "Pad the last dimension by reflection", 1,
@@ -122,8 +122,8 @@ def TP_AvgPool3dOp : TP_SingleResultOp<"avg_pool3d",
          OptionalAttr<I64Attr>:$divisor_override),
     "$input",
     "%r = tp.avg_pool3d %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>",
-    [], "::mlir::tp::verifyPool(*this, 3, getKernelSize(), getStride(), "
-        "getPadding(), std::nullopt, getCeilMode())">;
+    [], "::mlir::tp::inferPoolShape(op, 3, adaptor.getKernelSize(), adaptor.getStride(), "
+        "adaptor.getPadding(), std::nullopt, adaptor.getCeilMode())">;
 
 def TP_MaxPool3dOp : TP_SingleResultOp<"max_pool3d",
     "3-D max pooling", TP_DtypeRule<"First">,
@@ -134,35 +134,35 @@ def TP_MaxPool3dOp : TP_SingleResultOp<"max_pool3d",
          DefaultValuedAttr<BoolAttr, "false">:$ceil_mode),
     "$input",
     "%r = tp.max_pool3d %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>",
-    [], "::mlir::tp::verifyPool(*this, 3, getKernelSize(), getStride(), "
-        "getPadding(), getDilation(), getCeilMode())">;
+    [], "::mlir::tp::inferPoolShape(op, 3, adaptor.getKernelSize(), adaptor.getStride(), "
+        "adaptor.getPadding(), adaptor.getDilation(), adaptor.getCeilMode())">;
 
 def TP_MaxUnpool2dOp : TP_SingleResultOp<"max_unpool2d",
     "Partial inverse of max_pool2d from its indices", TP_DtypeRule<"First">,
     (ins TP_Tensor:$input, TP_Tensor:$indices, DenseI64ArrayAttr:$output_size),
     "$input `,` $indices",
     "%r = tp.max_unpool2d %x, %i {output_size = array<i64: 4, 4>} : (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>) -> tensor<1x2x4x4xf32>",
-    [], "::mlir::tp::verifyUnpool(*this, 2)">;
+    [], "::mlir::tp::inferUnpoolShape(op, 2)">;
 def TP_MaxUnpool3dOp : TP_SingleResultOp<"max_unpool3d",
     "Partial inverse of max_pool3d from its indices", TP_DtypeRule<"First">,
     (ins TP_Tensor:$input, TP_Tensor:$indices, DenseI64ArrayAttr:$output_size,
          DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding),
     "$input `,` $indices",
     "%r = tp.max_unpool3d %x, %i {output_size = array<i64: 4, 4, 4>, padding = array<i64: 0, 0, 0>, stride = array<i64: 2, 2, 2>} : (tensor<1x2x2x2x2xf32>, tensor<1x2x2x2x2xi64>) -> tensor<1x2x4x4x4xf32>",
-    [], "::mlir::tp::verifyUnpool(*this, 3)">;
+    [], "::mlir::tp::inferUnpoolShape(op, 3)">;
 
 def TP_AdaptiveAvgPool3dOp : TP_SingleResultOp<"adaptive_avg_pool3d",
     "3-D average pooling to a fixed output size", TP_DtypeRule<"First">,
     (ins TP_Tensor:$input, DenseI64ArrayAttr:$output_size), "$input",
     "%r = tp.adaptive_avg_pool3d %x {output_size = array<i64: 1, 1, 1>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x1x1x1xf32>",
-    [], "::mlir::tp::verifyAdaptivePool(*this, 3, getOutputSize())">;
+    [], "::mlir::tp::inferAdaptivePoolShape(op, 3, adaptor.getOutputSize())">;
 
 /// Pooling ops that also return the argmax indices.
 class TP_PoolWithIndicesOp<string mnemonic, string summaryText, dag attrs,
                            int n, string example>
     : TP_ComputeOp<mnemonic, summaryText, TP_DtypeRule<"First", ["Value", "I64"]>,
         !con((ins TP_Tensor:$input), attrs), "$input", example, [Pure],
-        "::mlir::tp::verifyAdaptivePool(*this, " # n # ", getOutputSize())"> {
+        "::mlir::tp::inferAdaptivePoolShape(op, " # n # ", adaptor.getOutputSize())"> {
   let results = (outs TP_Tensor:$output, TP_Tensor:$indices);
 }
 
@@ -178,7 +178,7 @@ class TP_FractionalMaxPoolOp<string mnemonic, int n, string example>
         (ins TP_Tensor:$input, DenseI64ArrayAttr:$kernel_size,
              DenseI64ArrayAttr:$output_size, TP_Tensor:$random_samples),
         "$input `,` $random_samples", example, [Pure],
-        "::mlir::tp::verifyAdaptivePool(*this, " # n # ", getOutputSize())"> {
+        "::mlir::tp::inferAdaptivePoolShape(op, " # n # ", adaptor.getOutputSize())"> {
   let results = (outs TP_Tensor:$output, TP_Tensor:$indices);
 }
 
@@ -195,7 +195,7 @@ def TP_GridSampleOp : TP_SingleResultOp<"grid_sample",
          DefaultValuedAttr<BoolAttr, "false">:$align_corners),
     "$input `,` $grid",
     "%r = tp.grid_sample %x, %g : (tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>",
-    [], "::mlir::tp::verifyGridSample(*this, 0)">;
+    [], "::mlir::tp::inferGridSampleShape(op, 0)">;
 
 /// aten::grid_sampler*: integer interpolation and padding modes.
 class TP_GridSamplerOp<string mnemonic, string summaryText, int n>
@@ -207,7 +207,7 @@ class TP_GridSamplerOp<string mnemonic, string summaryText, int n>
         !if(!eq(n, 3),
             "(tensor<1x3x4x8x8xf32>, tensor<1x2x4x4x3xf32>) -> tensor<1x3x2x4x4xf32>",
             "(tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>"),
-        [], "::mlir::tp::verifyGridSample(*this, " # n # ")">;
+        [], "::mlir::tp::inferGridSampleShape(op, " # n # ")">;
 
 def TP_GridSamplerOp : TP_GridSamplerOp<"grid_sampler",
     "aten::grid_sampler (2-D or 3-D by the input's rank)", 0>;
