@@ -61,6 +61,36 @@ class TP_DtypeRule<string operandRule, list<string> results = ["Value"]>
         "::mlir::tp::OperandRule::" # operandRule #
         !foldl("", results, acc, r, acc # ", ::mlir::tp::ResultKind::" # r)> {
   let cppNamespace = "::mlir::tp";
+  /// The rule in words, for the generated op documentation.
+  string doc = "**Dtype rule** (`" # operandRule # "`): " # !cond(
+      !eq(operandRule, "Same"):
+        "all floating operands share one element type and the op computes "
+        "in it (integral operands such as indices or targets take no part); "
+        "a program captured under eager autocast may mix them until "
+        "tp-autocast resolves the op, and the lowerings refuse it before.",
+      !eq(operandRule, "Promote"):
+        "tensorplay's native type promotion (`torch.result_type`) over the "
+        "tensor operands: a higher category wins (bool < integer < floating "
+        "< complex), dimensioned tensors before 0-d ones within a category.",
+      !eq(operandRule, "Float"):
+        "native type promotion over the tensor operands; an integral or bool "
+        "promoted type computes in f32.",
+      !eq(operandRule, "First"): "the element type of the first operand.",
+      !eq(operandRule, "Accumulate"):
+        "the element type of the first operand; integral and bool inputs "
+        "accumulate in i64.") #
+      " " # !if(!eq(!size(results), 1), "The result holds ", "The results hold ") #
+      !interleave(!foreach(r, results, !cond(
+          !eq(r, "Value"): "the computation dtype",
+          !eq(r, "Complex"): "its complex counterpart (complex<f32> for f16, "
+                             "bf16 and integral inputs)",
+          !eq(r, "Real"): "its real counterpart",
+          !eq(r, "I64"): "i64",
+          !eq(r, "I32"): "i32",
+          !eq(r, "U8"): "ui8",
+          !eq(r, "Bool"): "i1")), ", ") #
+      ". An explicit `dtype` attribute, where the op has one, overrides the "
+      "computation dtype.";
 }
 
 //===----------------------------------------------------------------------===//
@@ -182,7 +212,12 @@ class TP_ComputeOp<string mnemonic, string summaryText, TP_DtypeRule rule,
   let arguments = !con(args, TP_FormArgs);
   let assemblyFormat = operandsFormat #
       " (`out` `(` $out^ `)`)? attr-dict `:` functional-type(operands, results)";
-  let description = "Follows the tensorplay/PyTorch schema of `" # mnemonic #
+  /// What the op's family computes and its shape rule, in words (set by
+  /// each family class; the generated documentation starts with it).
+  string familyDescription = "";
+  let description = !if(!eq(familyDescription, ""), "",
+      familyDescription # "\n\n") # rule.doc # "\n\n"
+      "Follows the tensorplay/PyTorch schema of `" # mnemonic #
       "`. Add the `inplace` unit attribute for the in-place variant (the "
       "result then has the type of the first operand) or trailing `out(...)` "
       "operands for explicit `out=` destinations (the results then have their "

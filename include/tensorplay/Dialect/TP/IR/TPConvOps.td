@@ -28,7 +28,15 @@ class TP_ConvNdOp<string mnemonic, int rank, string example>
         TP_ConvOperandsFormat, example, [AttrSizedOperandSegments],
         "::mlir::tp::inferConvolutionShape(op, " # rank # ", /*transposed=*/false, "
         "adaptor.getInput(), adaptor.getWeight(), adaptor.getBias(), adaptor.getStride(), adaptor.getPadding(), "
-        "adaptor.getDilation(), std::nullopt, adaptor.getGroups())">;
+        "adaptor.getDilation(), std::nullopt, adaptor.getGroups())"> {
+  let familyDescription =
+      "A convolution (cross-correlation) over the trailing spatial dimensions "
+      "of a batched (N, C_in, ...) or unbatched (C_in, ...) input with a "
+      "(C_out, C_in / groups, k...) weight and an optional (C_out) bias. "
+      "`stride`, `padding` and `dilation` take one value for every spatial "
+      "dimension or one each; each output size is (in + 2 padding - dilation "
+      "(k - 1) - 1) / stride + 1.";
+}
 
 def TP_Conv1dOp : TP_ConvNdOp<"conv1d", 1,
     "%r = tp.conv1d %x, %w : (tensor<2x3x16xf32>, tensor<4x3x5xf32>) -> tensor<2x4x12xf32>">;
@@ -50,7 +58,13 @@ class TP_ConvTransposeNdOp<string mnemonic, int rank, string example>
         TP_ConvOperandsFormat, example, [AttrSizedOperandSegments],
         "::mlir::tp::inferConvolutionShape(op, " # rank # ", /*transposed=*/true, "
         "adaptor.getInput(), adaptor.getWeight(), adaptor.getBias(), adaptor.getStride(), adaptor.getPadding(), "
-        "adaptor.getDilation(), adaptor.getOutputPadding(), adaptor.getGroups())">;
+        "adaptor.getDilation(), adaptor.getOutputPadding(), adaptor.getGroups())"> {
+  let familyDescription =
+      "A transposed convolution (the gradient of a convolution with respect "
+      "to its input) of a batched or unbatched input with a (C_in, C_out / "
+      "groups, k...) weight; each output size is (in - 1) stride - 2 padding "
+      "+ dilation (k - 1) + output_padding + 1.";
+}
 
 def TP_ConvTranspose1dOp : TP_ConvTransposeNdOp<"conv_transpose1d", 1,
     "%r = tp.conv_transpose1d %x, %w : (tensor<2x4x12xf32>, tensor<4x3x5xf32>) -> tensor<2x3x16xf32>">;

@@ -16,7 +16,11 @@ class TP_UnaryOp<string mnemonic, string summaryText,
     : TP_SingleResultOp<mnemonic, summaryText, rule,
         !con((ins TP_Tensor:$input), attrs), "$input",
         "%r = tp." # mnemonic # " %x : (tensor<4x8xf32>) -> tensor<4x8xf32>",
-        [], "::mlir::tp::inferElementwiseShape(op, adaptor.getInput())">;
+        [], "::mlir::tp::inferElementwiseShape(op, adaptor.getInput())"> {
+  let familyDescription =
+      "Applies the function to every element; the result has the input's "
+      "shape.";
+}
 
 // Unary math in the fp32 lists.
 def TP_AcosOp : TP_UnaryOp<"acos", "Elementwise arc cosine">;
@@ -75,7 +79,11 @@ class TP_BinaryOp<string mnemonic, string summaryText,
     : TP_SingleResultOp<mnemonic, summaryText, rule,
         !con((ins TP_Tensor:$lhs, TP_Tensor:$rhs), attrs), "$lhs `,` $rhs",
         "%r = tp." # mnemonic # " %a, %b : (tensor<4x8xf16>, tensor<8xf32>) -> tensor<4x8xf32>",
-        [], "::mlir::tp::inferElementwiseShape(op, {adaptor.getLhs(), adaptor.getRhs()})">;
+        [], "::mlir::tp::inferElementwiseShape(op, {adaptor.getLhs(), adaptor.getRhs()})"> {
+  let familyDescription =
+      "Combines `lhs` and `rhs` element by element after broadcasting them "
+      "numpy-style; the result has the broadcast shape.";
+}
 
 def TP_AddOp : TP_BinaryOp<"add", "Elementwise lhs + alpha * rhs",
     TP_DtypeRule<"Promote">, (ins DefaultValuedAttr<F64Attr, "1.0">:$alpha)>;
@@ -106,7 +114,11 @@ class TP_ScalarLhsOp<string mnemonic, string summaryText, string scalarName>
         "$input",
         "%r = tp." # mnemonic # " %x {" # scalarName #
             " = 2.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>",
-        [], "::mlir::tp::inferElementwiseShape(op, adaptor.getInput())">;
+        [], "::mlir::tp::inferElementwiseShape(op, adaptor.getInput())"> {
+  let familyDescription =
+      "Combines every element with a Python-scalar operand held as an "
+      "attribute; the result has the input's shape.";
+}
 
 def TP_RdivOp : TP_ScalarLhsOp<"rdiv", "Reflected division: other / self",
                                "other">;
@@ -122,7 +134,11 @@ class TP_AddcOp<string mnemonic, string summaryText>
              DefaultValuedAttr<F64Attr, "1.0">:$value),
         "$input `,` $tensor1 `,` $tensor2",
         "%r = tp." # mnemonic # " %s, %a, %b : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>",
-        [], "::mlir::tp::inferElementwiseShape(op, {adaptor.getInput(), adaptor.getTensor1(), adaptor.getTensor2()})">;
+        [], "::mlir::tp::inferElementwiseShape(op, {adaptor.getInput(), adaptor.getTensor1(), adaptor.getTensor2()})"> {
+  let familyDescription =
+      "Combines the three operands element by element after broadcasting "
+      "them; the result has the broadcast shape.";
+}
 
 def TP_AddcdivOp : TP_AddcOp<"addcdiv", "self + value * tensor1 / tensor2">;
 def TP_AddcmulOp : TP_AddcOp<"addcmul", "self + value * tensor1 * tensor2">;

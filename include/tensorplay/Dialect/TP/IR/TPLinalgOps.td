@@ -21,7 +21,12 @@ class TP_MatrixOp<string mnemonic, string summaryText, dag operands,
             "%r = tp." # mnemonic # " %a : (tensor<4x4xf32>) -> tensor<4x4xf32>",
             example),
         [Pure], "::mlir::tp::inferMatrixOpShape(op, ::mlir::tp::MatrixKind::" #
-                kind # ")">;
+                kind # ")"> {
+  let familyDescription =
+      "An op on a batch of matrices (..., M, N): the trailing two dimensions "
+      "are the matrix, the leading ones a batch (broadcast where the op takes "
+      "several). Square factorizations require M = N.";
+}
 
 defvar TP_A = (ins TP_Tensor:$input);
 defvar TP_AFormat = "$input";
@@ -121,6 +126,9 @@ class TP_FactorOp<string mnemonic, string summaryText, dag operands,
                   dag resultsDag, string example>
     : TP_MatrixOp<mnemonic, summaryText, operands, operandsFormat, attrs,
                   "Factor", kinds, example> {
+  let familyDescription =
+      "A factorization with several results, shaped as PyTorch shapes them "
+      "for an (..., m, n) input with k = min(m, n).";
   let results = resultsDag;
 }
 
@@ -201,7 +209,12 @@ class TP_FftOp<string mnemonic, string summaryText, string resultKind,
         TP_DtypeRule<"Float", [resultKind]>,
         !con((ins TP_Tensor:$input), sizeAttrs,
              (ins OptionalAttr<StrAttr>:$norm)), "$input", example, [],
-        "::mlir::tp::inferFftShape(op)">;
+        "::mlir::tp::inferFftShape(op)"> {
+  let familyDescription =
+      "A discrete Fourier transform (torch.fft) over the dimensions `dim`, "
+      "with signal sizes `s` (or `n`) trimming or zero-padding the input and "
+      "`norm` choosing the scaling (backward, ortho, forward).";
+}
 
 defvar TP_Fft1dAttrs = (ins OptionalAttr<I64Attr>:$n,
                             DefaultValuedAttr<I64Attr, "-1">:$dim);

@@ -24,7 +24,12 @@ class TP_LossOp<string mnemonic, string summaryText, dag operands,
             example),
         traits,
         "::mlir::tp::inferLossShape(op, ::mlir::tp::LossKind::" # kind #
-        ", adaptor.getReduction())">;
+        ", adaptor.getReduction())"> {
+  let familyDescription =
+      "A loss of `input` against `target` (and, for some, weights), reduced "
+      "by `reduction`: `none` keeps the per-element (or per-sample) losses, "
+      "`mean` and `sum` return a 0-d tensor.";
+}
 
 defvar TP_InputTarget = (ins TP_Tensor:$input, TP_Tensor:$target);
 defvar TP_InputTargetFormat = "$input `,` $target";

@@ -18,7 +18,13 @@ class TP_ProductOp<string mnemonic, string summaryText, string lhsName,
         !dag(ins, [TP_Tensor, TP_Tensor], [lhsName, rhsName]),
         "$" # lhsName # " `,` $" # rhsName, example, [],
         "::mlir::tp::inferProductShape(op, ::mlir::tp::MatmulKind::" # kind #
-        ", {}, op.getOperand(0), op.getOperand(1))">;
+        ", {}, op.getOperand(0), op.getOperand(1))"> {
+  let familyDescription =
+      "A matrix product with torch.matmul's rank rules for its kind: "
+      "contracting dimensions must agree, batch dimensions (matmul) "
+      "broadcast, 1-D operands of matmul are promoted to matrices and the "
+      "added dimension dropped from the result.";
+}
 
 def TP_MmOp : TP_ProductOp<"mm", "Matrix product of two 2-D tensors",
     "input", "mat2", "Mm",
@@ -46,7 +52,11 @@ class TP_AddProductOp<string mnemonic, string summaryText, string lhsName,
                   DefaultValuedAttr<F64Attr, "1.0">:$alpha)),
         "$input `,` $" # lhsName # " `,` $" # rhsName, example, [],
         "::mlir::tp::inferProductShape(op, ::mlir::tp::MatmulKind::" # kind #
-        ", adaptor.getInput(), op.getOperand(1), op.getOperand(2))">;
+        ", adaptor.getInput(), op.getOperand(1), op.getOperand(2))"> {
+  let familyDescription =
+      "beta * input + alpha * (product of the two matrix operands); `input` "
+      "broadcasts to the product's shape, which is the result's.";
+}
 
 def TP_AddmmOp : TP_AddProductOp<"addmm", "beta * self + alpha * (mat1 @ mat2)",
     "mat1", "mat2", "Mm",
@@ -73,7 +83,12 @@ class TP_ChainOp<string mnemonic, string summaryText, string kind,
         (ins Variadic<TP_Tensor>:$tensors), "` ` `[` $tensors `]`", example,
         [AttrSizedOperandSegments],
         "::mlir::tp::inferChainShape(op, adaptor.getTensors(), ::mlir::tp::MatmulKind::" #
-        kind # ")">;
+        kind # ")"> {
+  let familyDescription =
+      "The product of a list of matrices, associated in the order that is "
+      "cheapest; each matrix's columns must equal the next one's rows "
+      "(multi_dot accepts 1-D first and last operands as in NumPy).";
+}
 
 def TP_ChainMatmulOp : TP_ChainOp<"chain_matmul",
     "Product of a chain of 2-D matrices", "Mm",

@@ -24,7 +24,14 @@ class TP_CellOp<string mnemonic, string summaryText, int gates,
         !strconcat("$input `,` $hx `,` ", TP_CellWeightsFormat), example,
         [AttrSizedOperandSegments],
         "::mlir::tp::inferRecurrentCellShape(op, " # gates #
-        ", adaptor.getInput(), {adaptor.getHx()}, adaptor.getWIh(), adaptor.getWHh(), adaptor.getBIh(), adaptor.getBHh())">;
+        ", adaptor.getInput(), {adaptor.getHx()}, adaptor.getWIh(), adaptor.getWHh(), adaptor.getBIh(), adaptor.getBHh())"> {
+  let familyDescription =
+      "One step of a recurrent cell on an (N, input_size) or unbatched "
+      "(input_size) input with the hidden state(s) of the input's batch; w_ih "
+      "is (gates x hidden, input_size), w_hh (gates x hidden, hidden), the "
+      "optional biases (gates x hidden). The results have the hidden state's "
+      "shape.";
+}
 
 def TP_GruCellOp : TP_CellOp<"gru_cell", "A gated recurrent unit cell (GRUCell)",
     3, (ins),

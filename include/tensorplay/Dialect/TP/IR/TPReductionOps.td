@@ -35,7 +35,13 @@ class TP_ReduceOp<string mnemonic, string summaryText, TP_DtypeRule rule,
             "::mlir::tp::inferReductionShape(op, adaptor.getInput(), " #
             !if(!eq(dimExpr, "list"), "adaptor.getDim()",
                 "::mlir::tp::optionalDims(adaptor.getDim())") #
-            ", adaptor.getKeepdim())">.result>;
+            ", adaptor.getKeepdim())">.result> {
+  let familyDescription =
+      "Reduces `input` over `dim` (every dimension when absent); `keepdim` "
+      "keeps the reduced dimensions with size 1. Reductions with no value "
+      "over an empty set (max, amax, argmax, inf-norms) refuse reducing a "
+      "dimension of size 0.";
+}
 
 def TP_SumOp : TP_ReduceOp<"sum", "Sum over dimensions",
     TP_DtypeRule<"Accumulate">,
@@ -105,7 +111,11 @@ class TP_AlongDimOp<string mnemonic, string summaryText, TP_DtypeRule rule,
         "$input",
         "%r = tp." # mnemonic # " %x {dim = 1 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>",
         [], TP_CheckDtype<dtypeKind,
-            "::mlir::tp::inferAlongDimShape(op, adaptor.getInput(), adaptor.getDim())">.result>;
+            "::mlir::tp::inferAlongDimShape(op, adaptor.getInput(), adaptor.getDim())">.result> {
+  let familyDescription =
+      "Computes along one dimension `dim` (negative values count from the "
+      "end); the result has the input's shape.";
+}
 
 def TP_CumsumOp : TP_AlongDimOp<"cumsum", "Cumulative sum along dim",
     TP_DtypeRule<"Accumulate">>;
@@ -216,7 +226,13 @@ class TP_QuantileOp<string mnemonic, string summaryText>
              DefaultValuedStrAttr<StrAttr, "linear">:$interpolation),
         "$input `,` $q",
         "%r = tp." # mnemonic # " %x, %q {dim = 1 : i64} : (tensor<4x8xf32>, tensor<3xf32>) -> tensor<3x4xf32>",
-        [], "::mlir::tp::inferQuantileShape(op)">;
+        [], "::mlir::tp::inferQuantileShape(op)"> {
+  let familyDescription =
+      "The q-th quantiles (q a scalar or a 1-D tensor) along `dim`, or of the "
+      "flattened input; with a 1-D q the result has a leading dimension of "
+      "q's size. `interpolation` is linear, lower, higher, midpoint or "
+      "nearest.";
+}
 
 def TP_QuantileOp : TP_QuantileOp<"quantile", "q-th quantiles along dim">;
 def TP_NanquantileOp : TP_QuantileOp<"nanquantile",

@@ -15,7 +15,12 @@ class TP_LayoutOp<string mnemonic, string summaryText, dag attrs, string kind,
                   string example>
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"First">,
         !con((ins TP_Tensor:$input), attrs), "$input", example, [],
-        "::mlir::tp::inferLayoutShape(op, ::mlir::tp::LayoutKind::" # kind # ")">;
+        "::mlir::tp::inferLayoutShape(op, ::mlir::tp::LayoutKind::" # kind # ")"> {
+  let familyDescription =
+      "Rearranges or reinterprets the input's elements without computing on "
+      "them; the result shape follows from the input shape and the op's "
+      "attributes (dims, shape, sizes), checked as tensorplay checks them.";
+}
 
 def TP_TransposeOp : TP_LayoutOp<"transpose", "Swap two dimensions",
     (ins I64Attr:$dim0, I64Attr:$dim1), "Transpose",
@@ -50,7 +55,12 @@ class TP_JoinOp<string mnemonic, string summaryText, string example>
         (ins Variadic<TP_Tensor>:$tensors, DefaultValuedAttr<I64Attr, "0">:$dim),
         "` ` `[` $tensors `]`", example, [AttrSizedOperandSegments],
         "::mlir::tp::inferJoinShape(op, /*stack=*/" #
-        !if(!eq(mnemonic, "stack"), "true", "false") # ")">;
+        !if(!eq(mnemonic, "stack"), "true", "false") # ")"> {
+  let familyDescription =
+      "Joins a list of tensors along `dim`: `cat` concatenates (all other "
+      "sizes agree), `stack` inserts a new dimension (all shapes agree); "
+      "element types promote natively.";
+}
 
 def TP_CatOp : TP_JoinOp<"cat", "Concatenate tensors along an existing dim",
     "%r = tp.cat [%a, %b] {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x2xf32>) -> tensor<4x10xf32>">;
@@ -94,7 +104,11 @@ def TP_EmbeddingOp : TP_SingleResultOp<"embedding",
 class TP_PadOp<string mnemonic, string summaryText, int n, string example>
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"First">,
         (ins TP_Tensor:$input, DenseI64ArrayAttr:$padding), "$input", example,
-        [], "::mlir::tp::inferPadShape(op, " # n # ")">;
+        [], "::mlir::tp::inferPadShape(op, " # n # ")"> {
+  let familyDescription =
+      "Pads the trailing spatial dimensions by (left, right) amounts per "
+      "dimension, last dimension first, as torch.nn.functional.pad.";
+}
 
 def TP_ReflectionPad1dOp : TP_PadOp<"reflection_pad1d",
     "Pad the last dimension by reflection", 1,
@@ -163,6 +177,9 @@ class TP_PoolWithIndicesOp<string mnemonic, string summaryText, dag attrs,
     : TP_ComputeOp<mnemonic, summaryText, TP_DtypeRule<"First", ["Value", "I64"]>,
         !con((ins TP_Tensor:$input), attrs), "$input", example, [Pure],
         "::mlir::tp::inferAdaptivePoolShape(op, " # n # ", adaptor.getOutputSize())"> {
+  let familyDescription =
+      "Pooling over the trailing spatial dimensions returning the values and "
+      "the (i64) flat indices of the chosen elements.";
   let results = (outs TP_Tensor:$output, TP_Tensor:$indices);
 }
 
@@ -179,6 +196,9 @@ class TP_FractionalMaxPoolOp<string mnemonic, int n, string example>
              DenseI64ArrayAttr:$output_size, TP_Tensor:$random_samples),
         "$input `,` $random_samples", example, [Pure],
         "::mlir::tp::inferAdaptivePoolShape(op, " # n # ", adaptor.getOutputSize())"> {
+  let familyDescription =
+      "Fractional max pooling: the windows' positions come from "
+      "`random_samples`; returns values and (i64) indices of the output size.";
   let results = (outs TP_Tensor:$output, TP_Tensor:$indices);
 }
 
@@ -207,7 +227,12 @@ class TP_GridSamplerOp<string mnemonic, string summaryText, int n>
         !if(!eq(n, 3),
             "(tensor<1x3x4x8x8xf32>, tensor<1x2x4x4x3xf32>) -> tensor<1x3x2x4x4xf32>",
             "(tensor<1x3x8x8xf32>, tensor<1x4x4x2xf32>) -> tensor<1x3x4x4xf32>"),
-        [], "::mlir::tp::inferGridSampleShape(op, " # n # ")">;
+        [], "::mlir::tp::inferGridSampleShape(op, " # n # ")"> {
+  let familyDescription =
+      "Samples the input at the normalized coordinates of `grid` (last "
+      "dimension: the spatial coordinates); the result has the input's batch "
+      "and channels and the grid's spatial shape.";
+}
 
 def TP_GridSamplerOp : TP_GridSamplerOp<"grid_sampler",
     "aten::grid_sampler (2-D or 3-D by the input's rank)", 0>;
