@@ -1,7 +1,7 @@
 //===- Autocast.cpp - The tp-autocast pass --------------------------------===//
 //
 // Parses the target and loads the policy (plus an optional policy file) once
-// (initialize), runs the AutocastRewriter over each module, counts its casts
+// (initialize), runs applyAutocast over each module, counts its casts
 // in the pass statistics and writes the report.
 //
 //===----------------------------------------------------------------------===//
@@ -10,7 +10,7 @@
 
 #include "AutocastReport.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
-#include "tensorplay/Transforms/AutocastRewriter.h"
+#include "tensorplay/Transforms/Autocast.h"
 
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -67,32 +67,33 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
     ModuleOp module = getOperation();
     AutocastOptions options;
     options.target = parsedTarget;
-    AutocastRewriter rewriter(module, options, policies, policy, keepIoTypes,
-                              /*record=*/!report.empty());
+    AutocastResult result;
     // The report is written also when the rewrite fails on a banned op (it
     // lists the op as banned); then the pass fails.
-    LogicalResult rewritten = rewriter.run();
-    const AutocastSummary &summary = rewriter.getSummary();
+    LogicalResult rewritten =
+        applyAutocast(module, options, policies, policy, keepIoTypes,
+                      /*record=*/!report.empty(), result);
+    const AutocastSummary &summary = result.summary;
     numCastsInserted += summary.castsInserted;
     numDynamicCasts += summary.dynamicCasts;
     numBytesCast += summary.bytesCast;
-    if (!report.empty() && rewriter.isComplete() &&
-        failed(writeReport(module, rewriter)))
+    if (!report.empty() && result.complete &&
+        failed(writeReport(module, result)))
       return signalPassFailure();
     if (failed(rewritten))
       return signalPassFailure();
   }
 
-  LogicalResult writeReport(ModuleOp module, const AutocastRewriter &rewriter) {
+  LogicalResult writeReport(ModuleOp module, const AutocastResult &result) {
     if (report == "-") {
-      printAutocastTable(module, rewriter, llvm::outs());
+      printAutocastTable(module, result, llvm::outs());
       llvm::outs().flush();
       return success();
     }
     if (sink) {
       std::string json;
       llvm::raw_string_ostream os(json);
-      printAutocastJson(module, rewriter, os);
+      printAutocastJson(module, result, os);
       sink->addReport(std::move(json));
       return success();
     }
@@ -101,7 +102,7 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
     if (!out)
       return emitError(module.getLoc())
              << "cannot write the autocast report: " << error;
-    printAutocastJson(module, rewriter, out->os());
+    printAutocastJson(module, result, out->os());
     out->keep();
     return success();
   }

@@ -49,9 +49,9 @@ static std::string toText(Location loc) {
 
 /// Rows in program order (the module after the rewrite).
 static SmallVector<Row> collectRows(ModuleOp module,
-                                    const AutocastRewriter &rewriter) {
+                                    const AutocastResult &result) {
   SmallVector<Row> rows;
-  const auto &records = rewriter.getRecords();
+  const auto &records = result.records;
   module.walk([&](Operation *op) {
     auto it = records.find(op);
     if (it == records.end())
@@ -80,10 +80,9 @@ static std::map<std::string, unsigned> countByDtype(ArrayRef<Row> rows) {
   return counts;
 }
 
-void mlir::tp::printAutocastTable(ModuleOp module,
-                                  const AutocastRewriter &rewriter,
+void mlir::tp::printAutocastTable(ModuleOp module, const AutocastResult &result,
                                   llvm::raw_ostream &os) {
-  SmallVector<Row> rows = collectRows(module, rewriter);
+  SmallVector<Row> rows = collectRows(module, result);
   const char *headers[] = {"location", "op",     "device", "list",
                            "dtype",    "reason", "casts"};
   size_t widths[6];
@@ -113,7 +112,7 @@ void mlir::tp::printAutocastTable(ModuleOp module,
     llvm::interleaveComma(row.casts, os);
     os << "\n";
   }
-  const AutocastSummary &summary = rewriter.getSummary();
+  const AutocastSummary &summary = result.summary;
   os << "summary: " << rows.size() << " ops (";
   auto counts = countByDtype(rows);
   llvm::interleaveComma(counts, os, [&](const auto &entry) {
@@ -127,11 +126,10 @@ void mlir::tp::printAutocastTable(ModuleOp module,
   os << "\n";
 }
 
-void mlir::tp::printAutocastJson(ModuleOp module,
-                                 const AutocastRewriter &rewriter,
+void mlir::tp::printAutocastJson(ModuleOp module, const AutocastResult &result,
                                  llvm::raw_ostream &os) {
-  SmallVector<Row> rows = collectRows(module, rewriter);
-  const AutocastSummary &summary = rewriter.getSummary();
+  SmallVector<Row> rows = collectRows(module, result);
+  const AutocastSummary &summary = result.summary;
   llvm::json::OStream json(os, /*IndentSize=*/2);
   json.object([&] {
     json.attributeArray("ops", [&] {

@@ -3,7 +3,7 @@
 #ifndef TENSORPLAY_LIB_TRANSFORMS_AUTOCASTREPORT_H
 #define TENSORPLAY_LIB_TRANSFORMS_AUTOCASTREPORT_H
 
-#include "tensorplay/Transforms/AutocastRewriter.h"
+#include "tensorplay/Transforms/Autocast.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -11,11 +11,11 @@ namespace mlir {
 namespace tp {
 
 /// Writes the report as a table (one row per tp op, then a summary line).
-void printAutocastTable(ModuleOp module, const AutocastRewriter &rewriter,
+void printAutocastTable(ModuleOp module, const AutocastResult &result,
                         llvm::raw_ostream &os);
 
 /// Writes the report as JSON: {"ops": [...], "summary": {...}}.
-void printAutocastJson(ModuleOp module, const AutocastRewriter &rewriter,
+void printAutocastJson(ModuleOp module, const AutocastResult &result,
                        llvm::raw_ostream &os);
 
 } // namespace tp

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Transforms/AutocastRewriter.h"
+#include "AutocastRewriter.h"
 
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
@@ -28,9 +28,10 @@ AutocastRewriter::AutocastRewriter(ModuleOp module,
                                    const AutocastOptions &options,
                                    ArrayRef<AutocastPolicy> policies,
                                    StringRef policyFile, bool keepIoTypes,
-                                   bool record)
+                                   bool record, AutocastResult &result)
     : module(module), options(options), policies(policies),
-      policyFile(policyFile.str()), keepIoTypes(keepIoTypes), record(record) {}
+      policyFile(policyFile.str()), keepIoTypes(keepIoTypes), record(record),
+      result(result), records(result.records), summary(result.summary) {}
 
 AutocastRewriter::~AutocastRewriter() {
   for (auto &entry : pristine)
@@ -760,6 +761,16 @@ LogicalResult AutocastRewriter::run() {
     if (failed(processEntry(func)))
       return failure();
   cleanUpAndCount();
-  complete = true;
+  result.complete = true;
   return failure(failedSoftly);
+}
+
+LogicalResult mlir::tp::applyAutocast(ModuleOp module,
+                                      const AutocastOptions &options,
+                                      ArrayRef<AutocastPolicy> policies,
+                                      StringRef policyFile, bool keepIoTypes,
+                                      bool record, AutocastResult &result) {
+  return AutocastRewriter(module, options, policies, policyFile, keepIoTypes,
+                          record, result)
+      .run();
 }

@@ -5,14 +5,15 @@
 // of each tp op (AutocastDecision.h), inserts the casts, re-infers result
 // types downstream, keeps loop-carried and branch values consistent, and
 // specializes callees per call-site context. Records every decision for the
-// report.
+// report. Private to the pass: callers use applyAutocast (Autocast.h) or the
+// tp-autocast pass.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORPLAY_TRANSFORMS_AUTOCASTREWRITER_H
-#define TENSORPLAY_TRANSFORMS_AUTOCASTREWRITER_H
+#ifndef TENSORPLAY_LIB_TRANSFORMS_AUTOCASTREWRITER_H
+#define TENSORPLAY_LIB_TRANSFORMS_AUTOCASTREWRITER_H
 
-#include "tensorplay/Transforms/AutocastDecision.h"
+#include "tensorplay/Transforms/Autocast.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -27,40 +28,16 @@
 namespace mlir {
 namespace tp {
 
-/// One cast an op caused.
-struct CastRecord {
-  unsigned operand;
-  Type from, to;
-};
-
-/// What happened to one op.
-struct OpRecord {
-  AutocastDecision decision;
-  AutocastState state;
-  SmallVector<CastRecord> casts;
-};
-
-/// Totals of a run.
-struct AutocastSummary {
-  unsigned castsInserted = 0;
-  /// Casts a naive rewrite would insert: one per cast use.
-  unsigned castsNaive = 0;
-  /// Bytes of the cast sources (static shapes; dynamic ones are counted in
-  /// dynamicCasts instead).
-  uint64_t bytesCast = 0;
-  unsigned dynamicCasts = 0;
-};
-
 class AutocastRewriter {
 public:
   /// `options` enables autocast for the functions of its target's device;
   /// `policies` holds one policy per Device (indexed by the enum), edited by
   /// the policy file `policyFile` (empty: none; named in diagnostics). With
-  /// `record`, every decision is kept for the report (getRecords,
-  /// getSummary).
+  /// `record`, every decision is kept in `result.records` for the report;
+  /// the summary is counted in `result.summary` always.
   AutocastRewriter(ModuleOp module, const AutocastOptions &options,
                    ArrayRef<AutocastPolicy> policies, StringRef policyFile,
-                   bool keepIoTypes, bool record);
+                   bool keepIoTypes, bool record, AutocastResult &result);
   ~AutocastRewriter();
 
   /// Rewrites every function of the module (nested modules included); emits
@@ -68,14 +45,6 @@ public:
   /// rest, so that the report is complete), ops whose operands end up with
   /// incompatible dtypes, or bad attributes.
   LogicalResult run();
-
-  const llvm::MapVector<Operation *, OpRecord> &getRecords() const {
-    return records;
-  }
-  const AutocastSummary &getSummary() const { return summary; }
-  /// Whether run() went through the whole module (also when it failed on
-  /// banned ops only): the records and summary describe the result.
-  bool isComplete() const { return complete; }
 
 private:
   LogicalResult processEntry(func::FuncOp func);
@@ -167,11 +136,11 @@ private:
   bool record;
   /// Set when a diagnosed error lets the rewrite go on (banned ops).
   bool failedSoftly = false;
-  bool complete = false;
 
   SymbolTableCollection symbolTables;
-  llvm::MapVector<Operation *, OpRecord> records;
-  AutocastSummary summary;
+  AutocastResult &result;
+  llvm::MapVector<Operation *, OpRecord> &records;
+  AutocastSummary &summary;
   DenseMap<Value, Type> originalTypes;
   DenseMap<std::tuple<Value, Type, Operation *, Operation *>, Value> castCache;
   llvm::SetVector<Operation *> createdCasts;
@@ -192,4 +161,4 @@ private:
 } // namespace tp
 } // namespace mlir
 
-#endif // TENSORPLAY_TRANSFORMS_AUTOCASTREWRITER_H
+#endif // TENSORPLAY_LIB_TRANSFORMS_AUTOCASTREWRITER_H
