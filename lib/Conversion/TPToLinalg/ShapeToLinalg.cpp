@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Conversion/TPToLinalg/LoweringUtils.h"
+#include "tensorplay/Conversion/Utils/LoweringUtils.h"
 #include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 

@@ -11,7 +11,7 @@
 
 #include "RuntimeCall.h"
 
-#include "tensorplay/Conversion/TPToLinalg/LoweringUtils.h"
+#include "tensorplay/Conversion/Utils/LoweringUtils.h"
 #include "tensorplay/Conversion/TPToRuntime/TPToRuntime.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 

@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORPLAY_CONVERSION_TPTOLINALG_LOWERINGUTILS_H
-#define TENSORPLAY_CONVERSION_TPTOLINALG_LOWERINGUTILS_H
+#ifndef TENSORPLAY_CONVERSION_UTILS_LOWERINGUTILS_H
+#define TENSORPLAY_CONVERSION_UTILS_LOWERINGUTILS_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -171,4 +171,4 @@ Value buildSoftplus(OpBuilder &b, Location loc, Value x);
 } // namespace tp
 } // namespace mlir
 
-#endif // TENSORPLAY_CONVERSION_TPTOLINALG_LOWERINGUTILS_H
+#endif // TENSORPLAY_CONVERSION_UTILS_LOWERINGUTILS_H
