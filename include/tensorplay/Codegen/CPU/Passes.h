@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORPLAY_PIPELINES_PASSES_H
-#define TENSORPLAY_PIPELINES_PASSES_H
+#ifndef TENSORPLAY_CODEGEN_CPU_PASSES_H
+#define TENSORPLAY_CODEGEN_CPU_PASSES_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -17,10 +17,10 @@ namespace mlir {
 namespace tp {
 
 #define GEN_PASS_DECL
-#include "tensorplay/Pipelines/Passes.h.inc"
+#include "tensorplay/Codegen/CPU/Passes.h.inc"
 
 #define GEN_PASS_REGISTRATION
-#include "tensorplay/Pipelines/Passes.h.inc"
+#include "tensorplay/Codegen/CPU/Passes.h.inc"
 
 /// Prefix of the functions tp-outline-parallel-loops creates (after the
 /// parent function's name) and attribute marking them.
@@ -41,4 +41,4 @@ inline bool isValidVectorWidth(int64_t width) {
 } // namespace tp
 } // namespace mlir
 
-#endif // TENSORPLAY_PIPELINES_PASSES_H
+#endif // TENSORPLAY_CODEGEN_CPU_PASSES_H

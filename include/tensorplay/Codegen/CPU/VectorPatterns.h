@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORPLAY_PIPELINES_VECTORPATTERNS_H
-#define TENSORPLAY_PIPELINES_VECTORPATTERNS_H
+#ifndef TENSORPLAY_CODEGEN_CPU_VECTORPATTERNS_H
+#define TENSORPLAY_CODEGEN_CPU_VECTORPATTERNS_H
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -31,4 +31,4 @@ void populateDropUnitReductionDimsPatterns(RewritePatternSet &patterns,
 } // namespace tp
 } // namespace mlir
 
-#endif // TENSORPLAY_PIPELINES_VECTORPATTERNS_H
+#endif // TENSORPLAY_CODEGEN_CPU_VECTORPATTERNS_H

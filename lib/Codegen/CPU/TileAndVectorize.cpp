@@ -20,8 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Pipelines/Passes.h"
-#include "tensorplay/Pipelines/VectorPatterns.h"
+#include "tensorplay/Codegen/CPU/Passes.h"
+#include "tensorplay/Codegen/CPU/VectorPatterns.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -41,7 +41,7 @@
 namespace mlir {
 namespace tp {
 #define GEN_PASS_DEF_TPTILEANDVECTORIZEPASS
-#include "tensorplay/Pipelines/Passes.h.inc"
+#include "tensorplay/Codegen/CPU/Passes.h.inc"
 } // namespace tp
 } // namespace mlir
 

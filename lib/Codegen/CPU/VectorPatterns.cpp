@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Pipelines/VectorPatterns.h"
+#include "tensorplay/Codegen/CPU/VectorPatterns.h"
 
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Pipelines/Passes.h"
+#include "tensorplay/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,7 +23,7 @@
 namespace mlir {
 namespace tp {
 #define GEN_PASS_DEF_TPOUTLINEPARALLELLOOPSPASS
-#include "tensorplay/Pipelines/Passes.h.inc"
+#include "tensorplay/Codegen/CPU/Passes.h.inc"
 } // namespace tp
 } // namespace mlir
 

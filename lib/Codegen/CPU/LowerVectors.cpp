@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Pipelines/MathPatterns.h"
-#include "tensorplay/Pipelines/Passes.h"
+#include "tensorplay/Codegen/CPU/MathPatterns.h"
+#include "tensorplay/Codegen/CPU/Passes.h"
 
 #include "mlir/Conversion/VectorToSCF/VectorToSCF.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,7 +30,7 @@
 namespace mlir {
 namespace tp {
 #define GEN_PASS_DEF_TPLOWERVECTORSPASS
-#include "tensorplay/Pipelines/Passes.h.inc"
+#include "tensorplay/Codegen/CPU/Passes.h.inc"
 } // namespace tp
 } // namespace mlir
 

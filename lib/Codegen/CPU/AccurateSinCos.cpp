@@ -12,7 +12,7 @@
 
 #include "MathFallback.h"
 
-#include "tensorplay/Pipelines/MathPatterns.h"
+#include "tensorplay/Codegen/CPU/MathPatterns.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Pipelines/Passes.h"
+#include "tensorplay/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,7 +22,7 @@
 namespace mlir {
 namespace tp {
 #define GEN_PASS_DEF_TPFUSEELEMENTWISEPASS
-#include "tensorplay/Pipelines/Passes.h.inc"
+#include "tensorplay/Codegen/CPU/Passes.h.inc"
 } // namespace tp
 } // namespace mlir
 

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Pipelines/Passes.h"
+#include "tensorplay/Codegen/CPU/Passes.h"
 
 #include "tensorplay/Conversion/Utils/ResolvedDtypes.h"
 
@@ -22,7 +22,7 @@
 namespace mlir {
 namespace tp {
 #define GEN_PASS_DEF_TPCHECKCPUSHAPESPASS
-#include "tensorplay/Pipelines/Passes.h.inc"
+#include "tensorplay/Codegen/CPU/Passes.h.inc"
 } // namespace tp
 } // namespace mlir
 

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORPLAY_PIPELINES_MATHPATTERNS_H
-#define TENSORPLAY_PIPELINES_MATHPATTERNS_H
+#ifndef TENSORPLAY_CODEGEN_CPU_MATHPATTERNS_H
+#define TENSORPLAY_CODEGEN_CPU_MATHPATTERNS_H
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -36,4 +36,4 @@ void populateSubnormalPatterns(RewritePatternSet &patterns,
 } // namespace tp
 } // namespace mlir
 
-#endif // TENSORPLAY_PIPELINES_MATHPATTERNS_H
+#endif // TENSORPLAY_CODEGEN_CPU_MATHPATTERNS_H

@@ -7,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
-#include "tensorplay/Pipelines/Passes.h"
+#include "tensorplay/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/PatternMatch.h"
@@ -16,7 +16,7 @@
 namespace mlir {
 namespace tp {
 #define GEN_PASS_DEF_TPFOLDEMPTYTENSORSPASS
-#include "tensorplay/Pipelines/Passes.h.inc"
+#include "tensorplay/Codegen/CPU/Passes.h.inc"
 } // namespace tp
 } // namespace mlir
 

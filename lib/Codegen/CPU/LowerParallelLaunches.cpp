@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Pipelines/Passes.h"
+#include "tensorplay/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
@@ -20,7 +20,7 @@
 namespace mlir {
 namespace tp {
 #define GEN_PASS_DEF_TPLOWERPARALLELLAUNCHESPASS
-#include "tensorplay/Pipelines/Passes.h.inc"
+#include "tensorplay/Codegen/CPU/Passes.h.inc"
 } // namespace tp
 } // namespace mlir
 
