@@ -16,12 +16,12 @@
 
 #include "tensorplay/HostIO/Generate.h"
 
+#include "tensorplay/Compiler/Compiler.h"
+#include "tensorplay/Compiler/CpuExecutable.h"
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"
-#include "tensorplay/Pipelines/CpuJit.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 
 #if TENSORPLAY_BENCH_ONEDNN
 #include <dnnl.hpp>
@@ -62,12 +62,8 @@ struct Compiled {
 std::unique_ptr<Compiled> compile(const std::string &source, bool isFile,
                                   const CpuCompileOptions &options) {
   auto c = std::make_unique<Compiled>();
-  DialectRegistry registry;
-  registerCPUCodegenDialects(registry);
-  c->context.appendDialectRegistry(registry);
-  OwningOpRef<ModuleOp> module =
-      isFile ? parseSourceFile<ModuleOp>(source, &c->context)
-             : parseSourceString<ModuleOp>(source, &c->context);
+  OwningOpRef<ModuleOp> module = isFile ? parseModuleFile(c->context, source)
+                                        : parseModuleString(c->context, source);
   if (!module) {
     std::fprintf(stderr, "cannot parse %s\n",
                  isFile ? source.c_str() : "module");

@@ -8,13 +8,16 @@
 
 #include "tensorplay/HostIO/Npy.h"
 
-#include "tensorplay/Pipelines/CPUPipeline.h"
-#include "tensorplay/Pipelines/CpuJit.h"
+#include "tensorplay/Compiler/Compiler.h"
+#include "tensorplay/Compiler/CpuExecutable.h"
 #include "tensorplay/Runtime/Codegen.h"
 #include "tensorplay/Runtime/Kernels.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "llvm/Support/FileSystem.h"
 
 #include <gtest/gtest.h>
@@ -378,10 +381,7 @@ namespace {
 std::unique_ptr<CpuExecutable> compileSource(MLIRContext &ctx,
                                              const char *source,
                                              const CpuCompileOptions &options) {
-  DialectRegistry registry;
-  registerCPUCodegenDialects(registry);
-  ctx.appendDialectRegistry(registry);
-  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(source, &ctx);
+  OwningOpRef<ModuleOp> module = parseModuleString(ctx, source);
   if (!module)
     return nullptr;
   auto exe = CpuExecutable::compile(std::move(module), options);
@@ -502,4 +502,38 @@ TEST(CpuExecutable, AutocastChangesTheSignature) {
   ASSERT_TRUE(exe);
   EXPECT_EQ(exe->lookup("lin")->results[0].kind, ElementKind::BF16);
   EXPECT_EQ(exe->lookup("lin")->arguments[0].kind, ElementKind::F32);
+}
+
+// The compiler API stage by stage (Compiler.h): parse, autocast, lower.
+TEST(CompilerApi, StagesOneByOne) {
+  MLIRContext ctx;
+  unsigned errors = 0;
+  ScopedDiagnosticHandler count(&ctx, [&](Diagnostic &diag) {
+    errors += diag.getSeverity() == DiagnosticSeverity::Error;
+    return success();
+  });
+  EXPECT_FALSE(parseModuleString(ctx, "func.func @f( {"));
+  EXPECT_GT(errors, 0u);
+  errors = 0;
+  OwningOpRef<ModuleOp> module = parseModuleString(ctx, R"mlir(
+    func.func @mm(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>) -> tensor<4x2xf32> {
+      %y = tp.mm %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+      return %y : tensor<4x2xf32>
+    })mlir");
+  ASSERT_TRUE(module);
+  EXPECT_TRUE(failed(autocastModule(*module, "tpu:fp8")));
+  EXPECT_GT(errors, 0u);
+  ASSERT_TRUE(succeeded(autocastModule(*module, "cuda:fp16")));
+  auto fn = *module->getOps<func::FuncOp>().begin();
+  // The f16 product's result reaches the signature (keepIoTypes unset).
+  EXPECT_TRUE(cast<RankedTensorType>(fn.getResultTypes()[0])
+                  .getElementType()
+                  .isF16());
+  llvm::Error bad = lowerModuleForCPU(*module, "vector-width=3", true);
+  ASSERT_TRUE(bool(bad));
+  EXPECT_NE(llvm::toString(std::move(bad)).find("vector-width"),
+            std::string::npos);
+  EXPECT_FALSE(bool(lowerModuleForCPU(*module, "", /*forJit=*/true)));
+  EXPECT_FALSE(module->getOps<LLVM::LLVMFuncOp>().empty());
+  EXPECT_TRUE(module->getOps<func::FuncOp>().empty());
 }

@@ -22,13 +22,12 @@
 #include "tensorplay/HostIO/Generate.h"
 #include "tensorplay/HostIO/Npy.h"
 
+#include "tensorplay/Compiler/Compiler.h"
+#include "tensorplay/Compiler/CpuExecutable.h"
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
-#include "tensorplay/Pipelines/CPUPipeline.h"
-#include "tensorplay/Pipelines/CpuJit.h"
 #include "tensorplay/Runtime/Codegen.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -165,9 +164,7 @@ int main(int argc, char **argv) {
                       llvm::Twine(threads.getValue()));
   }
 
-  DialectRegistry registry;
-  registerCPUCodegenDialects(registry);
-  MLIRContext context(registry);
+  MLIRContext context;
   llvm::SourceMgr sourceMgr;
   std::string error;
   auto file = openInputFile(inputFile, &error);
@@ -175,7 +172,7 @@ int main(int argc, char **argv) {
     return failWith(error);
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseModule(context, sourceMgr);
   if (!module)
     return failWith("cannot parse " + inputFile);
 

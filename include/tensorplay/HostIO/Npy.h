@@ -9,7 +9,7 @@
 #ifndef TENSORPLAY_HOSTIO_NPY_H
 #define TENSORPLAY_HOSTIO_NPY_H
 
-#include "tensorplay/Pipelines/CpuJit.h"
+#include "tensorplay/Compiler/CpuExecutable.h"
 
 #include "llvm/Support/Error.h"
 

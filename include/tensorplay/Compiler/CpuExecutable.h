@@ -1,6 +1,7 @@
-//===- CpuJit.h - Compile and run tp functions on the CPU -------*- C++ -*-===//
+//===- CpuExecutable.h - Compile and run tp functions on the CPU -*- C++
+//-*-===//
 //
-// The C++ API behind tp-run, the CPU integration tests and the benchmarks:
+// Part of the compiler's C++ API (Compiler.h has the stages one by one):
 // compile a tp module (optionally through autocast) with tp-lower-to-cpu,
 // JIT it for the host CPU (LLVM -O3, host features) and call its public
 // functions on host tensors. Results are allocated by the caller's side
@@ -8,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORPLAY_PIPELINES_CPUJIT_H
-#define TENSORPLAY_PIPELINES_CPUJIT_H
+#ifndef TENSORPLAY_COMPILER_CPUEXECUTABLE_H
+#define TENSORPLAY_COMPILER_CPUEXECUTABLE_H
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -121,4 +122,4 @@ private:
 } // namespace tp
 } // namespace mlir
 
-#endif // TENSORPLAY_PIPELINES_CPUJIT_H
+#endif // TENSORPLAY_COMPILER_CPUEXECUTABLE_H

@@ -1,13 +1,14 @@
-//===- CpuJit.cpp - Compile and run tp functions on the CPU ---------------===//
+//===- CpuExecutable.cpp - Compile and run tp functions on the CPU --------===//
 //
-// See CpuJit.h. Public functions are compiled with the C interface and
+// See CpuExecutable.h. Public functions are compiled with the C interface and
 // results as out-parameters, so a call is `_mlir_ciface_f(&arg0_desc, ...,
 // &res0_desc, ...)` with MLIR ranked memref descriptors built here for any
 // rank.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Pipelines/CpuJit.h"
+#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Compiler.h"
 
 #include "tensorplay/Pipelines/CPUPipeline.h"
 #include "tensorplay/Runtime/Codegen.h"
@@ -265,20 +266,12 @@ llvm::Expected<std::unique_ptr<CpuExecutable>>
 CpuExecutable::compile(OwningOpRef<ModuleOp> module,
                        const CpuCompileOptions &options) {
   MLIRContext *ctx = module->getContext();
-  DialectRegistry registry;
-  registerCPUCodegenDialects(registry);
-  ctx->appendDialectRegistry(registry);
-  ctx->loadAllAvailableDialects();
+  prepareCompilerContext(*ctx);
 
-  if (!options.autocast.empty()) {
-    PassManager pm(ctx);
-    AutocastPassOptions autocast;
-    autocast.target = options.autocast;
-    autocast.keepIoTypes = options.autocastKeepIoTypes;
-    pm.addPass(createAutocastPass(autocast));
-    if (failed(pm.run(*module)))
-      return makeError("autocast (" + options.autocast + ") failed");
-  }
+  if (!options.autocast.empty() &&
+      failed(autocastModule(*module, options.autocast,
+                            options.autocastKeepIoTypes)))
+    return makeError("autocast (" + options.autocast + ") failed");
 
   std::unique_ptr<CpuExecutable> exe(new CpuExecutable());
   for (auto fn : module->getOps<func::FuncOp>()) {
@@ -325,26 +318,9 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
       return makeError("cannot rename @" + fn.getSymName());
   }
 
-  {
-    PassManager pm(ctx);
-    auto pipelineOptions =
-        TPLowerToCPUOptions::createFromString(options.pipelineOptions);
-    if (!pipelineOptions)
-      return makeError("invalid tp-lower-to-cpu options '" +
-                       options.pipelineOptions + "'");
-    std::string invalid;
-    if (failed(verifyTPLowerToCPUOptions(*pipelineOptions,
-                                         [&](const llvm::Twine &message) {
-                                           invalid = message.str();
-                                           return failure();
-                                         })))
-      return makeError(invalid);
-    pipelineOptions->emitCInterface = true;
-    pipelineOptions->toLLVM = true;
-    buildTPLowerToCPUPipeline(pm, *pipelineOptions);
-    if (failed(pm.run(*module)))
-      return makeError("lowering to the CPU failed (tp-lower-to-cpu)");
-  }
+  if (llvm::Error lowered = lowerModuleForCPU(*module, options.pipelineOptions,
+                                              /*forJit=*/true))
+    return std::move(lowered);
 
   static bool initialized = [] {
     llvm::InitializeNativeTarget();

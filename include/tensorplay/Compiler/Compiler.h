@@ -1,0 +1,58 @@
+//===- Compiler.h - The compiler's C++ API, stage by stage ------*- C++ -*-===//
+//
+// What tools, tests and the Python backend call: set up a context, parse
+// (or build) a module, run autocast on it, lower it for a target, and JIT
+// and run it on host tensors (CpuExecutable.h, which chains the stages for
+// the CPU). Each stage reports its diagnostics through the context and
+// fails cleanly on bad input.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_COMPILER_COMPILER_H
+#define TENSORPLAY_COMPILER_COMPILER_H
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/SourceMgr.h"
+
+namespace mlir {
+namespace tp {
+
+/// Registers every dialect the stages produce or consume (tp, tp_rt, the
+/// upstream dialects of the CPU pipeline, their interfaces and LLVM IR
+/// translations).
+void registerCompilerDialects(DialectRegistry &registry);
+
+/// Appends those dialects to `context` and loads them.
+void prepareCompilerContext(MLIRContext &context);
+
+/// Parses the module held by `sourceMgr`'s main buffer (diagnostics with
+/// source lines when the caller installed a SourceMgrDiagnosticHandler);
+/// null on errors, which have been reported.
+OwningOpRef<ModuleOp> parseModule(MLIRContext &context,
+                                  llvm::SourceMgr &sourceMgr);
+/// Parses a module from its text; null on errors.
+OwningOpRef<ModuleOp> parseModuleString(MLIRContext &context,
+                                        llvm::StringRef source);
+/// Parses the module in file `path`; null on errors.
+OwningOpRef<ModuleOp> parseModuleFile(MLIRContext &context,
+                                      llvm::StringRef path);
+
+/// tp-autocast for `target` ("cuda:fp16", "cpu:bf16", ...; keepIoTypes: the
+/// public functions keep their signatures).
+LogicalResult autocastModule(ModuleOp module, llvm::StringRef target,
+                             bool keepIoTypes = false);
+
+/// tp-lower-to-cpu with `pipelineOptions` ("use-onednn=0 parallel=1", ...),
+/// to the LLVM dialect with C interfaces when `forJit`. The error names bad
+/// options or the failing stage.
+llvm::Error lowerModuleForCPU(ModuleOp module, llvm::StringRef pipelineOptions,
+                              bool forJit);
+
+} // namespace tp
+} // namespace mlir
+
+#endif // TENSORPLAY_COMPILER_COMPILER_H

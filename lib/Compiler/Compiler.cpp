@@ -1,0 +1,77 @@
+//===- Compiler.cpp - The compiler's C++ API, stage by stage --------------===//
+
+#include "tensorplay/Compiler/Compiler.h"
+
+#include "tensorplay/Pipelines/CPUPipeline.h"
+#include "tensorplay/Transforms/Passes.h"
+
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+using namespace mlir;
+
+void mlir::tp::registerCompilerDialects(DialectRegistry &registry) {
+  registerCPUCodegenDialects(registry);
+}
+
+void mlir::tp::prepareCompilerContext(MLIRContext &context) {
+  DialectRegistry registry;
+  registerCompilerDialects(registry);
+  context.appendDialectRegistry(registry);
+  context.loadAllAvailableDialects();
+}
+
+OwningOpRef<ModuleOp> mlir::tp::parseModule(MLIRContext &context,
+                                            llvm::SourceMgr &sourceMgr) {
+  prepareCompilerContext(context);
+  return parseSourceFile<ModuleOp>(sourceMgr, &context);
+}
+
+OwningOpRef<ModuleOp> mlir::tp::parseModuleString(MLIRContext &context,
+                                                  llvm::StringRef source) {
+  prepareCompilerContext(context);
+  return parseSourceString<ModuleOp>(source, &context);
+}
+
+OwningOpRef<ModuleOp> mlir::tp::parseModuleFile(MLIRContext &context,
+                                                llvm::StringRef path) {
+  prepareCompilerContext(context);
+  return parseSourceFile<ModuleOp>(path, &context);
+}
+
+LogicalResult mlir::tp::autocastModule(ModuleOp module, llvm::StringRef target,
+                                       bool keepIoTypes) {
+  PassManager pm(module->getContext());
+  AutocastPassOptions options;
+  options.target = target.str();
+  options.keepIoTypes = keepIoTypes;
+  pm.addPass(createAutocastPass(options));
+  return pm.run(module);
+}
+
+llvm::Error mlir::tp::lowerModuleForCPU(ModuleOp module,
+                                        llvm::StringRef pipelineOptions,
+                                        bool forJit) {
+  auto error = [](const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+  };
+  auto options = TPLowerToCPUOptions::createFromString(pipelineOptions);
+  if (!options)
+    return error("invalid tp-lower-to-cpu options '" + pipelineOptions + "'");
+  std::string invalid;
+  if (failed(
+          verifyTPLowerToCPUOptions(*options, [&](const llvm::Twine &message) {
+            invalid = message.str();
+            return failure();
+          })))
+    return error(invalid);
+  if (forJit) {
+    options->emitCInterface = true;
+    options->toLLVM = true;
+  }
+  PassManager pm(module->getContext());
+  buildTPLowerToCPUPipeline(pm, *options);
+  if (failed(pm.run(module)))
+    return error("lowering to the CPU failed (tp-lower-to-cpu)");
+  return llvm::Error::success();
+}
