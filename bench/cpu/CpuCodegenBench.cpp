@@ -194,7 +194,7 @@ void benchMatmul(int64_t m, int64_t k, int64_t n, int rounds) {
     double flops = 2.0 * m * n * k;
     std::vector<std::unique_ptr<Compiled>> exes;
     std::vector<const char *> names;
-    if (isOneDNNAvailable()) {
+    if (cpuLoweringHasOneDNN()) {
       exes.push_back(compile(src, false, {}));
       names.push_back("compiled (oneDNN call)");
     }

@@ -49,6 +49,8 @@ LogicalResult mlir::tp::autocastModule(ModuleOp module, llvm::StringRef target,
   return pm.run(module);
 }
 
+bool mlir::tp::cpuLoweringHasOneDNN() { return isOneDNNAvailable(); }
+
 llvm::Error mlir::tp::lowerModuleForCPU(ModuleOp module,
                                         llvm::StringRef pipelineOptions,
                                         bool forJit) {

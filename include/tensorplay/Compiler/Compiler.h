@@ -46,6 +46,10 @@ OwningOpRef<ModuleOp> parseModuleFile(MLIRContext &context,
 LogicalResult autocastModule(ModuleOp module, llvm::StringRef target,
                              bool keepIoTypes = false);
 
+/// Whether the CPU lowering can call oneDNN (the build has it); the default
+/// of tp-lower-to-cpu's use-onednn option.
+bool cpuLoweringHasOneDNN();
+
 /// tp-lower-to-cpu with `pipelineOptions` ("use-onednn=0 parallel=1", ...),
 /// to the LLVM dialect with C interfaces when `forJit`. The error names bad
 /// options or the failing stage.
