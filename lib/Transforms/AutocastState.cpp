@@ -18,7 +18,7 @@
 using namespace mlir;
 using namespace mlir::tp;
 
-static constexpr StringLiteral kDeviceAttr = "tp.device";
+static constexpr StringLiteral kDeviceAttr = TPDialect::kDeviceAttrName;
 static constexpr Device kDevices[] = {Device::Cuda, Device::Xpu, Device::Cpu};
 
 std::string AutocastState::tag() const {

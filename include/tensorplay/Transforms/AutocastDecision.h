@@ -12,6 +12,7 @@
 #ifndef TENSORPLAY_TRANSFORMS_AUTOCASTDECISION_H
 #define TENSORPLAY_TRANSFORMS_AUTOCASTDECISION_H
 
+#include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Dialect/TP/Policy/AutocastPolicy.h"
 
 #include "mlir/IR/Operation.h"
@@ -108,8 +109,10 @@ private:
 /// `device_type`, `dtype`, `enabled` and `cache_enabled` of the state of its
 /// device, plus one entry per other device whose state differs from the
 /// initial one (e.g. `cpu = {cache_enabled = true, dtype = bf16, enabled =
-/// true}`).
-constexpr StringLiteral kAutocastStateAttrName = "tp.autocast_state";
+/// true}`). The dialect verifies its form
+/// (TPDialect::verifyOperationAttribute).
+constexpr StringLiteral kAutocastStateAttrName =
+    TPDialect::kAutocastStateAttrName;
 
 /// The device a function declares with tp.device, if any. Fails (emitting at
 /// `func`) when tp.device is not "cuda", "xpu" or "cpu".

@@ -2242,3 +2242,53 @@ func.func @triangular_solve_batch(%b: tensor<2x4x2xf32>, %a: tensor<4x4xf32>) {
   %x, %c = tp.triangular_solve %b, %a : (tensor<2x4x2xf32>, tensor<4x4xf32>) -> (tensor<2x4x2xf32>, tensor<4x4xf32>)
   return
 }
+
+// -----
+
+// expected-error @+1 {{tp.device must be a string: cuda, xpu or cpu}}
+func.func @device_not_a_string() attributes {tp.device = 1 : i64} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown tp.device 'tpu': expected one of cuda, xpu, cpu}}
+func.func @device_unknown() attributes {tp.device = "tpu"} {
+  return
+}
+
+// -----
+
+func.func @device_not_on_a_function() {
+  // expected-error @+1 {{tp.device belongs on a function}}
+  %c = arith.constant {tp.device = "cuda"} 0 : i32
+  return
+}
+
+// -----
+
+// expected-error @+1 {{malformed tp.autocast_state attribute: expected a dictionary}}
+func.func @state_not_a_dictionary() attributes {tp.autocast_state = "cuda"} {
+  return
+}
+
+// -----
+
+// An enabled state names its dtype.
+// expected-error @+1 {{malformed tp.autocast_state attribute {cache_enabled = true, device_type = "cuda", enabled = true}: expected {device_type, enabled, cache_enabled, dtype = f16 or bf16 when enabled} and per-device states}}
+func.func @state_without_dtype() attributes {tp.autocast_state = {cache_enabled = true, device_type = "cuda", enabled = true}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{malformed tp.autocast_state attribute}}
+func.func @state_unknown_device() attributes {tp.autocast_state = {cache_enabled = true, enabled = false, tpu = {cache_enabled = true, enabled = false}}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{tp.autocast_state belongs on a function}}
+module attributes {tp.autocast_state = {cache_enabled = true, enabled = false}} {
+}

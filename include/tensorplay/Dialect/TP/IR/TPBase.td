@@ -12,6 +12,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/EnumAttr.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -31,6 +32,26 @@ def TP_Dialect : Dialect {
   let dependentDialects = ["::mlir::func::FuncDialect"];
   let useDefaultAttributePrinterParser = 0;
   let hasConstantMaterializer = 1;
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// The dialect's discardable attributes, checked by
+    /// verifyOperationAttribute. `tp.device` (a DeviceType name) pins a
+    /// function to an autocast device; `tp.autocast_state` records the
+    /// autocast context a function specialization was made for:
+    /// {device_type = "<device>", enabled, cache_enabled, dtype = f16|bf16
+    /// (when enabled), <device> = {enabled, cache_enabled, dtype} ...}.
+    static constexpr ::llvm::StringLiteral kDeviceAttrName = "tp.device";
+    static constexpr ::llvm::StringLiteral kAutocastStateAttrName =
+        "tp.autocast_state";
+  }];
+}
+
+/// The devices of tensorplay.amp's device_type.
+def TP_DeviceType : I32EnumAttr<"DeviceType", "autocast device type", [
+    I32EnumAttrCase<"Cuda", 0, "cuda">, I32EnumAttrCase<"Xpu", 1, "xpu">,
+    I32EnumAttrCase<"Cpu", 2, "cpu">]> {
+  let cppNamespace = "::mlir::tp";
+  let genSpecializedAttr = 0;
 }
 
 //===----------------------------------------------------------------------===//

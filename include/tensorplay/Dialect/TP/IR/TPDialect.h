@@ -11,5 +11,6 @@
 #include "mlir/IR/Dialect.h"
 
 #include "tensorplay/Dialect/TP/IR/TPDialect.h.inc"
+#include "tensorplay/Dialect/TP/IR/TPEnums.h.inc"
 
 #endif // TENSORPLAY_DIALECT_TP_IR_TPDIALECT_H
