@@ -31,7 +31,7 @@ AutocastRewriter::AutocastRewriter(ModuleOp module,
                                    bool record, AutocastResult &result)
     : module(module), options(options), policies(policies),
       policyFile(policyFile.str()), keepIoTypes(keepIoTypes), record(record),
-      result(result), records(result.records), summary(result.summary) {}
+      result(result) {}
 
 AutocastRewriter::~AutocastRewriter() {
   for (auto &entry : pristine)
@@ -447,7 +447,7 @@ LogicalResult AutocastRewriter::processCompute(Operation *op,
       state.device ? &policies[static_cast<unsigned>(*state.device)] : nullptr;
   AutocastDecision decision = decideAutocast(op, elementTypes, state, policy,
                                              isDeviceMismatch(state, options));
-  OpRecord *opRecord = record ? &records[op] : nullptr;
+  OpRecord *opRecord = record ? &result.records[op] : nullptr;
   if (opRecord) {
     opRecord->decision = decision;
     opRecord->state = state;
@@ -502,7 +502,7 @@ void AutocastRewriter::recordUntouched(Operation *op,
                                        const AutocastContext &context) {
   if (!record || createdCasts.contains(op))
     return;
-  OpRecord &opRecord = records[op];
+  OpRecord &opRecord = result.records[op];
   opRecord.state = context.current();
   opRecord.decision = AutocastDecision();
   opRecord.decision.list = PolicyList::Unlisted;
@@ -723,24 +723,24 @@ void AutocastRewriter::cleanUpAndCount() {
       castOp->erase();
       continue;
     }
-    ++summary.castsInserted;
+    ++result.summary.castsInserted;
     auto type = cast<RankedTensorType>(castOp.getInput().getType());
     if (!type.hasStaticShape()) {
-      ++summary.dynamicCasts;
+      ++result.summary.dynamicCasts;
       continue;
     }
-    summary.bytesCast +=
+    result.summary.bytesCast +=
         type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
   }
   // Input casts whose every use a round-trip fold bypassed are dead now.
   for (Operation *op : llvm::reverse(bypassedCasts)) {
     if (!op->use_empty())
       continue;
-    records.erase(op);
+    result.records.erase(op);
     op->erase();
   }
-  for (auto &entry : records)
-    summary.castsNaive += entry.second.casts.size();
+  for (auto &entry : result.records)
+    result.summary.castsNaive += entry.second.casts.size();
 }
 
 LogicalResult AutocastRewriter::run() {

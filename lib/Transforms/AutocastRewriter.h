@@ -138,9 +138,8 @@ private:
   bool failedSoftly = false;
 
   SymbolTableCollection symbolTables;
+  /// The records, the summary and completeness, filled in as run() goes.
   AutocastResult &result;
-  llvm::MapVector<Operation *, OpRecord> &records;
-  AutocastSummary &summary;
   DenseMap<Value, Type> originalTypes;
   DenseMap<std::tuple<Value, Type, Operation *, Operation *>, Value> castCache;
   llvm::SetVector<Operation *> createdCasts;

@@ -71,11 +71,8 @@ LogicalResult mlir::tp::RuleContext::verifyResultShapes() const {
     if (!expected)
       continue;
     ArrayRef<int64_t> actual = shapeOf(op->getResult(index));
-    bool ok = actual.size() == expected->size() &&
-              llvm::all_of(llvm::zip_equal(actual, *expected), [](auto pair) {
-                return dimsCompatible(std::get<0>(pair), std::get<1>(pair));
-              });
-    if (!ok)
+    // Same rank, each dimension equal or dynamic on either side.
+    if (failed(verifyCompatibleShape(actual, *expected)))
       return op->emitOpError("result #")
              << index << " has shape " << formatShape(actual)
              << " but the operands imply " << formatShape(*expected);
@@ -224,9 +221,10 @@ LogicalResult mlir::tp::inferComputeResultTypes(RuleContext &context,
 /// are placeholders (the rules read only operands and attributes), after
 /// the op's declared invariants (operand count, required attributes, type
 /// constraints) on which the rules rely; fails quietly.
-static FailureOr<SmallVector<Type>>
-inferThroughInterface(MLIRContext *context, StringRef name, ValueRange operands,
-                      ArrayRef<NamedAttribute> attributes) {
+FailureOr<SmallVector<Type>>
+mlir::tp::inferResultTypes(MLIRContext *context, StringRef name,
+                           ValueRange operands,
+                           ArrayRef<NamedAttribute> attributes) {
   std::optional<RegisteredOperationName> info =
       RegisteredOperationName::lookup(name, context);
   if (!info || !info->hasInterface<InferTypeOpInterface>() ||
@@ -259,13 +257,6 @@ inferThroughInterface(MLIRContext *context, StringRef name, ValueRange operands,
   if (failed(inferred))
     return failure();
   return types;
-}
-
-FailureOr<SmallVector<Type>>
-mlir::tp::inferResultTypes(MLIRContext *context, StringRef name,
-                           ValueRange operands,
-                           ArrayRef<NamedAttribute> attributes) {
-  return inferThroughInterface(context, name, operands, attributes);
 }
 
 Operation *

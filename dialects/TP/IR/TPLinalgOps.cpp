@@ -69,8 +69,6 @@ static SmallVector<int64_t> batchThen(ArrayRef<int64_t> batch,
 static LogicalResult factorShapes(RuleContext &op, Value a) {
   bool square =
       op.isa<LinalgCholeskyExOp, LinalgInvExOp, LinalgEigOp, LinalgEighOp>();
-  if (op.isa<TriangularSolveOp>())
-    square = false; // `a` is the right-hand side
   if (failed(expectMatrix(op, a, "the input", square)))
     return failure();
   ArrayRef<int64_t> s = shapeOf(a);

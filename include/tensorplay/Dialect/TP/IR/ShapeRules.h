@@ -331,10 +331,6 @@ LogicalResult inferComputeOpTypes(MLIRContext *context,
   // filled in.
   typename OpTy::Properties properties = adaptor.getProperties();
   OperationName name(OpTy::getOperationName(), context);
-  auto inherent = [&] {
-    return llvm::dyn_cast_or_null<DictionaryAttr>(
-        OpTy::getPropertiesAsAttr(context, properties));
-  };
   RuleContext rules(context, location, name, adaptor.getOperands(),
                     adaptor.getAttributes(), OpaqueProperties(&properties),
                     DictionaryAttr(), /*regions=*/{},
@@ -346,7 +342,10 @@ LogicalResult inferComputeOpTypes(MLIRContext *context,
   OpTy::populateDefaultProperties(name, properties);
   typename OpTy::Adaptor complete(adaptor.getOperands(),
                                   adaptor.getAttributes(), properties);
-  rules.setInherentAttributes(inherent(), complete.getOut().size());
+  rules.setInherentAttributes(
+      llvm::dyn_cast_or_null<DictionaryAttr>(
+          OpTy::getPropertiesAsAttr(context, properties)),
+      complete.getOut().size());
   if (failed(OpTy::inferResultShapes(rules, complete)))
     return failure();
   return inferComputeResultTypes(rules, OpTy::getOperandRule(),
