@@ -13,12 +13,12 @@
 
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
-#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/RegionGraphTraits.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "llvm/ADT/EquivalenceClasses.h"
 #include "llvm/ADT/PostOrderIterator.h"
 
 using namespace mlir;
@@ -63,6 +63,12 @@ Type AutocastRewriter::join(Type a, Type b) {
 
 Value AutocastRewriter::getCast(Value value, Type elementType, Operation *scope,
                                 Operation *user, bool shared) {
+  // A cast this pass made that became an identity (its input widened when
+  // a loop was processed again) is looked through.
+  if (auto def = value.getDefiningOp<CastOp>();
+      def && createdCasts.contains(def) &&
+      def.getInput().getType() == def.getType())
+    value = def.getInput();
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getElementType() == elementType)
     return value;
@@ -84,7 +90,7 @@ Value AutocastRewriter::getCast(Value value, Type elementType, Operation *scope,
 
   OpBuilder builder(value.getContext());
   Operation *def = value.getDefiningOp();
-  bool definedInScope = isa<func::FuncOp>(scope) ||
+  bool definedInScope = isa<FunctionOpInterface>(scope) ||
                         scope->isProperAncestor(
                             def ? def : value.getParentBlock()->getParentOp());
   if (!shared) {
@@ -154,7 +160,7 @@ void AutocastRewriter::castIncoming(ArrayRef<OpOperand *> incoming, Type type,
 // Functions
 //===----------------------------------------------------------------------===//
 
-LogicalResult AutocastRewriter::processEntry(func::FuncOp func) {
+LogicalResult AutocastRewriter::processEntry(FunctionOpInterface func) {
   if (done.contains(func) || inProgress.contains(func) || func.isExternal())
     return success();
   FailureOr<AutocastContext> context =
@@ -164,11 +170,29 @@ LogicalResult AutocastRewriter::processEntry(func::FuncOp func) {
   return processFunction(func, *context);
 }
 
+/// The terminators of `func`'s body that return from it: those with no
+/// successors that pass one value per result (func.return and gpu.return;
+/// not llvm.unreachable).
+static SmallVector<Operation *> getReturns(FunctionOpInterface func) {
+  SmallVector<Operation *> returns;
+  for (Block &block : func.getFunctionBody()) {
+    if (block.empty() || !block.back().hasTrait<OpTrait::IsTerminator>())
+      continue;
+    Operation &terminator = block.back();
+    if (terminator.getNumSuccessors() == 0 &&
+        terminator.getNumOperands() == func.getNumResults())
+      returns.push_back(&terminator);
+  }
+  return returns;
+}
+
 LogicalResult
-AutocastRewriter::processFunction(func::FuncOp func,
+AutocastRewriter::processFunction(FunctionOpInterface func,
                                   const AutocastContext &context) {
   inProgress.insert(func);
-  LogicalResult result = processRegion(func.getBody(), context, func);
+  for (Operation *ret : getReturns(func))
+    handledExits.insert(ret);
+  LogicalResult result = processRegion(func.getFunctionBody(), context, func);
   bool keepIo = (keepIoTypes && !specializedFrom.count(func)) ||
                 forceKeepIo.contains(func);
   if (succeeded(result))
@@ -178,37 +202,33 @@ AutocastRewriter::processFunction(func::FuncOp func,
   return result;
 }
 
-LogicalResult AutocastRewriter::finishFunction(func::FuncOp func, bool keepIo) {
-  SmallVector<func::ReturnOp> returns;
-  func.walk([&](func::ReturnOp op) {
-    if (op->getParentOp() == func)
-      returns.push_back(op);
-  });
-  ArrayRef<Type> declared = func.getFunctionType().getResults();
+LogicalResult AutocastRewriter::finishFunction(FunctionOpInterface func,
+                                               bool keepIo) {
+  SmallVector<Operation *> returns = getReturns(func);
+  ArrayRef<Type> declared = func.getResultTypes();
   SmallVector<Type> results(declared);
   if (!keepIo) {
     // The results take the new types; several returns meet at the widest.
     for (auto [index, declaredType] : llvm::enumerate(declared)) {
       Type joined;
-      for (func::ReturnOp ret : returns) {
-        Type t = ret.getOperand(index).getType();
+      for (Operation *ret : returns) {
+        Type t = ret->getOperand(index).getType();
         joined = joined ? join(joined, t) : t;
         if (!joined)
-          return ret.emitOpError("returned values of result #")
+          return ret->emitOpError("returned values of result #")
                  << index << " disagree in more than their dtype";
       }
       if (joined)
         results[index] = joined;
     }
   }
-  for (func::ReturnOp ret : returns)
+  for (Operation *ret : returns)
     for (auto [index, type] : llvm::enumerate(results))
-      if (ret.getOperand(index).getType() != type)
+      if (ret->getOperand(index).getType() != type)
         castOperandTo(ret->getOpOperand(index),
                       cast<ShapedType>(type).getElementType(), func,
                       /*shared=*/true);
-  func.setFunctionType(FunctionType::get(
-      func.getContext(), func.getFunctionType().getInputs(), results));
+  func.setType(func.cloneTypeWith(func.getArgumentTypes(), results));
   return success();
 }
 
@@ -311,50 +331,6 @@ LogicalResult AutocastRewriter::processBranch(Operation *op, Operation *scope) {
   return success();
 }
 
-/// The values each region of `op` returns to `op`'s results, one operand
-/// range per exit; nullopt unless `op` is a region op whose regions take no
-/// arguments, do not loop and return their values straight to the op
-/// (scf.if, scf.index_switch, scf.execute_region).
-static std::optional<SmallVector<MutableOperandRange>>
-getBranchExits(Operation *op) {
-  auto branch = dyn_cast<RegionBranchOpInterface>(op);
-  if (!branch || branch.hasLoop())
-    return std::nullopt;
-  SmallVector<MutableOperandRange> exits;
-  for (Region &region : op->getRegions()) {
-    if (!region.empty() && region.front().getNumArguments() != 0)
-      return std::nullopt;
-    for (Block &block : region) {
-      if (block.empty() || !block.mightHaveTerminator())
-        continue;
-      auto terminator =
-          dyn_cast<RegionBranchTerminatorOpInterface>(block.getTerminator());
-      if (!terminator)
-        continue; // a branch to another block of the region
-      MutableOperandRange values = terminator.getMutableSuccessorOperands(
-          RegionSuccessor(op, op->getResults()));
-      if (values.size() != op->getNumResults())
-        return std::nullopt;
-      exits.push_back(values);
-    }
-  }
-  return exits;
-}
-
-/// True for the terminators whose operands the handler of their parent
-/// reconciles with the parent (func.return, tp.yield, the yields of scf.for,
-/// scf.while and of the ops processBranches handles). Other terminators
-/// (cf.br, the terminators of opaque ops) are ops like any other.
-static bool isHandledExit(Operation *op) {
-  if (isa<func::ReturnOp, YieldOp>(op))
-    return true;
-  Operation *parent = op->getParentOp();
-  if (isa<scf::ForOp, scf::WhileOp>(parent))
-    return isa<scf::YieldOp, scf::ConditionOp>(op);
-  return isa<RegionBranchTerminatorOpInterface>(op) &&
-         getBranchExits(parent).has_value();
-}
-
 LogicalResult AutocastRewriter::processOp(Operation *op,
                                           const AutocastContext &context,
                                           Operation *scope) {
@@ -366,17 +342,12 @@ LogicalResult AutocastRewriter::processOp(Operation *op,
     recordUntouched(op, context);
     return success();
   }
-  if (op->hasTrait<OpTrait::IsTerminator>() && isHandledExit(op))
+  if (handledExits.contains(op))
     return success();
-  if (isa<scf::ForOp>(op))
-    return processFor(op, context, scope);
-  if (isa<scf::WhileOp>(op))
-    return processWhile(op, context, scope);
-  if (auto call = dyn_cast<func::CallOp>(op))
+  if (auto call = dyn_cast<CallOpInterface>(op))
     return processCall(call, context, scope);
   if (auto branch = dyn_cast<RegionBranchOpInterface>(op))
-    if (getBranchExits(op))
-      return processBranches(branch, context, scope);
+    return processRegionBranch(branch, context, scope);
   if (isa<BranchOpInterface>(op) && op->getNumRegions() == 0)
     return processBranch(op, scope);
   return processOpaque(op, context, scope);
@@ -439,6 +410,10 @@ LogicalResult AutocastRewriter::processCompute(Operation *op,
                                                const AutocastContext &context,
                                                Operation *scope) {
   auto compute = cast<ComputeOpInterface>(op);
+  // Processed again (a loop body): decide from the op as written, not from
+  // the dtype this pass gave it.
+  if (dtypeSet.contains(op))
+    op->removeAttr("dtype");
   SmallVector<Type> elementTypes;
   for (Value v : compute.getComputeOperands())
     elementTypes.push_back(elementTypeOf(v));
@@ -470,8 +445,10 @@ LogicalResult AutocastRewriter::processCompute(Operation *op,
       opRecord->casts.push_back(
           {static_cast<unsigned>(index), elementTypes[index], to});
   }
-  if (decision.setDtypeF32)
+  if (decision.setDtypeF32) {
     op->setAttr("dtype", TypeAttr::get(Float32Type::get(op->getContext())));
+    dtypeSet.insert(op);
+  }
   return reinferResults(op);
 }
 
@@ -515,6 +492,7 @@ LogicalResult AutocastRewriter::processRegionOp(Operation *op,
                                                 const AutocastContext &outer,
                                                 Operation *scope) {
   auto region = cast<AutocastOp>(op);
+  handledExits.insert(region.getYield());
   if (failed(processBlock(region.getBody().front(), outer.enter(region), op)))
     return failure();
   for (auto [result, yielded] :
@@ -523,120 +501,244 @@ LogicalResult AutocastRewriter::processRegionOp(Operation *op,
   return success();
 }
 
-bool AutocastRewriter::reconcileYield(ValueRange targets, Operation *yield,
-                                      Operation *scope) {
-  bool widened = false;
-  for (auto [index, target] : llvm::enumerate(targets)) {
-    OpOperand &operand = yield->getOpOperand(index);
-    Type joined = join(target.getType(), operand.get().getType());
-    if (!joined)
-      continue;
-    if (joined != target.getType()) {
-      retype(target, joined);
-      widened = true;
-    }
-    if (operand.get().getType() != joined)
-      castOperandTo(operand, cast<ShapedType>(joined).getElementType(), scope,
-                    /*shared=*/true);
-  }
-  return widened;
-}
-
-LogicalResult AutocastRewriter::processLoop(
-    Operation *op, MutableOperandRange inits, ValueRange carried,
-    function_ref<LogicalResult()> processBody,
-    function_ref<Operation *()> getYield, Operation *scope) {
-  // Carried values start with the types of their initial values.
-  for (unsigned i = 0, e = carried.size(); i < e; ++i)
-    if (Type joined = join(carried[i].getType(), inits[i].get().getType()))
-      retype(carried[i], joined);
-  for (unsigned iteration = 0;; ++iteration) {
-    // Initial values narrower than the carried type are widened on entry.
-    for (unsigned i = 0, e = carried.size(); i < e; ++i)
-      if (inits[i].get().getType() != carried[i].getType())
-        castOperandTo(inits[i], elementTypeOf(carried[i]), scope,
-                      /*shared=*/true);
-    if (failed(processBody()))
-      return failure();
-    if (!reconcileYield(carried, getYield(), scope))
-      return success();
-    // Each round widens a carried type (f16/bf16 -> f32 -> f64), so there
-    // are at most two rounds more per carried value.
-    assert(iteration <= 2 * carried.size() && "carried types only widen");
-  }
-}
-
-LogicalResult AutocastRewriter::processFor(Operation *op,
-                                           const AutocastContext &context,
-                                           Operation *scope) {
-  auto forOp = cast<scf::ForOp>(op);
-  conformOperands(op, scope); // bounds never change; inits are handled below
-  Block *body = forOp.getBody();
-  if (failed(processLoop(
-          op, forOp.getInitArgsMutable(), forOp.getRegionIterArgs(),
-          [&] { return processBlock(*body, context, scope); },
-          [&] { return body->getTerminator(); }, scope)))
-    return failure();
-  for (auto [result, arg] :
-       llvm::zip(forOp.getResults(), forOp.getRegionIterArgs()))
-    retype(result, arg.getType());
-  return success();
-}
-
-LogicalResult AutocastRewriter::processBranches(RegionBranchOpInterface op,
-                                                const AutocastContext &context,
-                                                Operation *scope) {
-  conformOperands(op, scope);
-  for (Region &region : op->getRegions())
-    if (failed(processRegion(region, context, scope)))
-      return failure();
-  SmallVector<MutableOperandRange> exits = *getBranchExits(op);
-  for (auto [index, result] : llvm::enumerate(op->getResults())) {
-    SmallVector<OpOperand *> incoming;
-    for (MutableOperandRange &exit : exits)
-      incoming.push_back(&exit[index]);
-    joinInto(result, incoming, scope, /*shared=*/true);
-  }
-  return success();
-}
-
-LogicalResult AutocastRewriter::processWhile(Operation *op,
-                                             const AutocastContext &context,
-                                             Operation *scope) {
-  auto whileOp = cast<scf::WhileOp>(op);
-  Block &before = whileOp.getBefore().front();
-  Block &after = whileOp.getAfter().front();
-  auto processBody = [&]() -> LogicalResult {
-    if (failed(processBlock(before, context, scope)))
-      return failure();
-    // The condition's arguments flow to the after region and the results.
-    auto condition = cast<scf::ConditionOp>(before.getTerminator());
-    for (auto [arg, result, value] : llvm::zip(
-             after.getArguments(), whileOp.getResults(), condition.getArgs())) {
-      retype(arg, value.getType());
-      retype(result, value.getType());
-    }
-    return processBlock(after, context, scope);
+namespace {
+/// What a RegionBranchOpInterface op passes where: each edge carries one
+/// operand (of the op, into its entry successors, or of a region's
+/// terminator) into one successor input (an argument of a region or a
+/// result of the op). Inputs that receive a common operand (a loop's region
+/// argument and its result, both fed by the initial value) must share a
+/// type: they form one group.
+struct RegionBranchFlow {
+  struct Edge {
+    OpOperand *source;
+    unsigned group;
   };
-  return processLoop(
-      op, whileOp.getInitsMutable(), before.getArguments(), processBody,
-      [&] { return after.getTerminator(); }, scope);
+  SmallVector<SmallVector<Value>> groups;
+  SmallVector<Edge> edges;
+  /// The region terminators the edges leave from.
+  SmallVector<Operation *> exits;
+};
+} // namespace
+
+/// The flow of `op`; nullopt unless its successor edges account for every
+/// value it passes: each successor receives as many values as it has inputs,
+/// every result of the op is an input, and so is every tensor argument of a
+/// region's entry block (scf.forall, whose results come from
+/// tensor.parallel_insert_slice, is not such an op).
+static std::optional<RegionBranchFlow>
+getRegionBranchFlow(RegionBranchOpInterface op) {
+  SmallVector<std::pair<OpOperand *, Value>> pairs;
+  RegionBranchFlow flow;
+  SmallVector<RegionSuccessor> successors;
+  op.getSuccessorRegions(RegionBranchPoint::parent(), successors);
+  for (const RegionSuccessor &successor : successors) {
+    OperandRange operands = op.getEntrySuccessorOperands(successor);
+    ValueRange inputs = successor.getSuccessorInputs();
+    if (operands.size() != inputs.size())
+      return std::nullopt;
+    if (operands.empty())
+      continue;
+    unsigned begin = operands.getBeginOperandIndex();
+    for (auto [index, input] : llvm::enumerate(inputs))
+      pairs.push_back({&op->getOpOperand(begin + index), input});
+  }
+  for (Region &region : op->getRegions()) {
+    for (Block &block : region) {
+      if (block.empty())
+        continue;
+      auto terminator =
+          dyn_cast<RegionBranchTerminatorOpInterface>(&block.back());
+      if (!terminator)
+        continue; // a branch to another block of the region
+      flow.exits.push_back(terminator);
+      successors.clear();
+      op.getSuccessorRegions(RegionBranchPoint(terminator), successors);
+      for (const RegionSuccessor &successor : successors) {
+        MutableOperandRange operands =
+            terminator.getMutableSuccessorOperands(successor);
+        ValueRange inputs = successor.getSuccessorInputs();
+        if (operands.size() != inputs.size())
+          return std::nullopt;
+        for (auto [index, input] : llvm::enumerate(inputs))
+          pairs.push_back({&operands[index], input});
+      }
+    }
+  }
+
+  // Group the inputs that share a source.
+  llvm::EquivalenceClasses<Value> classes;
+  DenseMap<OpOperand *, Value> firstInput;
+  for (auto [source, input] : pairs) {
+    classes.insert(input);
+    auto [it, inserted] = firstInput.try_emplace(source, input);
+    if (!inserted)
+      classes.unionSets(it->second, input);
+  }
+  DenseMap<Value, unsigned> groupOf;
+  DenseSet<std::pair<OpOperand *, unsigned>> seen;
+  for (auto [source, input] : pairs) {
+    Value leader = classes.getLeaderValue(input);
+    auto [it, inserted] = groupOf.try_emplace(leader, flow.groups.size());
+    if (inserted)
+      flow.groups.emplace_back();
+    SmallVector<Value> &group = flow.groups[it->second];
+    if (!llvm::is_contained(group, input))
+      group.push_back(input);
+    if (seen.insert({source, it->second}).second)
+      flow.edges.push_back({source, it->second});
+  }
+
+  for (Value result : op->getResults())
+    if (!classes.contains(result))
+      return std::nullopt;
+  for (Region &region : op->getRegions())
+    if (!region.empty())
+      for (BlockArgument arg : region.front().getArguments())
+        if (isa<TensorType>(arg.getType()) && !classes.contains(arg))
+          return std::nullopt;
+  return flow;
 }
 
-LogicalResult AutocastRewriter::processCall(func::CallOp call,
+LogicalResult
+AutocastRewriter::processRegionBranch(RegionBranchOpInterface op,
+                                      const AutocastContext &context,
+                                      Operation *scope) {
+  std::optional<RegionBranchFlow> flow = getRegionBranchFlow(op);
+  if (!flow)
+    return processOpaque(op, context, scope);
+  handledExits.insert(flow->exits.begin(), flow->exits.end());
+
+  // Operands that flow into no region (bounds, conditions) keep their
+  // original types.
+  DenseSet<OpOperand *> forwarded;
+  for (const RegionBranchFlow::Edge &edge : flow->edges)
+    forwarded.insert(edge.source);
+  for (OpOperand &operand : op->getOpOperands())
+    if (!forwarded.contains(&operand))
+      conformOperand(operand, scope);
+
+  unsigned numGroups = flow->groups.size();
+  // A group is set once it has a known incoming value; it is fixed when its
+  // incoming values disagree in more than the dtype (it keeps its type).
+  SmallVector<bool> set(numGroups, false), fixed(numGroups, false);
+  auto isKnown = [&](OpOperand *source) {
+    Operation *owner = source->getOwner();
+    return owner == op.getOperation() ||
+           processedBlocks.contains(owner->getBlock());
+  };
+  // Gives the group the widest type of its known incoming values (and of
+  // its type so far); true when that changed its type.
+  auto update = [&](unsigned group) {
+    if (fixed[group])
+      return false;
+    ArrayRef<Value> inputs = flow->groups[group];
+    Type joined = set[group] ? inputs.front().getType() : Type();
+    bool any = false;
+    for (const RegionBranchFlow::Edge &edge : flow->edges) {
+      if (edge.group != group || !isKnown(edge.source))
+        continue;
+      any = true;
+      Type t = edge.source->get().getType();
+      joined = joined ? join(joined, t) : t;
+      if (!joined) {
+        fixed[group] = true;
+        return false;
+      }
+    }
+    if (!any)
+      return false;
+    set[group] = true;
+    bool changed = false;
+    for (Value input : inputs) {
+      if (input.getType() == joined)
+        continue;
+      retype(input, joined);
+      changed = true;
+    }
+    return changed;
+  };
+  auto groupsOf = [&](function_ref<bool(Value)> pred) {
+    SmallVector<unsigned> groups;
+    for (auto [index, inputs] : llvm::enumerate(flow->groups))
+      if (llvm::any_of(inputs, pred))
+        groups.push_back(index);
+    return groups;
+  };
+  SmallVector<SmallVector<unsigned>> entryGroups;
+  for (Region &region : op->getRegions())
+    entryGroups.push_back(groupsOf([&](Value v) {
+      auto arg = dyn_cast<BlockArgument>(v);
+      return arg && arg.getOwner()->getParent() == &region;
+    }));
+  SmallVector<unsigned> argumentGroups =
+      groupsOf([](Value v) { return isa<BlockArgument>(v); });
+
+  for (unsigned round = 0;; ++round) {
+    for (Region &region : op->getRegions()) {
+      for (unsigned group : entryGroups[region.getRegionNumber()])
+        update(group);
+      if (failed(processRegion(region, context, scope)))
+        return failure();
+    }
+    // A value fed back to a region (a loop) that widened: its region runs
+    // again with the wider type.
+    bool widened = false;
+    for (unsigned group : argumentGroups)
+      widened |= update(group);
+    if (!widened)
+      break;
+    // Each round widens a group (f16/bf16 -> f32 -> f64).
+    assert(round <= 3 * numGroups && "region argument types only widen");
+  }
+  for (unsigned group = 0; group < numGroups; ++group)
+    update(group);
+  // The narrower incoming values are cast to their group's type.
+  for (const RegionBranchFlow::Edge &edge : flow->edges) {
+    Type type = flow->groups[edge.group].front().getType();
+    if (edge.source->get().getType() != type &&
+        isa<RankedTensorType>(edge.source->get().getType()) &&
+        isa<RankedTensorType>(type))
+      castOperandTo(*edge.source, cast<ShapedType>(type).getElementType(),
+                    scope, /*shared=*/true);
+  }
+  return success();
+}
+
+/// The reference to `name` in place of `ref`'s leaf (the callee of a call
+/// retargeted to a specialization beside the original).
+static SymbolRefAttr withLeaf(SymbolRefAttr ref, StringRef name) {
+  auto leaf = FlatSymbolRefAttr::get(ref.getContext(), name);
+  if (ref.getNestedReferences().empty())
+    return leaf;
+  SmallVector<FlatSymbolRefAttr> nested(ref.getNestedReferences());
+  nested.back() = leaf;
+  return SymbolRefAttr::get(ref.getRootReference(), nested);
+}
+
+LogicalResult AutocastRewriter::processCall(CallOpInterface call,
                                             const AutocastContext &context,
                                             Operation *scope) {
-  auto callee = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
-      call, call.getCalleeAttr());
-  if (!callee || callee.isExternal()) {
+  auto callee = dyn_cast_or_null<FunctionOpInterface>(
+      call.resolveCallableInTable(&symbolTables));
+  auto calleeRef = dyn_cast<SymbolRefAttr>(call.getCallableForCallee());
+  if (!callee || callee.isExternal() || !calleeRef) {
     conformOperands(call, scope);
     return success();
   }
+  // Operands that are not arguments keep their original types.
+  MutableOperandRange args = call.getArgOperandsMutable();
+  DenseSet<OpOperand *> argOperands;
+  for (OpOperand &operand : args)
+    argOperands.insert(&operand);
+  for (OpOperand &operand : call->getOpOperands())
+    if (!argOperands.contains(&operand))
+      conformOperand(operand, scope);
+
   // The original function a specialization was made from.
   Operation *original = callee;
   if (auto it = specializedFrom.find(callee); it != specializedFrom.end())
     original = it->second;
-  auto origFunc = cast<func::FuncOp>(original);
+  auto origFunc = cast<FunctionOpInterface>(original);
 
   // The callee runs on its own device (tp.device, or the one recorded on a
   // specialization); a callee of no device runs on the caller's. It sees
@@ -654,17 +756,21 @@ LogicalResult AutocastRewriter::processCall(func::CallOp call,
     device = context.getDevice();
   AutocastContext callContext = context.on(device);
 
-  SmallVector<Type> argTypes(call.getOperandTypes());
+  SmallVector<Type> argTypes(call.getArgOperands().getTypes());
+  if (argTypes.size() != origFunc.getNumArguments())
+    return call->emitOpError("passes ")
+           << argTypes.size() << " arguments to a function of "
+           << origFunc.getNumArguments();
   std::vector<const void *> argKey;
   for (Type t : argTypes)
     argKey.push_back(t.getAsOpaquePointer());
   auto key = std::make_tuple(original, callContext.key(), argKey);
 
-  func::FuncOp target;
+  FunctionOpInterface target;
   if (auto it = specializations.find(key); it != specializations.end()) {
     target = it->second;
   } else if (callContext == *entry &&
-             TypeRange(argTypes) == origFunc.getFunctionType().getInputs()) {
+             TypeRange(argTypes) == origFunc.getArgumentTypes()) {
     // The call site's context is the function's own: call it as it is.
     target = origFunc;
     if (failed(processEntry(origFunc)))
@@ -672,12 +778,13 @@ LogicalResult AutocastRewriter::processCall(func::CallOp call,
   } else {
     // Specialize a pristine copy of the callee for this context and these
     // argument types.
-    auto source = pristine.lookup(original);
+    FunctionOpInterface source = pristine.lookup(original);
     if (!source)
-      return call.emitOpError("internal error: no pristine copy of callee");
-    target = source.clone();
-    target.setPrivate();
-    target.setName(
+      return call->emitOpError("internal error: no pristine copy of callee");
+    target = cast<FunctionOpInterface>(source->clone());
+    SymbolTable::setSymbolVisibility(target, SymbolTable::Visibility::Private);
+    SymbolTable::setSymbolName(
+        target,
         (origFunc.getName() + "_autocast_" + callContext.current().tag())
             .str());
     symbolTables.getSymbolTable(origFunc->getParentOp())
@@ -687,23 +794,21 @@ LogicalResult AutocastRewriter::processCall(func::CallOp call,
     specializedFrom[target] = original;
     for (auto [arg, type] : llvm::zip(target.getArguments(), argTypes))
       retype(arg, type);
-    target.setFunctionType(FunctionType::get(
-        call.getContext(), argTypes, target.getFunctionType().getResults()));
+    target.setType(target.cloneTypeWith(argTypes, target.getResultTypes()));
     if (failed(processFunction(target, callContext)))
       return failure();
   }
   if (inProgress.contains(target)) {
     // Recursion: the callee keeps its signature; the call conforms to it.
     forceKeepIo.insert(target);
-    for (auto [operand, type] :
-         llvm::zip(call->getOpOperands(), target.getArgumentTypes()))
+    for (auto [operand, type] : llvm::zip(args, target.getArgumentTypes()))
       if (operand.get().getType() != type)
         castOperandTo(operand, cast<ShapedType>(type).getElementType(), scope,
                       /*shared=*/true);
   }
-  call.setCallee(target.getName());
+  call.setCalleeFromCallable(withLeaf(calleeRef, target.getName()));
   for (auto [result, type] :
-       llvm::zip(call.getResults(), target.getResultTypes()))
+       llvm::zip(call->getResults(), target.getResultTypes()))
     retype(result, type);
   return success();
 }
@@ -745,19 +850,18 @@ void AutocastRewriter::cleanUpAndCount() {
 
 LogicalResult AutocastRewriter::run() {
   // Keep untouched copies of every called function to specialize from.
-  module.walk([&](func::CallOp call) {
-    auto callee = symbolTables.lookupNearestSymbolFrom<func::FuncOp>(
-        call, call.getCalleeAttr());
+  module.walk([&](CallOpInterface call) {
+    auto callee = dyn_cast_or_null<FunctionOpInterface>(
+        call.resolveCallableInTable(&symbolTables));
     if (!callee || callee.isExternal() || pristine.count(callee))
       return;
-    Operation *original = callee;
-    pristine[original] = callee.clone();
+    pristine[callee] = cast<FunctionOpInterface>(callee->clone());
   });
   // Every function, in nested modules too.
-  SmallVector<func::FuncOp> functions;
+  SmallVector<FunctionOpInterface> functions;
   module->walk<WalkOrder::PreOrder>(
-      [&](func::FuncOp func) { functions.push_back(func); });
-  for (func::FuncOp func : functions)
+      [&](FunctionOpInterface func) { functions.push_back(func); });
+  for (FunctionOpInterface func : functions)
     if (failed(processEntry(func)))
       return failure();
   cleanUpAndCount();

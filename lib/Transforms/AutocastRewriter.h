@@ -8,6 +8,14 @@
 // report. Private to the pass: callers use applyAutocast (Autocast.h) or the
 // tp-autocast pass.
 //
+// It knows no other dialect's ops by name: functions are FunctionOpInterface
+// ops (their returns ReturnLike terminators), calls CallOpInterface ops
+// resolved to CallableOpInterface callees, structured control flow (scf.if,
+// scf.for, scf.while, affine.for, ...) RegionBranchOpInterface ops, whose
+// successor edges say which values flow where (loops are those with a cycle
+// among their regions), and unstructured control flow BranchOpInterface
+// terminators. Other ops keep their original operand types.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSORPLAY_LIB_TRANSFORMS_AUTOCASTREWRITER_H
@@ -15,10 +23,11 @@
 
 #include "tensorplay/Transforms/Autocast.h"
 
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/MapVector.h"
@@ -47,8 +56,8 @@ public:
   LogicalResult run();
 
 private:
-  LogicalResult processEntry(func::FuncOp func);
-  LogicalResult processFunction(func::FuncOp func,
+  LogicalResult processEntry(FunctionOpInterface func);
+  LogicalResult processFunction(FunctionOpInterface func,
                                 const AutocastContext &context);
   LogicalResult processBlock(Block &block, const AutocastContext &context,
                              Operation *scope);
@@ -76,41 +85,33 @@ private:
   void recordUntouched(Operation *op, const AutocastContext &context);
   LogicalResult processRegionOp(Operation *op, const AutocastContext &context,
                                 Operation *scope);
-  /// Shared by scf.for and scf.while: `carried` receive `inits` on entry and
-  /// the yield's operands each iteration; processes until types are stable.
-  LogicalResult processLoop(Operation *op, MutableOperandRange inits,
-                            ValueRange carried,
-                            function_ref<LogicalResult()> processBody,
-                            function_ref<Operation *()> getYield,
-                            Operation *scope);
-  /// Makes the yielded values match `targets`, widening a target where its
-  /// yielded value is wider; true when a target was widened.
-  bool reconcileYield(ValueRange targets, Operation *yield, Operation *scope);
-  LogicalResult processFor(Operation *op, const AutocastContext &context,
-                           Operation *scope);
-  LogicalResult processWhile(Operation *op, const AutocastContext &context,
-                             Operation *scope);
-  /// Region ops whose regions each run at most once and return to the op
-  /// (scf.if, scf.index_switch, scf.execute_region): each result takes the
-  /// widest type its regions yield.
-  LogicalResult processBranches(RegionBranchOpInterface op,
-                                const AutocastContext &context,
-                                Operation *scope);
+  /// A RegionBranchOpInterface op whose successor edges account for every
+  /// value it passes (RegionBranchFlow): each set of values that must share
+  /// a type (a loop's carried value, its region argument and result) takes
+  /// the widest type flowing into it from the parts processed so far; a
+  /// loop's regions are processed again until those types are stable
+  /// (types only widen, so this terminates). The narrower incoming values
+  /// are cast at the end. Any other region op is processed as opaque.
+  LogicalResult processRegionBranch(RegionBranchOpInterface op,
+                                    const AutocastContext &context,
+                                    Operation *scope);
   /// Any other op: its operands and its regions' terminators get their
   /// original types back (the ops inside are autocast).
   LogicalResult processOpaque(Operation *op, const AutocastContext &context,
                               Operation *scope);
-  LogicalResult processCall(func::CallOp call, const AutocastContext &context,
-                            Operation *scope);
-  LogicalResult finishFunction(func::FuncOp func, bool keepIo);
+  /// A call whose callee resolves to a function with a body: the callee is
+  /// processed in the call site's context, or specialized for it.
+  LogicalResult processCall(CallOpInterface call,
+                            const AutocastContext &context, Operation *scope);
+  LogicalResult finishFunction(FunctionOpInterface func, bool keepIo);
   LogicalResult reinferResults(Operation *op);
   /// Casts operands whose types this pass changed back to their original
   /// types (for ops that cannot follow a type change).
   void conformOperands(Operation *op, Operation *scope);
   void conformOperand(OpOperand &operand, Operation *scope);
-  /// `target` (a region op result, a block argument) takes the widest type
-  /// of the values `incoming` gives it (its own type when they disagree in
-  /// more than the dtype or there are none); the narrower ones are cast.
+  /// `target` (a block argument) takes the widest type of the values
+  /// `incoming` gives it (its own type when they disagree in more than the
+  /// dtype or there are none); the narrower ones are cast.
   void joinInto(Value target, ArrayRef<OpOperand *> incoming, Operation *scope,
                 bool shared);
   /// Casts each of `incoming` whose type is not `type` to its element type.
@@ -146,15 +147,21 @@ private:
   /// Input casts a round-trip fold bypassed (erased if left without uses).
   llvm::SetVector<Operation *> bypassedCasts;
   /// Untouched copies of called functions, to specialize from.
-  DenseMap<Operation *, func::FuncOp> pristine;
+  DenseMap<Operation *, FunctionOpInterface> pristine;
   /// Specializations: (original callee, context key, argument types) -> func.
   std::map<std::tuple<Operation *, std::string, std::vector<const void *>>,
-           func::FuncOp>
+           FunctionOpInterface>
       specializations;
   DenseMap<Operation *, Operation *> specializedFrom;
   DenseSet<Operation *> done, inProgress, forceKeepIo;
+  /// Ops whose dtype attribute this pass set (fp32-list ops).
+  DenseSet<Operation *> dtypeSet;
   /// The blocks processRegion has processed (of the regions it is in).
   DenseSet<Block *> processedBlocks;
+  /// Terminators whose operands the handler of their parent op reconciles
+  /// (a function's returns, the region exits of processRegionBranch,
+  /// tp.yield); processOp leaves them alone.
+  DenseSet<Operation *> handledExits;
 };
 
 } // namespace tp

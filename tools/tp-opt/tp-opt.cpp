@@ -22,6 +22,7 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -116,7 +117,8 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   registry
       .insert<tp::TPDialect, func::FuncDialect, arith::ArithDialect,
-              cf::ControlFlowDialect, scf::SCFDialect, tensor::TensorDialect>();
+              cf::ControlFlowDialect, scf::SCFDialect, tensor::TensorDialect,
+              gpu::GPUDialect>();
   // CPU code generation: the conversions, the tp-lower-to-cpu
   // pipeline and its passes, and the dialects they produce.
   tp::registerTensorplayConversionPasses();
