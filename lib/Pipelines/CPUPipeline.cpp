@@ -203,7 +203,7 @@ void tp::registerCPUCodegenPassesAndPipelines() {
         buildTPLowerToCPUPipeline(pm, options);
         return success();
       },
-      [](function_ref<void(const detail::PassOptions &)> printOptions) {
+      [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
         printOptions(TPLowerToCPUOptions());
       });
 }

@@ -60,8 +60,9 @@ static SmallVector<Row> collectRows(ModuleOp module,
     Row row;
     row.location = toText(op->getLoc());
     row.name = op->getName().getStringRef().str();
-    row.device = record.state.device ? deviceName(*record.state.device).str()
-                                     : std::string("-");
+    row.device = record.state.device
+                     ? stringifyDeviceType(*record.state.device).str()
+                     : std::string("-");
     row.list = policyListName(record.decision.list).str();
     row.dtype = toText(getComputeDtype(op));
     row.reason = describeReason(record.decision.reason).str();

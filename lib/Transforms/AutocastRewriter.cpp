@@ -163,11 +163,7 @@ void AutocastRewriter::castIncoming(ArrayRef<OpOperand *> incoming, Type type,
 LogicalResult AutocastRewriter::processEntry(FunctionOpInterface func) {
   if (done.contains(func) || inProgress.contains(func) || func.isExternal())
     return success();
-  FailureOr<AutocastContext> context =
-      getFunctionAutocastContext(func, options);
-  if (failed(context))
-    return failure();
-  return processFunction(func, *context);
+  return processFunction(func, getFunctionAutocastContext(func, options));
 }
 
 /// The terminators of `func`'s body that return from it: those with no
@@ -454,7 +450,7 @@ LogicalResult AutocastRewriter::processCompute(Operation *op,
 
 LogicalResult AutocastRewriter::reportBanned(Operation *op,
                                              const AutocastState &state) {
-  StringRef device = deviceName(*state.device);
+  StringRef device = stringifyDeviceType(*state.device);
   if (isa<BinaryCrossEntropyOp>(op))
     return op->emitOpError()
            << "is banned in an enabled " << device
@@ -744,14 +740,10 @@ LogicalResult AutocastRewriter::processCall(CallOpInterface call,
   // specialization); a callee of no device runs on the caller's. It sees
   // the autocast state of that device at the call site: a cpu function
   // called from cuda code is untouched by the cuda state (eager semantics).
-  FailureOr<AutocastContext> entry =
-      getFunctionAutocastContext(origFunc, options);
-  FailureOr<std::optional<Device>> declared = getDeclaredDevice(origFunc);
-  if (failed(entry) || failed(declared))
-    return failure();
-  std::optional<Device> device = *declared;
+  AutocastContext entry = getFunctionAutocastContext(origFunc, options);
+  std::optional<Device> device = getDeclaredDevice(origFunc);
   if (!device && origFunc->hasAttr(kAutocastStateAttrName))
-    device = entry->getDevice();
+    device = entry.getDevice();
   if (!device)
     device = context.getDevice();
   AutocastContext callContext = context.on(device);
@@ -769,7 +761,7 @@ LogicalResult AutocastRewriter::processCall(CallOpInterface call,
   FunctionOpInterface target;
   if (auto it = specializations.find(key); it != specializations.end()) {
     target = it->second;
-  } else if (callContext == *entry &&
+  } else if (callContext == entry &&
              TypeRange(argTypes) == origFunc.getArgumentTypes()) {
     // The call site's context is the function's own: call it as it is.
     target = origFunc;
@@ -783,10 +775,9 @@ LogicalResult AutocastRewriter::processCall(CallOpInterface call,
       return call->emitOpError("internal error: no pristine copy of callee");
     target = cast<FunctionOpInterface>(source->clone());
     SymbolTable::setSymbolVisibility(target, SymbolTable::Visibility::Private);
-    SymbolTable::setSymbolName(
-        target,
-        (origFunc.getName() + "_autocast_" + callContext.current().tag())
-            .str());
+    SymbolTable::setSymbolName(target, (origFunc.getName() + "_autocast_" +
+                                        callContext.current().tag())
+                                           .str());
     symbolTables.getSymbolTable(origFunc->getParentOp())
         .insert(target, Block::iterator(origFunc->getNextNode()));
     setFunctionAutocastContext(target, callContext, options);

@@ -26,7 +26,8 @@ std::string AutocastState::tag() const {
     return "off";
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << (device ? deviceName(*device) : StringRef("any")) << "_" << dtype;
+  os << (device ? stringifyDeviceType(*device) : StringRef("any")) << "_"
+     << dtype;
   return text;
 }
 
@@ -59,21 +60,19 @@ AutocastState AutocastContext::current() const {
 
 AutocastContext AutocastContext::enter(AutocastOp region) const {
   AutocastContext result = *this;
-  // The verifier guarantees a known device type.
-  Device d = *parseDevice(region.getDeviceType());
   AutocastState state;
-  state.device = d;
+  state.device = region.getDeviceType();
   state.enabled = region.getEnabled();
   state.dtype = region.getEffectiveDtype();
   state.cacheEnabled = region.getCacheEnabled();
   result.set(state);
   if (!result.device)
-    result.device = d;
+    result.device = *state.device;
   return result;
 }
 
 std::string AutocastContext::key() const {
-  std::string text = device ? deviceName(*device).str() : "?";
+  std::string text = device ? stringifyDeviceType(*device).str() : "?";
   for (const AutocastState &state : states)
     text += "/" + state.tag() + (state.cacheEnabled ? "" : "_nocache");
   return text;
@@ -89,42 +88,35 @@ bool mlir::tp::isDeviceMismatch(const AutocastState &state,
 // Functions
 //===----------------------------------------------------------------------===//
 
-FailureOr<std::optional<Device>> mlir::tp::getDeclaredDevice(Operation *func) {
-  Attribute attr = func->getAttr(kDeviceAttr);
-  if (!attr)
-    return std::optional<Device>();
-  auto name = dyn_cast<StringAttr>(attr);
-  if (!name)
-    return func->emitError("tp.device must be a string: cuda, xpu or cpu");
-  std::optional<Device> device = parseDevice(name.getValue());
-  if (!device)
-    return func->emitError("unknown tp.device '")
-           << name.getValue() << "': expected one of cuda, xpu, cpu";
-  return device;
+// The dialect verifies tp.device and tp.autocast_state
+// (TPDialect::verifyOperationAttribute), so they are read here without
+// checks of their own.
+
+std::optional<Device> mlir::tp::getDeclaredDevice(Operation *func) {
+  auto name = func->getAttrOfType<StringAttr>(kDeviceAttr);
+  return name ? symbolizeDeviceType(name.getValue()) : std::nullopt;
 }
 
 /// The device of a function as its attributes and the options say.
-static FailureOr<std::optional<Device>>
+static std::optional<Device>
 getAttributedDevice(Operation *func, const AutocastOptions &options) {
-  FailureOr<std::optional<Device>> declared = getDeclaredDevice(func);
-  if (failed(declared) || *declared || !options.target)
+  if (std::optional<Device> declared = getDeclaredDevice(func))
     return declared;
-  return std::optional<Device>(options.target->device);
+  if (options.target)
+    return options.target->device;
+  return std::nullopt;
 }
 
-/// Reads {dtype, enabled, cache_enabled} into `state`; false if malformed.
-static bool parseState(DictionaryAttr dict, AutocastState &state) {
-  auto enabled = dict.getAs<BoolAttr>("enabled");
-  auto cacheEnabled = dict.getAs<BoolAttr>("cache_enabled");
-  if (!enabled || !cacheEnabled)
-    return false;
-  state.enabled = enabled.getValue();
-  state.cacheEnabled = cacheEnabled.getValue();
-  state.dtype = {};
+/// Reads {dtype, enabled, cache_enabled} (a verified autocast state).
+static AutocastState readState(DictionaryAttr dict,
+                               std::optional<Device> device) {
+  AutocastState state;
+  state.device = device;
+  state.enabled = dict.getAs<BoolAttr>("enabled").getValue();
+  state.cacheEnabled = dict.getAs<BoolAttr>("cache_enabled").getValue();
   if (auto dtype = dict.getAs<TypeAttr>("dtype"))
     state.dtype = dtype.getValue();
-  return !state.enabled ||
-         (state.dtype && (state.dtype.isF16() || state.dtype.isBF16()));
+  return state;
 }
 
 static void recordState(Builder &b, const AutocastState &state,
@@ -136,50 +128,23 @@ static void recordState(Builder &b, const AutocastState &state,
       b.getNamedAttr("cache_enabled", b.getBoolAttr(state.cacheEnabled)));
 }
 
-FailureOr<AutocastContext>
+AutocastContext
 mlir::tp::getFunctionAutocastContext(Operation *func,
                                      const AutocastOptions &options) {
   MLIRContext *ctx = func->getContext();
   auto recorded = func->getAttrOfType<DictionaryAttr>(kAutocastStateAttrName);
-  if (!recorded) {
-    if (func->hasAttr(kAutocastStateAttrName))
-      return func->emitError("malformed ")
-             << kAutocastStateAttrName << " attribute: expected a dictionary";
-    FailureOr<std::optional<Device>> device =
-        getAttributedDevice(func, options);
-    if (failed(device))
-      return failure();
-    return AutocastContext::initial(ctx, options, *device);
-  }
-  auto malformed = [&] {
-    return func->emitError("malformed ")
-           << kAutocastStateAttrName << " attribute " << recorded;
-  };
+  if (!recorded)
+    return AutocastContext::initial(ctx, options,
+                                    getAttributedDevice(func, options));
   std::optional<Device> device;
-  if (auto name = recorded.getAs<StringAttr>("device_type")) {
-    device = parseDevice(name.getValue());
-    if (!device)
-      return malformed();
-  }
+  if (auto name = recorded.getAs<StringAttr>("device_type"))
+    device = symbolizeDeviceType(name.getValue());
   AutocastContext context = AutocastContext::initial(ctx, options, device);
-  AutocastState own;
-  if (!parseState(recorded, own))
-    return malformed();
-  if (device) {
-    own.device = device;
-    context.set(own);
-  }
-  for (Device d : kDevices) {
-    Attribute entry = recorded.get(deviceName(d));
-    if (!entry)
-      continue;
-    auto dict = dyn_cast<DictionaryAttr>(entry);
-    AutocastState other;
-    other.device = d;
-    if (!dict || !parseState(dict, other))
-      return malformed();
-    context.set(other);
-  }
+  if (device)
+    context.set(readState(recorded, device));
+  for (Device d : kDevices)
+    if (auto entry = recorded.getAs<DictionaryAttr>(stringifyDeviceType(d)))
+      context.set(readState(entry, d));
   return context;
 }
 
@@ -187,17 +152,16 @@ void mlir::tp::setFunctionAutocastContext(Operation *func,
                                           const AutocastContext &context,
                                           const AutocastOptions &options) {
   func->removeAttr(kAutocastStateAttrName);
-  FailureOr<std::optional<Device>> device = getAttributedDevice(func, options);
   MLIRContext *ctx = func->getContext();
   AutocastContext implied = AutocastContext::initial(
-      ctx, options, succeeded(device) ? *device : std::nullopt);
-  if (succeeded(device) && implied == context)
+      ctx, options, getAttributedDevice(func, options));
+  if (implied == context)
     return;
   Builder b(ctx);
   SmallVector<NamedAttribute> attrs;
   if (std::optional<Device> own = context.getDevice()) {
-    attrs.push_back(
-        b.getNamedAttr("device_type", b.getStringAttr(deviceName(*own))));
+    attrs.push_back(b.getNamedAttr("device_type",
+                                   b.getStringAttr(stringifyDeviceType(*own))));
     recordState(b, context.get(*own), attrs);
   } else {
     recordState(b, AutocastState(), attrs);
@@ -209,13 +173,14 @@ void mlir::tp::setFunctionAutocastContext(Operation *func,
       continue;
     SmallVector<NamedAttribute> entry;
     recordState(b, context.get(d), entry);
-    attrs.push_back(b.getNamedAttr(deviceName(d), b.getDictionaryAttr(entry)));
+    attrs.push_back(
+        b.getNamedAttr(stringifyDeviceType(d), b.getDictionaryAttr(entry)));
   }
   func->setAttr(kAutocastStateAttrName, b.getDictionaryAttr(attrs));
 }
 
-FailureOr<AutocastState>
-mlir::tp::autocastStateAt(Operation *op, const AutocastOptions &options) {
+AutocastState mlir::tp::autocastStateAt(Operation *op,
+                                        const AutocastOptions &options) {
   SmallVector<AutocastOp> regions;
   Operation *func = op->getParentOp();
   for (; func && !isa<FunctionOpInterface>(func); func = func->getParentOp())
@@ -225,13 +190,8 @@ mlir::tp::autocastStateAt(Operation *op, const AutocastOptions &options) {
       op->getContext(), options,
       options.target ? std::optional<Device>(options.target->device)
                      : std::nullopt);
-  if (func) {
-    FailureOr<AutocastContext> start =
-        getFunctionAutocastContext(func, options);
-    if (failed(start))
-      return failure();
-    context = *start;
-  }
+  if (func)
+    context = getFunctionAutocastContext(func, options);
   for (AutocastOp region : llvm::reverse(regions))
     context = context.enter(region);
   return context.current();

@@ -143,7 +143,7 @@ TEST(PolicyTables, PerDeviceLookups) {
     AutocastPolicy policy = AutocastPolicy::getDefault(table.device);
     for (const char *name : table.names)
       EXPECT_EQ(policy.lookup(seedNameToOpName(name)), table.list)
-          << deviceName(table.device).str() << " " << name;
+          << stringifyDeviceType(table.device).str() << " " << name;
   }
 }
 

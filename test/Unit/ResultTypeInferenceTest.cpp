@@ -99,8 +99,13 @@ TEST_F(ResultTypeInference, ReductionsLossesAndMultipleResults) {
   EXPECT_EQ(infer("tp.cross_entropy", {logits, target}, {segments}),
             tensor({}, f32));
   EXPECT_EQ(infer("tp.cross_entropy", {logits, target},
-                  {segments, attr("reduction", builder.getStringAttr("none"))}),
+                  {segments, attr("reduction",
+                                  ReductionAttr::get(&ctx, Reduction::None))}),
             tensor({4}, f32));
+  // reduction is an enum attribute: a string is refused, not misread.
+  EXPECT_FALSE(
+      infer("tp.cross_entropy", {logits, target},
+            {segments, attr("reduction", builder.getStringAttr("none"))}));
   Value m = value({4, 8}, f32);
   auto dim = attr("dim", builder.getI64IntegerAttr(1));
   EXPECT_EQ(infer("tp.max_dim", {m}, {dim}, 0), tensor({4}, f32));

@@ -115,10 +115,9 @@ int main(int argc, char **argv) {
   tp::registerTensorplayPasses();
 
   DialectRegistry registry;
-  registry
-      .insert<tp::TPDialect, func::FuncDialect, arith::ArithDialect,
-              cf::ControlFlowDialect, scf::SCFDialect, tensor::TensorDialect,
-              gpu::GPUDialect>();
+  registry.insert<tp::TPDialect, func::FuncDialect, arith::ArithDialect,
+                  cf::ControlFlowDialect, scf::SCFDialect,
+                  tensor::TensorDialect, gpu::GPUDialect>();
   // CPU code generation: the conversions, the tp-lower-to-cpu
   // pipeline and its passes, and the dialects they produce.
   tp::registerTensorplayConversionPasses();

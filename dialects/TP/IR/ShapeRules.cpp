@@ -241,6 +241,17 @@ mlir::tp::inferResultTypes(MLIRContext *context, StringRef name,
   state.addTypes(SmallVector<Type>(
       numResults, RankedTensorType::get({}, Float32Type::get(context))));
   Operation *probe = Operation::create(state);
+  // An inherent attribute of the wrong kind (a string for an enum) is
+  // dropped by the op's properties rather than refused: refuse it here, so
+  // that it is neither read as its default nor left null in the built op.
+  for (NamedAttribute attribute : attributes) {
+    std::optional<Attribute> inherent =
+        probe->getInherentAttr(attribute.getName());
+    if (inherent && *inherent != attribute.getValue()) {
+      probe->destroy();
+      return failure();
+    }
+  }
   SmallVector<Type> types;
   LogicalResult inferred = failure();
   {

@@ -8,6 +8,26 @@
 using namespace mlir;
 using namespace mlir::tp;
 
+/// tp.autocast's device, written as a string: "cuda", "xpu" or "cpu".
+static ParseResult parseDeviceName(OpAsmParser &parser,
+                                   DeviceTypeAttr &device) {
+  SMLoc loc = parser.getCurrentLocation();
+  std::string name;
+  if (parser.parseString(&name))
+    return failure();
+  std::optional<DeviceType> value = symbolizeDeviceType(name);
+  if (!value)
+    return parser.emitError(loc, "unknown device type '")
+           << name << "': expected one of cuda, xpu, cpu";
+  device = DeviceTypeAttr::get(parser.getContext(), *value);
+  return success();
+}
+
+static void printDeviceName(OpAsmPrinter &printer, Operation *,
+                            DeviceTypeAttr device) {
+  printer.printString(stringifyDeviceType(device.getValue()));
+}
+
 #define GET_OP_CLASSES
 #include "tensorplay/Dialect/TP/IR/TPCoreOps.cpp.inc"
 
@@ -75,7 +95,7 @@ Type AutocastOp::getEffectiveDtype() {
   if (auto dtype = getDtype())
     return *dtype;
   MLIRContext *ctx = getContext();
-  if (getDeviceType() == "cpu")
+  if (getDeviceType() == DeviceType::Cpu)
     return BFloat16Type::get(ctx);
   return Float16Type::get(ctx);
 }
@@ -85,10 +105,6 @@ YieldOp AutocastOp::getYield() {
 }
 
 LogicalResult AutocastOp::verify() {
-  StringRef device = getDeviceType();
-  if (device != "cuda" && device != "xpu" && device != "cpu")
-    return emitOpError("unknown device type '")
-           << device << "': expected one of cuda, xpu, cpu";
   if (auto dtype = getDtype()) {
     if (!dtype->isF16() && !dtype->isBF16())
       return emitOpError("autocast dtype must be f16 or bf16, got ") << *dtype;

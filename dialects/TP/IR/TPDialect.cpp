@@ -6,13 +6,21 @@
 using namespace mlir;
 using namespace mlir::tp;
 
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 #include "tensorplay/Dialect/TP/IR/TPDialect.cpp.inc"
 #include "tensorplay/Dialect/TP/IR/TPEnums.cpp.inc"
+#define GET_ATTRDEF_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPAttrs.cpp.inc"
 #include "tensorplay/Dialect/TP/IR/TPInterfaces.cpp.inc"
 
 void TPDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tensorplay/Dialect/TP/IR/TPAttrs.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "tensorplay/Dialect/TP/IR/TPCoreOps.cpp.inc"

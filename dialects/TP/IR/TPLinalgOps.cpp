@@ -178,6 +178,9 @@ static LogicalResult tensorInverseShape(RuleContext &op, Value a) {
       FailureOr<int64_t> dim = normalizeDim(op, d, s.size(), "dims entry");
       if (failed(dim))
         return failure();
+      if (isMoved[*dim])
+        return op.emitOpError("dims names dimension ")
+               << *dim << " more than once";
       isMoved[*dim] = true;
       last.push_back(s[*dim]);
     }
@@ -188,7 +191,21 @@ static LogicalResult tensorInverseShape(RuleContext &op, Value a) {
   }
   if (failed(expectRank(op, a, "a coefficient tensor", rankOf(b), kAnyRank)))
     return failure();
-  return op.setResultShape(0, ArrayRef<int64_t>(moved).drop_front(rankOf(b)));
+  // The coefficients reshape to a square matrix of the right-hand side's
+  // size (torch.linalg.tensorsolve's requirement).
+  ArrayRef<int64_t> solution = ArrayRef<int64_t>(moved).drop_front(rankOf(b));
+  int64_t rhs = numElementsOrDynamic(shapeOf(b));
+  if (failed(expectDimsMatch(op, numElementsOrDynamic(solution), rhs,
+                             "the solution's dims must hold as many elements "
+                             "as the right-hand side")) ||
+      failed(expectDimsMatch(
+          op,
+          numElementsOrDynamic(ArrayRef<int64_t>(moved).take_front(rankOf(b))),
+          rhs,
+          "the coefficient tensor's leading dims must hold as many elements "
+          "as the right-hand side")))
+    return failure();
+  return op.setResultShape(0, solution);
 }
 
 LogicalResult mlir::tp::inferMatrixOpShape(RuleContext &op, MatrixKind kind) {

@@ -112,14 +112,11 @@ static LogicalResult lossShape(RuleContext &op, LossKind kind,
 }
 
 LogicalResult mlir::tp::inferLossShape(RuleContext &op, LossKind kind,
-                                       StringRef reduction) {
-  if (reduction != "none" && reduction != "mean" && reduction != "sum")
-    return op.emitOpError("reduction must be one of none, mean, sum, got '")
-           << reduction << "'";
+                                       Reduction reduction) {
   SmallVector<int64_t> shape;
   if (failed(lossShape(op, kind, shape)))
     return failure();
-  if (reduction != "none")
+  if (reduction != Reduction::None)
     shape.clear();
   if (failed(op.setResultShape(0, shape)))
     return failure();

@@ -151,26 +151,6 @@ ArrayRef<SeedTable> mlir::tp::getSeedTables() { return kSeedTables; }
 // Names
 //===----------------------------------------------------------------------===//
 
-std::optional<Device> mlir::tp::parseDevice(StringRef name) {
-  return llvm::StringSwitch<std::optional<Device>>(name)
-      .Case("cuda", Device::Cuda)
-      .Case("xpu", Device::Xpu)
-      .Case("cpu", Device::Cpu)
-      .Default(std::nullopt);
-}
-
-StringRef mlir::tp::deviceName(Device device) {
-  switch (device) {
-  case Device::Cuda:
-    return "cuda";
-  case Device::Xpu:
-    return "xpu";
-  case Device::Cpu:
-    return "cpu";
-  }
-  llvm_unreachable("unknown device");
-}
-
 StringRef mlir::tp::policyListName(PolicyList list) {
   switch (list) {
   case PolicyList::LowerPrecision:
@@ -218,7 +198,7 @@ llvm::Expected<AutocastTarget> mlir::tp::parseAutocastTarget(StringRef text) {
                                        "': " + why + "; " + kValid);
   };
   auto [deviceText, dtypeText] = text.split(':');
-  std::optional<Device> device = parseDevice(deviceText);
+  std::optional<Device> device = symbolizeDeviceType(deviceText);
   if (!device)
     return fail(deviceText.empty() ? Twine("missing device")
                                    : "unknown device '" + deviceText + "'");
@@ -364,7 +344,7 @@ mlir::tp::applyPolicyFile(StringRef path, StringRef contents,
   if (!root)
     return fail("expected a JSON object mapping devices to lists");
   for (const auto &[deviceKey, deviceValue] : *root) {
-    std::optional<Device> device = parseDevice(deviceKey);
+    std::optional<Device> device = symbolizeDeviceType(deviceKey);
     if (!device)
       return fail("unknown device '" + deviceKey.str() +
                   "' (expected cuda, xpu or cpu)");

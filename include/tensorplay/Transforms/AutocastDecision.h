@@ -114,17 +114,17 @@ private:
 constexpr StringLiteral kAutocastStateAttrName =
     TPDialect::kAutocastStateAttrName;
 
-/// The device a function declares with tp.device, if any. Fails (emitting at
-/// `func`) when tp.device is not "cuda", "xpu" or "cpu".
-FailureOr<std::optional<Device>> getDeclaredDevice(Operation *func);
+/// The device a function declares with tp.device, if any. These functions
+/// read tp.device and tp.autocast_state as the dialect verified them
+/// (TPDialect::verifyOperationAttribute): they expect verified IR.
+std::optional<Device> getDeclaredDevice(Operation *func);
 
 /// The context a function's body starts in when it is entered without a
 /// call site (or from a call site of the same context): its recorded
 /// tp.autocast_state, else the initial context for its tp.device or, without
-/// one, the option's device. Fails (emitting at `func`) on malformed
-/// attributes.
-FailureOr<AutocastContext>
-getFunctionAutocastContext(Operation *func, const AutocastOptions &options);
+/// one, the option's device.
+AutocastContext getFunctionAutocastContext(Operation *func,
+                                           const AutocastOptions &options);
 
 /// Makes `func` start in `context`: records it as tp.autocast_state, or
 /// removes that attribute when tp.device and the options imply `context`.
@@ -135,10 +135,8 @@ void setFunctionAutocastContext(Operation *func, const AutocastContext &context,
 /// into each tp.autocast region around `op`. After the autocast pass every
 /// function starts in the context of its call sites (callees are
 /// specialized per context), so this answers for any op of the module; the
-/// backward rules ask it of a backward op's forward op. Fails (emitting) on
-/// malformed function attributes.
-FailureOr<AutocastState> autocastStateAt(Operation *op,
-                                         const AutocastOptions &options);
+/// backward rules ask it of a backward op's forward op.
+AutocastState autocastStateAt(Operation *op, const AutocastOptions &options);
 
 /// True when `state` is off because the option enables autocast for another
 /// device than the one the state's ops run on (report reason "device

@@ -101,8 +101,7 @@ Value buildErfinv(OpBuilder &b, Location loc, Value x) {
 }
 
 Value buildGelu(OpBuilder &b, Location loc, Value x, Operation *op) {
-  StringRef approximate = cast<GeluOp>(op).getApproximate();
-  if (approximate == "tanh") {
+  if (cast<GeluOp>(op).getApproximate() == GeluApproximation::Tanh) {
     // 0.5 x (1 + tanh(u)) = x sigmoid(2u), u = sqrt(2/pi) (x + 0.044715 x^3):
     // the same value without the cancellation of 1 + tanh(u) for x << 0.
     Value x3 =

@@ -34,10 +34,10 @@ Value cst(OpBuilder &b, Location loc, Value like, double v) {
 
 /// Applies `reduction` to per-element losses `loss` (accType) and converts
 /// to `resultType`. `count` overrides the mean's divisor.
-Value reduceLoss(OpBuilder &b, Location loc, Value loss, StringRef reduction,
+Value reduceLoss(OpBuilder &b, Location loc, Value loss, Reduction reduction,
                  RankedTensorType resultType, Type accType,
                  Value divisor = nullptr) {
-  if (reduction == "none") {
+  if (reduction == Reduction::None) {
     Value v = convertTensor(b, loc, loss, resultType.getElementType());
     return reshapeTo(b, loc, v, resultType.getShape());
   }
@@ -45,7 +45,7 @@ Value reduceLoss(OpBuilder &b, Location loc, Value loss, StringRef reduction,
   for (size_t d = 0; d < shapeOf(loss).size(); ++d)
     dims.push_back(d);
   Value sum = buildSum(b, loc, loss, dims, accType);
-  if (reduction == "mean") {
+  if (reduction == Reduction::Mean) {
     auto scalarType = RankedTensorType::get({}, accType);
     SmallVector<Value> operands = {sum};
     if (divisor)
@@ -251,7 +251,8 @@ public:
             a.push_back(convertToCompute(b, nloc, v, resultElem, accType));
           return kind.fn(b, nloc, a, op);
         });
-    StringRef reduction = op->getAttrOfType<StringAttr>("reduction").getValue();
+    Reduction reduction =
+        op->getAttrOfType<ReductionAttr>("reduction").getValue();
     rewriter.replaceOp(
         op, reduceLoss(rewriter, loc, loss, reduction, resultType, accType));
     return success();
@@ -467,7 +468,7 @@ struct NllLossOpLowering : public OpConversionPattern<OpTy> {
     auto [loss, w] = buildNll(rewriter, loc, input, target, adaptor.getWeight(),
                               (int64_t)op.getIgnoreIndex(), accType);
     Value divisor;
-    if (op.getReduction() == "mean") {
+    if (op.getReduction() == Reduction::Mean) {
       SmallVector<int64_t> dims;
       for (size_t d = 0; d < shapeOf(w).size(); ++d)
         dims.push_back(d);
@@ -500,7 +501,7 @@ struct CrossEntropyOpLowering : public OpConversionPattern<OpTy> {
     Value input = adaptor.getInput(), target = adaptor.getTarget();
     Value weight = adaptor.getWeight();
     double smoothing = op.getLabelSmoothing().convertToDouble();
-    StringRef reduction = op.getReduction();
+    Reduction reduction = op.getReduction();
     bool probabilities = isa<FloatType>(elementTypeOf(target));
     if (shapeOf(input).size() == 1) {
       input = reshapeTo(rewriter, loc, input, {1, shapeOf(input)[0]});
@@ -590,7 +591,7 @@ struct CrossEntropyOpLowering : public OpConversionPattern<OpTy> {
           });
     }
     Value divisor;
-    if (reduction == "mean") {
+    if (reduction == Reduction::Mean) {
       SmallVector<int64_t> dims;
       for (size_t d = 0; d < shapeOf(w).size(); ++d)
         dims.push_back(d);

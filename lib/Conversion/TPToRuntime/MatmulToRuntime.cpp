@@ -120,11 +120,12 @@ Epilogue fusibleEpilogue(Operation *product) {
   if (isa<ReluOp>(user))
     return {user, TP_RT_EPILOGUE_RELU};
   if (auto gelu = dyn_cast<GeluOp>(user)) {
-    StringRef approximate = gelu.getApproximate();
-    if (approximate == "none")
+    switch (gelu.getApproximate()) {
+    case GeluApproximation::None:
       return {user, TP_RT_EPILOGUE_GELU_ERF};
-    if (approximate == "tanh")
+    case GeluApproximation::Tanh:
       return {user, TP_RT_EPILOGUE_GELU_TANH};
+    }
   }
   return {};
 }

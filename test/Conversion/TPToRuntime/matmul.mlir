@@ -150,7 +150,7 @@ func.func @mm_relu_matmul_gelu_tanh(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c
   %m = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
   %r = tp.relu %m : (tensor<2x4xf32>) -> tensor<2x4xf32>
   %n = tp.matmul %c, %b : (tensor<3x2x8xf32>, tensor<8x4xf32>) -> tensor<3x2x4xf32>
-  %g = tp.gelu %n {approximate = "tanh"} : (tensor<3x2x4xf32>) -> tensor<3x2x4xf32>
+  %g = tp.gelu %n {approximate = #tp.approximate<tanh>} : (tensor<3x2x4xf32>) -> tensor<3x2x4xf32>
   return %r, %g : tensor<2x4xf32>, tensor<3x2x4xf32>
 }
 

@@ -1315,8 +1315,35 @@ func.func @norm_integer_dtype(%x: tensor<4x8xf32>) {
 // -----
 
 func.func @loss_reduction(%x: tensor<4x8xf32>) {
-  // expected-error @+1 {{reduction must be one of none, mean, sum, got 'max'}}
-  %l = tp.mse_loss %x, %x {reduction = "max"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  // expected-error @+2 {{expected ::mlir::tp::Reduction to be one of: none, mean, sum}}
+  // expected-error @+1 {{failed to parse TP_ReductionEnumAttr parameter 'value'}}
+  %l = tp.mse_loss %x, %x {reduction = #tp.reduction<max>} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// The enum is an attribute of its own, not a string.
+func.func @loss_reduction_string(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{attribute 'reduction' failed to satisfy constraint: loss reduction: #tp.reduction<none|mean|sum>}}
+  %l = tp.mse_loss %x, %x {reduction = "sum"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @gelu_approximate(%x: tensor<4x8xf32>) {
+  // expected-error @+2 {{expected ::mlir::tp::GeluApproximation to be one of: none, tanh}}
+  // expected-error @+1 {{failed to parse TP_GeluApproximationAttr parameter 'value'}}
+  %g = tp.gelu %x {approximate = #tp.approximate<fast>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @gelu_approximate_string(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{attribute 'approximate' failed to satisfy constraint: gelu approximation: #tp.approximate<none|tanh>}}
+  %g = tp.gelu %x {approximate = "tanh"} : (tensor<4x8xf32>) -> tensor<4x8xf32>
   return
 }
 
@@ -1324,7 +1351,7 @@ func.func @loss_reduction(%x: tensor<4x8xf32>) {
 
 func.func @loss_none_shape(%x: tensor<4x8xf32>) {
   // expected-error @+1 {{result #0 has shape scalar but the operands imply 4x8}}
-  %l = tp.l1_loss %x, %x {reduction = "none"} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  %l = tp.l1_loss %x, %x {reduction = #tp.reduction<none>} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
   return
 }
 
@@ -2165,6 +2192,30 @@ func.func @tensorinv_result(%a: tensor<4x6x8x3xf32>) {
 func.func @tensorsolve_dims(%a: tensor<2x3x6xf32>, %b: tensor<2x3xf32>) {
   // expected-error @+1 {{dims entry 5 is out of range for a tensor of rank 3}}
   %r = tp.linalg_tensorsolve %a, %b {dims = array<i64: 5>} : (tensor<2x3x6xf32>, tensor<2x3xf32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @tensorsolve_repeated_dims(%a: tensor<2x3x6xf32>, %b: tensor<6xf32>) {
+  // expected-error @+1 {{dims names dimension 1 more than once}}
+  %r = tp.linalg_tensorsolve %a, %b {dims = array<i64: 1, -2>} : (tensor<2x3x6xf32>, tensor<6xf32>) -> tensor<6xf32>
+  return
+}
+
+// -----
+
+func.func @tensorsolve_not_square(%a: tensor<2x3x4xf32>, %b: tensor<2x3xf32>) {
+  // expected-error @+1 {{the solution's dims must hold as many elements as the right-hand side (4 vs 6)}}
+  %r = tp.linalg_tensorsolve %a, %b : (tensor<2x3x4xf32>, tensor<2x3xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @tensorsolve_leading(%a: tensor<3x3x6xf32>, %b: tensor<2x3xf32>) {
+  // expected-error @+1 {{the coefficient tensor's leading dims must hold as many elements as the right-hand side (9 vs 6)}}
+  %r = tp.linalg_tensorsolve %a, %b : (tensor<3x3x6xf32>, tensor<2x3xf32>) -> tensor<6xf32>
   return
 }
 

@@ -112,7 +112,7 @@ UNARY = [
      erfinv_ref, 256.0, [0.0, 1.0, -1.0, 2.0]),
     ("gelu", "gelu", "", lambda r, n: spread(TINY, 1e30, n, r, (1, -1)),
      gelu, 256.0, [0.0, np.inf]),
-    ("gelu_tanh", "gelu", '{approximate = "tanh"}',
+    ("gelu_tanh", "gelu", '{approximate = #tp.approximate<tanh>}',
      lambda r, n: spread(TINY, 1e12, n, r, (1, -1)), gelu_tanh, 256.0, [0.0]),
     # The same functions away from their far tails.
     ("silu_core", "silu", "", lambda r, n: spread(TINY, 80, n, r, (1, -1)),
@@ -121,7 +121,7 @@ UNARY = [
      erfinv_ref, 32.0, []),
     ("gelu_core", "gelu", "", lambda r, n: spread(TINY, 5, n, r, (1, -1)),
      gelu, 32.0, []),
-    ("gelu_tanh_core", "gelu", '{approximate = "tanh"}',
+    ("gelu_tanh_core", "gelu", '{approximate = #tp.approximate<tanh>}',
      lambda r, n: spread(TINY, 5, n, r, (1, -1)), gelu_tanh, 32.0, []),
 ]
 

@@ -284,6 +284,10 @@ def parse_dense(text, shape):
     return np.array(vals, dtype=np.float64).reshape(shape)
 
 
+# Attributes that are enum attributes of the dialect (#tp.<name><value>).
+ENUM_ATTRS = ("reduction", "approximate")
+
+
 def fmt_attr(k, v):
     if v is True and k == "inplace":
         return k
@@ -297,6 +301,8 @@ def fmt_attr(k, v):
         return "%s = array<i64%s>" % (k, (": " + ", ".join(str(i) for i in v)) if v else "")
     if isinstance(v, str) and v.startswith("type:"):
         return "%s = %s" % (k, v[5:])
+    if isinstance(v, str) and k in ENUM_ATTRS:
+        return "%s = #tp.%s<%s>" % (k, k, v)
     if isinstance(v, str):
         return '%s = "%s"' % (k, v)
     raise ValueError((k, v))
@@ -349,7 +355,7 @@ def emit_function(p, line0=1):
 # ----------------------------------------------------------------------------
 # Parsing the subset emit_function prints (pinned findings).
 
-ATTR_RE = re.compile(r"\s*([a-z_][a-z0-9_]*)(?:\s*=\s*(array<i64(?::[^>]*)?>|\"[^\"]*\"|"
+ATTR_RE = re.compile(r"\s*([a-z_][a-z0-9_]*)(?:\s*=\s*(array<i64(?::[^>]*)?>|\"[^\"]*\"|#tp\.[a-z_]+<[a-z]+>|"
                      r"[-+0-9.eE]+\s*:\s*[a-z0-9]+|true|false|[a-z0-9]+))?\s*,?")
 
 
@@ -370,6 +376,8 @@ def parse_attrs(text):
             attrs[k] = tuple(int(i) for i in inner.split(",")) if inner else ()
         elif v.startswith('"'):
             attrs[k] = v[1:-1]
+        elif v.startswith("#tp."):
+            attrs[k] = v[v.index("<") + 1:-1]
         elif v in ("true", "false"):
             attrs[k] = v == "true"
         elif ":" in v:

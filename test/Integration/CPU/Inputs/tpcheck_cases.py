@@ -54,7 +54,7 @@ def elementwise(mode):
         U("silu", "silu", lambda x: x * sigmoid(x), lo=-8, hi=8),
         U("gelu", "gelu", gelu, lo=-6, hi=6),
         U("gelu_tanh", "gelu", gelu_tanh, lo=-6, hi=6,
-          attrs='{approximate = "tanh"}'),
+          attrs='{approximate = #tp.approximate<tanh>}'),
         U("erf", "erf", erf, lo=-3, hi=3),
         U("erfinv", "erfinv", erfinv_ref, lo=-0.99, hi=0.99,
           tol=None if dt != "f32" else (1e-4, 1e-4)),
@@ -460,7 +460,7 @@ def losses(mode):
     for red in ("mean", "sum", "none"):
         so = (4, 7) if red == "none" else ()
         R = lambda l, red=red: [reduce_loss(l, red)]
-        attr = 'reduction = "%s"' % red
+        attr = 'reduction = #tp.reduction<%s>' % red
         cases += [
             op_case("mse_" + red, [x, t], "mse_loss", "%a0, %a1", attr,
                     [(so, dt)], lambda a, b, R=R: R((a - b)**2)),
@@ -485,7 +485,7 @@ def losses(mode):
                 "beta = 0.5 : f64", [((), dt)],
                 lambda a, b: [smooth(a, b, 0.5).mean()]),
         op_case("huber", [x, t], "huber_loss", "%a0, %a1",
-                'delta = 0.7 : f64, reduction = "sum"', [((), dt)],
+                'delta = 0.7 : f64, reduction = #tp.reduction<sum>', [((), dt)],
                 lambda a, b: [huber(a, b, 0.7).sum()]),
         op_case("soft_margin", [x, sign], "soft_margin_loss", "%a0, %a1", "",
                 [((), dt)], lambda a, y: [np.log1p(np.exp(-y * a)).mean()]),
@@ -493,7 +493,7 @@ def losses(mode):
                 "margin = 0.5 : f64", [((), dt)],
                 lambda a, y: [np.where(y == 1, a, np.maximum(0, 0.5 - a)).mean()]),
         op_case("kl_div", [lp, tprob], "kl_div", "%a0, %a1",
-                'reduction = "sum"', [((), dt)],
+                'reduction = #tp.reduction<sum>', [((), dt)],
                 lambda a, b: [(b * (np.log(b) - a)).sum()]),
         op_case("kl_div_log_target", [lp, lp], "kl_div", "%a0, %a1",
                 "log_target = true", [((), dt)],
@@ -505,14 +505,14 @@ def losses(mode):
                 lambda a, b: [-(b * np.log(a) + (1 - b) * np.log(1 - a)).mean()]),
         op_case("bce_weight", [p, tp_, rand((7,), 0, 2, dt)],
                 "binary_cross_entropy", "%a0, %a1 weight(%a2)",
-                'reduction = "none"', [((4, 7), dt)],
+                'reduction = #tp.reduction<none>', [((4, 7), dt)],
                 lambda a, b, w: [-w * (b * np.log(a) + (1 - b) * np.log(1 - a))]),
         op_case("bce_logits", [x, tp_], "binary_cross_entropy_with_logits",
                 "%a0, %a1", "", [((), dt)],
                 lambda a, b: [(-(b * np.log(sigmoid(a)) + (1 - b) * np.log(1 - sigmoid(a)))).mean()]),
         op_case("bce_logits_pos_weight", [x, tp_, rand((7,), 0.5, 3, dt)],
                 "binary_cross_entropy_with_logits", "%a0, %a1 pos_weight(%a2)",
-                'reduction = "sum"', [((), dt)],
+                'reduction = #tp.reduction<sum>', [((), dt)],
                 lambda a, b, pw: [(-(pw * b * np.log(sigmoid(a)) + (1 - b) * np.log(1 - sigmoid(a)))).sum()]),
         op_case("margin_ranking", [rand((7,), dtype=dt), rand((7,), dtype=dt),
                                    (sign[0][0].copy(), dt)],
@@ -534,12 +534,12 @@ def losses(mode):
                 "nll_loss", "%a0, %a1 weight(%a2)", "", [((), dt)],
                 lambda a, t, ww: [nll(a, t.astype(np.int64), ww)]),
         op_case("nll_none", [(ls(logits[0]).astype(np.float32), dt), tgt_ign],
-                "nll_loss", "%a0, %a1", 'reduction = "none"', [((6,), dt)],
+                "nll_loss", "%a0, %a1", 'reduction = #tp.reduction<none>', [((6,), dt)],
                 lambda a, t: [nll(a, t.astype(np.int64), reduction="none")]),
         op_case("cross_entropy", [logits, tgt], "cross_entropy", "%a0, %a1", "",
                 [((), dt)], lambda a, t: [nll(ls(a), t.astype(np.int64))]),
         op_case("cross_entropy_weight_ignore", [logits, tgt_ign, w],
-                "cross_entropy", "%a0, %a1 weight(%a2)", 'reduction = "sum"',
+                "cross_entropy", "%a0, %a1 weight(%a2)", 'reduction = #tp.reduction<sum>',
                 [((), dt)],
                 lambda a, t, ww: [nll(ls(a), t.astype(np.int64), ww, reduction="sum")]),
         op_case("cross_entropy_smoothing", [logits, tgt], "cross_entropy",
@@ -580,7 +580,7 @@ def losses(mode):
     bce_logits = lambda a, b: -(b * np.log(sigmoid(a)) +
                                 (1 - b) * np.log(1 - sigmoid(a)))
     for red in ("mean", "sum"):
-        attr = 'reduction = "%s"' % red
+        attr = 'reduction = #tp.reduction<%s>' % red
         cases += [
             op_case("bce_weight_" + red, [p, tp_, bw], "binary_cross_entropy",
                     "%a0, %a1 weight(%a2)", attr, [((), dt)],
@@ -621,7 +621,7 @@ def losses(mode):
         op_case("cross_entropy_smoothing_weight_ignore_sum",
                 [logits, tgt_ign2, w], "cross_entropy", "%a0, %a1 weight(%a2)",
                 'ignore_index = 2 : i64, label_smoothing = 0.1 : f64, '
-                'reduction = "sum"', [((), dt)],
+                'reduction = #tp.reduction<sum>', [((), dt)],
                 lambda a, t, ww: [smoothed(ls(a), t.astype(np.int64), ww, 2,
                                            0.1, "sum")]),
         # beta = 0: smooth_l1 is l1 (PyTorch's special case).
@@ -730,7 +730,7 @@ def matmul(mode):
     cases += [
         act_case("linear_gelu", gelu_line, gelu, lin, lin_in, (4, 6, 24), lin_ref),
         act_case("linear_gelu_tanh",
-                 "%%r0 = tp.gelu %%p {approximate = \"tanh\"} : (%s) -> %s",
+                 "%%r0 = tp.gelu %%p {approximate = #tp.approximate<tanh>} : (%s) -> %s",
                  gelu_tanh, lin, lin_in, (4, 6, 24), lin_ref),
         act_case("mm_relu", "%%r0 = tp.relu %%p : (%s) -> %s",
                  lambda x: np.maximum(x, 0), "%%p = tp.mm %%a0, %%a1 : (%s, %s)",
@@ -1095,7 +1095,7 @@ def empty(mode):
         op_case("mse_mean", [E(0, 4), E(0, 4)], "mse_loss", "%a0, %a1", "",
                 [((), dt)], lambda a, b: [np.full((), nan)]),
         op_case("mse_sum", [E(0, 4), E(0, 4)], "mse_loss", "%a0, %a1",
-                'reduction = "sum"', [((), dt)], lambda a, b: [np.zeros(())]),
+                'reduction = #tp.reduction<sum>', [((), dt)], lambda a, b: [np.zeros(())]),
         op_case("bce_logits_mean", [E(0, 4, 7), E(0, 4, 7)],
                 "binary_cross_entropy_with_logits", "%a0, %a1", "",
                 [((), dt)], lambda a, b: [np.full((), nan)]),
@@ -1103,7 +1103,7 @@ def empty(mode):
                 "cross_entropy", "%a0, %a1", "", [((), dt)],
                 lambda a, t: [np.full((), nan)]),
         op_case("cross_entropy_sum", [E(0, 5), randint((0,), 0, 5)],
-                "cross_entropy", "%a0, %a1", 'reduction = "sum"', [((), dt)],
+                "cross_entropy", "%a0, %a1", 'reduction = #tp.reduction<sum>', [((), dt)],
                 lambda a, t: [np.zeros(())]),
         op_case("embedding", [E(10, 4), randint((0,), 0, 10)], "embedding",
                 "%a0, %a1", "", [((0, 4), dt)], lambda w, i: [np.zeros((0, 4))]),

@@ -16,6 +16,7 @@
 
 #include "tensorplay/Dialect/TP/IR/DtypeRules.h"
 #include "tensorplay/Dialect/TP/IR/RuleContext.h"
+#include "tensorplay/Dialect/TP/IR/TPEnums.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -149,7 +150,9 @@ LogicalResult verifyExplicitDtype(const RuleContext &op, DtypeKind kind);
 /// `attributes`: shapes from its family's shape rule, element types from its
 /// dtype rule (in-place and out= forms: their destinations' types), through
 /// the op's InferTypeOpInterface. Fails (reporting nothing) for invalid
-/// operands and for results whose shape does not follow from them.
+/// operands, for inherent attributes of the wrong kind (a StringAttr where
+/// the op takes an enum attribute) and for results whose shape does not
+/// follow from them.
 FailureOr<SmallVector<Type>>
 inferResultTypes(MLIRContext *context, StringRef name, ValueRange operands,
                  ArrayRef<NamedAttribute> attributes);
@@ -229,7 +232,7 @@ enum class LossKind {
   Ctc,          ///< (T, N, C) log-probs, integer targets and lengths
 };
 LogicalResult inferLossShape(RuleContext &op, LossKind kind,
-                             StringRef reduction);
+                             Reduction reduction);
 
 // Layout, indexing, pooling, sampling.
 enum class LayoutKind {

@@ -30,7 +30,7 @@ def TP_Dialect : Dialect {
     purpose, and `tp.autocast` regions scope the autocast state.
   }];
   let dependentDialects = ["::mlir::func::FuncDialect"];
-  let useDefaultAttributePrinterParser = 0;
+  let useDefaultAttributePrinterParser = 1;
   let hasConstantMaterializer = 1;
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
@@ -46,12 +46,45 @@ def TP_Dialect : Dialect {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// Enums and their attributes (#tp.<mnemonic><value>)
+//===----------------------------------------------------------------------===//
+
 /// The devices of tensorplay.amp's device_type.
 def TP_DeviceType : I32EnumAttr<"DeviceType", "autocast device type", [
     I32EnumAttrCase<"Cuda", 0, "cuda">, I32EnumAttrCase<"Xpu", 1, "xpu">,
     I32EnumAttrCase<"Cpu", 2, "cpu">]> {
   let cppNamespace = "::mlir::tp";
   let genSpecializedAttr = 0;
+}
+/// The device of a tp.autocast region (written as a string there).
+def TP_DeviceTypeAttr : EnumAttr<TP_Dialect, TP_DeviceType, "device"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+/// A loss's `reduction`: `none` keeps the per-element (or per-sample)
+/// losses, `mean` and `sum` reduce them to a 0-d tensor.
+def TP_Reduction : I32EnumAttr<"Reduction",
+    "loss reduction: #tp.reduction<none|mean|sum>", [
+    I32EnumAttrCase<"None", 0, "none">, I32EnumAttrCase<"Mean", 1, "mean">,
+    I32EnumAttrCase<"Sum", 2, "sum">]> {
+  let cppNamespace = "::mlir::tp";
+  let genSpecializedAttr = 0;
+}
+def TP_ReductionEnumAttr : EnumAttr<TP_Dialect, TP_Reduction, "reduction"> {
+  let assemblyFormat = "`<` $value `>`";
+}
+
+/// gelu's `approximate`: the exact erf form or the tanh approximation.
+def TP_GeluApproximation : I32EnumAttr<"GeluApproximation",
+    "gelu approximation: #tp.approximate<none|tanh>", [
+    I32EnumAttrCase<"None", 0, "none">, I32EnumAttrCase<"Tanh", 1, "tanh">]> {
+  let cppNamespace = "::mlir::tp";
+  let genSpecializedAttr = 0;
+}
+def TP_GeluApproximationAttr : EnumAttr<TP_Dialect, TP_GeluApproximation,
+                                        "approximate"> {
+  let assemblyFormat = "`<` $value `>`";
 }
 
 //===----------------------------------------------------------------------===//
@@ -290,6 +323,7 @@ class TP_SingleResultOp<string mnemonic, string summaryText, TP_DtypeRule rule,
 }
 
 /// Common attribute shapes.
-defvar TP_ReductionAttr = DefaultValuedStrAttr<StrAttr, "mean">;
+defvar TP_ReductionAttr =
+    DefaultValuedAttr<TP_ReductionEnumAttr, "::mlir::tp::Reduction::Mean">;
 
 #endif // TENSORPLAY_DIALECT_TP_IR_TPBASE_TD

@@ -73,13 +73,15 @@ def TP_AutocastOp : TP_Op<"autocast", [
     } attributes {enabled = false}
     ```
   }];
-  let arguments = (ins StrAttr:$device_type, OptionalAttr<TypeAttr>:$dtype,
+  let arguments = (ins TP_DeviceTypeAttr:$device_type,
+                       OptionalAttr<TypeAttr>:$dtype,
                        DefaultValuedAttr<BoolAttr, "true">:$enabled,
                        DefaultValuedAttr<BoolAttr, "true">:$cache_enabled);
   let results = (outs Variadic<TP_Tensor>:$results);
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = [{
-    $device_type (`dtype` `(` $dtype^ `)`)? (`->` type($results)^)? $body
+    custom<DeviceName>($device_type) (`dtype` `(` $dtype^ `)`)?
+    (`->` type($results)^)? $body
     attr-dict-with-keyword
   }];
   let hasVerifier = 1;

@@ -11,6 +11,9 @@
 #include "mlir/IR/Dialect.h"
 
 #include "tensorplay/Dialect/TP/IR/TPDialect.h.inc"
-#include "tensorplay/Dialect/TP/IR/TPEnums.h.inc"
+#include "tensorplay/Dialect/TP/IR/TPEnums.h"
+
+#define GET_ATTRDEF_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPAttrs.h.inc"
 
 #endif // TENSORPLAY_DIALECT_TP_IR_TPDIALECT_H

@@ -53,7 +53,8 @@ def TP_TanhOp : TP_UnaryOp<"tanh", "Elementwise hyperbolic tangent">;
 def TP_SiluOp : TP_UnaryOp<"silu", "Elementwise x * sigmoid(x)">;
 def TP_GeluOp : TP_UnaryOp<"gelu", "Gaussian error linear unit",
     TP_DtypeRule<"Float">,
-    (ins DefaultValuedStrAttr<StrAttr, "none">:$approximate)>;
+    (ins DefaultValuedAttr<TP_GeluApproximationAttr,
+                           "::mlir::tp::GeluApproximation::None">:$approximate)>;
 def TP_NegOp : TP_UnaryOp<"neg", "Elementwise negation", TP_DtypeRule<"First">>;
 def TP_AbsOp : TP_UnaryOp<"abs", "Elementwise absolute value",
     TP_DtypeRule<"First">>;

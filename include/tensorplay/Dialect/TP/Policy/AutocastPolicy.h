@@ -11,6 +11,8 @@
 #ifndef TENSORPLAY_DIALECT_TP_POLICY_AUTOCASTPOLICY_H
 #define TENSORPLAY_DIALECT_TP_POLICY_AUTOCASTPOLICY_H
 
+#include "tensorplay/Dialect/TP/IR/TPEnums.h"
+
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Types.h"
@@ -26,15 +28,13 @@
 namespace mlir {
 namespace tp {
 
-/// The devices of tensorplay.autocast.
-enum class Device { Cuda, Xpu, Cpu };
+/// The devices of tensorplay.autocast: the dialect's DeviceType (named,
+/// parsed and printed by stringifyDeviceType / symbolizeDeviceType).
+using Device = DeviceType;
 
 /// The list an op matched.
 enum class PolicyList { LowerPrecision, Fp32, Promote, Banned, Unlisted };
 
-/// Parses "cuda" / "xpu" / "cpu".
-std::optional<Device> parseDevice(StringRef name);
-StringRef deviceName(Device device);
 /// Names of the lists as used in reports and policy files: "lower", "fp32",
 /// "promote", "banned", "unlisted".
 StringRef policyListName(PolicyList list);
