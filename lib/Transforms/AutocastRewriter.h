@@ -16,6 +16,10 @@
 // among their regions), and unstructured control flow BranchOpInterface
 // terminators. Other ops keep their original operand types.
 //
+// Implemented in AutocastRewriter.cpp (casts, ops, the driver),
+// AutocastControlFlow.cpp (regions, branches, region branch ops) and
+// AutocastCalls.cpp (functions and calls).
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSORPLAY_LIB_TRANSFORMS_AUTOCASTREWRITER_H

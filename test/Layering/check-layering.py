@@ -20,6 +20,10 @@ GENEX = re.compile(r"^\$<LINK_ONLY:([^>]+)>$")
 
 def main(layering_path, src_root):
     entries = json.load(open(layering_path))
+    # Paths may be relative to the source root (the test inputs' are).
+    for e in entries:
+        e["dir"] = os.path.join(src_root, e["dir"])
+        e["headers"] = [os.path.join(src_root, h) for h in e["headers"]]
     targets = {e["name"]: e for e in entries}
     include_root = os.path.join(src_root, "include")
 
@@ -34,6 +38,11 @@ def main(layering_path, src_root):
             problems.append("%s owns %s, which does not exist" % (owner, rel))
 
     def owners_of(header):
+        # Generated X.h.inc / X.cpp.inc belong with X.h.
+        if header.endswith(".inc"):
+            header = header[:-len(".inc")]
+            if header.endswith(".cpp"):
+                header = header[:-len(".cpp")] + ".h"
         best, names = -1, set()
         for rel, owner in owned:
             if header == rel or header.startswith(rel.rstrip("/") + "/"):

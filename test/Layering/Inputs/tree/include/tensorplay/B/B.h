@@ -1,0 +1,2 @@
+#pragma once
+#include "tensorplay/A/A.h"

@@ -1,0 +1,2 @@
+#include "tensorplay/B/B.h"
+#include "tensorplay/A/A.h"
