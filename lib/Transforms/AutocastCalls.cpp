@@ -169,7 +169,7 @@ LogicalResult AutocastRewriter::processCall(CallOpInterface call,
                                         callContext.current().tag())
                                            .str());
     symbolTables.getSymbolTable(origFunc->getParentOp())
-        .insert(target, Block::iterator(origFunc->getNextNode()));
+        .insert(target, std::next(Block::iterator(origFunc)));
     setFunctionAutocastContext(target, callContext, options);
     specializations[key] = target;
     specializedFrom[target] = original;

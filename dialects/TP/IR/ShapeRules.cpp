@@ -96,6 +96,21 @@ LogicalResult mlir::tp::expectRank(const RuleContext &op, Value value,
   return diag << ", got rank " << rank;
 }
 
+SmallVector<int64_t>
+mlir::tp::reductionDims(std::optional<ArrayRef<int64_t>> dims, int64_t rank) {
+  SmallVector<int64_t> result;
+  if (!dims || dims->empty()) {
+    for (int64_t d = 0; d < rank; ++d)
+      result.push_back(d);
+    return result;
+  }
+  for (int64_t d : *dims)
+    result.push_back(normalizeDim(d, rank));
+  llvm::sort(result);
+  result.erase(std::unique(result.begin(), result.end()), result.end());
+  return result;
+}
+
 LogicalResult mlir::tp::expectDimsMatch(const RuleContext &op, int64_t a,
                                         int64_t b, const Twine &message) {
   if (dimsCompatible(a, b))

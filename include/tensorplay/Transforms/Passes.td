@@ -58,4 +58,44 @@ def AutocastPass : Pass<"tp-autocast", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::tp::TPDialect"];
 }
 
+def AutodiffPass : Pass<"tp-autodiff", "::mlir::ModuleOp"> {
+  let summary = "Reverse-mode differentiation of tp functions";
+  let description = [{
+    For each selected function `@f` adds a public `@f_grad` with the same
+    arguments that returns `@f`'s results followed by the gradient of its
+    first result (a 0-d floating tensor) with respect to each `wrt`
+    argument, each in that argument's own type: an f32 argument gets an f32
+    gradient whatever dtype the forward ran in (the gradient passes back
+    through the forward's casts, reversed).
+
+    Backward ops are tp ops in the dtypes of the forward values they
+    differentiate: run after tp-autocast, the backward of an f16 product is
+    two f16 products, and the gradient reaching an f32 weight is cast back
+    to f32 where the forward cast it down. Saved activations are the
+    forward's values.
+
+    Supported so far: straight-line functions (one block; tp.autocast
+    regions are differentiated through) of tp.cast, tp.constant, the
+    elementwise arithmetic (add, sub, mul, div, neg), exp, log, sqrt, sin,
+    cos, tanh, sigmoid, relu and gelu (tp.threshold_backward,
+    tp.gelu_backward), mm, 2-d matmul, linear, sum, mean, reshape,
+    transpose, permute, softmax, log_softmax and mse_loss. Any other op on
+    the path from the arguments to the loss is an error naming it.
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "Functions to differentiate (default: every public function "
+               "whose first result is a 0-d floating tensor)">,
+    ListOption<"wrt", "wrt", "unsigned",
+               "Argument indices to differentiate with respect to (default: "
+               "every floating argument)">,
+  ];
+  let statistics = [
+    Statistic<"numBackwardOps", "backward-ops",
+              "tp ops created for the backward passes">,
+  ];
+  let dependentDialects = ["::mlir::tp::TPDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // TENSORPLAY_TRANSFORMS_PASSES_TD

@@ -290,6 +290,54 @@ Value buildIntDiv(OpBuilder &b, Location loc, Value x, Value y, Operation *op) {
   return arith::DivSIOp::create(b, loc, x, y);
 }
 
+/// threshold_backward: self <= threshold ? 0 : grad (a NaN self passes the
+/// gradient, as aten's does).
+Value buildThresholdBackward(OpBuilder &b, Location loc, Value grad, Value self,
+                             Operation *op) {
+  double threshold =
+      cast<ThresholdBackwardOp>(op).getThreshold().convertToDouble();
+  Value below = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, self,
+                                      cst(b, loc, self, threshold));
+  return arith::SelectOp::create(b, loc, below, cst(b, loc, grad, 0.0), grad);
+}
+
+/// gelu_backward: grad * gelu'(self), in aten's formulas.
+Value buildGeluBackward(OpBuilder &b, Location loc, Value grad, Value x,
+                        Operation *op) {
+  auto mul = [&](Value l, Value r) {
+    return (Value)arith::MulFOp::create(b, loc, l, r);
+  };
+  auto add = [&](Value l, Value r) {
+    return (Value)arith::AddFOp::create(b, loc, l, r);
+  };
+  if (cast<GeluBackwardOp>(op).getApproximate() == GeluApproximation::Tanh) {
+    // d/dx 0.5 x (1 + tanh(k (x + c x^3))), k = sqrt(2/pi), c = 0.044715.
+    double k = std::sqrt(2.0 / M_PI), c = 0.044715;
+    Value x2 = mul(x, x);
+    Value inner =
+        mul(cst(b, loc, x, k), add(x, mul(cst(b, loc, x, c), mul(x2, x))));
+    Value t = math::TanhOp::create(b, loc, inner);
+    Value one = cst(b, loc, x, 1.0);
+    Value left = mul(cst(b, loc, x, 0.5), x);
+    Value leftDerivative = mul(cst(b, loc, x, 0.5), add(one, t));
+    Value innerDerivative =
+        mul(cst(b, loc, x, k), add(one, mul(cst(b, loc, x, 3.0 * c), x2)));
+    Value rightDerivative =
+        mul(mul(left, arith::SubFOp::create(b, loc, one, mul(t, t))),
+            innerDerivative);
+    return mul(grad, add(leftDerivative, rightDerivative));
+  }
+  // Phi(x) + x phi(x), Phi(x) = 0.5 erfc(-x / sqrt(2)),
+  // phi(x) = exp(-x^2 / 2) / sqrt(2 pi).
+  Value cdf =
+      mul(cst(b, loc, x, 0.5),
+          math::ErfcOp::create(b, loc, mul(x, cst(b, loc, x, -M_SQRT1_2))));
+  Value pdf =
+      mul(cst(b, loc, x, 0.5 * M_2_SQRTPI * M_SQRT1_2),
+          math::ExpOp::create(b, loc, mul(cst(b, loc, x, -0.5), mul(x, x))));
+  return mul(grad, add(cdf, mul(x, pdf)));
+}
+
 #define BINARY_FN(expr)                                                        \
   [](OpBuilder &b, Location loc, Value x, Value y, Operation *op) -> Value {   \
     (void)op;                                                                  \
@@ -319,6 +367,10 @@ const BinaryKind kBinaryKinds[] = {
      BINARY_FN(arith::MinSIOp::create(b, loc, x, y))},
     {Atan2Op::getOperationName(),
      BINARY_FN(math::Atan2Op::create(b, loc, x, y))},
+    {ThresholdBackwardOp::getOperationName(),
+     BINARY_FN(buildThresholdBackward(b, loc, x, y, op))},
+    {GeluBackwardOp::getOperationName(),
+     BINARY_FN(buildGeluBackward(b, loc, x, y, op))},
 };
 
 #undef BINARY_FN

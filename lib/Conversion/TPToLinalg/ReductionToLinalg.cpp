@@ -26,23 +26,6 @@ using namespace mlir::tp::lowering;
 
 namespace {
 
-/// The sorted, normalised reduction dimensions (all when `dims` is absent or
-/// empty).
-SmallVector<int64_t> reductionDims(std::optional<ArrayRef<int64_t>> dims,
-                                   int64_t rank) {
-  SmallVector<int64_t> result;
-  if (!dims || dims->empty()) {
-    for (int64_t d = 0; d < rank; ++d)
-      result.push_back(d);
-    return result;
-  }
-  for (int64_t d : *dims)
-    result.push_back(normalizeDim(d, rank));
-  llvm::sort(result);
-  result.erase(std::unique(result.begin(), result.end()), result.end());
-  return result;
-}
-
 /// Converts the reduced tensor (without kept dims) to `resultType`,
 /// inserting the kept unit dimensions.
 Value finishReduction(OpBuilder &b, Location loc, Value reduced,

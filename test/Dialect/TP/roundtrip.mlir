@@ -122,6 +122,21 @@ func.func @gelu(%x: tensor<4x8xf32>) {
   return
 }
 
+// The activation backward ops (tp-autodiff's): grad_output and self
+// broadcast together; the attributes keep their forms.
+// CHECK-LABEL: func.func @activation_backward(
+// CHECK-NEXT: %{{.*}} = tp.threshold_backward %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %{{.*}} = tp.threshold_backward %{{.*}}, %{{.*}} {threshold = 5.000000e-01 : f64} : (tensor<4x8xf16>, tensor<8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %{{.*}} = tp.gelu_backward %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %{{.*}} = tp.gelu_backward %{{.*}}, %{{.*}} {approximate = #tp.approximate<tanh>} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+func.func @activation_backward(%g: tensor<4x8xf32>, %x: tensor<4x8xf32>, %h: tensor<4x8xf16>, %v: tensor<8xf32>, %b: tensor<4x8xbf16>) {
+  %r0 = tp.threshold_backward %g, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r1 = tp.threshold_backward %h, %v {threshold = 0.5 : f64} : (tensor<4x8xf16>, tensor<8xf32>) -> tensor<4x8xf32>
+  %r2 = tp.gelu_backward %g, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %r3 = tp.gelu_backward %b, %b {approximate = #tp.approximate<tanh>} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  return
+}
+
 // CHECK-LABEL: func.func @log10(
 // CHECK-NEXT: %{{.*}} = tp.log10 %{{.*}} : (tensor<4x8xf32>) -> tensor<4x8xf32>
 func.func @log10(%x: tensor<4x8xf32>) {

@@ -86,6 +86,11 @@ inline int64_t normalizeDim(int64_t dim, int64_t rank) {
   return dim < 0 ? dim + std::max<int64_t>(rank, 1) : dim;
 }
 
+/// The sorted, normalized, distinct dimensions a reduction over `dims`
+/// reduces (all of `rank` when `dims` is absent or empty).
+SmallVector<int64_t> reductionDims(std::optional<ArrayRef<int64_t>> dims,
+                                   int64_t rank);
+
 /// Checks and normalizes a possibly negative dimension index for a tensor of
 /// `rank`; emits "dim D is out of range for a tensor of rank R" and fails
 /// when invalid.

@@ -61,6 +61,30 @@ def TP_AbsOp : TP_UnaryOp<"abs", "Elementwise absolute value",
 def TP_ReluOp : TP_UnaryOp<"relu", "Rectified linear unit: max(x, 0)",
     TP_DtypeRule<"First">>;
 
+/// Backward of an activation: the gradient of its input from the gradient
+/// of its output and the forward's input (aten's *_backward ops).
+class TP_ActivationBackwardOp<string mnemonic, string summaryText,
+                              dag attrs = (ins)>
+    : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Promote">,
+        !con((ins TP_Tensor:$grad_output, TP_Tensor:$self), attrs),
+        "$grad_output `,` $self",
+        "%r = tp." # mnemonic # " %g, %x : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>",
+        [], "::mlir::tp::inferElementwiseShape(op, {adaptor.getGradOutput(), adaptor.getSelf()})"> {
+  let familyDescription =
+      "The gradient of an activation's input, elementwise from the gradient "
+      "of its output (`grad_output`) and the forward's input (`self`), "
+      "which broadcast together as for a binary op.";
+}
+
+def TP_ThresholdBackwardOp : TP_ActivationBackwardOp<"threshold_backward",
+    "grad_output where self > threshold, else 0 (relu's backward with "
+    "threshold 0)",
+    (ins DefaultValuedAttr<F64Attr, "0.0">:$threshold)>;
+def TP_GeluBackwardOp : TP_ActivationBackwardOp<"gelu_backward",
+    "grad_output times gelu's derivative at self (erf or tanh form)",
+    (ins DefaultValuedAttr<TP_GeluApproximationAttr,
+                           "::mlir::tp::GeluApproximation::None">:$approximate)>;
+
 /// Dropout: zeroes elements with probability `p` and scales the rest by
 /// 1 / (1 - p) when `train` is set. Not Pure: it draws random numbers.
 def TP_DropoutOp : TP_ComputeOp<"dropout",

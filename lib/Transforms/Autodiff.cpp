@@ -1,0 +1,276 @@
+//===- Autodiff.cpp - The tp-autodiff pass --------------------------------===//
+//
+// Reverse mode on tp IR: for each selected function @f, a copy @f_grad whose
+// body is @f's (the saved activations) followed by the backward ops, built
+// in reverse program order by the rules of BackwardRules.cpp, before its
+// return, which also returns the gradients of the `wrt` arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Transforms/Passes.h"
+
+#include "BackwardRules.h"
+#include "tensorplay/Dialect/TP/IR/ShapeRules.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace tp {
+#define GEN_PASS_DEF_AUTODIFFPASS
+#include "tensorplay/Transforms/Passes.h.inc"
+} // namespace tp
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::tp;
+
+static bool isFloatTensor(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+static Value floatConstant(OpBuilder &b, Location loc, Type type,
+                           double value) {
+  auto tensor = cast<RankedTensorType>(type);
+  return ConstantOp::create(
+      b, loc, tensor,
+      DenseElementsAttr::get(tensor,
+                             b.getFloatAttr(tensor.getElementType(), value)));
+}
+
+namespace {
+/// Records the ops a builder creates (the backward ops), so that those left
+/// without a use (contributions to values no argument depends on) can go.
+struct CreatedOps : public OpBuilder::Listener {
+  void notifyOperationInserted(Operation *op, OpBuilder::InsertPoint) override {
+    ops.insert(op);
+  }
+  llvm::SetVector<Operation *> ops;
+};
+
+/// Differentiates one function (the @f_grad copy) in place.
+class Differentiator {
+public:
+  Differentiator(func::FuncOp func, ArrayRef<unsigned> wrt)
+      : func(func), wrt(wrt), builder(func.getContext()) {
+    builder.setListener(&created);
+  }
+
+  LogicalResult run();
+  unsigned numBackwardOps() const { return numCreated; }
+
+private:
+  LogicalResult backward(Block &block);
+  void accumulate(Value value, Value grad);
+
+  func::FuncOp func;
+  ArrayRef<unsigned> wrt;
+  OpBuilder builder;
+  CreatedOps created;
+  /// Values that depend on a differentiated argument.
+  DenseSet<Value> active;
+  DenseMap<Value, Value> grads;
+  unsigned numCreated = 0;
+  bool failedToAccumulate = false;
+};
+} // namespace
+
+void Differentiator::accumulate(Value value, Value grad) {
+  if (!grad || !active.contains(value) || !isFloatTensor(value.getType()))
+    return;
+  Location loc = value.getLoc();
+  if (grad.getType() != value.getType()) {
+    auto from = cast<RankedTensorType>(grad.getType());
+    auto to = cast<RankedTensorType>(value.getType());
+    if (from.getShape() != to.getShape()) {
+      emitError(loc, "internal error: tp-autodiff built a gradient of type ")
+          << from << " for a value of type " << to;
+      failedToAccumulate = true;
+      return;
+    }
+    // The reverse of the forward's (explicit or implicit) cast.
+    grad = CastOp::create(builder, loc, to, grad);
+  }
+  auto [it, inserted] = grads.try_emplace(value, grad);
+  if (!inserted)
+    it->second = AddOp::create(builder, loc, ValueRange{it->second, grad});
+}
+
+LogicalResult Differentiator::backward(Block &block) {
+  for (Operation &op : llvm::reverse(block)) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    if (!llvm::any_of(op.getResults(), [&](Value v) { return grads.count(v); }))
+      continue;
+    if (auto region = dyn_cast<AutocastOp>(op)) {
+      // The region's values flow out through its yield.
+      for (auto [result, yielded] :
+           llvm::zip(region.getResults(), region.getYield().getValues()))
+        accumulate(yielded, grads.lookup(result));
+      if (failed(backward(region.getBody().front())))
+        return failure();
+      continue;
+    }
+    if (!llvm::any_of(op.getOperands(),
+                      [&](Value v) { return active.contains(v); }))
+      continue;
+    if (op.getNumRegions() != 0)
+      return op.emitOpError("tp-autodiff: control flow is not differentiated "
+                            "yet; only straight-line code and tp.autocast "
+                            "regions are");
+    SmallVector<Value> resultGrads;
+    for (Value result : op.getResults())
+      resultGrads.push_back(grads.lookup(result));
+    builder.setInsertionPoint(func.getBody().back().getTerminator());
+    BackwardBuilder b(builder, op.getLoc(),
+                      [&](Value v, Value g) { accumulate(v, g); });
+    LogicalResult applied = applyBackwardRule(&op, resultGrads, b);
+    numCreated += b.numCreated;
+    if (failed(applied) || failedToAccumulate)
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult Differentiator::run() {
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError("tp-autodiff: control flow between blocks is not "
+                            "differentiated yet; @")
+           << func.getName() << " has " << func.getBody().getBlocks().size()
+           << " blocks";
+  Block &body = func.getBody().front();
+  auto ret = cast<func::ReturnOp>(body.getTerminator());
+  for (unsigned index : wrt)
+    active.insert(body.getArgument(index));
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (llvm::any_of(op->getOperands(),
+                     [&](Value v) { return active.contains(v); }))
+      for (Value result : op->getResults())
+        if (isFloatTensor(result.getType()))
+          active.insert(result);
+    if (auto yield = dyn_cast<YieldOp>(op))
+      for (auto [value, result] :
+           llvm::zip(yield.getValues(), yield->getParentOp()->getResults()))
+        if (active.contains(value))
+          active.insert(result);
+  });
+
+  Value loss = ret.getOperand(0);
+  builder.setInsertionPoint(ret);
+  if (active.contains(loss))
+    grads[loss] = floatConstant(builder, loss.getLoc(), loss.getType(), 1.0);
+  if (failed(backward(body)))
+    return failure();
+
+  builder.setInsertionPoint(ret);
+  SmallVector<Value> results(ret.getOperands());
+  SmallVector<Type> resultTypes(func.getFunctionType().getResults());
+  for (unsigned index : wrt) {
+    BlockArgument arg = body.getArgument(index);
+    Value grad = grads.lookup(arg);
+    if (!grad)
+      grad = floatConstant(builder, arg.getLoc(), arg.getType(), 0.0);
+    results.push_back(grad);
+    resultTypes.push_back(arg.getType());
+  }
+  ret->setOperands(results);
+  func.setType(FunctionType::get(
+      func.getContext(), func.getFunctionType().getInputs(), resultTypes));
+  // Contributions to values that no argument depends on are dead.
+  for (Operation *op : llvm::reverse(created.ops)) {
+    if (op->use_empty()) {
+      op->erase();
+      --numCreated;
+    }
+  }
+  return success();
+}
+
+namespace {
+struct AutodiffPass : public tp::impl::AutodiffPassBase<AutodiffPass> {
+  using AutodiffPassBase::AutodiffPassBase;
+
+  void runOnOperation() override;
+  LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols);
+};
+} // namespace
+
+/// The default selection: a public function whose first result is a 0-d
+/// floating tensor.
+static bool isLossFunction(func::FuncOp func) {
+  if (func.isExternal() || !func.isPublic() || func.getNumResults() == 0)
+    return false;
+  auto first = dyn_cast<RankedTensorType>(func.getResultTypes()[0]);
+  return first && first.getRank() == 0 &&
+         isa<FloatType>(first.getElementType());
+}
+
+LogicalResult AutodiffPass::differentiate(func::FuncOp func,
+                                          SymbolTable &symbols) {
+  auto first = func.getNumResults() == 0
+                   ? RankedTensorType()
+                   : dyn_cast<RankedTensorType>(func.getResultTypes()[0]);
+  if (!first || first.getRank() != 0 || !isa<FloatType>(first.getElementType()))
+    return func.emitOpError("tp-autodiff: the first result of @")
+           << func.getName()
+           << " must be a 0-d floating tensor (the loss) to differentiate it";
+  std::string name = (func.getName() + "_grad").str();
+  if (symbols.lookup(name))
+    return func.emitOpError("tp-autodiff: @") << name << " exists already";
+  SmallVector<unsigned> indices;
+  ArrayRef<Type> inputs = func.getFunctionType().getInputs();
+  if (wrt.empty()) {
+    for (auto [index, type] : llvm::enumerate(inputs))
+      if (isFloatTensor(type))
+        indices.push_back(index);
+  } else {
+    for (unsigned index : wrt) {
+      if (index >= inputs.size())
+        return func.emitOpError("tp-autodiff: wrt index ")
+               << index << " is out of range: @" << func.getName() << " has "
+               << inputs.size() << " arguments";
+      if (!isFloatTensor(inputs[index]))
+        return func.emitOpError("tp-autodiff: wrt argument #")
+               << index << " of @" << func.getName()
+               << " is not a floating tensor but " << inputs[index];
+      indices.push_back(index);
+    }
+  }
+  auto grad = cast<func::FuncOp>(func->clone());
+  grad.setName(name);
+  grad.setPublic();
+  symbols.insert(grad, std::next(Block::iterator(func)));
+  Differentiator differentiator(grad, indices);
+  if (failed(differentiator.run()))
+    return failure();
+  numBackwardOps += differentiator.numBackwardOps();
+  return success();
+}
+
+void AutodiffPass::runOnOperation() {
+  ModuleOp module = getOperation();
+  SymbolTable symbols(module);
+  SmallVector<func::FuncOp> selected;
+  if (functions.empty()) {
+    for (auto func : module.getOps<func::FuncOp>())
+      if (isLossFunction(func))
+        selected.push_back(func);
+  } else {
+    for (const std::string &name : functions) {
+      auto func = symbols.lookup<func::FuncOp>(name);
+      if (!func || func.isExternal()) {
+        module.emitError("tp-autodiff: no function @")
+            << name << " with a body to differentiate";
+        return signalPassFailure();
+      }
+      selected.push_back(func);
+    }
+  }
+  for (func::FuncOp func : selected)
+    if (failed(differentiate(func, symbols)))
+      return signalPassFailure();
+}

@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""Gradient check of tp-autodiff against central finite differences.
+
+Each case is an f64 tp function @<case> returning a 0-d loss. tp-opt
+--tp-autodiff adds @<case>_grad; the module gets one copy of @<case> per
+perturbed input (x + h e_i and x - h e_i for every element i of every
+argument), and one `tp-run --npy-dir` runs them all, so that the reference
+is the finite difference of the compiled f64 program itself. Every gradient
+element must satisfy |grad - fd| <= 1e-6 + 1e-6 |fd|.
+
+Usage: gradcheck.py --tp-opt PATH --tp-run PATH --tmp DIR
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+
+H = 1e-6
+
+
+def t(shape):
+    return "tensor<%sf64>" % "".join("%dx" % d for d in shape)
+
+
+class Case:
+    def __init__(self, name, args, body, result, inputs=None):
+        self.name = name
+        self.args = args  # shapes
+        self.body = body  # lines using %a0.. and defining %loss
+        self.result = result
+        self.inputs = inputs  # optional generator(rng) -> list of arrays
+
+    def func(self, name):
+        params = ", ".join("%%a%d: %s" % (i, t(s))
+                           for i, s in enumerate(self.args))
+        lines = ["func.func @%s(%s) -> tensor<f64> {" % (name, params)]
+        lines += ["  " + l for l in self.body]
+        lines.append("  return %loss : tensor<f64>")
+        lines.append("}")
+        return "\n".join(lines)
+
+
+def total(value, shape):
+    """A line summing %value of `shape` into %loss."""
+    return "%%loss = tp.sum %%%s : (%s) -> tensor<f64>" % (value, t(shape))
+
+
+CASES = [
+    Case("binary_broadcast", [(2, 3), (3,)], [
+        "%c = tp.constant dense<3.0> : tensor<f64>",
+        "%s = tp.add %a0, %a1 : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
+        "%d = tp.sub %a0, %a1 {alpha = 2.0 : f64} : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
+        "%m = tp.mul %s, %d : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%b = tp.add %a1, %c : (tensor<3xf64>, tensor<f64>) -> tensor<3xf64>",
+        "%q = tp.div %m, %b : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
+        "%n = tp.neg %q : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        total("n", (2, 3))], None),
+    Case("unary_math", [(2, 3)], [
+        "%one = tp.constant dense<1.0> : tensor<f64>",
+        "%sq = tp.mul %a0, %a0 : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%p = tp.add %sq, %one : (tensor<2x3xf64>, tensor<f64>) -> tensor<2x3xf64>",
+        "%l = tp.log %p : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%r = tp.sqrt %p : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%e = tp.exp %a0 : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%s = tp.sin %a0 : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%c = tp.cos %e : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%h = tp.tanh %a0 : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%g = tp.sigmoid %l : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%x1 = tp.mul %l, %r : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%x2 = tp.add %x1, %s : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%x3 = tp.mul %x2, %c : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%x4 = tp.add %x3, %h : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%x5 = tp.mul %x4, %g : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        total("x5", (2, 3))], None),
+    Case("activations", [(3, 4)], [
+        "%r = tp.relu %a0 : (tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%g = tp.gelu %a0 : (tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%k = tp.gelu %a0 {approximate = #tp.approximate<tanh>} : (tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%x1 = tp.mul %r, %g : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%x2 = tp.add %x1, %k : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%x3 = tp.mul %x2, %k : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>",
+        total("x3", (3, 4))],
+        # away from relu's kink, where the difference quotient is not the
+        # derivative
+        lambda rng: [np.where(np.abs(x) < 0.05, 0.3, x) for x in
+                     [rng.uniform(-3, 3, (3, 4))]]),
+    Case("products", [(2, 3), (3, 4), (5, 4), (5,), (2, 2, 4)], [
+        "%m = tp.mm %a0, %a1 : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>",
+        "%n = tp.matmul %a0, %a1 : (tensor<2x3xf64>, tensor<3x4xf64>) -> tensor<2x4xf64>",
+        "%p = tp.mul %m, %n : (tensor<2x4xf64>, tensor<2x4xf64>) -> tensor<2x4xf64>",
+        "%l = tp.linear %a4, %a2 bias(%a3) : (tensor<2x2x4xf64>, tensor<5x4xf64>, tensor<5xf64>) -> tensor<2x2x5xf64>",
+        "%q = tp.linear %p, %a2 : (tensor<2x4xf64>, tensor<5x4xf64>) -> tensor<2x5xf64>",
+        "%lr = tp.reshape %l {shape = array<i64: 4, 5>} : (tensor<2x2x5xf64>) -> tensor<4x5xf64>",
+        "%lq = tp.mm %q, %a2 : (tensor<2x5xf64>, tensor<5x4xf64>) -> tensor<2x4xf64>",
+        "%s1 = tp.sum %lr : (tensor<4x5xf64>) -> tensor<f64>",
+        "%lq2 = tp.mul %lq, %lq : (tensor<2x4xf64>, tensor<2x4xf64>) -> tensor<2x4xf64>",
+        "%s2 = tp.sum %lq2 : (tensor<2x4xf64>) -> tensor<f64>",
+        "%l2 = tp.mul %lr, %lr : (tensor<4x5xf64>, tensor<4x5xf64>) -> tensor<4x5xf64>",
+        "%s3 = tp.sum %l2 : (tensor<4x5xf64>) -> tensor<f64>",
+        "%s4 = tp.add %s1, %s2 : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+        "%loss = tp.add %s4, %s3 : (tensor<f64>, tensor<f64>) -> tensor<f64>"],
+        None),
+    Case("reductions_layout", [(2, 3, 4)], [
+        "%s = tp.sum %a0 {dim = array<i64: 1>, keepdim = true} : (tensor<2x3x4xf64>) -> tensor<2x1x4xf64>",
+        "%m = tp.mean %a0 {dim = array<i64: 0, -1>} : (tensor<2x3x4xf64>) -> tensor<3xf64>",
+        "%p = tp.permute %a0 {dims = array<i64: 2, 0, 1>} : (tensor<2x3x4xf64>) -> tensor<4x2x3xf64>",
+        "%t = tp.transpose %a0 {dim0 = 0 : i64, dim1 = 2 : i64} : (tensor<2x3x4xf64>) -> tensor<4x3x2xf64>",
+        "%r = tp.reshape %t {shape = array<i64: 4, 6>} : (tensor<4x3x2xf64>) -> tensor<4x6xf64>",
+        "%pr = tp.reshape %p {shape = array<i64: 4, 6>} : (tensor<4x2x3xf64>) -> tensor<4x6xf64>",
+        "%x = tp.mul %r, %pr : (tensor<4x6xf64>, tensor<4x6xf64>) -> tensor<4x6xf64>",
+        "%y = tp.mul %a0, %s : (tensor<2x3x4xf64>, tensor<2x1x4xf64>) -> tensor<2x3x4xf64>",
+        "%z = tp.mul %y, %y : (tensor<2x3x4xf64>, tensor<2x3x4xf64>) -> tensor<2x3x4xf64>",
+        "%mm = tp.mul %m, %m : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>",
+        "%s1 = tp.sum %x : (tensor<4x6xf64>) -> tensor<f64>",
+        "%s2 = tp.mean %z : (tensor<2x3x4xf64>) -> tensor<f64>",
+        "%s3 = tp.sum %mm : (tensor<3xf64>) -> tensor<f64>",
+        "%s4 = tp.add %s1, %s2 : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+        "%loss = tp.add %s4, %s3 : (tensor<f64>, tensor<f64>) -> tensor<f64>"],
+        None),
+    Case("softmax_losses", [(3, 5), (3, 5)], [
+        "%s = tp.softmax %a0 {dim = 1 : i64} : (tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "%l = tp.log_softmax %a0 {dim = 0 : i64} : (tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "%x = tp.mul %s, %l : (tensor<3x5xf64>, tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "%m1 = tp.mse_loss %x, %a1 : (tensor<3x5xf64>, tensor<3x5xf64>) -> tensor<f64>",
+        "%m2 = tp.mse_loss %s, %a1 {reduction = #tp.reduction<sum>} : (tensor<3x5xf64>, tensor<3x5xf64>) -> tensor<f64>",
+        "%m3 = tp.mse_loss %l, %a1 {reduction = #tp.reduction<none>} : (tensor<3x5xf64>, tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "%s3 = tp.sum %m3 : (tensor<3x5xf64>) -> tensor<f64>",
+        "%s4 = tp.add %m1, %m2 : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+        "%loss = tp.add %s4, %s3 : (tensor<f64>, tensor<f64>) -> tensor<f64>"],
+        None),
+]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tp-opt", required=True)
+    parser.add_argument("--tp-run", required=True)
+    parser.add_argument("--tmp", required=True)
+    args = parser.parse_args()
+    if os.path.isdir(args.tmp):
+        shutil.rmtree(args.tmp)
+    os.makedirs(args.tmp)
+    rng = np.random.default_rng(7)
+
+    # Differentiate the cases.
+    source = os.path.join(args.tmp, "cases.mlir")
+    with open(source, "w") as f:
+        f.write("\n\n".join(c.func(c.name) for c in CASES) + "\n")
+    proc = subprocess.run([args.tp_opt, source, "--tp-autodiff"],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        print("tp-opt --tp-autodiff failed:\n" + proc.stderr)
+        return 1
+    module = [proc.stdout.strip()]
+    assert module[0].endswith("}")
+    module = [module[0][:-1]]  # reopen the module for the copies
+
+    # One copy of each forward per perturbation.
+    plan = []
+    for c in CASES:
+        inputs = c.inputs(rng) if c.inputs else [
+            rng.uniform(-1, 1, s) for s in c.args]
+        for i, x in enumerate(inputs):
+            np.save(os.path.join(args.tmp, "%s_grad.arg%d.npy" % (c.name, i)),
+                    x)
+        perturbations = []
+        for a, x in enumerate(inputs):
+            for e in range(x.size):
+                for sign in (1, -1):
+                    name = "%s_p%d_%d_%s" % (c.name, a, e,
+                                             "plus" if sign > 0 else "minus")
+                    module.append(c.func(name))
+                    for i, y in enumerate(inputs):
+                        if i == a:
+                            y = y.copy().reshape(-1)
+                            y[e] += sign * H
+                            y = y.reshape(x.shape)
+                        np.save(os.path.join(args.tmp, "%s.arg%d.npy"
+                                             % (name, i)), y)
+                    perturbations.append((a, e, sign, name))
+        plan.append((c, inputs, perturbations))
+    path = os.path.join(args.tmp, "gradcheck.mlir")
+    with open(path, "w") as f:
+        f.write("\n".join(module) + "\n}\n")
+    proc = subprocess.run([args.tp_run, path, "--npy-dir", args.tmp],
+                          capture_output=True, text=True)
+    if proc.returncode != 0:
+        print("tp-run failed (%d):\n%s%s" % (proc.returncode, proc.stdout,
+                                             proc.stderr))
+        return 1
+
+    def out(name, k):
+        return np.load(os.path.join(args.tmp, "%s.out%d.npy" % (name, k)))
+
+    failures = 0
+    checked = 0
+    for c, inputs, perturbations in plan:
+        fd = [np.zeros(x.size) for x in inputs]
+        for a, e, sign, name in perturbations:
+            fd[a][e] += sign * float(out(name, 0)) / (2 * H)
+        worst = 0.0
+        ok = True
+        for a, x in enumerate(inputs):
+            grad = out(c.name + "_grad", 1 + a).reshape(-1)
+            err = np.abs(grad - fd[a])
+            bound = 1e-7 + 1e-7 * np.abs(fd[a])
+            worst = max(worst, float(np.max(err / bound)))
+            ok = ok and bool(np.all(err <= bound))
+            checked += x.size
+        print("%s %s: %d arguments, worst error %.3g of the bound"
+              % ("PASS" if ok else "FAIL", c.name, len(inputs), worst))
+        failures += not ok
+    print("gradcheck: %d cases, %d gradient elements, %d failed"
+          % (len(CASES), checked, failures))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,41 @@
+// tp-autodiff's errors: each names the op or option at fault.
+// RUN: tp-opt %s --split-input-file --tp-autodiff -verify-diagnostics
+
+func.func @no_rule(%x: tensor<4x10xf32>, %t: tensor<4xi64>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.cross_entropy' op tp-autodiff: no backward rule for 'tp.cross_entropy' yet (it is on the path from a differentiated argument to the loss)}}
+  %l = tp.cross_entropy %x, %t : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @loop(%x: tensor<4xf32>) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  // expected-error @+1 {{'scf.for' op tp-autodiff: control flow is not differentiated yet; only straight-line code and tp.autocast regions are}}
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%h = %x) -> (tensor<4xf32>) {
+    %e = tp.exp %h : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %e : tensor<4xf32>
+  }
+  %l = tp.sum %r : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @inplace(%x: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.exp' op tp-autodiff: in-place and out= forms are not differentiated; use the plain form}}
+  %e = tp.exp %x {inplace} : (tensor<4xf32>) -> tensor<4xf32>
+  %l = tp.sum %e : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @floor_div(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.div' op tp-autodiff: tp.div with rounding_mode has no gradient}}
+  %d = tp.div %x, %y {rounding_mode = "floor"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  %l = tp.sum %d : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
