@@ -126,8 +126,9 @@ LogicalResult Differentiator::backward(Block &block) {
     for (Value result : op.getResults())
       resultGrads.push_back(grads.lookup(result));
     builder.setInsertionPoint(func.getBody().back().getTerminator());
-    BackwardBuilder b(builder, op.getLoc(),
-                      [&](Value v, Value g) { accumulate(v, g); });
+    BackwardBuilder b(
+        builder, op.getLoc(), [&](Value v, Value g) { accumulate(v, g); },
+        [&](Value v) { return active.contains(v); });
     LogicalResult applied = applyBackwardRule(&op, resultGrads, b);
     numCreated += b.numCreated;
     if (failed(applied) || failedToAccumulate)

@@ -299,6 +299,68 @@ LogicalResult mseRule(Rule &r) {
   r.give(t, r.neg(dx));
   return success();
 }
+/// nll_loss and cross_entropy of class-index targets (an (N, C) or (C)
+/// input): nll_loss_backward, after log_softmax's backward for
+/// cross_entropy, whose log-probabilities are recomputed (exact, and
+/// cheaper than keeping them).
+LogicalResult classIndexRule(Rule &r) {
+  Operation *op = r.op;
+  Value input = op->getOperand(0), target = op->getOperand(1);
+  Value weight;
+  int64_t ignoreIndex;
+  Reduction reduction;
+  bool crossEntropy = false;
+  if (auto nll = dyn_cast<NllLossOp>(op)) {
+    weight = nll.getWeight();
+    ignoreIndex = nll.getIgnoreIndex();
+    reduction = nll.getReduction();
+  } else {
+    auto ce = cast<CrossEntropyOp>(op);
+    if (!isa<IntegerType>(elementTypeOf(target)))
+      return op->emitOpError("tp-autodiff: the backward of cross_entropy is "
+                             "implemented for class-index targets only so "
+                             "far");
+    if (!ce.getLabelSmoothing().isZero())
+      return op->emitOpError("tp-autodiff: the backward of cross_entropy "
+                             "with label_smoothing is not implemented yet");
+    weight = ce.getWeight();
+    ignoreIndex = ce.getIgnoreIndex();
+    reduction = ce.getReduction();
+    crossEntropy = true;
+  }
+  if (weight && r.b.isActive(weight))
+    return op->emitOpError("tp-autodiff: the gradient with respect to the "
+                           "class weights of '")
+           << op->getName()
+           << "' is not implemented (nor is it in PyTorch); pass them as a "
+              "value no differentiated argument reaches";
+  if (rankOf(input) > 2)
+    return op->emitOpError("tp-autodiff: the backward of ")
+           << op->getName() << " is implemented for (N, C) and (C) inputs "
+           << "only so far, got rank " << rankOf(input);
+  int64_t classDim = rankOf(input) == 1 ? 0 : 1;
+  Value logp = input;
+  if (crossEntropy)
+    logp = r.make("tp.log_softmax", input,
+                  {r.attr("dim", r.b.builder.getI64IntegerAttr(classDim))});
+  SmallVector<Value> operands = {r.grad, logp, target};
+  if (weight)
+    operands.push_back(weight);
+  Value dlogp = r.make(
+      "tp.nll_loss_backward", operands,
+      {r.attr("operandSegmentSizes",
+              r.b.builder.getDenseI32ArrayAttr({1, 1, 1, weight ? 1 : 0, 0})),
+       r.attr("reduction", ReductionAttr::get(op->getContext(), reduction)),
+       r.attr("ignore_index", r.b.builder.getI64IntegerAttr(ignoreIndex))});
+  if (!crossEntropy) {
+    r.give(input, dlogp);
+    return success();
+  }
+  // log_softmax's backward: g - exp(logp) * sum(g, classDim).
+  Value s = r.sumAlong(dlogp, {classDim}, /*keepdim=*/true);
+  r.give(input, r.sub(dlogp, r.mul(r.make("tp.exp", logp), s)));
+  return success();
+}
 } // namespace
 
 LogicalResult mlir::tp::applyBackwardRule(Operation *op,
@@ -339,6 +401,8 @@ LogicalResult mlir::tp::applyBackwardRule(Operation *op,
           .Case<SoftmaxOp, LogSoftmaxOp>(
               [&](Operation *) { return softmaxRule(r); })
           .Case<MseLossOp>([&](Operation *) { return mseRule(r); })
+          .Case<NllLossOp, CrossEntropyOp>(
+              [&](Operation *) { return classIndexRule(r); })
           .Default([&](Operation *) {
             return op->emitOpError("tp-autodiff: no backward rule for '")
                    << op->getName()

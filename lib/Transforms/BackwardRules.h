@@ -24,8 +24,10 @@ namespace tp {
 class BackwardBuilder {
 public:
   BackwardBuilder(OpBuilder &builder, Location loc,
-                  std::function<void(Value, Value)> accumulate)
-      : builder(builder), loc(loc), accumulate(std::move(accumulate)) {}
+                  std::function<void(Value, Value)> accumulate,
+                  std::function<bool(Value)> needsGradient)
+      : builder(builder), loc(loc), accumulate(std::move(accumulate)),
+        needsGradient(std::move(needsGradient)) {}
 
   /// The tp op `name` built from `operands` and `attrs` with inferred result
   /// types; its first result, or null (after emitting at `forward`) when the
@@ -39,6 +41,8 @@ public:
   Value unbroadcast(Operation *forward, Value grad, Value target);
   /// Adds `grad` to the gradient of `value` (casting it to `value`'s type).
   void add(Value value, Value grad) { accumulate(value, grad); }
+  /// True when `value` depends on a differentiated argument.
+  bool isActive(Value value) const { return needsGradient(value); }
 
   OpBuilder &builder;
   Location loc;
@@ -49,6 +53,7 @@ public:
 
 private:
   std::function<void(Value, Value)> accumulate;
+  std::function<bool(Value)> needsGradient;
 };
 
 /// Applies the backward rule of `op` given the gradients of its results

@@ -124,3 +124,29 @@ LogicalResult mlir::tp::inferLossShape(RuleContext &op, LossKind kind,
     return op.setResultShape(1, shapeOf(op.getOperand(1)));
   return success();
 }
+
+LogicalResult mlir::tp::inferNllLossBackwardShape(RuleContext &op, Value weight,
+                                                  Reduction reduction) {
+  Value grad = op.getOperand(0), input = op.getOperand(1),
+        target = op.getOperand(2);
+  if (failed(expectRank(op, input, "an input", 1, 2)) ||
+      failed(expectIntegerTarget(op, target)))
+    return failure();
+  ArrayRef<int64_t> x = shapeOf(input);
+  SmallVector<int64_t> samples(x.begin(), x.end());
+  samples.erase(samples.begin() + (x.size() == 1 ? 0 : 1));
+  if (shapeOf(target) != ArrayRef<int64_t>(samples))
+    return op.emitOpError("class-index targets must have shape ")
+           << formatShape(samples) << " (the input without its class "
+           << "dimension), got " << formatShape(shapeOf(target));
+  ArrayRef<int64_t> loss = reduction == Reduction::None
+                               ? ArrayRef<int64_t>(samples)
+                               : ArrayRef<int64_t>();
+  if (shapeOf(grad) != loss)
+    return op.emitOpError("grad_output must have the loss's shape ")
+           << formatShape(loss) << ", got " << formatShape(shapeOf(grad));
+  if (weight && shapeOf(weight) != x.take_back(1))
+    return op.emitOpError("weight must have one entry per class (")
+           << x.back() << "), got shape " << formatShape(shapeOf(weight));
+  return op.setResultShape(0, x);
+}

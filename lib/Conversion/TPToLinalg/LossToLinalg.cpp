@@ -480,6 +480,83 @@ struct NllLossOpLowering : public OpConversionPattern<OpTy> {
   }
 };
 
+/// nll_loss_backward: -grad * weight[t] at each sample's target class t
+/// (0 elsewhere and for ignored targets), divided by the total weight of the
+/// non-ignored targets for mean.
+struct NllLossBackwardOpLowering
+    : public OpConversionPattern<NllLossBackwardOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(NllLossBackwardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    MLIRContext *ctx = rewriter.getContext();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type resultElem = resultType.getElementType();
+    if (!isa<FloatType>(resultElem))
+      return emitUnsupported(op, "has no CPU lowering for ")
+             << resultElem << " results";
+    Type accType = computeTypeFor(resultElem);
+    Value input = adaptor.getInput(), target = adaptor.getTarget();
+    Value grad = adaptor.getGradOutput(), weight = adaptor.getWeight();
+    bool perSample = op.getReduction() == Reduction::None;
+    normalizeClassLayout(rewriter, loc, input, target);
+    if (perSample)
+      grad = reshapeTo(rewriter, loc, grad, shapeOf(target));
+    int64_t ignoreIndex = op.getIgnoreIndex();
+    Value total;
+    if (op.getReduction() == Reduction::Mean) {
+      Value w =
+          buildNll(rewriter, loc, input, target, weight, ignoreIndex, accType)
+              .second;
+      total = buildSum(rewriter, loc, w, {0}, accType);
+    }
+    AffineMap sample = AffineMap::get(2, 0, {getAffineDimExpr(0, ctx)}, ctx);
+    AffineMap scalar = AffineMap::get(2, 0, {}, ctx);
+    SmallVector<Value> inputs = {target, grad};
+    SmallVector<AffineMap> maps = {sample, perSample ? sample : scalar};
+    if (total) {
+      inputs.push_back(total);
+      maps.push_back(scalar);
+    }
+    maps.push_back(AffineMap::getMultiDimIdentityMap(2, ctx));
+    ArrayRef<int64_t> shape = shapeOf(input);
+    Value init = emptyTensor(rewriter, loc, shape, resultElem);
+    SmallVector<utils::IteratorType> iterators(2,
+                                               utils::IteratorType::parallel);
+    auto generic = linalg::GenericOp::create(
+        rewriter, loc, TypeRange{init.getType()}, inputs, ValueRange{init},
+        maps, iterators, [&](OpBuilder &b, Location l, ValueRange args) {
+          Type i64 = b.getI64Type();
+          Value t = convertScalar(b, l, args[0], i64);
+          Value g = convertScalar(b, l, args[1], accType);
+          Value classIndex = linalg::IndexOp::create(b, l, 1);
+          Value c = arith::IndexCastOp::create(b, l, i64, classIndex);
+          Value hit = arith::AndIOp::create(
+              b, l, arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, c, t),
+              arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::ne, t,
+                  scalarConstant(b, l, i64, (double)ignoreIndex)));
+          Value w = scalarConstant(b, l, accType, 1.0);
+          if (weight)
+            w = convertScalar(
+                b, l,
+                tensor::ExtractOp::create(b, l, weight, ValueRange{classIndex}),
+                accType);
+          Value v =
+              arith::NegFOp::create(b, l, arith::MulFOp::create(b, l, g, w));
+          if (total)
+            v = arith::DivFOp::create(b, l, v, args[2]);
+          v = arith::SelectOp::create(b, l, hit, v,
+                                      scalarConstant(b, l, accType, 0.0));
+          linalg::YieldOp::create(b, l, convertScalar(b, l, v, resultElem));
+        });
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, generic.getResult(0),
+                                     resultType.getShape()));
+    return success();
+  }
+};
+
 /// cross_entropy / cross_entropy_loss: log_softmax over the class dim
 /// (rounded to the op's dtype, as tensorplay's composite does), then
 /// nll_loss for class indices or -sum(t * logp) for class probabilities;
@@ -745,7 +822,7 @@ void mlir::tp::populateLossToLinalgPatterns(RewritePatternSet &patterns) {
   patterns
       .add<BinaryCrossEntropyOpLowering, BinaryCrossEntropyWithLogitsOpLowering,
            NllLossOpLowering<NllLossOp>, NllLossOpLowering<NllLoss2dOp>,
-           CrossEntropyOpLowering<CrossEntropyOp>,
+           NllLossBackwardOpLowering, CrossEntropyOpLowering<CrossEntropyOp>,
            CrossEntropyOpLowering<CrossEntropyLossOp>,
            CosineEmbeddingLossOpLowering, TripletMarginLossOpLowering>(ctx);
 }

@@ -1349,6 +1349,30 @@ func.func @gelu_approximate_string(%x: tensor<4x8xf32>) {
 
 // -----
 
+func.func @nll_backward_target(%g: tensor<f32>, %x: tensor<4x10xf32>, %t: tensor<5xi64>) {
+  // expected-error @+1 {{class-index targets must have shape 4 (the input without its class dimension), got 5}}
+  %r = tp.nll_loss_backward %g, %x, %t : (tensor<f32>, tensor<4x10xf32>, tensor<5xi64>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @nll_backward_grad(%g: tensor<f32>, %x: tensor<4x10xf32>, %t: tensor<4xi64>) {
+  // expected-error @+1 {{grad_output must have the loss's shape 4, got scalar}}
+  %r = tp.nll_loss_backward %g, %x, %t {reduction = #tp.reduction<none>} : (tensor<f32>, tensor<4x10xf32>, tensor<4xi64>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
+func.func @nll_backward_weight(%g: tensor<f32>, %x: tensor<4x10xf32>, %t: tensor<4xi64>, %w: tensor<8xf32>) {
+  // expected-error @+1 {{weight must have one entry per class (10), got shape 8}}
+  %r = tp.nll_loss_backward %g, %x, %t weight(%w) : (tensor<f32>, tensor<4x10xf32>, tensor<4xi64>, tensor<8xf32>) -> tensor<4x10xf32>
+  return
+}
+
+// -----
+
 func.func @loss_none_shape(%x: tensor<4x8xf32>) {
   // expected-error @+1 {{result #0 has shape scalar but the operands imply 4x8}}
   %l = tp.l1_loss %x, %x {reduction = #tp.reduction<none>} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>

@@ -137,6 +137,17 @@ func.func @activation_backward(%g: tensor<4x8xf32>, %x: tensor<4x8xf32>, %h: ten
   return
 }
 
+// nll_loss_backward: grad_output has the loss's shape, the result the
+// input's.
+// CHECK-LABEL: func.func @nll_loss_backward(
+// CHECK-NEXT: %{{.*}} = tp.nll_loss_backward %{{.*}}, %{{.*}}, %{{.*}} : (tensor<f32>, tensor<4x10xf32>, tensor<4xi64>) -> tensor<4x10xf32>
+// CHECK-NEXT: %{{.*}} = tp.nll_loss_backward %{{.*}}, %{{.*}}, %{{.*}} weight(%{{.*}}) {ignore_index = 0 : i64, reduction = #tp.reduction<none>} : (tensor<4xf32>, tensor<4x10xf32>, tensor<4xi64>, tensor<10xf32>) -> tensor<4x10xf32>
+func.func @nll_loss_backward(%g: tensor<f32>, %gn: tensor<4xf32>, %x: tensor<4x10xf32>, %t: tensor<4xi64>, %w: tensor<10xf32>) {
+  %r0 = tp.nll_loss_backward %g, %x, %t : (tensor<f32>, tensor<4x10xf32>, tensor<4xi64>) -> tensor<4x10xf32>
+  %r1 = tp.nll_loss_backward %gn, %x, %t weight(%w) {reduction = #tp.reduction<none>, ignore_index = 0 : i64} : (tensor<4xf32>, tensor<4x10xf32>, tensor<4xi64>, tensor<10xf32>) -> tensor<4x10xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @log10(
 // CHECK-NEXT: %{{.*}} = tp.log10 %{{.*}} : (tensor<4x8xf32>) -> tensor<4x8xf32>
 func.func @log10(%x: tensor<4x8xf32>) {

@@ -1,9 +1,18 @@
 // tp-autodiff's errors: each names the op or option at fault.
 // RUN: tp-opt %s --split-input-file --tp-autodiff -verify-diagnostics
 
-func.func @no_rule(%x: tensor<4x10xf32>, %t: tensor<4xi64>) -> tensor<f32> {
-  // expected-error @+1 {{'tp.cross_entropy' op tp-autodiff: no backward rule for 'tp.cross_entropy' yet (it is on the path from a differentiated argument to the loss)}}
-  %l = tp.cross_entropy %x, %t : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
+func.func @no_rule(%x: tensor<4x10xf32>, %w: tensor<10xf32>, %b: tensor<10xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.layer_norm' op tp-autodiff: no backward rule for 'tp.layer_norm' yet (it is on the path from a differentiated argument to the loss)}}
+  %n = tp.layer_norm %x weight(%w) bias(%b) {normalized_shape = array<i64: 10>} : (tensor<4x10xf32>, tensor<10xf32>, tensor<10xf32>) -> tensor<4x10xf32>
+  %l = tp.sum %n : (tensor<4x10xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @class_weights(%x: tensor<4x10xf32>, %t: tensor<4xi64>, %w: tensor<10xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.cross_entropy' op tp-autodiff: the gradient with respect to the class weights of 'tp.cross_entropy' is not implemented (nor is it in PyTorch); pass them as a value no differentiated argument reaches}}
+  %l = tp.cross_entropy %x, %t weight(%w) : (tensor<4x10xf32>, tensor<4xi64>, tensor<10xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
 

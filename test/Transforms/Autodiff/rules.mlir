@@ -57,7 +57,7 @@ func.func @mlp(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>, %b: tensor<16xf32>) ->
 // give, and an argument the loss does not use gets zeros. A value used twice
 // sums its contributions; broadcasting sums back to the operand's shape.
 // CHECK-LABEL: func.func @partial_grad(%arg0: tensor<4x3xf32>, %arg1: tensor<3xf32>, %arg2: tensor<4xi64>, %arg3: tensor<2xf32>) -> (tensor<f32>, tensor<4x3xf32>, tensor<3xf32>, tensor<2xf32>)
-// CHECK-NOT: tp.cross_entropy_backward
+// CHECK-NOT: tp.nll_loss_backward
 // CHECK: %[[G:.*]] = tp.expand %{{.*}} {size = array<i64: 4, 3>} : (tensor<1x1xf32>) -> tensor<4x3xf32>
 // CHECK-NEXT: %[[GX:.*]] = tp.mul %[[G]], %arg1 : (tensor<4x3xf32>, tensor<3xf32>) -> tensor<4x3xf32>
 // CHECK-NEXT: %[[SUM:.*]] = tp.add %[[G]], %[[GX]] : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>

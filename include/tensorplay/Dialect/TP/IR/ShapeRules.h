@@ -238,6 +238,10 @@ enum class LossKind {
 };
 LogicalResult inferLossShape(RuleContext &op, LossKind kind,
                              Reduction reduction);
+/// nll_loss_backward: the input's shape, for targets and a grad_output of
+/// the loss's shapes.
+LogicalResult inferNllLossBackwardShape(RuleContext &op, Value weight,
+                                        Reduction reduction);
 
 // Layout, indexing, pooling, sampling.
 enum class LayoutKind {

@@ -156,6 +156,30 @@ def TP_MultilabelMarginLossForwardOp : TP_ComputeOp<
   let results = (outs TP_Tensor:$output, TP_Tensor:$is_target);
 }
 
+/// aten::nll_loss_backward (tp-autodiff's backward of nll_loss and, after
+/// log_softmax's, of cross_entropy).
+def TP_NllLossBackwardOp : TP_SingleResultOp<"nll_loss_backward",
+    "The gradient of nll_loss's input (log-probabilities) from the gradient "
+    "of its output",
+    TP_DtypeRule<"Promote">,
+    (ins TP_Tensor:$grad_output, TP_Tensor:$input, TP_Tensor:$target,
+         Optional<TP_Tensor>:$weight, TP_ReductionAttr:$reduction,
+         DefaultValuedAttr<I64Attr, "-100">:$ignore_index),
+    "$grad_output `,` $input `,` $target (`weight` `(` $weight^ `)`)?",
+    "%r = tp.nll_loss_backward %g, %x, %t : (tensor<f32>, tensor<4x10xf32>, tensor<4xi64>) -> tensor<4x10xf32>",
+    [AttrSizedOperandSegments],
+    "::mlir::tp::inferNllLossBackwardShape(op, adaptor.getWeight(), "
+    "adaptor.getReduction())"> {
+  let description = [{
+    For class-index targets of an (N, C) or (C) input: the result has the
+    input's shape and is `-grad_output * weight[t]` at each sample's target
+    class `t` (0 elsewhere and for targets equal to `ignore_index`), divided
+    by the total weight of the non-ignored targets for `mean`.
+    `grad_output` has the loss's shape: 0-d for `mean` and `sum`, (N) for
+    `none`.
+  }];
+}
+
 def TP_CtcLossOp : TP_LossOp<"ctc_loss",
     "Connectionist temporal classification loss",
     (ins TP_Tensor:$log_probs, TP_Tensor:$targets, TP_Tensor:$input_lengths,
