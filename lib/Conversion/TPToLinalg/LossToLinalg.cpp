@@ -28,6 +28,22 @@ using namespace mlir::tp::lowering;
 
 namespace {
 
+/// The type a loss with a floating result computes in; fails, diagnosing at
+/// `op`, for any other result element type.
+FailureOr<Type> lossComputeType(Operation *op) {
+  Type resultElem = elementTypeOf(op->getResult(0));
+  if (!isa<FloatType>(resultElem))
+    return emitUnsupported(op, "has no CPU lowering for ")
+           << resultElem << " results";
+  return computeTypeFor(resultElem);
+}
+
+/// The sum of every element of `value`, as a 0-d tensor of `accType`.
+Value buildSumAll(OpBuilder &b, Location loc, Value value, Type accType) {
+  return buildSum(b, loc, value,
+                  reductionDims(std::nullopt, shapeOf(value).size()), accType);
+}
+
 Value cst(OpBuilder &b, Location loc, Value like, double v) {
   return scalarConstant(b, loc, like.getType(), v);
 }
@@ -41,10 +57,7 @@ Value reduceLoss(OpBuilder &b, Location loc, Value loss, Reduction reduction,
     Value v = convertTensor(b, loc, loss, resultType.getElementType());
     return reshapeTo(b, loc, v, resultType.getShape());
   }
-  SmallVector<int64_t> dims;
-  for (size_t d = 0; d < shapeOf(loss).size(); ++d)
-    dims.push_back(d);
-  Value sum = buildSum(b, loc, loss, dims, accType);
+  Value sum = buildSumAll(b, loc, loss, accType);
   if (reduction == Reduction::Mean) {
     auto scalarType = RankedTensorType::get({}, accType);
     SmallVector<Value> operands = {sum};
@@ -229,9 +242,10 @@ public:
     Location loc = op->getLoc();
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
     Type resultElem = resultType.getElementType();
-    if (!isa<FloatType>(resultElem))
-      return emitUnsupported(op, "has no CPU lowering for ")
-             << resultElem << " results";
+    FailureOr<Type> computeType = lossComputeType(op);
+    if (failed(computeType))
+      return failure();
+    Type accType = *computeType;
     auto iface = cast<ComputeOpInterface>(op);
     size_t numInputs = iface.getComputeOperands().size();
     SmallVector<Value> inputs(operands.begin(), operands.begin() + numInputs);
@@ -242,7 +256,6 @@ public:
         return emitUnsupported(op, "operands do not broadcast");
       shape = *s;
     }
-    Type accType = computeTypeFor(resultElem);
     Value loss = buildElementwise(
         rewriter, loc, RankedTensorType::get(shape, accType), inputs,
         [&](OpBuilder &b, Location nloc, ValueRange args) {
@@ -272,10 +285,10 @@ struct BinaryCrossEntropyOpLowering
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     Type resultElem = resultType.getElementType();
-    if (!isa<FloatType>(resultElem))
-      return emitUnsupported(op, "has no CPU lowering for ")
-             << resultElem << " results";
-    Type accType = computeTypeFor(resultElem);
+    FailureOr<Type> computeType = lossComputeType(op);
+    if (failed(computeType))
+      return failure();
+    Type accType = *computeType;
     SmallVector<Value> inputs = {adaptor.getInput(), adaptor.getTarget()};
     if (adaptor.getWeight())
       inputs.push_back(adaptor.getWeight());
@@ -325,10 +338,10 @@ struct BinaryCrossEntropyWithLogitsOpLowering
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     Type resultElem = resultType.getElementType();
-    if (!isa<FloatType>(resultElem))
-      return emitUnsupported(op, "has no CPU lowering for ")
-             << resultElem << " results";
-    Type accType = computeTypeFor(resultElem);
+    FailureOr<Type> computeType = lossComputeType(op);
+    if (failed(computeType))
+      return failure();
+    Type accType = *computeType;
     SmallVector<Value> inputs = {adaptor.getInput(), adaptor.getTarget()};
     bool hasWeight = (bool)adaptor.getWeight();
     bool hasPosWeight = (bool)adaptor.getPosWeight();
@@ -459,21 +472,17 @@ struct NllLossOpLowering : public OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     Type resultElem = resultType.getElementType();
-    if (!isa<FloatType>(resultElem))
-      return emitUnsupported(op, "has no CPU lowering for ")
-             << resultElem << " results";
-    Type accType = computeTypeFor(resultElem);
+    FailureOr<Type> computeType = lossComputeType(op);
+    if (failed(computeType))
+      return failure();
+    Type accType = *computeType;
     Value input = adaptor.getInput(), target = adaptor.getTarget();
     normalizeClassLayout(rewriter, loc, input, target);
     auto [loss, w] = buildNll(rewriter, loc, input, target, adaptor.getWeight(),
                               (int64_t)op.getIgnoreIndex(), accType);
     Value divisor;
-    if (op.getReduction() == Reduction::Mean) {
-      SmallVector<int64_t> dims;
-      for (size_t d = 0; d < shapeOf(w).size(); ++d)
-        dims.push_back(d);
-      divisor = buildSum(rewriter, loc, w, dims, accType);
-    }
+    if (op.getReduction() == Reduction::Mean)
+      divisor = buildSumAll(rewriter, loc, w, accType);
     rewriter.replaceOp(op, reduceLoss(rewriter, loc, loss, op.getReduction(),
                                       resultType, accType, divisor));
     return success();
@@ -493,10 +502,10 @@ struct NllLossBackwardOpLowering
     MLIRContext *ctx = rewriter.getContext();
     auto resultType = cast<RankedTensorType>(op.getType());
     Type resultElem = resultType.getElementType();
-    if (!isa<FloatType>(resultElem))
-      return emitUnsupported(op, "has no CPU lowering for ")
-             << resultElem << " results";
-    Type accType = computeTypeFor(resultElem);
+    FailureOr<Type> computeType = lossComputeType(op);
+    if (failed(computeType))
+      return failure();
+    Type accType = *computeType;
     Value input = adaptor.getInput(), target = adaptor.getTarget();
     Value grad = adaptor.getGradOutput(), weight = adaptor.getWeight();
     bool perSample = op.getReduction() == Reduction::None;
@@ -509,7 +518,7 @@ struct NllLossBackwardOpLowering
       Value w =
           buildNll(rewriter, loc, input, target, weight, ignoreIndex, accType)
               .second;
-      total = buildSum(rewriter, loc, w, {0}, accType);
+      total = buildSumAll(rewriter, loc, w, accType);
     }
     AffineMap sample = AffineMap::get(2, 0, {getAffineDimExpr(0, ctx)}, ctx);
     AffineMap scalar = AffineMap::get(2, 0, {}, ctx);
@@ -571,10 +580,10 @@ struct CrossEntropyOpLowering : public OpConversionPattern<OpTy> {
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     Type resultElem = resultType.getElementType();
-    if (!isa<FloatType>(resultElem))
-      return emitUnsupported(op, "has no CPU lowering for ")
-             << resultElem << " results";
-    Type accType = computeTypeFor(resultElem);
+    FailureOr<Type> computeType = lossComputeType(op);
+    if (failed(computeType))
+      return failure();
+    Type accType = *computeType;
     Value input = adaptor.getInput(), target = adaptor.getTarget();
     Value weight = adaptor.getWeight();
     double smoothing = op.getLabelSmoothing().convertToDouble();
@@ -668,12 +677,8 @@ struct CrossEntropyOpLowering : public OpConversionPattern<OpTy> {
           });
     }
     Value divisor;
-    if (reduction == Reduction::Mean) {
-      SmallVector<int64_t> dims;
-      for (size_t d = 0; d < shapeOf(w).size(); ++d)
-        dims.push_back(d);
-      divisor = buildSum(rewriter, loc, w, dims, accType);
-    }
+    if (reduction == Reduction::Mean)
+      divisor = buildSumAll(rewriter, loc, w, accType);
     rewriter.replaceOp(op, reduceLoss(rewriter, loc, loss, reduction,
                                       resultType, accType, divisor));
     return success();
@@ -696,10 +701,10 @@ struct CosineEmbeddingLossOpLowering
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     Type resultElem = resultType.getElementType();
-    if (!isa<FloatType>(resultElem))
-      return emitUnsupported(op, "has no CPU lowering for ")
-             << resultElem << " results";
-    Type accType = computeTypeFor(resultElem);
+    FailureOr<Type> computeType = lossComputeType(op);
+    if (failed(computeType))
+      return failure();
+    Type accType = *computeType;
     Value x1 = adaptor.getInput1(), x2 = adaptor.getInput2();
     int64_t rank = shapeOf(x1).size();
     int64_t dim = rank - 1;
@@ -761,10 +766,10 @@ struct TripletMarginLossOpLowering
     Location loc = op.getLoc();
     auto resultType = cast<RankedTensorType>(op.getType());
     Type resultElem = resultType.getElementType();
-    if (!isa<FloatType>(resultElem))
-      return emitUnsupported(op, "has no CPU lowering for ")
-             << resultElem << " results";
-    Type accType = computeTypeFor(resultElem);
+    FailureOr<Type> computeType = lossComputeType(op);
+    if (failed(computeType))
+      return failure();
+    Type accType = *computeType;
     double p = op.getP().convertToDouble();
     double eps = op.getEps().convertToDouble();
     auto shape = broadcastShapes(shapeOf(adaptor.getAnchor()),
