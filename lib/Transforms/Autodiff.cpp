@@ -33,15 +33,6 @@ static bool isFloatTensor(Type type) {
   return tensor && isa<FloatType>(tensor.getElementType());
 }
 
-static Value floatConstant(OpBuilder &b, Location loc, Type type,
-                           double value) {
-  auto tensor = cast<RankedTensorType>(type);
-  return ConstantOp::create(
-      b, loc, tensor,
-      DenseElementsAttr::get(tensor,
-                             b.getFloatAttr(tensor.getElementType(), value)));
-}
-
 namespace {
 /// Records the ops a builder creates (the backward ops), so that those left
 /// without a use (contributions to values no argument depends on) can go.
@@ -163,7 +154,8 @@ LogicalResult Differentiator::run() {
   Value loss = ret.getOperand(0);
   builder.setInsertionPoint(ret);
   if (active.contains(loss))
-    grads[loss] = floatConstant(builder, loss.getLoc(), loss.getType(), 1.0);
+    grads[loss] = createFloatSplat(builder, loss.getLoc(),
+                                   cast<RankedTensorType>(loss.getType()), 1.0);
   if (failed(backward(body)))
     return failure();
 
@@ -174,7 +166,8 @@ LogicalResult Differentiator::run() {
     BlockArgument arg = body.getArgument(index);
     Value grad = grads.lookup(arg);
     if (!grad)
-      grad = floatConstant(builder, arg.getLoc(), arg.getType(), 0.0);
+      grad = createFloatSplat(builder, arg.getLoc(),
+                              cast<RankedTensorType>(arg.getType()), 0.0);
     results.push_back(grad);
     resultTypes.push_back(arg.getType());
   }

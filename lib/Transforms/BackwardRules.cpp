@@ -39,13 +39,18 @@ Value BackwardBuilder::create(Operation *forward, StringRef name,
   return op->getResult(0);
 }
 
-Value BackwardBuilder::scalar(Value like, double value) {
-  Type element = cast<ShapedType>(like.getType()).getElementType();
-  auto type = RankedTensorType::get({}, element);
-  ++numCreated;
+Value mlir::tp::createFloatSplat(OpBuilder &builder, Location loc,
+                                 RankedTensorType type, double value) {
   return ConstantOp::create(
       builder, loc, type,
-      DenseElementsAttr::get(type, builder.getFloatAttr(element, value)));
+      DenseElementsAttr::get(
+          type, builder.getFloatAttr(type.getElementType(), value)));
+}
+
+Value BackwardBuilder::scalar(Value like, double value) {
+  ++numCreated;
+  return createFloatSplat(
+      builder, loc, RankedTensorType::get({}, elementTypeOf(like)), value);
 }
 
 Value BackwardBuilder::unbroadcast(Operation *forward, Value grad,

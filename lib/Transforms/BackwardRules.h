@@ -19,6 +19,10 @@
 namespace mlir {
 namespace tp {
 
+/// A tp.constant of floating `type` holding `value` in every element.
+Value createFloatSplat(OpBuilder &builder, Location loc, RankedTensorType type,
+                       double value);
+
 /// Builds backward ops at one insertion point and hands each operand's
 /// gradient contribution to `accumulate`.
 class BackwardBuilder {
