@@ -193,22 +193,24 @@ struct AutodiffPass : public tp::impl::AutodiffPassBase<AutodiffPass> {
 };
 } // namespace
 
-/// The default selection: a public function whose first result is a 0-d
-/// floating tensor.
-static bool isLossFunction(func::FuncOp func) {
-  if (func.isExternal() || !func.isPublic() || func.getNumResults() == 0)
+/// True when the first result of `func` is a 0-d floating tensor (a loss).
+static bool returnsLoss(func::FuncOp func) {
+  if (func.getNumResults() == 0)
     return false;
   auto first = dyn_cast<RankedTensorType>(func.getResultTypes()[0]);
   return first && first.getRank() == 0 &&
          isa<FloatType>(first.getElementType());
 }
 
+/// The default selection: a public function with a body that returns a
+/// loss.
+static bool isLossFunction(func::FuncOp func) {
+  return !func.isExternal() && func.isPublic() && returnsLoss(func);
+}
+
 LogicalResult AutodiffPass::differentiate(func::FuncOp func,
                                           SymbolTable &symbols) {
-  auto first = func.getNumResults() == 0
-                   ? RankedTensorType()
-                   : dyn_cast<RankedTensorType>(func.getResultTypes()[0]);
-  if (!first || first.getRank() != 0 || !isa<FloatType>(first.getElementType()))
+  if (!returnsLoss(func))
     return func.emitOpError("tp-autodiff: the first result of @")
            << func.getName()
            << " must be a 0-d floating tensor (the loss) to differentiate it";
