@@ -129,11 +129,6 @@ LogicalResult Differentiator::backward(Block &block) {
 }
 
 LogicalResult Differentiator::run() {
-  if (!func.getBody().hasOneBlock())
-    return func.emitOpError("tp-autodiff: control flow between blocks is not "
-                            "differentiated yet; @")
-           << func.getName() << " has " << func.getBody().getBlocks().size()
-           << " blocks";
   Block &body = func.getBody().front();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   for (unsigned index : wrt)
@@ -214,6 +209,11 @@ LogicalResult AutodiffPass::differentiate(func::FuncOp func,
     return func.emitOpError("tp-autodiff: the first result of @")
            << func.getName()
            << " must be a 0-d floating tensor (the loss) to differentiate it";
+  if (!func.getBody().hasOneBlock())
+    return func.emitOpError("tp-autodiff: control flow between blocks is not "
+                            "differentiated yet; @")
+           << func.getName() << " has " << func.getBody().getBlocks().size()
+           << " blocks";
   std::string name = (func.getName() + "_grad").str();
   if (symbols.lookup(name))
     return func.emitOpError("tp-autodiff: @") << name << " exists already";

@@ -340,8 +340,8 @@ LogicalResult classIndexRule(Rule &r) {
            << "' is not implemented (nor is it in PyTorch); pass them as a "
               "value no differentiated argument reaches";
   if (rankOf(input) > 2)
-    return op->emitOpError("tp-autodiff: the backward of ")
-           << op->getName() << " is implemented for (N, C) and (C) inputs "
+    return op->emitOpError("tp-autodiff: the backward of '")
+           << op->getName() << "' is implemented for (N, C) and (C) inputs "
            << "only so far, got rank " << rankOf(input);
   int64_t classDim = rankOf(input) == 1 ? 0 : 1;
   Value logp = input;

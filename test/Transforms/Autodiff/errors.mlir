@@ -48,3 +48,55 @@ func.func @floor_div(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<f32> {
   %l = tp.sum %d : (tensor<4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+func.func @batched_matmul(%a: tensor<2x4x8xf32>, %b: tensor<8x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.matmul' op tp-autodiff: the backward of tp.matmul is implemented for 2-d operands only so far, got ranks 3 and 2}}
+  %m = tp.matmul %a, %b : (tensor<2x4x8xf32>, tensor<8x3xf32>) -> tensor<2x4x3xf32>
+  %l = tp.sum %m : (tensor<2x4x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @label_smoothing(%x: tensor<4x10xf32>, %t: tensor<4xi64>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.cross_entropy' op tp-autodiff: the backward of cross_entropy with label_smoothing is not implemented yet}}
+  %l = tp.cross_entropy %x, %t {label_smoothing = 0.1 : f64} : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @probabilities(%x: tensor<4x10xf32>, %p: tensor<4x10xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.cross_entropy' op tp-autodiff: the backward of cross_entropy is implemented for class-index targets only so far}}
+  %l = tp.cross_entropy %x, %p : (tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @spatial_nll(%x: tensor<2x5x3xf32>, %t: tensor<2x3xi64>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.nll_loss' op tp-autodiff: the backward of 'tp.nll_loss' is implemented for (N, C) and (C) inputs only so far, got rank 3}}
+  %l = tp.nll_loss %x, %t : (tensor<2x5x3xf32>, tensor<2x3xi64>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op tp-autodiff: control flow between blocks is not differentiated yet; @blocks has 2 blocks}}
+func.func @blocks(%x: tensor<4xf32>) -> tensor<f32> {
+  cf.br ^bb1
+^bb1:
+  %l = tp.sum %x : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+// expected-error @+1 {{'func.func' op tp-autodiff: @taken_grad exists already}}
+func.func @taken(%x: tensor<4xf32>) -> tensor<f32> {
+  %l = tp.sum %x : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+func.func private @taken_grad(%x: tensor<4xf32>) -> tensor<f32>
