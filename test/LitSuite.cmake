@@ -14,7 +14,7 @@ configure_lit_site_cfg(
   MAIN_CONFIG
   ${CMAKE_CURRENT_SOURCE_DIR}/Unit/lit.cfg.py
 )
-set(TENSORPLAY_TEST_DEPENDS FileCheck count not tp-opt tp-run
+set(TENSORPLAY_TEST_DEPENDS FileCheck count not tp-opt tp-run tp-train
   TensorplayUnitTests TensorplayCpuCodegenTests TensorplayRuntimeTests)
 add_lit_testsuite(check-tensorplay "Running the tensorplay lit tests"
   ${CMAKE_CURRENT_BINARY_DIR}

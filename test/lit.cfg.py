@@ -27,6 +27,7 @@ tools = ["tp-opt", ToolSubst("not", unresolved="fatal")]
 # CPU code generation: tp-run, and the Python (with NumPy) that
 # runs the numerics checks of test/Integration/CPU.
 tools.append("tp-run")
+tools.append("tp-train")
 import sys
 config.substitutions.append(("%python", sys.executable))
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -49,6 +49,24 @@ LogicalResult mlir::tp::autocastModule(ModuleOp module, llvm::StringRef target,
   return pm.run(module);
 }
 
+LogicalResult mlir::tp::autodiffModule(ModuleOp module,
+                                       llvm::ArrayRef<std::string> functions,
+                                       llvm::ArrayRef<unsigned> wrt) {
+  PassManager pm(module->getContext());
+  AutodiffPassOptions options;
+  options.functions.assign(functions.begin(), functions.end());
+  options.wrt.assign(wrt.begin(), wrt.end());
+  pm.addPass(createAutodiffPass(options));
+  return pm.run(module);
+}
+
+LogicalResult mlir::tp::trainStepModule(ModuleOp module,
+                                        const TrainStepPassOptions &options) {
+  PassManager pm(module->getContext());
+  pm.addPass(createTrainStepPass(options));
+  return pm.run(module);
+}
+
 bool mlir::tp::cpuLoweringHasOneDNN() { return isOneDNNAvailable(); }
 
 llvm::Error mlir::tp::lowerModuleForCPU(ModuleOp module,

@@ -98,10 +98,11 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
   // compute nothing.
   pm.addPass(createTPCheckCPUShapesPass());
   pm.addPass(createTPFoldEmptyTensorsPass());
-  // tp -> linalg / tensor / arith / math (+ oneDNN calls).
+  // tp -> linalg / tensor / arith / math (+ oneDNN and GradScaler calls).
   pm.addPass(createTPDecomposeCompositeOpsPass());
-  if (options.useOneDNN)
-    pm.addPass(createConvertTPToRuntimePass());
+  ConvertTPToRuntimePassOptions toRuntime;
+  toRuntime.onednn = options.useOneDNN;
+  pm.addPass(createConvertTPToRuntimePass(toRuntime));
   ConvertTPToLinalgPassOptions toLinalg;
   toLinalg.dropoutSeed = options.dropoutSeed;
   pm.addPass(createConvertTPToLinalgPass(toLinalg));

@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorplay/Transforms/Autodiff.h"
 #include "tensorplay/Transforms/Passes.h"
 
 #include "BackwardRules.h"
@@ -28,9 +29,17 @@ namespace tp {
 using namespace mlir;
 using namespace mlir::tp;
 
-static bool isFloatTensor(Type type) {
+bool tp::isFloatTensor(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   return tensor && isa<FloatType>(tensor.getElementType());
+}
+
+bool tp::returnsLoss(func::FuncOp func) {
+  if (func.getNumResults() == 0)
+    return false;
+  auto first = dyn_cast<RankedTensorType>(func.getResultTypes()[0]);
+  return first && first.getRank() == 0 &&
+         isa<FloatType>(first.getElementType());
 }
 
 namespace {
@@ -179,32 +188,11 @@ LogicalResult Differentiator::run() {
   return success();
 }
 
-namespace {
-struct AutodiffPass : public tp::impl::AutodiffPassBase<AutodiffPass> {
-  using AutodiffPassBase::AutodiffPassBase;
-
-  void runOnOperation() override;
-  LogicalResult differentiate(func::FuncOp func, SymbolTable &symbols);
-};
-} // namespace
-
-/// True when the first result of `func` is a 0-d floating tensor (a loss).
-static bool returnsLoss(func::FuncOp func) {
-  if (func.getNumResults() == 0)
-    return false;
-  auto first = dyn_cast<RankedTensorType>(func.getResultTypes()[0]);
-  return first && first.getRank() == 0 &&
-         isa<FloatType>(first.getElementType());
-}
-
-/// The default selection: a public function with a body that returns a
-/// loss.
-static bool isLossFunction(func::FuncOp func) {
-  return !func.isExternal() && func.isPublic() && returnsLoss(func);
-}
-
-LogicalResult AutodiffPass::differentiate(func::FuncOp func,
-                                          SymbolTable &symbols) {
+FailureOr<func::FuncOp> tp::buildGradientFunction(func::FuncOp func,
+                                                  ArrayRef<unsigned> wrt,
+                                                  StringRef name,
+                                                  SymbolTable &symbols,
+                                                  unsigned *numBackwardOps) {
   if (!returnsLoss(func))
     return func.emitOpError("tp-autodiff: the first result of @")
            << func.getName()
@@ -214,37 +202,43 @@ LogicalResult AutodiffPass::differentiate(func::FuncOp func,
                             "differentiated yet; @")
            << func.getName() << " has " << func.getBody().getBlocks().size()
            << " blocks";
-  std::string name = (func.getName() + "_grad").str();
   if (symbols.lookup(name))
     return func.emitOpError("tp-autodiff: @") << name << " exists already";
-  SmallVector<unsigned> indices;
   ArrayRef<Type> inputs = func.getFunctionType().getInputs();
-  if (wrt.empty()) {
-    for (auto [index, type] : llvm::enumerate(inputs))
-      if (isFloatTensor(type))
-        indices.push_back(index);
-  } else {
-    for (unsigned index : wrt) {
-      if (index >= inputs.size())
-        return func.emitOpError("tp-autodiff: wrt index ")
-               << index << " is out of range: @" << func.getName() << " has "
-               << inputs.size() << " arguments";
-      if (!isFloatTensor(inputs[index]))
-        return func.emitOpError("tp-autodiff: wrt argument #")
-               << index << " of @" << func.getName()
-               << " is not a floating tensor but " << inputs[index];
-      indices.push_back(index);
-    }
+  for (unsigned index : wrt) {
+    if (index >= inputs.size())
+      return func.emitOpError("tp-autodiff: wrt index ")
+             << index << " is out of range: @" << func.getName() << " has "
+             << inputs.size() << " arguments";
+    if (!isFloatTensor(inputs[index]))
+      return func.emitOpError("tp-autodiff: wrt argument #")
+             << index << " of @" << func.getName()
+             << " is not a floating tensor but " << inputs[index];
   }
   auto grad = cast<func::FuncOp>(func->clone());
   grad.setName(name);
   grad.setPublic();
   symbols.insert(grad, std::next(Block::iterator(func)));
-  Differentiator differentiator(grad, indices);
+  Differentiator differentiator(grad, wrt);
   if (failed(differentiator.run()))
     return failure();
-  numBackwardOps += differentiator.numBackwardOps();
-  return success();
+  if (numBackwardOps)
+    *numBackwardOps = differentiator.numBackwardOps();
+  return grad;
+}
+
+namespace {
+struct AutodiffPass : public tp::impl::AutodiffPassBase<AutodiffPass> {
+  using AutodiffPassBase::AutodiffPassBase;
+
+  void runOnOperation() override;
+};
+} // namespace
+
+/// The default selection: a public function with a body that returns a
+/// loss.
+static bool isLossFunction(func::FuncOp func) {
+  return !func.isExternal() && func.isPublic() && returnsLoss(func);
 }
 
 void AutodiffPass::runOnOperation() {
@@ -266,7 +260,18 @@ void AutodiffPass::runOnOperation() {
       selected.push_back(func);
     }
   }
-  for (func::FuncOp func : selected)
-    if (failed(differentiate(func, symbols)))
+  for (func::FuncOp func : selected) {
+    SmallVector<unsigned> indices(wrt.begin(), wrt.end());
+    if (wrt.empty())
+      for (auto [index, type] :
+           llvm::enumerate(func.getFunctionType().getInputs()))
+        if (isFloatTensor(type))
+          indices.push_back(index);
+    unsigned created = 0;
+    if (failed(buildGradientFunction(func, indices,
+                                     (func.getName() + "_grad").str(), symbols,
+                                     &created)))
       return signalPassFailure();
+    numBackwardOps += created;
+  }
 }

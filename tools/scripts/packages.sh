@@ -5,6 +5,7 @@
 # The main build (setup.sh). libclang-rt-14-dev: libFuzzer for clang(-14),
 # so that build's tp-fuzz is a libFuzzer binary (tp-fuzz-short in ctest).
 TENSORPLAY_PACKAGES=(cmake ninja-build clang python3 python3-numpy
+          python3-sklearn  # the handwritten digits tp-train learns (no download)
           libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
           libdnnl-dev libgtest-dev
           ocl-icd-opencl-dev opencl-c-headers  # oneDNN's CMake config needs OpenCL

@@ -48,6 +48,9 @@ void TPDialect::initialize() {
       ,
 #define GET_OP_LIST
 #include "tensorplay/Dialect/TP/IR/TPLinalgOps.cpp.inc"
+      ,
+#define GET_OP_LIST
+#include "tensorplay/Dialect/TP/IR/TPTrainingOps.cpp.inc"
       >();
 }
 

@@ -1,11 +1,11 @@
 //===- BufferizableOpInterfaceImpl.cpp - Bufferization of tp_rt.call
 //-------===//
 //
-// tp_rt.call reads its inputs, overwrites its outputs (destination-style:
-// result i is output i's buffer) and bufferizes into a func.call of the
-// callee on unranked memrefs, each tensor argument as its buffer, viewed
-// through its permutation. One-shot analysis thus sees the reads where the
-// call is and keeps every buffer a call reads intact until then.
+// tp_rt.call reads its inputs, overwrites its outputs or updates them in
+// place (destination-style: result i is output i's buffer) and bufferizes into
+// a func.call of the callee on unranked memrefs, each tensor argument as its
+// buffer, viewed through its permutation. One-shot analysis thus sees the reads
+// where the call is and keeps every buffer a call reads intact until then.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,10 +55,17 @@ Value permutedView(OpBuilder &b, Location loc, Value buffer,
 struct CallOpBufferization
     : public DstBufferizableOpInterfaceExternalModel<CallOpBufferization,
                                                      CallOp> {
-  /// Inputs are read; outputs are overwritten without being read.
+  /// Inputs are read; outputs are overwritten without being read, except
+  /// the ones the call updates in place.
   bool bufferizesToMemoryRead(Operation *op, OpOperand &operand,
                               const AnalysisState &state) const {
-    return !cast<DestinationStyleOpInterface>(op).isDpsInit(&operand);
+    auto call = cast<CallOp>(op);
+    if (!call.isDpsInit(&operand))
+      return true;
+    std::optional<ArrayRef<int64_t>> updates = call.getUpdates();
+    int64_t index =
+        operand.getOperandNumber() - call.getOutputs().getBeginOperandIndex();
+    return updates && llvm::is_contained(*updates, index);
   }
 
   LogicalResult bufferize(Operation *op, RewriterBase &rewriter,

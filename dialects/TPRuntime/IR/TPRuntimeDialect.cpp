@@ -73,6 +73,18 @@ LogicalResult CallOp::verify() {
       return emitOpError("output position ") << p << " appears twice";
     taken[p] = true;
   }
+  if (std::optional<ArrayRef<int64_t>> updates = getUpdates()) {
+    SmallVector<bool> updated(getOutputs().size(), false);
+    for (int64_t u : *updates) {
+      if (u < 0 || u >= (int64_t)getOutputs().size())
+        return emitOpError("updated output ")
+               << u << " is not an output index (0 to "
+               << (int64_t)getOutputs().size() - 1 << ")";
+      if (updated[u])
+        return emitOpError("updated output ") << u << " appears twice";
+      updated[u] = true;
+    }
+  }
   if (!getViews())
     return success();
   if (getViews()->size() != count)

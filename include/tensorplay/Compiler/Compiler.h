@@ -11,6 +11,8 @@
 #ifndef TENSORPLAY_COMPILER_COMPILER_H
 #define TENSORPLAY_COMPILER_COMPILER_H
 
+#include "tensorplay/Transforms/Passes.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -45,6 +47,18 @@ OwningOpRef<ModuleOp> parseModuleFile(MLIRContext &context,
 /// public functions keep their signatures).
 LogicalResult autocastModule(ModuleOp module, llvm::StringRef target,
                              bool keepIoTypes = false);
+
+/// tp-autodiff: @f_grad for each of `functions` (empty: every loss
+/// function) with respect to `wrt` (empty: every floating argument).
+LogicalResult autodiffModule(ModuleOp module,
+                             llvm::ArrayRef<std::string> functions = {},
+                             llvm::ArrayRef<unsigned> wrt = {});
+
+/// tp-train-step with `options`: adds @f_train_step (its layout in the
+/// function's `tp.train_step` attribute). Run autocastModule first for
+/// mixed precision.
+LogicalResult trainStepModule(ModuleOp module,
+                              const TrainStepPassOptions &options);
 
 /// Whether the CPU lowering can call oneDNN (the build has it); the default
 /// of tp-lower-to-cpu's use-onednn option.

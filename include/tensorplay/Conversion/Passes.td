@@ -13,7 +13,8 @@ include "mlir/Pass/PassBase.td"
 
 def ConvertTPToRuntimePass
     : Pass<"convert-tp-to-runtime", "::mlir::ModuleOp"> {
-  let summary = "Lower tp matrix products and convolutions to oneDNN calls";
+  let summary = "Lower tp matrix products and convolutions to oneDNN calls, "
+                "and the train-step ops to the GradScaler runtime";
   let description = [{
     Rewrites `mm`, `bmm`, `matmul`, `addmm`, `addbmm`, `baddbmm`, `linear`
     and the convolutions (`conv1d/2d/3d`, `conv_transpose1d/2d/3d`,
@@ -25,7 +26,18 @@ def ConvertTPToRuntimePass
     every access and turns the op into a `func.call` on memrefs; `alpha`/`beta`
     epilogues stay elementwise linalg code so that they fuse with their
     neighbours. Ops of other dtypes are left for `convert-tp-to-linalg`.
+
+    The ops of a compiled train step (`amp_check_finite`,
+    `amp_update_scale`, `fused_sgd`, `fused_adamw`) become calls of the
+    GradScaler runtime's kernels (`tp_rt_codegen_*`), with the state they
+    update as updated outputs, so that bufferization runs them in place.
+    These need no oneDNN and are lowered also with `onednn=0`.
   }];
+  let options = [
+    Option<"onednn", "onednn", "bool", /*default=*/"true",
+           "Lower products and convolutions to oneDNN calls (otherwise only "
+           "the train-step ops are rewritten)">,
+  ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
     "::mlir::bufferization::BufferizationDialect",

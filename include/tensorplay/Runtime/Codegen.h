@@ -151,6 +151,45 @@ tp_rt_status tp_rt_dnnl_conv_bf16_bf16(int64_t src_rank, tp_rt_memref *src,
                                        int64_t params_rank,
                                        tp_rt_memref *params);
 
+/// The GradScaler and fused optimizer steps of a compiled train step
+/// (tp.amp_check_finite, tp.amp_update_scale, tp.fused_sgd, tp.fused_adamw):
+/// each views its dense memrefs as tp_rt_buffers and calls the CAPI.h
+/// kernel, which updates them in place: found_inf (set to 1 on an inf or
+/// NaN, else untouched), scale and growth tracker, the parameter, its state
+/// and step counter, and, with a scale, the gradient (written back
+/// unscaled). A zero-element memref stands for an absent momentum buffer,
+/// max_exp_avg_sq, scale or found_inf. The suffix names the element type of
+/// the gradients and parameters (f32, bf16, f16); scalars are f32, the
+/// tracker i32, the step i64. Failures record the runtime's message.
+tp_rt_status tp_rt_codegen_update_scale(
+    int64_t scale_rank, tp_rt_memref *scale, int64_t tracker_rank,
+    tp_rt_memref *tracker, int64_t found_inf_rank, tp_rt_memref *found_inf,
+    double growth_factor, double backoff_factor, int64_t growth_interval);
+#define TP_RT_CODEGEN_TRAINING_DECLS(SUFFIX)                                   \
+  tp_rt_status tp_rt_codegen_check_finite_##SUFFIX(                            \
+      int64_t grad_rank, tp_rt_memref *grad, int64_t found_inf_rank,           \
+      tp_rt_memref *found_inf);                                                \
+  tp_rt_status tp_rt_codegen_sgd_step_##SUFFIX(                                \
+      int64_t param_rank, tp_rt_memref *param, int64_t grad_rank,              \
+      tp_rt_memref *grad, int64_t momentum_rank, tp_rt_memref *momentum,       \
+      int64_t step_rank, tp_rt_memref *step, int64_t scale_rank,               \
+      tp_rt_memref *scale, int64_t found_inf_rank, tp_rt_memref *found_inf,    \
+      double lr, double momentum_factor, double dampening,                     \
+      double weight_decay, int64_t nesterov, int64_t maximize);                \
+  tp_rt_status tp_rt_codegen_adamw_step_##SUFFIX(                              \
+      int64_t param_rank, tp_rt_memref *param, int64_t grad_rank,              \
+      tp_rt_memref *grad, int64_t exp_avg_rank, tp_rt_memref *exp_avg,         \
+      int64_t exp_avg_sq_rank, tp_rt_memref *exp_avg_sq,                       \
+      int64_t max_exp_avg_sq_rank, tp_rt_memref *max_exp_avg_sq,               \
+      int64_t step_rank, tp_rt_memref *step, int64_t scale_rank,               \
+      tp_rt_memref *scale, int64_t found_inf_rank, tp_rt_memref *found_inf,    \
+      double lr, double beta1, double beta2, double eps, double weight_decay,  \
+      int64_t amsgrad, int64_t maximize);
+TP_RT_CODEGEN_TRAINING_DECLS(f32)
+TP_RT_CODEGEN_TRAINING_DECLS(bf16)
+TP_RT_CODEGEN_TRAINING_DECLS(f16)
+#undef TP_RT_CODEGEN_TRAINING_DECLS
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

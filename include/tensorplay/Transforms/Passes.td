@@ -99,4 +99,69 @@ def AutodiffPass : Pass<"tp-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def TrainStepPass : Pass<"tp-train-step", "::mlir::ModuleOp"> {
+  let summary = "Turn a loss function into one train step: forward, "
+                "backward, GradScaler and a fused optimizer step";
+  let description = [{
+    For the loss function `@f` adds a public `@f_train_step` that runs, in
+    one function, the forward and backward of `@f` (tp-autodiff; run
+    tp-autocast first for mixed precision), the GradScaler (`grad-scaler`:
+    the loss is multiplied by the scale before the backward,
+    `tp.amp_check_finite` sets found_inf from the gradients, the optimizer
+    unscales them and skips the step on found_inf, and `tp.amp_update_scale`
+    computes the next scale) and one fused SGD or AdamW step per parameter
+    (`tp.fused_sgd`, `tp.fused_adamw`, bit-identical to torch's fused CPU
+    kernels).
+
+    The first `num-inputs` arguments of `@f` are the batch; every later
+    argument is a parameter and must be a floating tensor. `@f_train_step`
+    takes `@f`'s arguments, then each parameter's optimizer state in
+    parameter order (SGD: the momentum buffer when momentum != 0, then the
+    step counter; AdamW: exp_avg, exp_avg_sq, max_exp_avg_sq with amsgrad,
+    then the step counter, a `tensor<i64>`), then with `grad-scaler` the
+    scale (`tensor<f32>`) and the growth tracker (`tensor<i32>`). It returns
+    the (unscaled) loss, the updated parameters, the updated states in the
+    order of the arguments, and with `grad-scaler` the next scale, the next
+    tracker and found_inf. The function's `tp.train_step` attribute records
+    this layout for tools (tp-train). Values are functional: a caller keeps
+    the state by passing each result back as the next step's argument.
+  }];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "The loss function (default: the module's only public function "
+           "whose first result is a 0-d floating tensor)">,
+    Option<"numInputs", "num-inputs", "unsigned", /*default=*/"1",
+           "Leading arguments that are the batch (data, labels); the rest "
+           "are parameters">,
+    Option<"optimizer", "optimizer", "std::string", /*default=*/"\"sgd\"",
+           "sgd or adamw">,
+    Option<"lr", "lr", "double", /*default=*/"1e-3", "Learning rate">,
+    Option<"momentum", "momentum", "double", /*default=*/"0.0",
+           "SGD momentum">,
+    Option<"dampening", "dampening", "double", /*default=*/"0.0",
+           "SGD dampening">,
+    Option<"nesterov", "nesterov", "bool", /*default=*/"false",
+           "SGD Nesterov momentum">,
+    Option<"weightDecay", "weight-decay", "double", /*default=*/"-1.0",
+           "Weight decay (default: 0 for sgd, 0.01 for adamw)">,
+    Option<"beta1", "beta1", "double", /*default=*/"0.9", "AdamW beta1">,
+    Option<"beta2", "beta2", "double", /*default=*/"0.999", "AdamW beta2">,
+    Option<"eps", "eps", "double", /*default=*/"1e-8", "AdamW epsilon">,
+    Option<"amsgrad", "amsgrad", "bool", /*default=*/"false",
+           "AdamW with the AMSGrad maximum">,
+    Option<"maximize", "maximize", "bool", /*default=*/"false",
+           "Maximize the loss instead">,
+    Option<"gradScaler", "grad-scaler", "bool", /*default=*/"false",
+           "Dynamic loss scaling (torch.amp.GradScaler)">,
+    Option<"growthFactor", "growth-factor", "double", /*default=*/"2.0",
+           "GradScaler growth factor">,
+    Option<"backoffFactor", "backoff-factor", "double", /*default=*/"0.5",
+           "GradScaler backoff factor">,
+    Option<"growthInterval", "growth-interval", "int64_t",
+           /*default=*/"2000", "GradScaler growth interval (steps)">,
+  ];
+  let dependentDialects = ["::mlir::tp::TPDialect",
+                           "::mlir::func::FuncDialect"];
+}
+
 #endif // TENSORPLAY_TRANSFORMS_PASSES_TD

@@ -37,6 +37,10 @@ rc::Argument rc::output(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
   return {init, SmallVector<int64_t>(view), /*output=*/true};
 }
 
+rc::Argument rc::update(Value value) {
+  return {value, {}, /*output=*/true, /*updated=*/true};
+}
+
 Value rc::emptyTensor(OpBuilder &b, Location loc, Type elementType) {
   return tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{0}, elementType);
 }
@@ -54,11 +58,13 @@ SmallVector<Value> rc::emitCall(OpBuilder &b, Location loc, Operation *anchor,
                                 StringRef name, ArrayRef<Argument> args) {
   SmallVector<Value> inputs, outputs;
   SmallVector<Type> resultTypes;
-  SmallVector<int64_t> positions;
+  SmallVector<int64_t> positions, updates;
   SmallVector<Attribute> views;
   bool anyView = false;
   for (auto [i, arg] : llvm::enumerate(args)) {
     if (arg.output) {
+      if (arg.updated)
+        updates.push_back(outputs.size());
       outputs.push_back(arg.value);
       resultTypes.push_back(arg.value.getType());
       positions.push_back(i);
@@ -71,6 +77,7 @@ SmallVector<Value> rc::emitCall(OpBuilder &b, Location loc, Operation *anchor,
   auto call = rt::CallOp::create(
       b, loc, resultTypes, FlatSymbolRefAttr::get(b.getContext(), name), inputs,
       outputs, b.getDenseI64ArrayAttr(positions),
+      updates.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(updates),
       anyView ? b.getArrayAttr(views) : ArrayAttr());
   auto module = anchor->getParentOfType<ModuleOp>();
   if (!module.lookupSymbol<func::FuncOp>(name)) {

@@ -23,13 +23,15 @@ StringRef dtypeSuffix(Type t);
 
 /// One argument of a runtime call.
 struct Argument {
-  /// A tensor, or an integer scalar.
+  /// A tensor, or an integer or f64 scalar.
   Value value;
   /// The permutation the callee sees the tensor through (dimension d of
   /// the view is dimension view[d] of the tensor); empty: none.
   SmallVector<int64_t> view;
   /// A tensor the call overwrites; the call returns it.
   bool output = false;
+  /// An output the call reads and updates in place.
+  bool updated = false;
 };
 
 /// A tensor (or scalar) the call reads.
@@ -38,6 +40,9 @@ Argument input(Value value, ArrayRef<int64_t> view = {});
 /// `view`.
 Argument output(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                 Type elementType, ArrayRef<int64_t> view = {});
+/// `value`, updated in place by the call (read, then written); the call
+/// returns the updated tensor.
+Argument update(Value value);
 /// An empty (zero-element) rank-1 tensor: "no bias".
 Value emptyTensor(OpBuilder &b, Location loc, Type elementType);
 /// `arg` seen with its two trailing view dimensions swapped.

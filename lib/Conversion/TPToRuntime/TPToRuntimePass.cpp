@@ -1,8 +1,8 @@
 //===- TPToRuntimePass.cpp - The convert-tp-to-runtime pass ---------------===//
 //
-// Applies the MatmulToRuntime and ConvToRuntime patterns greedily; ops they
-// do not take (other dtypes, unsupported geometry) stay for
-// convert-tp-to-linalg.
+// Applies the MatmulToRuntime and ConvToRuntime patterns (with `onednn`) and
+// the TrainingToRuntime ones greedily; ops they do not take (other dtypes,
+// unsupported geometry) stay for convert-tp-to-linalg.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,13 +35,18 @@ namespace {
 
 struct ConvertTPToRuntimePass
     : public tp::impl::ConvertTPToRuntimePassBase<ConvertTPToRuntimePass> {
+  using ConvertTPToRuntimePassBase::ConvertTPToRuntimePassBase;
+
   void runOnOperation() override {
     if (failed(
             tp::verifyResolvedDtypes(getOperation(), "convert-tp-to-runtime")))
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
-    populateMatmulToRuntimePatterns(patterns);
-    populateConvToRuntimePatterns(patterns);
+    if (onednn) {
+      populateMatmulToRuntimePatterns(patterns);
+      populateConvToRuntimePatterns(patterns);
+    }
+    populateTrainingToRuntimePatterns(patterns);
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);
     if (failed(

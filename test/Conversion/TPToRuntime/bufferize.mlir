@@ -57,3 +57,67 @@ func.func @views(%a: tensor<4x8xf32>, %c: i64) -> tensor<8x4xf32> {
   return %r : tensor<8x4xf32>
 }
 
+
+// -----
+
+// An output the call updates in place (`updates`) is read: when its value is
+// still needed after the call, the call updates a copy of it; otherwise it
+// updates the buffer itself. An output not in `updates` gets a fresh buffer
+// without a copy.
+#id = affine_map<(d0) -> (d0)>
+func.func private @f(memref<*xf32>, memref<*xf32>) -> i32
+
+// CHECK-LABEL: func.func @update_in_place
+// CHECK: %[[Y:.*]] = memref.alloc() {{.*}} : memref<16xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[Y]] : memref<16xf32>)
+// CHECK-NOT: memref.copy
+// CHECK: %[[YU:.*]] = memref.cast %[[Y]] : memref<16xf32> to memref<*xf32>
+// CHECK: call @f(%{{.*}}, %[[YU]])
+// CHECK-NOT: memref.copy
+// CHECK: return %[[Y]]
+func.func @update_in_place(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %e = tensor.empty() : tensor<16xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<16xf32>
+  %r = tp_rt.call @f(%x) outs(%y) {output_positions = array<i64: 1>, updates = array<i64: 0>} : (tensor<16xf32>), (tensor<16xf32>) -> tensor<16xf32>
+  return %r : tensor<16xf32>
+}
+
+// CHECK-LABEL: func.func @update_copy
+// CHECK: %[[Y:.*]] = memref.alloc() {{.*}} : memref<16xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[Y]] : memref<16xf32>)
+// CHECK: %[[R:.*]] = memref.alloc() {{.*}} : memref<16xf32>
+// CHECK: memref.copy %[[Y]], %[[R]]
+// CHECK: %[[RU:.*]] = memref.cast %[[R]] : memref<16xf32> to memref<*xf32>
+// CHECK: call @f(%{{.*}}, %[[RU]])
+// CHECK: return %[[R]], %[[Y]]
+func.func @update_copy(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %e = tensor.empty() : tensor<16xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<16xf32>
+  %r = tp_rt.call @f(%x) outs(%y) {output_positions = array<i64: 1>, updates = array<i64: 0>} : (tensor<16xf32>), (tensor<16xf32>) -> tensor<16xf32>
+  return %r, %y : tensor<16xf32>, tensor<16xf32>
+}
+
+// CHECK-LABEL: func.func @overwrite_no_copy
+// CHECK: %[[Y:.*]] = memref.alloc() {{.*}} : memref<16xf32>
+// CHECK: linalg.generic {{.*}} outs(%[[Y]] : memref<16xf32>)
+// CHECK: %[[R:.*]] = memref.alloc() {{.*}} : memref<16xf32>
+// CHECK-NOT: memref.copy
+// CHECK: call @f
+func.func @overwrite_no_copy(%x: tensor<16xf32>) -> (tensor<16xf32>, tensor<16xf32>) {
+  %e = tensor.empty() : tensor<16xf32>
+  %y = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<16xf32>) outs(%e : tensor<16xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<16xf32>
+  %r = tp_rt.call @f(%x) outs(%y) {output_positions = array<i64: 1>} : (tensor<16xf32>), (tensor<16xf32>) -> tensor<16xf32>
+  return %r, %y : tensor<16xf32>, tensor<16xf32>
+}

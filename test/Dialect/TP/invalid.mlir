@@ -2367,3 +2367,111 @@ func.func @state_unknown_device() attributes {tp.autocast_state = {cache_enabled
 // expected-error @+1 {{tp.autocast_state belongs on a function}}
 module attributes {tp.autocast_state = {cache_enabled = true, enabled = false}} {
 }
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Train-step ops: GradScaler and fused optimizers
+//===----------------------------------------------------------------------===//
+
+func.func @check_finite_none() {
+  // expected-error @+1 {{expected at least one gradient}}
+  %f = "tp.amp_check_finite"() : () -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @update_scale_growth(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<f32>) {
+  // expected-error @+1 {{growth_factor must be a finite number > 1, got 1}}
+  %a, %b = tp.amp_update_scale %s, %t, %f {growth_factor = 1.0 : f64} : (tensor<f32>, tensor<i32>, tensor<f32>) -> (tensor<f32>, tensor<i32>)
+  return
+}
+
+// -----
+
+func.func @update_scale_backoff(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<f32>) {
+  // expected-error @+1 {{backoff_factor must lie in (0, 1), got 1.5}}
+  %a, %b = tp.amp_update_scale %s, %t, %f {backoff_factor = 1.5 : f64} : (tensor<f32>, tensor<i32>, tensor<f32>) -> (tensor<f32>, tensor<i32>)
+  return
+}
+
+// -----
+
+func.func @update_scale_interval(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<f32>) {
+  // expected-error @+1 {{growth_interval must lie in [1, 2^31 - 1] (the tracker is an i32), got 0}}
+  %a, %b = tp.amp_update_scale %s, %t, %f {growth_interval = 0 : i64} : (tensor<f32>, tensor<i32>, tensor<f32>) -> (tensor<f32>, tensor<i32>)
+  return
+}
+
+// -----
+
+func.func @sgd_grad_type(%p: tensor<8xf32>, %g: tensor<8xbf16>, %n: tensor<i64>) {
+  // expected-error @+1 {{expected grad to have the parameter's type 'tensor<8xf32>', got 'tensor<8xbf16>'}}
+  %a, %b = tp.fused_sgd %p, %g step(%n) {lr = 0.1 : f64} : (tensor<8xf32>, tensor<8xbf16>, tensor<i64>) -> (tensor<8xf32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @sgd_scale_alone(%p: tensor<8xf32>, %g: tensor<8xf32>, %n: tensor<i64>, %s: tensor<f32>) {
+  // expected-error @+1 {{expected grad_scale and found_inf together (the GradScaler's operands) or neither}}
+  %a, %b = tp.fused_sgd %p, %g step(%n) grad_scale(%s) {lr = 0.1 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<i64>, tensor<f32>) -> (tensor<8xf32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @sgd_negative_lr(%p: tensor<8xf32>, %g: tensor<8xf32>, %n: tensor<i64>) {
+  // expected-error @+1 {{invalid lr -0.1: expected a finite value >= 0}}
+  %a, %b = tp.fused_sgd %p, %g step(%n) {lr = -0.1 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<i64>) -> (tensor<8xf32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @sgd_missing_buffer(%p: tensor<8xf32>, %g: tensor<8xf32>, %n: tensor<i64>) {
+  // expected-error @+1 {{expected a momentum_buffer for momentum != 0}}
+  %a, %b = tp.fused_sgd %p, %g step(%n) {lr = 0.1 : f64, momentum = 0.9 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<i64>) -> (tensor<8xf32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @sgd_nesterov(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor<8xf32>, %n: tensor<i64>) {
+  // expected-error @+1 {{nesterov momentum requires a momentum and zero dampening}}
+  %a, %b, %c = tp.fused_sgd %p, %g momentum_buffer(%m) step(%n) {lr = 0.1 : f64, momentum = 0.9 : f64, dampening = 0.1 : f64, nesterov = true} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>) -> (tensor<8xf32>, tensor<8xf32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @adamw_beta(%p: tensor<8xf32>, %n: tensor<i64>) {
+  // expected-error @+1 {{invalid beta2 1: expected a value in [0, 1)}}
+  %a, %b, %c, %d = tp.fused_adamw %p, %p, %p, %p step(%n) {lr = 0.001 : f64, beta2 = 1.0 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @adamw_amsgrad(%p: tensor<8xf32>, %n: tensor<i64>) {
+  // expected-error @+1 {{expected a max_exp_avg_sq for amsgrad}}
+  %a, %b, %c, %d = tp.fused_adamw %p, %p, %p, %p step(%n) {lr = 0.001 : f64, amsgrad = true} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @sgd_stray_buffer(%p: tensor<8xf32>, %g: tensor<8xf32>, %m: tensor<8xf32>, %n: tensor<i64>) {
+  // expected-error @+1 {{a momentum_buffer needs momentum != 0}}
+  %a, %b, %c = tp.fused_sgd %p, %g momentum_buffer(%m) step(%n) {lr = 0.1 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>) -> (tensor<8xf32>, tensor<8xf32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @adamw_stray_max(%p: tensor<8xf32>, %n: tensor<i64>) {
+  // expected-error @+1 {{a max_exp_avg_sq needs amsgrad}}
+  %a, %b, %c, %d, %e = tp.fused_adamw %p, %p, %p, %p max_exp_avg_sq(%p) step(%n) {lr = 0.001 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>)
+  return
+}

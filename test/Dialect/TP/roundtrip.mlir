@@ -1485,3 +1485,22 @@ func.func @dynamic_shapes(%a: tensor<?x8xf32>, %b: tensor<8x?xf32>) -> tensor<?x
   %r = tp.mm %a, %b : (tensor<?x8xf32>, tensor<8x?xf32>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// The ops of a compiled train step (tp-train-step).
+// CHECK-LABEL: func.func @train_step_ops(
+// CHECK-NEXT: %[[F:.*]] = tp.amp_check_finite %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8xf32> -> tensor<f32>
+// CHECK-NEXT: {{.*}} = tp.fused_sgd %{{.*}}, %{{.*}} momentum_buffer(%{{.*}}) step(%{{.*}}) grad_scale(%{{.*}}) found_inf(%[[F]]) {lr = 1.000000e-01 : f64, momentum = 9.000000e-01 : f64, nesterov = true} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<i64>, tensor<f32>, tensor<f32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<i64>)
+// CHECK-NEXT: {{.*}} = tp.fused_sgd %{{.*}}, %{{.*}} step(%{{.*}}) {lr = 1.000000e-02 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<i64>) -> (tensor<8xf32>, tensor<i64>)
+// CHECK-NEXT: {{.*}} = tp.fused_adamw %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} max_exp_avg_sq(%{{.*}}) step(%{{.*}}) grad_scale(%{{.*}}) found_inf(%[[F]]) {amsgrad = true, lr = 1.000000e-03 : f64} : (tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<i64>, tensor<f32>, tensor<f32>) -> (tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<i64>)
+// CHECK-NEXT: {{.*}} = tp.amp_update_scale %{{.*}}, %{{.*}}, %[[F]] {growth_interval = 100 : i64} : (tensor<f32>, tensor<i32>, tensor<f32>) -> (tensor<f32>, tensor<i32>)
+func.func @train_step_ops(%w: tensor<4x8xf32>, %gw: tensor<4x8xf32>, %mw: tensor<4x8xf32>,
+                          %b: tensor<8xf32>, %gb: tensor<8xf32>, %n: tensor<i64>,
+                          %h: tensor<8xbf16>, %gh: tensor<8xbf16>,
+                          %scale: tensor<f32>, %tracker: tensor<i32>) {
+  %found = tp.amp_check_finite %gw, %gb : tensor<4x8xf32>, tensor<8xf32> -> tensor<f32>
+  %w1, %m1, %n1 = tp.fused_sgd %w, %gw momentum_buffer(%mw) step(%n) grad_scale(%scale) found_inf(%found) {lr = 0.1 : f64, momentum = 0.9 : f64, nesterov = true} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<i64>, tensor<f32>, tensor<f32>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<i64>)
+  %b1, %n2 = tp.fused_sgd %b, %gb step(%n) {lr = 0.01 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<i64>) -> (tensor<8xf32>, tensor<i64>)
+  %h1, %hm, %hv, %hx, %n3 = tp.fused_adamw %h, %gh, %h, %h max_exp_avg_sq(%h) step(%n) grad_scale(%scale) found_inf(%found) {lr = 0.001 : f64, amsgrad = true} : (tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<i64>, tensor<f32>, tensor<f32>) -> (tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<i64>)
+  %s1, %t1 = tp.amp_update_scale %scale, %tracker, %found {growth_interval = 100 : i64} : (tensor<f32>, tensor<i32>, tensor<f32>) -> (tensor<f32>, tensor<i32>)
+  return
+}

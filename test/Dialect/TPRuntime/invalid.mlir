@@ -79,3 +79,21 @@ func.func @result_type(%a: tensor<4xf32>, %o: tensor<4xf32>) -> tensor<5xf32> {
   %r = tp_rt.call @f(%a) outs(%o) {output_positions = array<i64: 1>} : (tensor<4xf32>), (tensor<4xf32>) -> tensor<5xf32>
   return %r : tensor<5xf32>
 }
+
+// -----
+
+func.func private @f(memref<*xf32>, memref<*xf32>) -> i32
+func.func @update_index(%a: tensor<4xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{updated output 1 is not an output index (0 to 0)}}
+  %r = tp_rt.call @f(%a) outs(%o) {output_positions = array<i64: 1>, updates = array<i64: 1>} : (tensor<4xf32>), (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func private @f(memref<*xf32>, memref<*xf32>) -> i32
+func.func @update_twice(%a: tensor<4xf32>, %o: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{updated output 0 appears twice}}
+  %r = tp_rt.call @f(%a) outs(%o) {output_positions = array<i64: 1>, updates = array<i64: 0, 0>} : (tensor<4xf32>), (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}

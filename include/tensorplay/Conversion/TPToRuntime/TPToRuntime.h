@@ -1,7 +1,8 @@
 //===- TPToRuntime.h - tp products/convolutions to oneDNN -------*- C++ -*-===//
 //
 // Patterns rewriting matrix products and convolutions into calls of the
-// runtime's oneDNN wrappers (tp_rt_dnnl_*, tensorplay/Runtime/Codegen.h).
+// runtime's oneDNN wrappers (tp_rt_dnnl_*, tensorplay/Runtime/Codegen.h),
+// and the GradScaler and optimizer ops into calls of its kernels.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +19,10 @@ void populateMatmulToRuntimePatterns(RewritePatternSet &patterns);
 
 /// conv1d/2d/3d, conv_transpose1d/2d/3d, convolution -> tp_rt_dnnl_conv_*.
 void populateConvToRuntimePatterns(RewritePatternSet &patterns);
+
+/// amp_check_finite, amp_update_scale, fused_sgd, fused_adamw ->
+/// tp_rt_codegen_* (the GradScaler runtime's kernels; no oneDNN needed).
+void populateTrainingToRuntimePatterns(RewritePatternSet &patterns);
 
 } // namespace tp
 } // namespace mlir

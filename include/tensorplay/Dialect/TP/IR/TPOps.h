@@ -38,5 +38,7 @@
 #include "tensorplay/Dialect/TP/IR/TPShapeOps.h.inc"
 #define GET_OP_CLASSES
 #include "tensorplay/Dialect/TP/IR/TPLinalgOps.h.inc"
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPTrainingOps.h.inc"
 
 #endif // TENSORPLAY_DIALECT_TP_IR_TPOPS_H

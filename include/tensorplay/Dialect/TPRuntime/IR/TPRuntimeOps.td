@@ -39,9 +39,11 @@ def TPRuntime_CallOp : Op<TPRuntime_Dialect, "call", [
     and which returns an `i32` status. The call's arguments are `inputs`
     and `outputs` merged: output `i` is argument `output_positions[i]`, the
     inputs fill the other positions in order. Inputs are tensors the call
-    only reads or integer scalars; outputs are tensors it overwrites
-    entirely (their contents are never read), and result `i` is output `i`
-    after the call. `views`, when present, holds one permutation per
+    only reads, or integer or f64 scalars; outputs are tensors it writes,
+    and result `i` is output `i` after the call. An output's previous
+    contents are never read unless its index is in `updates`: the call
+    updates those in place (the optimizer and GradScaler kernels), so
+    bufferization hands it a buffer holding the output operand's value. `views`, when present, holds one permutation per
     argument (empty: none): the callee sees that tensor's buffer with its
     dimensions permuted (dimension `d` of the view is dimension `perm[d]`
     of the tensor), a strided view rather than a copy.
@@ -56,9 +58,11 @@ def TPRuntime_CallOp : Op<TPRuntime_Dialect, "call", [
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee,
-                       Variadic<AnyTypeOf<[AnyRankedTensor, AnySignlessInteger]>>:$inputs,
+                       Variadic<AnyTypeOf<[AnyRankedTensor, AnySignlessInteger,
+                                           F64]>>:$inputs,
                        Variadic<AnyRankedTensor>:$outputs,
                        DenseI64ArrayAttr:$output_positions,
+                       OptionalAttr<DenseI64ArrayAttr>:$updates,
                        OptionalAttr<TypedArrayAttrBase<DenseI64ArrayAttr,
                                     "one permutation per argument">>:$views);
   let results = (outs Variadic<AnyRankedTensor>:$results);

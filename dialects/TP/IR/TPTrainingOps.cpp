@@ -1,0 +1,177 @@
+//===- TPTrainingOps.cpp - GradScaler and fused optimizer ops -------------===//
+//
+// Result types (the updated state has the type of the state it updates) and
+// the checks the runtime's kernels would otherwise make at run time: the
+// hyper-parameter ranges of torch.optim.SGD / AdamW and GradScaler, and
+// matching parameter, gradient and state tensors.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+using namespace mlir;
+using namespace mlir::tp;
+
+#define GET_OP_CLASSES
+#include "tensorplay/Dialect/TP/IR/TPTrainingOps.cpp.inc"
+
+//===----------------------------------------------------------------------===//
+// Result types
+//===----------------------------------------------------------------------===//
+
+LogicalResult AmpCheckFiniteOp::inferReturnTypes(MLIRContext *context,
+                                                 std::optional<Location>,
+                                                 Adaptor,
+                                                 SmallVectorImpl<Type> &types) {
+  types.push_back(RankedTensorType::get({}, Float32Type::get(context)));
+  return success();
+}
+
+LogicalResult AmpUpdateScaleOp::inferReturnTypes(MLIRContext *,
+                                                 std::optional<Location>,
+                                                 Adaptor adaptor,
+                                                 SmallVectorImpl<Type> &types) {
+  types.push_back(adaptor.getScale().getType());
+  types.push_back(adaptor.getGrowthTracker().getType());
+  return success();
+}
+
+LogicalResult FusedSgdOp::inferReturnTypes(MLIRContext *,
+                                           std::optional<Location>,
+                                           Adaptor adaptor,
+                                           SmallVectorImpl<Type> &types) {
+  types.push_back(adaptor.getParam().getType());
+  if (Value buffer = adaptor.getMomentumBuffer())
+    types.push_back(buffer.getType());
+  types.push_back(adaptor.getStep().getType());
+  return success();
+}
+
+LogicalResult FusedAdamwOp::inferReturnTypes(MLIRContext *,
+                                             std::optional<Location>,
+                                             Adaptor adaptor,
+                                             SmallVectorImpl<Type> &types) {
+  types.push_back(adaptor.getParam().getType());
+  types.push_back(adaptor.getExpAvg().getType());
+  types.push_back(adaptor.getExpAvgSq().getType());
+  if (Value max = adaptor.getMaxExpAvgSq())
+    types.push_back(max.getType());
+  types.push_back(adaptor.getStep().getType());
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Verifiers
+//===----------------------------------------------------------------------===//
+
+/// `v` as written in the IR's attributes (0.1, 1, 1e-08).
+static std::string formatNumber(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%g", v);
+  return buf;
+}
+
+LogicalResult AmpCheckFiniteOp::verify() {
+  if (getGrads().empty())
+    return emitOpError("expected at least one gradient");
+  return success();
+}
+
+LogicalResult AmpUpdateScaleOp::verify() {
+  double growth = getGrowthFactor().convertToDouble();
+  double backoff = getBackoffFactor().convertToDouble();
+  if (!(growth > 1.0) || !std::isfinite(growth))
+    return emitOpError("growth_factor must be a finite number > 1, got ")
+           << formatNumber(growth);
+  if (!(backoff > 0.0 && backoff < 1.0))
+    return emitOpError("backoff_factor must lie in (0, 1), got ")
+           << formatNumber(backoff);
+  int64_t interval = getGrowthInterval();
+  if (interval < 1 || interval > INT32_MAX)
+    return emitOpError("growth_interval must lie in [1, 2^31 - 1] (the "
+                       "tracker is an i32), got ")
+           << interval;
+  return success();
+}
+
+/// The checks both optimizers share: every state tensor has the
+/// parameter's type, and the GradScaler operands come together.
+static LogicalResult
+verifyOptimizerOperands(Operation *op, Value param,
+                        ArrayRef<std::pair<Value, StringRef>> state,
+                        Value gradScale, Value foundInf) {
+  for (auto [value, name] : state)
+    if (value && value.getType() != param.getType())
+      return op->emitOpError("expected ")
+             << name << " to have the parameter's type " << param.getType()
+             << ", got " << value.getType();
+  if (!gradScale != !foundInf)
+    return op->emitOpError(
+        "expected grad_scale and found_inf together (the GradScaler's "
+        "operands) or neither");
+  return success();
+}
+
+/// A hyper-parameter that must be finite and >= 0.
+static LogicalResult expectNonNegative(Operation *op, StringRef name,
+                                       APFloat value) {
+  double v = value.convertToDouble();
+  if (!(v >= 0.0) || !std::isfinite(v))
+    return op->emitOpError("invalid ") << name << " " << formatNumber(v)
+                                       << ": expected a finite value >= 0";
+  return success();
+}
+
+LogicalResult FusedSgdOp::verify() {
+  if (failed(verifyOptimizerOperands(
+          *this, getParam(),
+          {{getGrad(), "grad"}, {getMomentumBuffer(), "momentum_buffer"}},
+          getGradScale(), getFoundInf())))
+    return failure();
+  for (auto [name, value] : {std::pair<StringRef, APFloat>{"lr", getLr()},
+                             {"momentum", getMomentum()},
+                             {"dampening", getDampening()},
+                             {"weight_decay", getWeightDecay()}})
+    if (failed(expectNonNegative(*this, name, value)))
+      return failure();
+  bool momentum = !getMomentum().isZero();
+  if (momentum != static_cast<bool>(getMomentumBuffer()))
+    return emitOpError(momentum ? "expected a momentum_buffer for momentum "
+                                  "!= 0"
+                                : "a momentum_buffer needs momentum != 0");
+  if (getNesterov() && (!momentum || !getDampening().isZero()))
+    return emitOpError("nesterov momentum requires a momentum and zero "
+                       "dampening");
+  return success();
+}
+
+LogicalResult FusedAdamwOp::verify() {
+  if (failed(verifyOptimizerOperands(*this, getParam(),
+                                     {{getGrad(), "grad"},
+                                      {getExpAvg(), "exp_avg"},
+                                      {getExpAvgSq(), "exp_avg_sq"},
+                                      {getMaxExpAvgSq(), "max_exp_avg_sq"}},
+                                     getGradScale(), getFoundInf())))
+    return failure();
+  for (auto [name, value] : {std::pair<StringRef, APFloat>{"lr", getLr()},
+                             {"eps", getEps()},
+                             {"weight_decay", getWeightDecay()}})
+    if (failed(expectNonNegative(*this, name, value)))
+      return failure();
+  for (auto [name, value] : {std::pair<StringRef, APFloat>{"beta1", getBeta1()},
+                             {"beta2", getBeta2()}}) {
+    double v = value.convertToDouble();
+    if (!(v >= 0.0 && v < 1.0))
+      return emitOpError("invalid ") << name << " " << formatNumber(v)
+                                     << ": expected a value in [0, 1)";
+  }
+  if (getAmsgrad() != static_cast<bool>(getMaxExpAvgSq()))
+    return emitOpError(getAmsgrad() ? "expected a max_exp_avg_sq for amsgrad"
+                                    : "a max_exp_avg_sq needs amsgrad");
+  return success();
+}

@@ -1,0 +1,183 @@
+//===- TrainingCalls.cpp - GradScaler and optimizer calls of compiled code
+//-===//
+//
+// The tp_rt_codegen_* entry points that the lowering of tp.amp_check_finite,
+// tp.amp_update_scale, tp.fused_sgd and tp.fused_adamw calls: each views its
+// memrefs as dense tp_rt_buffer descriptors and calls the GradScaler
+// runtime's C ABI (CAPI.h), whose kernels update the buffers in place.
+// Optional tensors (a momentum buffer, the GradScaler's scale and found_inf)
+// arrive as zero-element memrefs when absent. Failures go to the codegen
+// error slot with the runtime's message.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Runtime/Codegen.h"
+
+#include "codegen/CodegenError.h"
+
+#include <string>
+
+namespace {
+
+/// A memref descriptor with its rank.
+struct View {
+  int64_t rank;
+  tp_rt_memref *desc;
+
+  int64_t size(int64_t i) const { return desc->sizes_and_strides[i]; }
+  int64_t stride(int64_t i) const { return desc->sizes_and_strides[rank + i]; }
+  int64_t numel() const {
+    int64_t n = 1;
+    for (int64_t i = 0; i < rank; ++i)
+      n *= size(i);
+    return n;
+  }
+  /// Row-major without gaps (what the runtime's kernels take).
+  bool dense() const {
+    int64_t expected = 1;
+    for (int64_t i = rank - 1; i >= 0; --i) {
+      if (size(i) != 1 && stride(i) != expected)
+        return false;
+      expected *= size(i);
+    }
+    return true;
+  }
+  template <typename T>
+  T *data() const {
+    return static_cast<T *>(desc->aligned) + desc->offset;
+  }
+};
+
+size_t elementSize(tp_rt_dtype dtype) { return dtype == TP_RT_F32 ? 4 : 2; }
+
+/// The call's failure: the runtime's own message in the error slot.
+tp_rt_status failed(const char *what, tp_rt_status status) {
+  const char *detail = tp_rt_last_error_message();
+  return tensorplay::codegen::fail(
+      status, what, *detail ? detail : tp_rt_status_string(status));
+}
+
+/// `view` as a CPU buffer of `dtype`; false (with the error recorded) when
+/// it is not dense.
+bool toBuffer(const char *what, View view, tp_rt_dtype dtype,
+              tp_rt_buffer &buffer) {
+  if (!view.dense()) {
+    tensorplay::codegen::fail(TP_RT_ERROR_INVALID_ARGUMENT, what,
+                              "a tensor is not dense row-major");
+    return false;
+  }
+  buffer.data = static_cast<char *>(view.desc->aligned) +
+                view.desc->offset * static_cast<int64_t>(elementSize(dtype));
+  buffer.numel = view.numel();
+  buffer.dtype = dtype;
+  buffer.device = TP_RT_CPU;
+  return true;
+}
+
+/// The f32 scalar of `view`, or null for an absent (zero-element) operand.
+const float *optionalScalar(View view) {
+  return view.numel() == 0 ? nullptr : view.data<float>();
+}
+
+tp_rt_status checkFinite(const char *what, tp_rt_dtype dtype, View grad,
+                         View foundInf) {
+  tp_rt_buffer buffer;
+  if (!toBuffer(what, grad, dtype, buffer))
+    return TP_RT_ERROR_INVALID_ARGUMENT;
+  tp_rt_status status = tp_rt_check_finite(&buffer, 1, foundInf.data<float>());
+  return status == TP_RT_SUCCESS ? status : failed(what, status);
+}
+
+tp_rt_status sgdStep(const char *what, tp_rt_dtype dtype, View param, View grad,
+                     View momentum, View step, View scale, View foundInf,
+                     const tp_rt_sgd_options &options) {
+  tp_rt_buffer p, g, m;
+  if (!toBuffer(what, param, dtype, p) || !toBuffer(what, grad, dtype, g) ||
+      !toBuffer(what, momentum, dtype, m))
+    return TP_RT_ERROR_INVALID_ARGUMENT;
+  tp_rt_status status = tp_rt_sgd_step(
+      &p, &g, m.numel ? &m : nullptr, 1, &options, step.data<int64_t>(),
+      optionalScalar(scale), optionalScalar(foundInf));
+  return status == TP_RT_SUCCESS ? status : failed(what, status);
+}
+
+tp_rt_status adamwStep(const char *what, tp_rt_dtype dtype, View param,
+                       View grad, View expAvg, View expAvgSq, View maxExpAvgSq,
+                       View step, View scale, View foundInf,
+                       const tp_rt_adamw_options &options) {
+  tp_rt_buffer p, g, m, v, vmax;
+  if (!toBuffer(what, param, dtype, p) || !toBuffer(what, grad, dtype, g) ||
+      !toBuffer(what, expAvg, dtype, m) ||
+      !toBuffer(what, expAvgSq, dtype, v) ||
+      !toBuffer(what, maxExpAvgSq, dtype, vmax))
+    return TP_RT_ERROR_INVALID_ARGUMENT;
+  tp_rt_status status = tp_rt_adamw_step(
+      &p, &g, &m, &v, vmax.numel ? &vmax : nullptr, 1, &options,
+      step.data<int64_t>(), optionalScalar(scale), optionalScalar(foundInf));
+  return status == TP_RT_SUCCESS ? status : failed(what, status);
+}
+
+} // namespace
+
+extern "C" {
+
+tp_rt_status tp_rt_codegen_update_scale(int64_t sr, tp_rt_memref *scale,
+                                        int64_t tr, tp_rt_memref *tracker,
+                                        int64_t fr, tp_rt_memref *foundInf,
+                                        double growthFactor,
+                                        double backoffFactor,
+                                        int64_t growthInterval) {
+  const char *what = "tp.amp_update_scale";
+  tp_rt_status status = tp_rt_update_scale(
+      TP_RT_CPU, View{sr, scale}.data<float>(),
+      View{tr, tracker}.data<int32_t>(), View{fr, foundInf}.data<float>(), 1,
+      growthFactor, backoffFactor, growthInterval);
+  return status == TP_RT_SUCCESS ? status : failed(what, status);
+}
+
+#define TP_TRAINING_CALLS(SUFFIX, DTYPE)                                       \
+  tp_rt_status tp_rt_codegen_check_finite_##SUFFIX(                            \
+      int64_t gr, tp_rt_memref *grad, int64_t fr, tp_rt_memref *foundInf) {    \
+    return checkFinite("tp.amp_check_finite", DTYPE, View{gr, grad},           \
+                       View{fr, foundInf});                                    \
+  }                                                                            \
+  tp_rt_status tp_rt_codegen_sgd_step_##SUFFIX(                                \
+      int64_t pr, tp_rt_memref *param, int64_t gr, tp_rt_memref *grad,         \
+      int64_t mr, tp_rt_memref *momentum, int64_t nr, tp_rt_memref *step,      \
+      int64_t sr, tp_rt_memref *scale, int64_t fr, tp_rt_memref *foundInf,     \
+      double lr, double momentumFactor, double dampening, double weightDecay,  \
+      int64_t nesterov, int64_t maximize) {                                    \
+    tp_rt_sgd_options options = {                                              \
+        lr,          momentumFactor,    dampening,                             \
+        weightDecay, (int32_t)nesterov, (int32_t)maximize};                    \
+    return sgdStep("tp.fused_sgd", DTYPE, View{pr, param}, View{gr, grad},     \
+                   View{mr, momentum}, View{nr, step}, View{sr, scale},        \
+                   View{fr, foundInf}, options);                               \
+  }                                                                            \
+  tp_rt_status tp_rt_codegen_adamw_step_##SUFFIX(                              \
+      int64_t pr, tp_rt_memref *param, int64_t gr, tp_rt_memref *grad,         \
+      int64_t mr, tp_rt_memref *expAvg, int64_t vr, tp_rt_memref *expAvgSq,    \
+      int64_t xr, tp_rt_memref *maxExpAvgSq, int64_t nr, tp_rt_memref *step,   \
+      int64_t sr, tp_rt_memref *scale, int64_t fr, tp_rt_memref *foundInf,     \
+      double lr, double beta1, double beta2, double eps, double weightDecay,   \
+      int64_t amsgrad, int64_t maximize) {                                     \
+    tp_rt_adamw_options options = {lr,                                         \
+                                   beta1,                                      \
+                                   beta2,                                      \
+                                   eps,                                        \
+                                   weightDecay,                                \
+                                   (int32_t)amsgrad,                           \
+                                   (int32_t)maximize};                         \
+    return adamwStep("tp.fused_adamw", DTYPE, View{pr, param}, View{gr, grad}, \
+                     View{mr, expAvg}, View{vr, expAvgSq},                     \
+                     View{xr, maxExpAvgSq}, View{nr, step}, View{sr, scale},   \
+                     View{fr, foundInf}, options);                             \
+  }
+
+TP_TRAINING_CALLS(f32, TP_RT_F32)
+TP_TRAINING_CALLS(bf16, TP_RT_BF16)
+TP_TRAINING_CALLS(f16, TP_RT_F16)
+
+#undef TP_TRAINING_CALLS
+
+} // extern "C"

@@ -1,0 +1,561 @@
+//===- tp-train.cpp - Train a tp module's loss function on .npy data ------===//
+//
+//   tp-train model.mlir --data=x.npy --data=y.npy [--test-data=...]...
+//            [--function=f] [--autocast=cpu:bf16]
+//            [--optimizer=sgd|adamw --lr=... --momentum=... ...]
+//            [--grad-scaler [--init-scale=65536 --growth-factor=2
+//              --backoff-factor=0.5 --growth-interval=2000]]
+//            [--steps=N] [--batch=B] [--seed=S] [--print-every=K]
+//            [--save=DIR] [--resume=DIR] [--inject-nonfinite=STEP]...
+//
+// Autocasts the module (when asked), builds @f_train_step with tp-train-step
+// (forward, backward, GradScaler, fused optimizer in one function),
+// compiles it for the CPU and runs it once per step on batches drawn from
+// the --data files (one per leading argument of @f, samples along dim 0,
+// reshuffled every epoch from --seed). Parameters are the remaining
+// arguments, initialised from --seed (weights uniform in +-1/sqrt(fan-in),
+// vectors zero) or read from --resume. Prints the loss, the scale and the
+// skipped steps every --print-every steps, and the test accuracy (argmax of
+// @f's second result) on --test-data at the end. --save writes the
+// parameters, the optimizer and scaler state and the step reached as .npy
+// files; --resume continues from them bit-identically.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/HostIO/Generate.h"
+#include "tensorplay/HostIO/Npy.h"
+
+#include "tensorplay/Compiler/Compiler.h"
+#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Runtime/Codegen.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <random>
+
+using namespace mlir;
+using namespace mlir::tp;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory category("tp-train options");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<module.mlir>"),
+                                      cl::Required, cl::cat(category));
+static cl::opt<std::string>
+    function("function", cl::desc("The loss function (default: the only one)"),
+             cl::cat(category));
+static cl::list<std::string>
+    data("data",
+         cl::desc("Training data: one .npy per leading argument of the loss "
+                  "function (samples along dim 0)"),
+         cl::cat(category));
+static cl::list<std::string>
+    testData("test-data",
+             cl::desc("Test data, like --data: prints the accuracy at the "
+                      "end"),
+             cl::cat(category));
+static cl::opt<std::string>
+    autocast("autocast", cl::desc("tp-autocast target (cpu:bf16, cpu:fp16)"),
+             cl::cat(category));
+static cl::opt<std::string> optimizer("optimizer", cl::desc("sgd or adamw"),
+                                      cl::init("sgd"), cl::cat(category));
+static cl::opt<double> lr("lr", cl::desc("Learning rate"), cl::init(1e-3),
+                          cl::cat(category));
+static cl::opt<double> momentum("momentum", cl::desc("SGD momentum"),
+                                cl::init(0.0), cl::cat(category));
+static cl::opt<double> dampening("dampening", cl::desc("SGD dampening"),
+                                 cl::init(0.0), cl::cat(category));
+static cl::opt<bool> nesterov("nesterov", cl::desc("SGD Nesterov momentum"),
+                              cl::cat(category));
+static cl::opt<double>
+    weightDecay("weight-decay",
+                cl::desc("Weight decay (default: sgd 0, adamw 0.01)"),
+                cl::init(-1.0), cl::cat(category));
+static cl::opt<double> beta1("beta1", cl::desc("AdamW beta1"), cl::init(0.9),
+                             cl::cat(category));
+static cl::opt<double> beta2("beta2", cl::desc("AdamW beta2"), cl::init(0.999),
+                             cl::cat(category));
+static cl::opt<double> eps("eps", cl::desc("AdamW epsilon"), cl::init(1e-8),
+                           cl::cat(category));
+static cl::opt<bool> amsgrad("amsgrad", cl::desc("AdamW AMSGrad"),
+                             cl::cat(category));
+static cl::opt<bool> gradScaler("grad-scaler",
+                                cl::desc("Dynamic loss scaling (GradScaler)"),
+                                cl::cat(category));
+static cl::opt<double> initScale("init-scale",
+                                 cl::desc("GradScaler initial scale"),
+                                 cl::init(65536.0), cl::cat(category));
+static cl::opt<double> growthFactor("growth-factor",
+                                    cl::desc("GradScaler growth factor"),
+                                    cl::init(2.0), cl::cat(category));
+static cl::opt<double> backoffFactor("backoff-factor",
+                                     cl::desc("GradScaler backoff factor"),
+                                     cl::init(0.5), cl::cat(category));
+static cl::opt<int64_t>
+    growthInterval("growth-interval",
+                   cl::desc("GradScaler growth interval (steps)"),
+                   cl::init(2000), cl::cat(category));
+static cl::opt<int64_t> steps("steps", cl::desc("Steps to reach"),
+                              cl::init(100), cl::cat(category));
+static cl::opt<int64_t>
+    batch("batch",
+          cl::desc("Batch size (must be the loss function's dim 0; default: "
+                   "that)"),
+          cl::init(0), cl::cat(category));
+static cl::opt<uint64_t> seed("seed",
+                              cl::desc("Seed of the initial parameters and "
+                                       "of the data order"),
+                              cl::init(0), cl::cat(category));
+static cl::opt<int64_t> printEvery("print-every",
+                                   cl::desc("Print every N steps"),
+                                   cl::init(10), cl::cat(category));
+static cl::opt<std::string>
+    saveDir("save", cl::desc("Write parameters and state to DIR at the end"),
+            cl::cat(category));
+static cl::opt<std::string>
+    resumeDir("resume", cl::desc("Continue from the state --save wrote"),
+              cl::cat(category));
+static cl::list<int64_t>
+    injectNonFinite("inject-nonfinite",
+                    cl::desc("Put an inf into the batch of step N "
+                             "(repeatable; needs --grad-scaler)"),
+                    cl::cat(category));
+static cl::opt<std::string> pipelineOptions("pipeline-options",
+                                            cl::desc("tp-lower-to-cpu options"),
+                                            cl::cat(category));
+static cl::opt<unsigned> threads("num-threads",
+                                 cl::desc("Threads (0: all cores)"),
+                                 cl::init(0), cl::cat(category));
+
+static int failWith(const llvm::Twine &message) {
+  llvm::errs() << "tp-train: " << message << "\n";
+  return 1;
+}
+
+static llvm::Error error(const llvm::Twine &message) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
+}
+
+/// The layout tp-train-step recorded on @f_train_step.
+struct Layout {
+  std::string function;
+  unsigned numInputs = 0;
+  std::vector<int64_t> params;
+  std::vector<std::string> state;
+  bool gradScaler = false;
+};
+
+static llvm::Expected<Layout> readLayout(ModuleOp module) {
+  for (auto func : module.getOps<func::FuncOp>()) {
+    auto dict = func->getAttrOfType<DictionaryAttr>("tp.train_step");
+    if (!dict)
+      continue;
+    Layout layout;
+    layout.function = dict.getAs<StringAttr>("function").str();
+    layout.numInputs = dict.getAs<IntegerAttr>("num_inputs").getInt();
+    for (int64_t p : dict.getAs<DenseI64ArrayAttr>("params").asArrayRef())
+      layout.params.push_back(p);
+    for (Attribute name : dict.getAs<ArrayAttr>("state"))
+      layout.state.push_back(cast<StringAttr>(name).str());
+    layout.gradScaler = dict.getAs<BoolAttr>("grad_scaler").getValue();
+    return layout;
+  }
+  return error("tp-train-step built no train step");
+}
+
+/// A dataset: one tensor per leading argument, samples along dim 0.
+struct Dataset {
+  std::vector<HostTensor> columns;
+  int64_t size = 0;
+};
+
+static llvm::Expected<Dataset>
+readDataset(const std::vector<std::string> &paths, const FunctionSignature &sig,
+            unsigned numInputs, const char *what) {
+  if (paths.size() != numInputs)
+    return error(llvm::Twine(what) + ": @" + sig.name + " takes " +
+                 llvm::Twine(numInputs) + " batch arguments, got " +
+                 llvm::Twine(paths.size()) + " files");
+  Dataset set;
+  for (unsigned i = 0; i < numInputs; ++i) {
+    auto t = readNpy(paths[i]);
+    if (!t)
+      return t.takeError();
+    const TensorSpec &spec = sig.arguments[i];
+    std::vector<int64_t> trailing(spec.shape.begin() + 1, spec.shape.end());
+    if (t->kind() != spec.kind || t->shape().empty() ||
+        std::vector<int64_t>(t->shape().begin() + 1, t->shape().end()) !=
+            trailing)
+      return error(paths[i] + ": expected " + elementKindName(spec.kind) +
+                   " samples of shape [N" +
+                   [&] {
+                     std::string s;
+                     for (int64_t d : trailing)
+                       s += ", " + std::to_string(d);
+                     return s;
+                   }() +
+                   "], got a " + elementKindName(t->kind()) +
+                   " array of rank " + std::to_string(t->shape().size()));
+    if (i > 0 && t->shape()[0] != set.size)
+      return error(paths[i] + " has " + std::to_string(t->shape()[0]) +
+                   " samples, " + paths[0] + " " + std::to_string(set.size));
+    set.size = t->shape()[0];
+    set.columns.push_back(std::move(*t));
+  }
+  return set;
+}
+
+/// Copies samples `rows` of every column into `batch` (one tensor each).
+static void gather(const Dataset &set, const std::vector<int64_t> &rows,
+                   std::vector<HostTensor> &batch) {
+  for (size_t c = 0; c < set.columns.size(); ++c) {
+    const HostTensor &column = set.columns[c];
+    size_t rowBytes = column.byteSize() / column.shape()[0];
+    auto *dst = static_cast<uint8_t *>(batch[c].data());
+    const auto *src = static_cast<const uint8_t *>(column.data());
+    for (size_t r = 0; r < rows.size(); ++r)
+      std::memcpy(dst + r * rowBytes, src + rows[r] * rowBytes, rowBytes);
+  }
+}
+
+/// The samples of `step` (1-based): epoch e = (step-1) / (N / B) visits a
+/// permutation of the samples drawn from (seed, e) by Fisher-Yates with
+/// SplitMix64, so that a resumed run draws the same batches.
+static std::vector<int64_t> batchRows(int64_t step, int64_t n, int64_t b) {
+  int64_t perEpoch = n / b;
+  int64_t epoch = (step - 1) / perEpoch, within = (step - 1) % perEpoch;
+  std::vector<int64_t> order(n);
+  for (int64_t i = 0; i < n; ++i)
+    order[i] = i;
+  uint64_t state = seed * 0x9E3779B97F4A7C15ull + epoch + 1;
+  auto next = [&]() {
+    uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  };
+  for (int64_t i = n - 1; i > 0; --i)
+    std::swap(order[i], order[next() % (uint64_t)(i + 1)]);
+  return std::vector<int64_t>(order.begin() + within * b,
+                              order.begin() + (within + 1) * b);
+}
+
+/// Accuracy of @f's second result (logits [B, C]) on `set`, batch by batch
+/// (the last one padded with the first samples, which are not counted).
+static llvm::Expected<double>
+testAccuracy(CpuExecutable &exe, const FunctionSignature &sig,
+             const Dataset &set, const std::vector<HostTensor> &params,
+             unsigned numInputs, int64_t b) {
+  if (sig.results.size() < 2 || sig.results[1].shape.size() != 2 ||
+      sig.arguments[1].kind != ElementKind::I64)
+    return error("--test-data needs @" + sig.name +
+                 " to take class labels (i64) second and to return logits "
+                 "[B, C] second");
+  std::vector<HostTensor> inputs;
+  for (unsigned i = 0; i < numInputs; ++i)
+    inputs.emplace_back(sig.arguments[i].kind, sig.arguments[i].shape);
+  int64_t correct = 0;
+  for (int64_t start = 0; start < set.size; start += b) {
+    std::vector<int64_t> rows;
+    for (int64_t r = 0; r < b; ++r)
+      rows.push_back(start + r < set.size ? start + r : r % set.size);
+    gather(set, rows, inputs);
+    std::vector<const HostTensor *> args;
+    for (const HostTensor &t : inputs)
+      args.push_back(&t);
+    for (const HostTensor &t : params)
+      args.push_back(&t);
+    std::vector<HostTensor> results;
+    if (llvm::Error e = exe.run(sig.name, args, results))
+      return std::move(e);
+    const HostTensor &logits = results[1];
+    int64_t classes = logits.shape()[1];
+    for (int64_t r = 0; r < b && start + r < set.size; ++r) {
+      int64_t best = 0;
+      for (int64_t c = 1; c < classes; ++c)
+        if (logits.get(r * classes + c) > logits.get(r * classes + best))
+          best = c;
+      correct += best == set.columns[1].as<int64_t>()[start + r];
+    }
+  }
+  return double(correct) / double(set.size);
+}
+
+static std::string joinPath(llvm::StringRef dir, const llvm::Twine &name) {
+  llvm::SmallString<256> p(dir);
+  llvm::sys::path::append(p, name);
+  return p.str().str();
+}
+
+/// The files of a saved state: the parameters, their optimizer state, the
+/// scaler state, in the order of the train step's arguments after the
+/// batch.
+static std::vector<std::string> stateFiles(const Layout &layout,
+                                           const FunctionSignature &step) {
+  std::vector<std::string> names;
+  for (int64_t p : layout.params)
+    names.push_back("arg" + std::to_string(p) + ".npy");
+  for (int64_t p : layout.params)
+    for (const std::string &s : layout.state)
+      names.push_back("arg" + std::to_string(p) + "." + s + ".npy");
+  if (layout.gradScaler) {
+    names.push_back("scale.npy");
+    names.push_back("growth_tracker.npy");
+  }
+  (void)step;
+  return names;
+}
+
+static void hideForeignOptions() {
+  for (auto &entry : cl::getRegisteredOptions()) {
+    cl::Option *option = entry.second;
+    if (!llvm::is_contained(option->Categories, &category) &&
+        entry.first != "help" && entry.first != "version")
+      option->setHiddenFlag(cl::ReallyHidden);
+  }
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM initLLVM(argc, argv);
+  hideForeignOptions();
+  cl::ParseCommandLineOptions(argc, argv,
+                              "tp-train: train a tp module's loss function "
+                              "as one compiled step per batch\n");
+  if (data.empty())
+    return failWith("--data is required (one .npy per batch argument)");
+  if (steps < 0 || printEvery <= 0)
+    return failWith("--steps must be >= 0 and --print-every > 0");
+  if (!injectNonFinite.empty() && !gradScaler)
+    return failWith("--inject-nonfinite needs --grad-scaler (without it the "
+                    "step would apply the non-finite gradients)");
+  if (gradScaler && !(initScale > 0.0 && std::isfinite(initScale)))
+    return failWith("--init-scale must be a finite number > 0");
+  if (threads > 0 && tp_rt_set_num_threads((int32_t)std::min<unsigned>(
+                         threads, INT32_MAX)) != TP_RT_SUCCESS)
+    return failWith("--num-threads must be from 1 to 1024 (0: all cores)");
+
+  auto compileStart = std::chrono::steady_clock::now();
+  MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  std::string message;
+  auto file = openInputFile(inputFile, &message);
+  if (!file)
+    return failWith(message);
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseModule(context, sourceMgr);
+  if (!module)
+    return failWith("cannot parse " + inputFile);
+  if (!autocast.empty() && failed(autocastModule(*module, autocast)))
+    return failWith("tp-autocast failed");
+  TrainStepPassOptions stepOptions;
+  stepOptions.function = function;
+  stepOptions.numInputs = data.size();
+  stepOptions.optimizer = optimizer;
+  stepOptions.lr = lr;
+  stepOptions.momentum = momentum;
+  stepOptions.dampening = dampening;
+  stepOptions.nesterov = nesterov;
+  stepOptions.weightDecay = weightDecay;
+  stepOptions.beta1 = beta1;
+  stepOptions.beta2 = beta2;
+  stepOptions.eps = eps;
+  stepOptions.amsgrad = amsgrad;
+  stepOptions.gradScaler = gradScaler;
+  stepOptions.growthFactor = growthFactor;
+  stepOptions.backoffFactor = backoffFactor;
+  stepOptions.growthInterval = growthInterval;
+  if (failed(trainStepModule(*module, stepOptions)))
+    return failWith("tp-train-step failed");
+  auto layout = readLayout(*module);
+  if (!layout)
+    return failWith(llvm::toString(layout.takeError()));
+  CpuCompileOptions compileOptions;
+  compileOptions.pipelineOptions = pipelineOptions;
+  auto exe = CpuExecutable::compile(std::move(module), compileOptions);
+  if (!exe)
+    return failWith(llvm::toString(exe.takeError()));
+  double compileSeconds = std::chrono::duration<double>(
+                              std::chrono::steady_clock::now() - compileStart)
+                              .count();
+  const FunctionSignature *forward = (*exe)->lookup(layout->function);
+  const FunctionSignature *step =
+      (*exe)->lookup(layout->function + "_train_step");
+  if (!forward || !step)
+    return failWith("internal error: the compiled module lacks @" +
+                    layout->function + " or its train step");
+
+  unsigned k = layout->numInputs;
+  int64_t b =
+      step->arguments[0].shape.empty() ? 0 : step->arguments[0].shape[0];
+  if (b <= 0)
+    return failWith("the loss function's first argument must have a batch "
+                    "dimension first");
+  if (batch != 0 && batch != b)
+    return failWith("--batch=" + llvm::Twine(batch.getValue()) + " but @" +
+                    layout->function + " is compiled for batch " +
+                    llvm::Twine(b) +
+                    " (shapes are static: write the module for that batch)");
+  auto train = readDataset(data, *step, k, "--data");
+  if (!train)
+    return failWith(llvm::toString(train.takeError()));
+  if (train->size < b)
+    return failWith("--data has " + llvm::Twine(train->size) +
+                    " samples, fewer than one batch of " + llvm::Twine(b));
+  std::optional<Dataset> test;
+  if (!testData.empty()) {
+    auto t = readDataset(testData, *step, k, "--test-data");
+    if (!t)
+      return failWith(llvm::toString(t.takeError()));
+    if (t->size == 0)
+      return failWith("--test-data has no samples");
+    test = std::move(*t);
+  }
+
+  // The state: the train step's arguments after the batch.
+  std::vector<HostTensor> state;
+  std::vector<std::string> files = stateFiles(*layout, *step);
+  int64_t done = 0;
+  if (!resumeDir.empty()) {
+    for (size_t i = 0; i < files.size(); ++i) {
+      auto t = readNpy(joinPath(resumeDir, files[i]), &step->arguments[k + i]);
+      if (!t)
+        return failWith("--resume: " + llvm::toString(t.takeError()));
+      state.push_back(std::move(*t));
+    }
+    auto progress =
+        llvm::MemoryBuffer::getFile(joinPath(resumeDir, "progress.txt"));
+    unsigned long long savedSeed = 0;
+    long long savedSteps = 0;
+    if (!progress ||
+        std::sscanf((*progress)->getBufferStart(), "steps %lld seed %llu",
+                    &savedSteps, &savedSeed) != 2)
+      return failWith("--resume: cannot read " +
+                      joinPath(resumeDir, "progress.txt"));
+    if (savedSeed != seed)
+      return failWith("--resume: the state was trained with --seed=" +
+                      llvm::Twine(savedSeed) +
+                      "; resume with the same seed "
+                      "to draw the same batches");
+    done = savedSteps;
+  } else {
+    std::mt19937_64 rng(seed);
+    for (size_t i = 0; i < step->arguments.size() - k; ++i) {
+      const TensorSpec &spec = step->arguments[k + i];
+      if (i < layout->params.size() && spec.shape.size() >= 2) {
+        state.push_back(generateArgument(spec, InitKind::FanIn, 1, rng));
+        continue;
+      }
+      state.emplace_back(spec.kind, spec.shape); // zeros
+    }
+    if (layout->gradScaler)
+      state[state.size() - 2].set(0, initScale);
+  }
+
+  std::printf("tp-train: @%s, %zu parameters, %s, %s%s, batch %lld, "
+              "%lld samples; compiled in %.2f s\n",
+              layout->function.c_str(), layout->params.size(),
+              autocast.empty() ? "f32" : autocast.c_str(), optimizer.c_str(),
+              layout->gradScaler ? " + GradScaler" : "", (long long)b,
+              (long long)train->size, compileSeconds);
+  std::vector<HostTensor> inputs;
+  for (unsigned i = 0; i < k; ++i)
+    inputs.emplace_back(step->arguments[i].kind, step->arguments[i].shape);
+  size_t numParams = layout->params.size();
+  int64_t skipped = 0;
+  double lossSum = 0;
+  int64_t lossCount = 0;
+  auto trainStart = std::chrono::steady_clock::now();
+  std::vector<HostTensor> results;
+  for (int64_t s = done + 1; s <= steps; ++s) {
+    gather(*train, batchRows(s, train->size, b), inputs);
+    bool inject = llvm::is_contained(injectNonFinite, s);
+    if (inject) {
+      if (inputs[0].kind() == ElementKind::I64 ||
+          inputs[0].kind() == ElementKind::I32)
+        return failWith("--inject-nonfinite needs a floating first input");
+      inputs[0].set(0, std::numeric_limits<double>::infinity());
+    }
+    std::vector<const HostTensor *> args;
+    for (const HostTensor &t : inputs)
+      args.push_back(&t);
+    for (const HostTensor &t : state)
+      args.push_back(&t);
+    if (llvm::Error e = (*exe)->run(step->name, args, results))
+      return failWith("step " + llvm::Twine(s) + ": " +
+                      llvm::toString(std::move(e)));
+    double loss = results[0].get(0);
+    bool found = layout->gradScaler && results.back().get(0) != 0.0;
+    skipped += found;
+    if (std::isfinite(loss)) {
+      lossSum += loss;
+      ++lossCount;
+    }
+    // The step's results after the loss are the next step's state.
+    for (size_t i = 0; i < state.size(); ++i)
+      state[i] = results[1 + i];
+    if (inject || found)
+      std::printf("step %5lld  %s%s\n", (long long)s,
+                  inject ? "injected an inf into the batch; " : "",
+                  found ? "found_inf: step skipped" : "no inf found");
+    if (s % printEvery == 0 || s == steps) {
+      std::printf("step %5lld  loss %.6f", (long long)s,
+                  lossCount ? lossSum / lossCount : loss);
+      if (layout->gradScaler)
+        std::printf("  scale %g  skipped %lld", state[state.size() - 2].get(0),
+                    (long long)skipped);
+      std::printf("\n");
+      lossSum = 0;
+      lossCount = 0;
+    }
+  }
+  double trainSeconds = std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - trainStart)
+                            .count();
+  int64_t ran = std::max<int64_t>(0, steps - done);
+  std::printf("trained %lld steps in %.2f s (%.3f ms/step, %d threads)\n",
+              (long long)ran, trainSeconds,
+              ran ? 1e3 * trainSeconds / ran : 0.0, (int)tp_rt_num_threads());
+
+  if (test) {
+    std::vector<HostTensor> params(state.begin(), state.begin() + numParams);
+    auto accuracy = testAccuracy(**exe, *forward, *test, params, k, b);
+    if (!accuracy)
+      return failWith(llvm::toString(accuracy.takeError()));
+    std::printf("test accuracy %.2f%% (%lld samples)\n", 100.0 * *accuracy,
+                (long long)test->size);
+  }
+  if (!saveDir.empty()) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(saveDir))
+      return failWith("--save: cannot create " + saveDir + ": " + ec.message());
+    for (size_t i = 0; i < files.size(); ++i)
+      if (llvm::Error e = writeNpy(joinPath(saveDir, files[i]), state[i]))
+        return failWith("--save: " + llvm::toString(std::move(e)));
+    std::string progress = joinPath(saveDir, "progress.txt");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(progress, ec);
+    if (ec)
+      return failWith("--save: cannot write " + progress + ": " + ec.message());
+    os << "steps " << std::max<int64_t>(steps, done) << " seed " << seed
+       << "\n";
+  }
+  std::fflush(stdout);
+  return 0;
+}
