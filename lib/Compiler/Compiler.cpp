@@ -7,6 +7,7 @@
 
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
 
 using namespace mlir;
 
@@ -37,6 +38,24 @@ OwningOpRef<ModuleOp> mlir::tp::parseModuleFile(MLIRContext &context,
                                                 llvm::StringRef path) {
   prepareCompilerContext(context);
   return parseSourceFile<ModuleOp>(path, &context);
+}
+
+std::unique_ptr<tp::SourceFileModule>
+mlir::tp::parseSourceFileModule(MLIRContext &context, llvm::StringRef path,
+                                std::string &error) {
+  auto file = openInputFile(path, &error);
+  if (!file)
+    return nullptr;
+  auto result = std::make_unique<SourceFileModule>();
+  result->sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  result->diagnostics =
+      std::make_unique<SourceMgrDiagnosticHandler>(result->sourceMgr, &context);
+  result->module = parseModule(context, result->sourceMgr);
+  if (!result->module) {
+    error = ("cannot parse " + path).str();
+    return nullptr;
+  }
+  return result;
 }
 
 LogicalResult mlir::tp::autocastModule(ModuleOp module, llvm::StringRef target,

@@ -14,39 +14,13 @@
 #include "tensorplay/Runtime/Codegen.h"
 
 #include "codegen/CodegenError.h"
+#include "codegen/MemrefView.h"
 
 #include <string>
 
 namespace {
 
-/// A memref descriptor with its rank.
-struct View {
-  int64_t rank;
-  tp_rt_memref *desc;
-
-  int64_t size(int64_t i) const { return desc->sizes_and_strides[i]; }
-  int64_t stride(int64_t i) const { return desc->sizes_and_strides[rank + i]; }
-  int64_t numel() const {
-    int64_t n = 1;
-    for (int64_t i = 0; i < rank; ++i)
-      n *= size(i);
-    return n;
-  }
-  /// Row-major without gaps (what the runtime's kernels take).
-  bool dense() const {
-    int64_t expected = 1;
-    for (int64_t i = rank - 1; i >= 0; --i) {
-      if (size(i) != 1 && stride(i) != expected)
-        return false;
-      expected *= size(i);
-    }
-    return true;
-  }
-  template <typename T>
-  T *data() const {
-    return static_cast<T *>(desc->aligned) + desc->offset;
-  }
-};
+using View = tensorplay::codegen::MemrefView;
 
 size_t elementSize(tp_rt_dtype dtype) { return dtype == TP_RT_F32 ? 4 : 2; }
 

@@ -13,6 +13,7 @@
 #include "tensorplay/Runtime/Codegen.h"
 
 #include "codegen/CodegenError.h"
+#include "codegen/MemrefView.h"
 #include "onednn/WeightPacking.h"
 
 #include <dnnl.hpp>
@@ -33,35 +34,7 @@ namespace {
 using dt = dnnl::memory::data_type;
 using dims = dnnl::memory::dims;
 
-/// A memref descriptor viewed with its rank.
-struct View {
-  int64_t rank;
-  tp_rt_memref *desc;
-
-  int64_t size(int64_t i) const { return desc->sizes_and_strides[i]; }
-  int64_t stride(int64_t i) const { return desc->sizes_and_strides[rank + i]; }
-  int64_t numel() const {
-    int64_t n = 1;
-    for (int64_t i = 0; i < rank; ++i)
-      n *= size(i);
-    return n;
-  }
-  void *data(size_t elementSize) const {
-    return static_cast<char *>(desc->aligned) + desc->offset * elementSize;
-  }
-  dims sizes() const {
-    dims d;
-    for (int64_t i = 0; i < rank; ++i)
-      d.push_back(size(i));
-    return d;
-  }
-  dims strides() const {
-    dims d;
-    for (int64_t i = 0; i < rank; ++i)
-      d.push_back(size(i) == 1 ? 0 : stride(i));
-    return d;
-  }
-};
+using View = tensorplay::codegen::MemrefView;
 
 size_t sizeOf(dt type) { return type == dt::f32 ? 4 : 2; }
 

@@ -165,16 +165,11 @@ int main(int argc, char **argv) {
   }
 
   MLIRContext context;
-  llvm::SourceMgr sourceMgr;
   std::string error;
-  auto file = openInputFile(inputFile, &error);
-  if (!file)
+  auto source = parseSourceFileModule(context, inputFile, error);
+  if (!source)
     return failWith(error);
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseModule(context, sourceMgr);
-  if (!module)
-    return failWith("cannot parse " + inputFile);
+  OwningOpRef<ModuleOp> module = std::move(source->module);
 
   CpuCompileOptions options;
   options.autocast = autocast;

@@ -14,6 +14,7 @@
 #include "tensorplay/Transforms/Passes.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -42,6 +43,23 @@ OwningOpRef<ModuleOp> parseModuleString(MLIRContext &context,
 /// Parses the module in file `path`; null on errors.
 OwningOpRef<ModuleOp> parseModuleFile(MLIRContext &context,
                                       llvm::StringRef path);
+
+/// A module parsed from a file for a tool: the source manager and the
+/// handler that prints the context's diagnostics with their source lines
+/// live as long as the module.
+struct SourceFileModule {
+  llvm::SourceMgr sourceMgr;
+  std::unique_ptr<SourceMgrDiagnosticHandler> diagnostics;
+  OwningOpRef<ModuleOp> module;
+};
+
+/// Reads and parses `path` ("-": stdin) into `context`, reporting
+/// diagnostics through a SourceMgrDiagnosticHandler. Returns null with
+/// `error` set when the file cannot be read or does not parse (the parse
+/// errors have been printed).
+std::unique_ptr<SourceFileModule> parseSourceFileModule(MLIRContext &context,
+                                                        llvm::StringRef path,
+                                                        std::string &error);
 
 /// tp-autocast for `target` ("cuda:fp16", "cpu:bf16", ...; keepIoTypes: the
 /// public functions keep their signatures).
