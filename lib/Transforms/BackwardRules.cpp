@@ -304,6 +304,40 @@ LogicalResult mseRule(Rule &r) {
   r.give(t, r.neg(dx));
   return success();
 }
+/// binary_cross_entropy_with_logits: d/dx = w (sigmoid(x) (1 - t + p t) -
+/// p t), which is w (sigmoid(x) - t) without pos_weight p, scaled by the
+/// reduction. Autocast runs the op (fp32 list) and so this backward in f32.
+LogicalResult bceWithLogitsRule(Rule &r) {
+  auto bce = cast<BinaryCrossEntropyWithLogitsOp>(r.op);
+  Value x = bce.getInput(), t = bce.getTarget(), w = bce.getWeight(),
+        p = bce.getPosWeight(), g = r.grad;
+  for (auto [value, name] : {std::pair<Value, StringRef>{t, "target"},
+                             {w, "weight"},
+                             {p, "pos_weight"}})
+    if (value && r.b.isActive(value))
+      return bce.emitOpError("tp-autodiff: the gradient of "
+                             "binary_cross_entropy_with_logits with respect "
+                             "to its ")
+             << name << " is not implemented yet";
+  Value sigmoid = r.make("tp.sigmoid", x);
+  Value dx;
+  if (p) {
+    Value pt = r.mul(p, t);
+    Value factor = r.make("tp.add", {r.sub(r.b.scalar(t, 1.0), t), pt});
+    dx = r.sub(r.mul(sigmoid, factor), pt);
+  } else {
+    dx = r.sub(sigmoid, t);
+  }
+  if (w)
+    dx = r.mul(dx, w);
+  dx = r.mul(dx, g);
+  if (bce.getReduction() == Reduction::Mean)
+    dx = r.mul(dx, r.b.scalar(dx, 1.0 / static_cast<double>(
+                                            numElementsOrDynamic(shapeOf(x)))));
+  r.give(x, dx);
+  return success();
+}
+
 /// nll_loss and cross_entropy of class-index targets (an (N, C) or (C)
 /// input): nll_loss_backward, after log_softmax's backward for
 /// cross_entropy, whose log-probabilities are recomputed (exact, and
@@ -406,6 +440,8 @@ LogicalResult mlir::tp::applyBackwardRule(Operation *op,
           .Case<SoftmaxOp, LogSoftmaxOp>(
               [&](Operation *) { return softmaxRule(r); })
           .Case<MseLossOp>([&](Operation *) { return mseRule(r); })
+          .Case<BinaryCrossEntropyWithLogitsOp>(
+              [&](Operation *) { return bceWithLogitsRule(r); })
           .Case<NllLossOp, CrossEntropyOp>(
               [&](Operation *) { return classIndexRule(r); })
           .Default([&](Operation *) {

@@ -79,8 +79,9 @@ def AutodiffPass : Pass<"tp-autodiff", "::mlir::ModuleOp"> {
     elementwise arithmetic (add, sub, mul, div, neg), exp, log, sqrt, sin,
     cos, tanh, sigmoid, relu and gelu (tp.threshold_backward,
     tp.gelu_backward), mm, 2-d matmul, linear, sum, mean, reshape,
-    transpose, permute, softmax, log_softmax, mse_loss, and nll_loss and
-    cross_entropy of class indices (tp.nll_loss_backward). Any other op on
+    transpose, permute, softmax, log_softmax, mse_loss,
+    binary_cross_entropy_with_logits, and nll_loss and cross_entropy of
+    class indices (tp.nll_loss_backward). Any other op on
     the path from the arguments to the loss is an error naming it.
   }];
   let options = [

@@ -100,3 +100,12 @@ func.func @taken(%x: tensor<4xf32>) -> tensor<f32> {
   return %l : tensor<f32>
 }
 func.func private @taken_grad(%x: tensor<4xf32>) -> tensor<f32>
+
+// -----
+
+// A floating target is differentiated by default; its gradient is not.
+func.func @bce_target(%x: tensor<4x3xf32>, %t: tensor<4x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.binary_cross_entropy_with_logits' op tp-autodiff: the gradient of binary_cross_entropy_with_logits with respect to its target is not implemented yet}}
+  %l = tp.binary_cross_entropy_with_logits %x, %t : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -154,6 +154,20 @@ CASES = [
         "%loss = tp.add %x2, %c2 : (tensor<f64>, tensor<f64>) -> tensor<f64>"],
         lambda rng: [rng.uniform(-2, 2, (4, 5)),
                      np.array([3, -100, 0, 4], dtype=np.int64)]),
+    # binary_cross_entropy_with_logits with constant targets, weight and
+    # pos_weight (their gradients are not implemented), each reduction.
+    Case("bce_with_logits", [(3, 4)], [
+        "%t = tp.constant dense<[[0.0, 1.0, 0.5, 1.0], [1.0, 0.0, 0.25, 0.0], [0.5, 0.5, 1.0, 0.0]]> : tensor<3x4xf64>",
+        "%p = tp.constant dense<[1.0, 2.0, 0.5, 3.0]> : tensor<4xf64>",
+        "%w = tp.constant dense<[0.5, 1.0, 2.0, 1.5]> : tensor<4xf64>",
+        "%b1 = tp.binary_cross_entropy_with_logits %a0, %t : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%b2 = tp.binary_cross_entropy_with_logits %a0, %t weight(%w) pos_weight(%p) {reduction = #tp.reduction<sum>} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<4xf64>, tensor<4xf64>) -> tensor<f64>",
+        "%b3 = tp.binary_cross_entropy_with_logits %a0, %t pos_weight(%p) {reduction = #tp.reduction<none>} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<4xf64>) -> tensor<3x4xf64>",
+        "%sq = tp.mul %b3, %b3 : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%s3 = tp.sum %sq : (tensor<3x4xf64>) -> tensor<f64>",
+        "%x = tp.add %b1, %b2 : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+        "%loss = tp.add %x, %s3 : (tensor<f64>, tensor<f64>) -> tensor<f64>"],
+        lambda rng: [rng.uniform(-3, 3, (3, 4))]),
     Case("vector_cross_entropy", [(5,), ((), "i64")], [
         "%loss = tp.cross_entropy %a0, %a1 : (tensor<5xf64>, tensor<i64>) -> tensor<f64>"],
         lambda rng: [rng.uniform(-2, 2, (5,)), np.array(2, dtype=np.int64)]),
