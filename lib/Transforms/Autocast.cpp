@@ -8,6 +8,7 @@
 
 #include "tensorplay/Transforms/Passes.h"
 
+#include "AutocastGradients.h"
 #include "AutocastReport.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 #include "tensorplay/Transforms/Autocast.h"
@@ -68,11 +69,19 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
     AutocastOptions options;
     options.target = parsedTarget;
     AutocastResult result;
+    // Gradient functions tp-autodiff built earlier are built again from
+    // their autocast forward functions (AutocastGradients.h).
+    FailureOr<SmallVector<DetachedGradient>> gradients =
+        detachGradientFunctions(module);
+    if (failed(gradients))
+      return signalPassFailure();
     // The report is written also when the rewrite fails on a banned op (it
     // lists the op as banned); then the pass fails.
     LogicalResult rewritten =
         applyAutocast(module, options, policies, policy, keepIoTypes,
                       /*record=*/!report.empty(), result);
+    if (succeeded(rewritten))
+      rewritten = rebuildGradientFunctions(*gradients);
     const AutocastSummary &summary = result.summary;
     numCastsInserted += summary.castsInserted;
     numDynamicCasts += summary.dynamicCasts;

@@ -218,6 +218,13 @@ FailureOr<func::FuncOp> tp::buildGradientFunction(func::FuncOp func,
   auto grad = cast<func::FuncOp>(func->clone());
   grad.setName(name);
   grad.setPublic();
+  OpBuilder b(func.getContext());
+  SmallVector<int64_t> indices(wrt.begin(), wrt.end());
+  grad->setAttr(kGradientOfAttrName,
+                b.getDictionaryAttr(
+                    {b.getNamedAttr("function",
+                                    FlatSymbolRefAttr::get(func.getNameAttr())),
+                     b.getNamedAttr("wrt", b.getDenseI64ArrayAttr(indices))}));
   symbols.insert(grad, std::next(Block::iterator(func)));
   Differentiator differentiator(grad, wrt);
   if (failed(differentiator.run()))

@@ -14,6 +14,12 @@
 namespace mlir {
 namespace tp {
 
+/// The attribute linking a gradient function to its forward function:
+/// {function = @f, wrt = array<i64: ...>}. tp-autocast builds a linked
+/// function again from the autocast forward function, so that its backward
+/// ops take their forward ops' decisions (AutocastGradients.h).
+inline constexpr llvm::StringLiteral kGradientOfAttrName = "tp.gradient_of";
+
 /// True when the first result of `func` is a 0-d floating tensor (a loss).
 bool returnsLoss(func::FuncOp func);
 
@@ -26,7 +32,8 @@ bool isFloatTensor(Type type);
 /// argument's type. Errors (reported at `func` or at the op concerned):
 /// `func` returns no loss, has control flow between blocks, an index is out
 /// of range or not a floating tensor, @`name` exists, an op has no backward
-/// rule. `numBackwardOps`, when given, receives the backward ops built.
+/// rule. `numBackwardOps`, when given, receives the backward ops built. The
+/// function carries the kGradientOfAttrName link to `func`.
 FailureOr<func::FuncOp>
 buildGradientFunction(func::FuncOp func, ArrayRef<unsigned> wrt, StringRef name,
                       SymbolTable &symbols, unsigned *numBackwardOps = nullptr);

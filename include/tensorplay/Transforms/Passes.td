@@ -27,7 +27,10 @@ def AutocastPass : Pass<"tp-autocast", "::mlir::ModuleOp"> {
     its own device (its tp.device, else its caller's) and sees that device's
     autocast state at the call site (functions are specialized per state).
     Functions of nested modules are processed too. The report is written
-    also when the pass fails on a banned op.
+    also when the pass fails on a banned op. A gradient function tp-autodiff
+    built earlier (`tp.gradient_of`) is not decided from the tables but
+    built again from its autocast forward function (docs/Autodiff.md,
+    "Order independence").
 
     `tp-opt --autocast=cuda:fp16` runs this pass with that target;
     `--autocast-report` and `--autocast-policy` set `report` and `policy`.
@@ -73,6 +76,10 @@ def AutodiffPass : Pass<"tp-autodiff", "::mlir::ModuleOp"> {
     two f16 products, and the gradient reaching an f32 weight is cast back
     to f32 where the forward cast it down. Saved activations are the
     forward's values.
+
+    `@f_grad` carries `tp.gradient_of = {function = @f, wrt = ...}`: a later
+    tp-autocast builds it again from the autocast `@f`, so that running
+    tp-autodiff before or after tp-autocast gives the same program.
 
     Supported so far: straight-line functions (one block; tp.autocast
     regions are differentiated through) of tp.cast, tp.constant, the
