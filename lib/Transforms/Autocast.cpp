@@ -71,7 +71,7 @@ struct AutocastPass : public tp::impl::AutocastPassBase<AutocastPass> {
     AutocastResult result;
     // Gradient functions tp-autodiff built earlier are built again from
     // their autocast forward functions (AutocastGradients.h).
-    FailureOr<SmallVector<DetachedGradient>> gradients =
+    FailureOr<std::vector<DetachedGradient>> gradients =
         detachGradientFunctions(module);
     if (failed(gradients))
       return signalPassFailure();

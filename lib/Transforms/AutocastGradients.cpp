@@ -2,13 +2,14 @@
 //
 // See AutocastGradients.h. The link is the tp.gradient_of attribute
 // buildGradientFunction puts on every gradient function: {function = @f,
-// wrt = array<i64: ...>}.
+// wrt = array<i64: ...>}, or the tp.train_step attribute of a train step.
 //
 //===----------------------------------------------------------------------===//
 
 #include "AutocastGradients.h"
 
 #include "tensorplay/Transforms/Autodiff.h"
+#include "tensorplay/Transforms/TrainStep.h"
 
 #include "mlir/IR/SymbolTable.h"
 
@@ -34,18 +35,26 @@ static LogicalResult readLink(func::FuncOp grad, DictionaryAttr link,
 
 /// detachGradientFunctions for the functions directly in `module`.
 static LogicalResult detachIn(ModuleOp module,
-                              SmallVectorImpl<DetachedGradient> &detached) {
+                              std::vector<DetachedGradient> &detached) {
   SymbolTable symbols(module);
   SmallVector<func::FuncOp> toErase;
   size_t first = detached.size();
   for (auto grad : module.getOps<func::FuncOp>()) {
     auto link = grad->getAttrOfType<DictionaryAttr>(kGradientOfAttrName);
-    if (!link)
-      continue;
     func::FuncOp forward;
     DetachedGradient entry;
-    if (failed(readLink(grad, link, symbols, forward, entry.wrt)))
-      return failure();
+    if (link) {
+      if (failed(readLink(grad, link, symbols, forward, entry.wrt)))
+        return failure();
+    } else if (grad->hasAttr(kTrainStepAttrName)) {
+      FailureOr<TrainStepPassOptions> options = readTrainStepOptions(grad);
+      if (failed(options))
+        return failure();
+      forward = symbols.lookup<func::FuncOp>(options->function);
+      entry.trainStep = *options;
+    } else {
+      continue;
+    }
     // Without its forward function (or for a gradient of a gradient) the
     // function is autocast like any other.
     if (!forward || forward.isExternal() ||
@@ -75,11 +84,11 @@ static LogicalResult detachIn(ModuleOp module,
   return success();
 }
 
-FailureOr<SmallVector<DetachedGradient>>
+FailureOr<std::vector<DetachedGradient>>
 tp::detachGradientFunctions(ModuleOp root) {
   SmallVector<ModuleOp> modules;
   root.walk([&](ModuleOp module) { modules.push_back(module); });
-  SmallVector<DetachedGradient> detached;
+  std::vector<DetachedGradient> detached;
   for (ModuleOp module : modules)
     if (failed(detachIn(module, detached)))
       return failure();
@@ -93,7 +102,9 @@ tp::rebuildGradientFunctions(ArrayRef<DetachedGradient> detached) {
     SymbolTable symbols(module);
     auto forward = symbols.lookup<func::FuncOp>(entry.forward);
     FailureOr<func::FuncOp> grad =
-        buildGradientFunction(forward, entry.wrt, entry.name, symbols);
+        entry.trainStep
+            ? buildTrainStep(forward, *entry.trainStep, symbols)
+            : buildGradientFunction(forward, entry.wrt, entry.name, symbols);
     if (failed(grad))
       return failure();
     if (entry.before)

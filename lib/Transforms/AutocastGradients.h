@@ -7,16 +7,22 @@
 // autocast does not decide the backward ops from the tables. It takes the
 // gradient function out, autocasts the module, and builds it again from
 // the autocast forward function, exactly as --autocast --tp-autodiff does.
+// Train steps (tp.train_step, which records its options) are treated the
+// same way: built again by tp-train-step's builder.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSORPLAY_LIB_TRANSFORMS_AUTOCASTGRADIENTS_H
 #define TENSORPLAY_LIB_TRANSFORMS_AUTOCASTGRADIENTS_H
 
+#include "tensorplay/Transforms/TrainStep.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace mlir {
 namespace tp {
@@ -28,6 +34,8 @@ struct DetachedGradient {
   std::string name;
   std::string forward;
   SmallVector<unsigned> wrt;
+  /// Set for a train step (tp.train_step): the options it was built with.
+  std::optional<TrainStepPassOptions> trainStep;
   /// The op the function stood before (null: the end of the module).
   Operation *before = nullptr;
 };
@@ -37,7 +45,7 @@ struct DetachedGradient {
 /// function itself, and that nothing references (a referenced one stays and is
 /// autocast like any function, with a warning at it). A malformed link is an
 /// error.
-FailureOr<SmallVector<DetachedGradient>>
+FailureOr<std::vector<DetachedGradient>>
 detachGradientFunctions(ModuleOp module);
 
 /// Builds each detached function again from its (now autocast) forward

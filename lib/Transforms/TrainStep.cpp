@@ -8,6 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorplay/Transforms/TrainStep.h"
+
 #include "tensorplay/Transforms/Autodiff.h"
 #include "tensorplay/Transforms/Passes.h"
 
@@ -33,6 +35,25 @@ namespace {
 
 enum class Optimizer { SGD, AdamW };
 
+/// Builds @f_train_step for `opts` (TrainStep.h).
+class TrainStepBuilder {
+public:
+  explicit TrainStepBuilder(const TrainStepPassOptions &opts) : opts(opts) {}
+
+  LogicalResult checkOptions(Operation *anchor);
+  FailureOr<func::FuncOp> build(func::FuncOp func, SymbolTable &symbols);
+
+private:
+  /// The state tensors of one parameter, in argument order.
+  SmallVector<std::pair<StringRef, Type>> stateOf(Type param,
+                                                  MLIRContext *ctx) const;
+
+  const TrainStepPassOptions &opts;
+  Optimizer kind = Optimizer::SGD;
+  /// weight-decay, or the optimizer's default.
+  double decay = 0.0;
+};
+
 struct TrainStepPass : public tp::impl::TrainStepPassBase<TrainStepPass> {
   using TrainStepPassBase::TrainStepPassBase;
 
@@ -40,15 +61,8 @@ struct TrainStepPass : public tp::impl::TrainStepPassBase<TrainStepPass> {
 
 private:
   FailureOr<func::FuncOp> selectFunction(ModuleOp module, SymbolTable &symbols);
-  LogicalResult checkOptions(ModuleOp module);
-  /// The state tensors of one parameter, in argument order.
-  SmallVector<std::pair<StringRef, Type>> stateOf(Type param,
-                                                  MLIRContext *ctx) const;
-  LogicalResult build(func::FuncOp func, SymbolTable &symbols);
-
-  Optimizer kind = Optimizer::SGD;
-  /// weight-decay, or the optimizer's default.
-  double decay = 0.0;
+  /// The pass's options as the builder's struct.
+  TrainStepPassOptions currentOptions() const;
 };
 
 } // namespace
@@ -61,16 +75,16 @@ static std::string unusedName(SymbolTable &symbols, const std::string &base) {
   return name;
 }
 
-LogicalResult TrainStepPass::checkOptions(ModuleOp module) {
-  if (optimizer == "sgd")
+LogicalResult TrainStepBuilder::checkOptions(Operation *anchor) {
+  if (opts.optimizer == "sgd")
     kind = Optimizer::SGD;
-  else if (optimizer == "adamw")
+  else if (opts.optimizer == "adamw")
     kind = Optimizer::AdamW;
   else
-    return module.emitError("tp-train-step: unknown optimizer '")
-           << optimizer << "': expected sgd or adamw";
-  decay = weightDecay >= 0.0 ? weightDecay.getValue()
-                             : (kind == Optimizer::SGD ? 0.0 : 0.01);
+    return anchor->emitError("tp-train-step: unknown optimizer '")
+           << opts.optimizer << "': expected sgd or adamw";
+  decay = opts.weightDecay >= 0.0 ? opts.weightDecay
+                                  : (kind == Optimizer::SGD ? 0.0 : 0.01);
   return success();
 }
 
@@ -100,23 +114,24 @@ FailureOr<func::FuncOp> TrainStepPass::selectFunction(ModuleOp module,
 }
 
 SmallVector<std::pair<StringRef, Type>>
-TrainStepPass::stateOf(Type param, MLIRContext *ctx) const {
+TrainStepBuilder::stateOf(Type param, MLIRContext *ctx) const {
   Type step = RankedTensorType::get({}, IntegerType::get(ctx, 64));
   SmallVector<std::pair<StringRef, Type>> state;
   if (kind == Optimizer::SGD) {
-    if (momentum != 0.0)
+    if (opts.momentum != 0.0)
       state.push_back({"momentum_buffer", param});
   } else {
     state.push_back({"exp_avg", param});
     state.push_back({"exp_avg_sq", param});
-    if (amsgrad)
+    if (opts.amsgrad)
       state.push_back({"max_exp_avg_sq", param});
   }
   state.push_back({"step", step});
   return state;
 }
 
-LogicalResult TrainStepPass::build(func::FuncOp func, SymbolTable &symbols) {
+FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
+                                                SymbolTable &symbols) {
   MLIRContext *ctx = func.getContext();
   FunctionType type = func.getFunctionType();
   std::string stepName = (func.getName() + "_train_step").str();
@@ -126,16 +141,16 @@ LogicalResult TrainStepPass::build(func::FuncOp func, SymbolTable &symbols) {
   if (!returnsLoss(func))
     return func.emitOpError("tp-train-step: the first result of @")
            << func.getName() << " must be a 0-d floating tensor (the loss)";
-  if (numInputs > type.getNumInputs())
+  if (opts.numInputs > type.getNumInputs())
     return func.emitOpError("tp-train-step: num-inputs=")
-           << static_cast<unsigned>(numInputs) << " but @" << func.getName()
-           << " has " << type.getNumInputs() << " arguments";
+           << static_cast<unsigned>(opts.numInputs) << " but @"
+           << func.getName() << " has " << type.getNumInputs() << " arguments";
   SmallVector<unsigned> params;
-  for (unsigned i = numInputs; i < type.getNumInputs(); ++i) {
+  for (unsigned i = opts.numInputs; i < type.getNumInputs(); ++i) {
     if (!isFloatTensor(type.getInput(i)))
       return func.emitOpError("tp-train-step: argument #")
-             << i << " of @" << func.getName()
-             << " follows the num-inputs=" << static_cast<unsigned>(numInputs)
+             << i << " of @" << func.getName() << " follows the num-inputs="
+             << static_cast<unsigned>(opts.numInputs)
              << " batch arguments, so it is a parameter, but it is "
              << type.getInput(i) << ", not a floating tensor";
     params.push_back(i);
@@ -143,7 +158,7 @@ LogicalResult TrainStepPass::build(func::FuncOp func, SymbolTable &symbols) {
   if (params.empty())
     return func.emitOpError("tp-train-step: @")
            << func.getName() << " has no parameters after its "
-           << static_cast<unsigned>(numInputs) << " batch arguments";
+           << static_cast<unsigned>(opts.numInputs) << " batch arguments";
 
   OpBuilder b(ctx);
   Location loc = func.getLoc();
@@ -153,7 +168,7 @@ LogicalResult TrainStepPass::build(func::FuncOp func, SymbolTable &symbols) {
   // The function to differentiate: @f, or with the GradScaler a copy whose
   // first result is loss * scale and whose second is the loss.
   func::FuncOp source = func;
-  if (gradScaler) {
+  if (opts.gradScaler) {
     source = cast<func::FuncOp>(func->clone());
     source.setName(unusedName(symbols, "__tp_scaled_" + func.getName().str()));
     symbols.insert(source);
@@ -191,7 +206,7 @@ LogicalResult TrainStepPass::build(func::FuncOp func, SymbolTable &symbols) {
     }
   for (auto [name, stateType] : stateOf(type.getInput(params[0]), ctx))
     stateNames.push_back(b.getStringAttr(name));
-  if (gradScaler) {
+  if (opts.gradScaler) {
     inputs.append({f32Scalar, i32Scalar});
     results.append({f32Scalar, i32Scalar, f32Scalar});
   }
@@ -202,13 +217,14 @@ LogicalResult TrainStepPass::build(func::FuncOp func, SymbolTable &symbols) {
   step.setPublic();
   NamedAttrList layout;
   layout.set("function", b.getStringAttr(func.getName()));
-  layout.set("num_inputs", b.getI64IntegerAttr(numInputs));
+  layout.set("num_inputs", b.getI64IntegerAttr(opts.numInputs));
   layout.set("params", b.getDenseI64ArrayAttr(
                            SmallVector<int64_t>(params.begin(), params.end())));
   layout.set("state", b.getArrayAttr(stateNames));
-  layout.set("optimizer", b.getStringAttr(optimizer));
-  layout.set("grad_scaler", b.getBoolAttr(gradScaler));
-  step->setAttr("tp.train_step", layout.getDictionary(ctx));
+  layout.set("optimizer", b.getStringAttr(opts.optimizer));
+  layout.set("grad_scaler", b.getBoolAttr(opts.gradScaler));
+  layout.set("options", trainStepOptionsAttr(ctx, opts));
+  step->setAttr(kTrainStepAttrName, layout.getDictionary(ctx));
 
   // Forward and backward: the gradient function's body, inlined.
   Block *entry = step.addEntryBlock();
@@ -221,7 +237,7 @@ LogicalResult TrainStepPass::build(func::FuncOp func, SymbolTable &symbols) {
   for (unsigned p : params)
     next += stateOf(type.getInput(p), ctx).size();
   Value scale, tracker;
-  if (gradScaler) {
+  if (opts.gradScaler) {
     scale = entry->getArgument(next);
     tracker = entry->getArgument(next + 1);
     mapping.map(gradBody.getArgument(type.getNumInputs()), scale);
@@ -230,7 +246,7 @@ LogicalResult TrainStepPass::build(func::FuncOp func, SymbolTable &symbols) {
     b.clone(op, mapping);
   auto gradRet = cast<func::ReturnOp>(gradBody.getTerminator());
   unsigned numForward = gradRet.getNumOperands() - params.size();
-  Value loss = mapping.lookup(gradRet.getOperand(gradScaler ? 1 : 0));
+  Value loss = mapping.lookup(gradRet.getOperand(opts.gradScaler ? 1 : 0));
   SmallVector<Value> grads;
   for (unsigned i = 0; i < params.size(); ++i)
     grads.push_back(mapping.lookup(gradRet.getOperand(numForward + i)));
@@ -238,7 +254,7 @@ LogicalResult TrainStepPass::build(func::FuncOp func, SymbolTable &symbols) {
 
   // The GradScaler and the optimizer.
   Value foundInf;
-  if (gradScaler)
+  if (opts.gradScaler)
     foundInf = AmpCheckFiniteOp::create(b, loc, grads).getFoundInf();
   SmallVector<Value> newParams, newState;
   unsigned stateArg = type.getNumInputs();
@@ -249,20 +265,20 @@ LogicalResult TrainStepPass::build(func::FuncOp func, SymbolTable &symbols) {
     stateArg += count;
     Operation *update;
     if (kind == Optimizer::SGD) {
-      Value buffer = momentum != 0.0 ? state[0] : Value();
+      Value buffer = opts.momentum != 0.0 ? state[0] : Value();
       update = FusedSgdOp::create(
           b, loc, param, g, buffer, state.back(), scale, foundInf,
-          b.getF64FloatAttr(lr), b.getF64FloatAttr(momentum),
-          b.getF64FloatAttr(dampening), b.getF64FloatAttr(decay),
-          b.getBoolAttr(nesterov), b.getBoolAttr(maximize));
+          b.getF64FloatAttr(opts.lr), b.getF64FloatAttr(opts.momentum),
+          b.getF64FloatAttr(opts.dampening), b.getF64FloatAttr(decay),
+          b.getBoolAttr(opts.nesterov), b.getBoolAttr(opts.maximize));
     } else {
-      Value max = amsgrad ? state[2] : Value();
+      Value max = opts.amsgrad ? state[2] : Value();
       update = FusedAdamwOp::create(
           b, loc, param, g, state[0], state[1], max, state.back(), scale,
-          foundInf, b.getF64FloatAttr(lr), b.getF64FloatAttr(beta1),
-          b.getF64FloatAttr(beta2), b.getF64FloatAttr(eps),
-          b.getF64FloatAttr(decay), b.getBoolAttr(amsgrad),
-          b.getBoolAttr(maximize));
+          foundInf, b.getF64FloatAttr(opts.lr), b.getF64FloatAttr(opts.beta1),
+          b.getF64FloatAttr(opts.beta2), b.getF64FloatAttr(opts.eps),
+          b.getF64FloatAttr(decay), b.getBoolAttr(opts.amsgrad),
+          b.getBoolAttr(opts.maximize));
     }
     if (failed(verify(update)))
       return failure();
@@ -272,25 +288,138 @@ LogicalResult TrainStepPass::build(func::FuncOp func, SymbolTable &symbols) {
   SmallVector<Value> returned = {loss};
   llvm::append_range(returned, newParams);
   llvm::append_range(returned, newState);
-  if (gradScaler) {
+  if (opts.gradScaler) {
     auto updateScale = AmpUpdateScaleOp::create(
-        b, loc, scale, tracker, foundInf, b.getF64FloatAttr(growthFactor),
-        b.getF64FloatAttr(backoffFactor), b.getI64IntegerAttr(growthInterval));
+        b, loc, scale, tracker, foundInf, b.getF64FloatAttr(opts.growthFactor),
+        b.getF64FloatAttr(opts.backoffFactor),
+        b.getI64IntegerAttr(opts.growthInterval));
     if (failed(verify(updateScale)))
       return failure();
     returned.append({updateScale.getNewScale(),
                      updateScale.getNewGrowthTracker(), foundInf});
   }
   func::ReturnOp::create(b, loc, returned);
-  return success();
+  return step;
 }
 
 void TrainStepPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (failed(checkOptions(module)))
+  TrainStepPassOptions opts = currentOptions();
+  TrainStepBuilder builder(opts);
+  if (failed(builder.checkOptions(module)))
     return signalPassFailure();
   SymbolTable symbols(module);
   FailureOr<func::FuncOp> func = selectFunction(module, symbols);
-  if (failed(func) || failed(build(*func, symbols)))
+  if (failed(func) || failed(builder.build(*func, symbols)))
     return signalPassFailure();
+}
+
+TrainStepPassOptions TrainStepPass::currentOptions() const {
+  const TrainStepPass &pass = *this;
+  TrainStepPassOptions o;
+  o.function = pass.function;
+  o.numInputs = pass.numInputs;
+  o.optimizer = pass.optimizer;
+  o.lr = pass.lr;
+  o.momentum = pass.momentum;
+  o.dampening = pass.dampening;
+  o.nesterov = pass.nesterov;
+  o.weightDecay = pass.weightDecay;
+  o.beta1 = pass.beta1;
+  o.beta2 = pass.beta2;
+  o.eps = pass.eps;
+  o.amsgrad = pass.amsgrad;
+  o.maximize = pass.maximize;
+  o.gradScaler = pass.gradScaler;
+  o.growthFactor = pass.growthFactor;
+  o.backoffFactor = pass.backoffFactor;
+  o.growthInterval = pass.growthInterval;
+  return o;
+}
+
+//===----------------------------------------------------------------------===//
+// The options recorded on the step (TrainStep.h)
+//===----------------------------------------------------------------------===//
+
+DictionaryAttr tp::trainStepOptionsAttr(MLIRContext *ctx,
+                                        const TrainStepPassOptions &o) {
+  Builder b(ctx);
+  auto f = [&](double v) { return b.getF64FloatAttr(v); };
+  return b.getDictionaryAttr({
+      b.getNamedAttr("num_inputs", b.getI64IntegerAttr(o.numInputs)),
+      b.getNamedAttr("optimizer", b.getStringAttr(o.optimizer)),
+      b.getNamedAttr("lr", f(o.lr)),
+      b.getNamedAttr("momentum", f(o.momentum)),
+      b.getNamedAttr("dampening", f(o.dampening)),
+      b.getNamedAttr("nesterov", b.getBoolAttr(o.nesterov)),
+      b.getNamedAttr("weight_decay", f(o.weightDecay)),
+      b.getNamedAttr("beta1", f(o.beta1)),
+      b.getNamedAttr("beta2", f(o.beta2)),
+      b.getNamedAttr("eps", f(o.eps)),
+      b.getNamedAttr("amsgrad", b.getBoolAttr(o.amsgrad)),
+      b.getNamedAttr("maximize", b.getBoolAttr(o.maximize)),
+      b.getNamedAttr("grad_scaler", b.getBoolAttr(o.gradScaler)),
+      b.getNamedAttr("growth_factor", f(o.growthFactor)),
+      b.getNamedAttr("backoff_factor", f(o.backoffFactor)),
+      b.getNamedAttr("growth_interval", b.getI64IntegerAttr(o.growthInterval)),
+  });
+}
+
+FailureOr<TrainStepPassOptions> tp::readTrainStepOptions(func::FuncOp step) {
+  auto layout = step->getAttrOfType<DictionaryAttr>(kTrainStepAttrName);
+  auto dict = layout ? layout.getAs<DictionaryAttr>("options") : nullptr;
+  auto fn = layout ? layout.getAs<StringAttr>("function") : nullptr;
+  TrainStepPassOptions o;
+  bool ok = dict && fn;
+  auto real = [&](StringRef name, double &out) {
+    auto a = dict ? dict.getAs<FloatAttr>(name) : nullptr;
+    ok &= static_cast<bool>(a);
+    if (a)
+      out = a.getValueAsDouble();
+  };
+  auto flag = [&](StringRef name, bool &out) {
+    auto a = dict ? dict.getAs<BoolAttr>(name) : nullptr;
+    ok &= static_cast<bool>(a);
+    if (a)
+      out = a.getValue();
+  };
+  auto integer = [&](StringRef name, auto &out) {
+    auto a = dict ? dict.getAs<IntegerAttr>(name) : nullptr;
+    ok &= static_cast<bool>(a);
+    if (a)
+      out = a.getInt();
+  };
+  integer("num_inputs", o.numInputs);
+  integer("growth_interval", o.growthInterval);
+  real("lr", o.lr);
+  real("momentum", o.momentum);
+  real("dampening", o.dampening);
+  real("weight_decay", o.weightDecay);
+  real("beta1", o.beta1);
+  real("beta2", o.beta2);
+  real("eps", o.eps);
+  real("growth_factor", o.growthFactor);
+  real("backoff_factor", o.backoffFactor);
+  flag("nesterov", o.nesterov);
+  flag("amsgrad", o.amsgrad);
+  flag("maximize", o.maximize);
+  flag("grad_scaler", o.gradScaler);
+  auto optimizer = dict ? dict.getAs<StringAttr>("optimizer") : nullptr;
+  ok &= static_cast<bool>(optimizer);
+  if (!ok)
+    return step.emitOpError("malformed ")
+           << kTrainStepAttrName
+           << ": expected the layout and options tp-train-step records";
+  o.optimizer = optimizer.str();
+  o.function = fn.str();
+  return o;
+}
+
+FailureOr<func::FuncOp> tp::buildTrainStep(func::FuncOp func,
+                                           const TrainStepPassOptions &options,
+                                           SymbolTable &symbols) {
+  TrainStepBuilder builder(options);
+  if (failed(builder.checkOptions(func)))
+    return failure();
+  return builder.build(func, symbols);
 }

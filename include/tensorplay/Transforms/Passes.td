@@ -112,8 +112,9 @@ def TrainStepPass : Pass<"tp-train-step", "::mlir::ModuleOp"> {
                 "backward, GradScaler and a fused optimizer step";
   let description = [{
     For the loss function `@f` adds a public `@f_train_step` that runs, in
-    one function, the forward and backward of `@f` (tp-autodiff; run
-    tp-autocast first for mixed precision), the GradScaler (`grad-scaler`:
+    one function, the forward and backward of `@f` (tp-autodiff;
+    tp-autocast before or after this pass makes it mixed precision), the
+    GradScaler (`grad-scaler`:
     the loss is multiplied by the scale before the backward,
     `tp.amp_check_finite` sets found_inf from the gradients, the optimizer
     unscales them and skips the step on found_inf, and `tp.amp_update_scale`
@@ -131,7 +132,8 @@ def TrainStepPass : Pass<"tp-train-step", "::mlir::ModuleOp"> {
     the (unscaled) loss, the updated parameters, the updated states in the
     order of the arguments, and with `grad-scaler` the next scale, the next
     tracker and found_inf. The function's `tp.train_step` attribute records
-    this layout for tools (tp-train). Values are functional: a caller keeps
+    this layout for tools (tp-train) and the options, with which a later
+    tp-autocast builds the step again from the autocast loss function. Values are functional: a caller keeps
     the state by passing each result back as the next step's argument.
   }];
   let options = [

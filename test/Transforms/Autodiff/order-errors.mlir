@@ -24,3 +24,11 @@ func.func @g_grad(%x: tensor<4xf32>) -> tensor<f32> attributes {tp.gradient_of =
   %l = tp.sum %x : (tensor<4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+// expected-error @+1 {{malformed tp.train_step: expected the layout and options tp-train-step records}}
+func.func @h_train_step(%x: tensor<4xf32>) -> tensor<f32> attributes {tp.train_step = {function = "h"}} {
+  %l = tp.sum %x : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

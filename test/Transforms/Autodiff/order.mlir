@@ -11,6 +11,23 @@
 // RUN:     diff %t.first %t.second || exit 1; \
 // RUN:   done; \
 // RUN: done
+// The same for train steps (tp-train-step records its options in
+// tp.train_step, and tp-autocast builds the step again from the autocast
+// loss function).
+// RUN: for t in cuda:fp16 cpu:bf16 cpu:fp16; do \
+// RUN:   for o in "num-inputs=2 optimizer=sgd momentum=0.9 grad-scaler=true" "num-inputs=2 optimizer=adamw amsgrad=true lr=0.01"; do \
+// RUN:     for f in %tp_src_root/examples/mlp.mlir %tp_src_root/examples/digits_mlp.mlir; do \
+// RUN:       tp-opt $f --autocast=$t --tp-train-step="$o" --canonicalize --cse > %t.first && \
+// RUN:       tp-opt $f --tp-train-step="$o" --autocast=$t --canonicalize --cse > %t.second && \
+// RUN:       diff %t.first %t.second || exit 1; \
+// RUN:     done; \
+// RUN:   done; \
+// RUN: done
+// RUN: tp-opt %tp_src_root/examples/digits_mlp.mlir --tp-train-step="num-inputs=2 grad-scaler=true" --autocast=cpu:fp16 | FileCheck %s --check-prefix=STEP
+// STEP-LABEL: func.func @digits_loss_train_step(
+// STEP: tp.linear {{.*}} -> tensor<64x128xf16>
+// STEP: %[[G:.*]] = tp.cast %{{.*}} : tensor<128x64xf16> to tensor<128x64xf32>
+// STEP: tp.fused_sgd %{{.*}}, %[[G]] step
 // The link is what makes the difference: without it autocast decides the
 // backward products from the tables, and the f32 weights get f16
 // gradients; with it they get f32 gradients through the reversed casts.
