@@ -163,6 +163,8 @@ LogicalResult AutocastRewriter::processOp(Operation *op,
     return processCompute(op, context, scope);
   if (isa<AutocastOp>(op))
     return processRegionOp(op, context, scope);
+  if (auto custom = dyn_cast<CustomFunctionOp>(op))
+    return processCustomFunction(custom, context, scope);
   if (isa<CastOp, ConstantOp>(op)) {
     recordUntouched(op, context);
     return success();

@@ -89,6 +89,11 @@ private:
   void recordUntouched(Operation *op, const AutocastContext &context);
   LogicalResult processRegionOp(Operation *op, const AutocastContext &context,
                                 Operation *scope);
+  /// tp.custom_function with custom_fwd / custom_bwd
+  /// (AutocastCustomFunction.cpp).
+  LogicalResult processCustomFunction(CustomFunctionOp op,
+                                      const AutocastContext &context,
+                                      Operation *scope);
   /// A RegionBranchOpInterface op whose successor edges account for every
   /// value it passes (RegionBranchFlow): each set of values that must share
   /// a type (a loop's carried value, its region argument and result) takes

@@ -71,6 +71,56 @@ AutocastContext AutocastContext::enter(AutocastOp region) const {
   return result;
 }
 
+/// The state custom_fwd looks at: its device's (else the code's device's).
+static AutocastState decoratedState(const AutocastContext &context,
+                                    CustomFunctionOp op) {
+  std::optional<Device> device = op.getForwardDevice();
+  if (!device)
+    device = context.getDevice();
+  return device ? context.get(*device) : AutocastState();
+}
+
+Type AutocastContext::castInputsAt(CustomFunctionOp op) const {
+  // Like torch's _cast, only tensors on custom_fwd's device are cast: code
+  // of another device keeps its inputs (and its own autocast state).
+  Type castTo = op.getCastInputs();
+  std::optional<Device> fwdDevice = op.getForwardDevice();
+  if (!castTo || (device && fwdDevice && *device != *fwdDevice))
+    return {};
+  return decoratedState(*this, op).enabled ? castTo : Type();
+}
+
+AutocastContext AutocastContext::enterForward(CustomFunctionOp op) const {
+  AutocastContext result = *this;
+  if (castInputsAt(op)) {
+    AutocastState off = decoratedState(*this, op);
+    off.enabled = false;
+    result.set(off);
+  }
+  return result;
+}
+
+bool AutocastContext::forwardUsesAutocast(CustomFunctionOp op) const {
+  // Whether the forward region's ops run under autocast (on their device).
+  return enterForward(op).current().enabled;
+}
+
+AutocastContext AutocastContext::enterBackward(CustomFunctionOp op) const {
+  AutocastContext result = *this;
+  if (std::optional<Device> device = op.getBackwardDevice()) {
+    AutocastState state = get(*device);
+    state.enabled = state.enabled && forwardUsesAutocast(op);
+    result.set(state);
+    return result;
+  }
+  for (Device d : kDevices) {
+    AutocastState state = get(d);
+    state.enabled = false;
+    result.set(state);
+  }
+  return result;
+}
+
 std::string AutocastContext::key() const {
   std::string text = device ? stringifyDeviceType(*device).str() : "?";
   for (const AutocastState &state : states)
@@ -181,18 +231,29 @@ void mlir::tp::setFunctionAutocastContext(Operation *func,
 
 AutocastState mlir::tp::autocastStateAt(Operation *op,
                                         const AutocastOptions &options) {
-  SmallVector<AutocastOp> regions;
+  // The enclosing region ops, innermost first, with the region of each
+  // that holds `op`.
+  SmallVector<std::pair<Operation *, Region *>> regions;
+  Region *inner = op->getParentRegion();
   Operation *func = op->getParentOp();
-  for (; func && !isa<FunctionOpInterface>(func); func = func->getParentOp())
-    if (auto region = dyn_cast<AutocastOp>(func))
-      regions.push_back(region);
+  for (; func && !isa<FunctionOpInterface>(func);
+       inner = func->getParentRegion(), func = func->getParentOp())
+    if (isa<AutocastOp, CustomFunctionOp>(func))
+      regions.push_back({func, inner});
   AutocastContext context = AutocastContext::initial(
       op->getContext(), options,
       options.target ? std::optional<Device>(options.target->device)
                      : std::nullopt);
   if (func)
     context = getFunctionAutocastContext(func, options);
-  for (AutocastOp region : llvm::reverse(regions))
-    context = context.enter(region);
+  for (auto [region, body] : llvm::reverse(regions)) {
+    if (auto autocast = dyn_cast<AutocastOp>(region)) {
+      context = context.enter(autocast);
+      continue;
+    }
+    auto custom = cast<CustomFunctionOp>(region);
+    context = body == &custom.getForward() ? context.enterForward(custom)
+                                           : context.enterBackward(custom);
+  }
   return context.current();
 }

@@ -16,6 +16,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -66,6 +67,8 @@ public:
 private:
   LogicalResult backward(Block &block);
   void accumulate(Value value, Value grad);
+  /// A tp.custom_function's own backward region.
+  void applyCustomBackward(CustomFunctionOp custom);
 
   func::FuncOp func;
   ArrayRef<unsigned> wrt;
@@ -118,6 +121,12 @@ LogicalResult Differentiator::backward(Block &block) {
     if (!llvm::any_of(op.getOperands(),
                       [&](Value v) { return active.contains(v); }))
       continue;
+    if (auto custom = dyn_cast<CustomFunctionOp>(op)) {
+      applyCustomBackward(custom);
+      if (failedToAccumulate)
+        return failure();
+      continue;
+    }
     if (op.getNumRegions() != 0)
       return op.emitOpError("tp-autodiff: control flow is not differentiated "
                             "yet; only straight-line code and tp.autocast "
@@ -137,6 +146,34 @@ LogicalResult Differentiator::backward(Block &block) {
   return success();
 }
 
+void Differentiator::applyCustomBackward(CustomFunctionOp custom) {
+  // The backward region, inlined before the return: its block takes the
+  // inputs, the results and the results' gradients (zero where a result
+  // has none) and yields the inputs' gradients.
+  builder.setInsertionPoint(func.getBody().back().getTerminator());
+  Block &bwd = custom.getBackward().front();
+  unsigned n = custom.getInputs().size(), m = custom.getNumResults();
+  IRMapping mapping;
+  for (unsigned i = 0; i < n; ++i)
+    mapping.map(bwd.getArgument(i), custom.getInputs()[i]);
+  for (unsigned j = 0; j < m; ++j) {
+    Value result = custom.getResult(j);
+    Value grad = grads.lookup(result);
+    if (!grad)
+      grad = createFloatSplat(builder, custom.getLoc(),
+                              cast<RankedTensorType>(result.getType()), 0.0);
+    mapping.map(bwd.getArgument(n + j), result);
+    mapping.map(bwd.getArgument(n + m + j), grad);
+  }
+  for (Operation &inner : bwd.without_terminator()) {
+    builder.clone(inner, mapping);
+    ++numCreated;
+  }
+  for (auto [input, grad] :
+       llvm::zip(custom.getInputs(), custom.getBackwardYield().getValues()))
+    accumulate(input, mapping.lookupOrDefault(grad));
+}
+
 LogicalResult Differentiator::run() {
   Block &body = func.getBody().front();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
@@ -148,7 +185,8 @@ LogicalResult Differentiator::run() {
       for (Value result : op->getResults())
         if (isFloatTensor(result.getType()))
           active.insert(result);
-    if (auto yield = dyn_cast<YieldOp>(op))
+    if (auto yield = dyn_cast<YieldOp>(op);
+        yield && isa<AutocastOp>(yield->getParentOp()))
       for (auto [value, result] :
            llvm::zip(yield.getValues(), yield->getParentOp()->getResults()))
         if (active.contains(value))

@@ -116,3 +116,99 @@ LogicalResult AutocastOp::verify() {
            << getNumResults() << " result type(s) of the op";
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// CustomFunctionOp
+//===----------------------------------------------------------------------===//
+
+YieldOp CustomFunctionOp::getForwardYield() {
+  return cast<YieldOp>(getForward().front().getTerminator());
+}
+
+YieldOp CustomFunctionOp::getBackwardYield() {
+  return cast<YieldOp>(getBackward().front().getTerminator());
+}
+
+/// The device_type of a custom_fwd / custom_bwd dictionary.
+static std::optional<DeviceType> deviceOf(std::optional<DictionaryAttr> dict) {
+  if (!dict)
+    return std::nullopt;
+  auto name = dict->getAs<StringAttr>("device_type");
+  return name ? symbolizeDeviceType(name.getValue()) : std::nullopt;
+}
+
+std::optional<DeviceType> CustomFunctionOp::getForwardDevice() {
+  return deviceOf(getCustomFwd());
+}
+
+std::optional<DeviceType> CustomFunctionOp::getBackwardDevice() {
+  return deviceOf(getCustomBwd());
+}
+
+Type CustomFunctionOp::getCastInputs() {
+  if (std::optional<DictionaryAttr> dict = getCustomFwd())
+    if (auto type = dict->getAs<TypeAttr>("cast_inputs"))
+      return type.getValue();
+  return {};
+}
+
+/// Checks a custom_fwd / custom_bwd dictionary: a known device_type and, for
+/// custom_fwd, an optional floating cast_inputs.
+static LogicalResult verifyDecorator(CustomFunctionOp op, StringRef name,
+                                     DictionaryAttr dict, bool forward) {
+  for (NamedAttribute entry : dict) {
+    StringRef key = entry.getName().getValue();
+    if (key == "device_type") {
+      auto device = dyn_cast<StringAttr>(entry.getValue());
+      if (!device || !symbolizeDeviceType(device.getValue()))
+        return op.emitOpError()
+               << name << ": device_type must be \"cuda\", \"xpu\" or \"cpu\"";
+      continue;
+    }
+    if (forward && key == "cast_inputs") {
+      auto type = dyn_cast<TypeAttr>(entry.getValue());
+      if (!type || !isa<FloatType>(type.getValue()))
+        return op.emitOpError()
+               << name << ": cast_inputs must be a floating type";
+      continue;
+    }
+    return op.emitOpError() << name << ": unknown entry '" << key << "'";
+  }
+  if (!dict.get("device_type"))
+    return op.emitOpError() << name << " needs a device_type";
+  return success();
+}
+
+LogicalResult CustomFunctionOp::verify() {
+  if (std::optional<DictionaryAttr> fwd = getCustomFwd())
+    if (failed(verifyDecorator(*this, "custom_fwd", *fwd, /*forward=*/true)))
+      return failure();
+  if (std::optional<DictionaryAttr> bwd = getCustomBwd())
+    if (failed(verifyDecorator(*this, "custom_bwd", *bwd, /*forward=*/false)))
+      return failure();
+  Block &fwd = getForward().front();
+  if (fwd.getArgumentTypes() != getInputs().getTypes())
+    return emitOpError("the forward block must take one argument per input, "
+                       "of its type");
+  if (getForwardYield().getValues().getTypes() != getResultTypes())
+    return emitOpError("the forward region must yield the op's result types");
+  Block &bwd = getBackward().front();
+  SmallVector<Type> expected(getInputs().getTypes());
+  llvm::append_range(expected, getResultTypes());
+  llvm::append_range(expected, getResultTypes());
+  if (bwd.getArgumentTypes() != ArrayRef<Type>(expected))
+    return emitOpError("the backward block must take the inputs, the "
+                       "results and the results' gradients, of their types");
+  ValueRange grads = getBackwardYield().getValues();
+  if (grads.size() != getInputs().size())
+    return emitOpError("the backward region must yield one gradient per "
+                       "input, got ")
+           << grads.size() << " for " << getInputs().size();
+  for (auto [i, grad, input] : llvm::enumerate(grads, getInputs()))
+    if (cast<ShapedType>(grad.getType()).getShape() !=
+        cast<ShapedType>(input.getType()).getShape())
+      return emitOpError("the gradient of input #")
+             << i << " must have its shape " << input.getType() << ", got "
+             << grad.getType();
+  return success();
+}

@@ -46,6 +46,7 @@ struct AutocastState {
 };
 
 class AutocastOp;
+class CustomFunctionOp;
 
 /// What the autocast state depends on besides the IR: the pass option.
 struct AutocastOptions {
@@ -84,6 +85,17 @@ public:
   /// The context inside `region`: the region sets its device's state; code
   /// of unknown device takes the region's device.
   AutocastContext enter(AutocastOp region) const;
+  /// For a tp.custom_function at this point (custom_fwd / custom_bwd): the
+  /// dtype its floating inputs are cast to (null when cast_inputs is absent
+  /// or autocast is off for custom_fwd's device here), the context inside
+  /// its forward region (autocast disabled after cast_inputs), whether the
+  /// forward region's ops run under autocast (on their device), and the context
+  /// inside its backward region (the forward's state with custom_bwd, else
+  /// autocast off everywhere).
+  Type castInputsAt(CustomFunctionOp op) const;
+  AutocastContext enterForward(CustomFunctionOp op) const;
+  bool forwardUsesAutocast(CustomFunctionOp op) const;
+  AutocastContext enterBackward(CustomFunctionOp op) const;
   /// The same per-device states, for code running on `d`.
   AutocastContext on(std::optional<Device> d) const {
     AutocastContext result = *this;

@@ -81,8 +81,9 @@ def AutodiffPass : Pass<"tp-autodiff", "::mlir::ModuleOp"> {
     tp-autocast builds it again from the autocast `@f`, so that running
     tp-autodiff before or after tp-autocast gives the same program.
 
-    Supported so far: straight-line functions (one block; tp.autocast
-    regions are differentiated through) of tp.cast, tp.constant, the
+    A tp.custom_function contributes its own backward region instead of
+    its forward's derivative. Supported so far: straight-line functions
+    (one block; tp.autocast regions are differentiated through) of tp.cast, tp.constant, the
     elementwise arithmetic (add, sub, mul, div, neg), exp, log, sqrt, sin,
     cos, tanh, sigmoid, relu and gelu (tp.threshold_backward,
     tp.gelu_backward), mm, 2-d matmul, linear, sum, mean, reshape,

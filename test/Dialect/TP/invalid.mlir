@@ -177,7 +177,7 @@ func.func @autocast_yield(%a: tensor<4xf32>) {
 // -----
 
 func.func @yield_parent(%a: tensor<4xf32>) {
-  // expected-error @+1 {{expects parent op 'tp.autocast'}}
+  // expected-error @+1 {{expects parent op to be one of 'tp.autocast, tp.custom_function'}}
   tp.yield %a : tensor<4xf32>
 }
 
@@ -2474,4 +2474,146 @@ func.func @adamw_stray_max(%p: tensor<8xf32>, %n: tensor<i64>) {
   // expected-error @+1 {{a max_exp_avg_sq needs amsgrad}}
   %a, %b, %c, %d, %e = tp.fused_adamw %p, %p, %p, %p max_exp_avg_sq(%p) step(%n) {lr = 0.001 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>)
   return
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// tp.custom_function
+//===----------------------------------------------------------------------===//
+
+func.func @custom_device(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{custom_fwd: device_type must be "cuda", "xpu" or "cpu"}}
+  %y = tp.custom_function(%x) {custom_fwd = {device_type = "tpu"}} : (tensor<4xf32>) -> tensor<4xf32>
+  forward {
+  ^bb0(%a: tensor<4xf32>):
+    tp.yield %a : tensor<4xf32>
+  } backward {
+  ^bb0(%a: tensor<4xf32>, %r: tensor<4xf32>, %g: tensor<4xf32>):
+    tp.yield %g : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @custom_cast_inputs(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{custom_fwd: cast_inputs must be a floating type}}
+  %y = tp.custom_function(%x) {custom_fwd = {device_type = "cuda", cast_inputs = i32}} : (tensor<4xf32>) -> tensor<4xf32>
+  forward {
+  ^bb0(%a: tensor<4xf32>):
+    tp.yield %a : tensor<4xf32>
+  } backward {
+  ^bb0(%a: tensor<4xf32>, %r: tensor<4xf32>, %g: tensor<4xf32>):
+    tp.yield %g : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @custom_unknown_entry(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{custom_bwd: unknown entry 'cast_inputs'}}
+  %y = tp.custom_function(%x) {custom_bwd = {device_type = "cuda", cast_inputs = f32}} : (tensor<4xf32>) -> tensor<4xf32>
+  forward {
+  ^bb0(%a: tensor<4xf32>):
+    tp.yield %a : tensor<4xf32>
+  } backward {
+  ^bb0(%a: tensor<4xf32>, %r: tensor<4xf32>, %g: tensor<4xf32>):
+    tp.yield %g : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @custom_no_device(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{custom_fwd needs a device_type}}
+  %y = tp.custom_function(%x) {custom_fwd = {cast_inputs = f32}} : (tensor<4xf32>) -> tensor<4xf32>
+  forward {
+  ^bb0(%a: tensor<4xf32>):
+    tp.yield %a : tensor<4xf32>
+  } backward {
+  ^bb0(%a: tensor<4xf32>, %r: tensor<4xf32>, %g: tensor<4xf32>):
+    tp.yield %g : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @custom_forward_args(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{the forward block must take one argument per input, of its type}}
+  %y = tp.custom_function(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  forward {
+  ^bb0(%a: tensor<4xf16>):
+    %c = tp.cast %a : tensor<4xf16> to tensor<4xf32>
+    tp.yield %c : tensor<4xf32>
+  } backward {
+  ^bb0(%a: tensor<4xf32>, %r: tensor<4xf32>, %g: tensor<4xf32>):
+    tp.yield %g : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @custom_forward_yield(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{the forward region must yield the op's result types}}
+  %y = tp.custom_function(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  forward {
+  ^bb0(%a: tensor<4xf32>):
+    %c = tp.cast %a : tensor<4xf32> to tensor<4xf16>
+    tp.yield %c : tensor<4xf16>
+  } backward {
+  ^bb0(%a: tensor<4xf32>, %r: tensor<4xf32>, %g: tensor<4xf32>):
+    tp.yield %g : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @custom_backward_args(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{the backward block must take the inputs, the results and the results' gradients, of their types}}
+  %y = tp.custom_function(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  forward {
+  ^bb0(%a: tensor<4xf32>):
+    tp.yield %a : tensor<4xf32>
+  } backward {
+  ^bb0(%a: tensor<4xf32>, %g: tensor<4xf32>):
+    tp.yield %g : tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @custom_backward_count(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{the backward region must yield one gradient per input, got 2 for 1}}
+  %y = tp.custom_function(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  forward {
+  ^bb0(%a: tensor<4xf32>):
+    tp.yield %a : tensor<4xf32>
+  } backward {
+  ^bb0(%a: tensor<4xf32>, %r: tensor<4xf32>, %g: tensor<4xf32>):
+    tp.yield %g, %g : tensor<4xf32>, tensor<4xf32>
+  }
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @custom_backward_shape(%x: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{the gradient of input #0 must have its shape 'tensor<4xf32>', got 'tensor<f32>'}}
+  %y = tp.custom_function(%x) : (tensor<4xf32>) -> tensor<f32>
+  forward {
+  ^bb0(%a: tensor<4xf32>):
+    %s = tp.sum %a : (tensor<4xf32>) -> tensor<f32>
+    tp.yield %s : tensor<f32>
+  } backward {
+  ^bb0(%a: tensor<4xf32>, %r: tensor<f32>, %g: tensor<f32>):
+    tp.yield %g : tensor<f32>
+  }
+  return %y : tensor<f32>
 }

@@ -1504,3 +1504,28 @@ func.func @train_step_ops(%w: tensor<4x8xf32>, %gw: tensor<4x8xf32>, %mw: tensor
   %s1, %t1 = tp.amp_update_scale %scale, %tracker, %found {growth_interval = 100 : i64} : (tensor<f32>, tensor<i32>, tensor<f32>) -> (tensor<f32>, tensor<i32>)
   return
 }
+
+// CHECK-LABEL: func.func @custom_function(
+// CHECK: %{{.*}} = tp.custom_function(%{{.*}}, %{{.*}}) {custom_bwd = {device_type = "cuda"}, custom_fwd = {cast_inputs = f32, device_type = "cuda"}} : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32> forward {
+// CHECK: ^bb0(%{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<8x2xf32>):
+// CHECK:   tp.mm
+// CHECK:   tp.yield %{{.*}} : tensor<4x2xf32>
+// CHECK: } backward {
+// CHECK: ^bb0(%{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<8x2xf32>, %{{.*}}: tensor<4x2xf32>, %{{.*}}: tensor<4x2xf32>):
+// CHECK:   tp.yield %{{.*}}, %{{.*}} : tensor<4x8xf32>, tensor<8x2xf32>
+func.func @custom_function(%x: tensor<4x8xf32>, %w: tensor<8x2xf32>) -> tensor<4x2xf32> {
+  %y = tp.custom_function(%x, %w) {custom_fwd = {device_type = "cuda", cast_inputs = f32}, custom_bwd = {device_type = "cuda"}} : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+  forward {
+  ^bb0(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>):
+    %m = tp.mm %a, %b : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32>
+    tp.yield %m : tensor<4x2xf32>
+  } backward {
+  ^bb0(%a: tensor<4x8xf32>, %b: tensor<8x2xf32>, %r: tensor<4x2xf32>, %g: tensor<4x2xf32>):
+    %bt = tp.transpose %b {dim0 = 0 : i64, dim1 = 1 : i64} : (tensor<8x2xf32>) -> tensor<2x8xf32>
+    %ga = tp.mm %g, %bt : (tensor<4x2xf32>, tensor<2x8xf32>) -> tensor<4x8xf32>
+    %at = tp.transpose %a {dim0 = 0 : i64, dim1 = 1 : i64} : (tensor<4x8xf32>) -> tensor<8x4xf32>
+    %gb = tp.mm %at, %g : (tensor<8x4xf32>, tensor<4x2xf32>) -> tensor<8x2xf32>
+    tp.yield %ga, %gb : tensor<4x8xf32>, tensor<8x2xf32>
+  }
+  return %y : tensor<4x2xf32>
+}

@@ -168,6 +168,27 @@ CASES = [
         "%x = tp.add %b1, %b2 : (tensor<f64>, tensor<f64>) -> tensor<f64>",
         "%loss = tp.add %x, %s3 : (tensor<f64>, tensor<f64>) -> tensor<f64>"],
         lambda rng: [rng.uniform(-3, 3, (3, 4))]),
+    # A tp.custom_function whose forward has no backward rule (cumsum): the
+    # gradient comes from its backward region (a reversed cumsum).
+    Case("custom_function", [(3, 5), (3, 5)], [
+        "%y = tp.custom_function(%a0, %a1) : (tensor<3x5xf64>, tensor<3x5xf64>) -> tensor<3x5xf64> forward {",
+        "^bb0(%x: tensor<3x5xf64>, %w: tensor<3x5xf64>):",
+        "  %c = tp.cumsum %x {dim = 1 : i64} : (tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "  %m = tp.mul %c, %w : (tensor<3x5xf64>, tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "  tp.yield %m : tensor<3x5xf64>",
+        "} backward {",
+        "^bb0(%x: tensor<3x5xf64>, %w: tensor<3x5xf64>, %r: tensor<3x5xf64>, %g: tensor<3x5xf64>):",
+        "  %gc = tp.mul %g, %w : (tensor<3x5xf64>, tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "  %s = tp.sum %gc {dim = array<i64: 1>, keepdim = true} : (tensor<3x5xf64>) -> tensor<3x1xf64>",
+        "  %cs = tp.cumsum %gc {dim = 1 : i64} : (tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "  %t = tp.sub %s, %cs : (tensor<3x1xf64>, tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "  %gx = tp.add %t, %gc : (tensor<3x5xf64>, tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "  %c = tp.cumsum %x {dim = 1 : i64} : (tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "  %gw = tp.mul %g, %c : (tensor<3x5xf64>, tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "  tp.yield %gx, %gw : tensor<3x5xf64>, tensor<3x5xf64>",
+        "}",
+        "%sq = tp.mul %y, %y : (tensor<3x5xf64>, tensor<3x5xf64>) -> tensor<3x5xf64>",
+        "%loss = tp.sum %sq : (tensor<3x5xf64>) -> tensor<f64>"]),
     Case("vector_cross_entropy", [(5,), ((), "i64")], [
         "%loss = tp.cross_entropy %a0, %a1 : (tensor<5xf64>, tensor<i64>) -> tensor<f64>"],
         lambda rng: [rng.uniform(-2, 2, (5,)), np.array(2, dtype=np.int64)]),

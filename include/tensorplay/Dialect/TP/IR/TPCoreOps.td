@@ -93,9 +93,69 @@ def TP_AutocastOp : TP_Op<"autocast", [
   }];
 }
 
+def TP_CustomFunctionOp : TP_Op<"custom_function", [
+    RecursiveMemoryEffects]> {
+  let summary = "A function with its own backward (torch.autograd.Function "
+                "with tensorplay.amp's custom_fwd / custom_bwd)";
+  let description = [{
+    The `forward` region computes the results from the operands (its block
+    takes one argument per operand); the `backward` region computes the
+    gradient of every operand from the operands, the results and the
+    results' gradients (its block takes operands, then results, then
+    their gradients, and yields one gradient per operand, of its shape).
+    tp-autodiff uses the backward region instead of differentiating the
+    forward one; the lowering runs the forward region in place.
+
+    `custom_fwd = {device_type = "cuda", cast_inputs = f32}` and
+    `custom_bwd = {device_type = "cuda"}` (both optional) are
+    tensorplay.amp's decorators: with `cast_inputs` in an enabled autocast
+    region of that device, floating operands are cast to it and the forward
+    region runs with autocast disabled; otherwise the forward runs under
+    the surrounding state. With `custom_bwd` the backward region runs under
+    the autocast state the forward ran under (disabled after
+    `cast_inputs`); without it the backward runs with autocast disabled,
+    and tp-autocast warns when the forward ran under autocast.
+
+    Example:
+
+    ```mlir
+    %y = tp.custom_function(%x) {custom_fwd = {device_type = "cuda", cast_inputs = f32}} : (tensor<4xf32>) -> tensor<4xf32>
+    forward {
+    ^bb0(%a: tensor<4xf32>):
+      %e = tp.exp %a : (tensor<4xf32>) -> tensor<4xf32>
+      tp.yield %e : tensor<4xf32>
+    } backward {
+    ^bb0(%a: tensor<4xf32>, %e: tensor<4xf32>, %g: tensor<4xf32>):
+      %d = tp.mul %g, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      tp.yield %d : tensor<4xf32>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<TP_Tensor>:$inputs,
+                       OptionalAttr<DictionaryAttr>:$custom_fwd,
+                       OptionalAttr<DictionaryAttr>:$custom_bwd);
+  let results = (outs Variadic<TP_Tensor>:$results);
+  let regions = (region SizedRegion<1>:$forward, SizedRegion<1>:$backward);
+  let assemblyFormat = [{
+    `(` $inputs `)` attr-dict `:` functional-type($inputs, $results)
+    `forward` $forward `backward` $backward
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    YieldOp getForwardYield();
+    YieldOp getBackwardYield();
+    /// custom_fwd's device, cast_inputs (null when absent), custom_bwd's
+    /// device.
+    std::optional<DeviceType> getForwardDevice();
+    ::mlir::Type getCastInputs();
+    std::optional<DeviceType> getBackwardDevice();
+  }];
+}
+
 def TP_YieldOp : TP_Op<"yield", [Pure, Terminator,
-    HasParent<"AutocastOp">]> {
-  let summary = "Terminator of tp.autocast: yields the region's results";
+    ParentOneOf<["AutocastOp", "CustomFunctionOp"]>]> {
+  let summary = "Terminator of tp.autocast and of tp.custom_function's "
+                "regions: yields the region's values";
   let description = [{
     Example:
 
