@@ -20,10 +20,6 @@
 using namespace mlir;
 using namespace mlir::tp;
 
-static Type elementTypeOf(Value value) {
-  return cast<ShapedType>(value.getType()).getElementType();
-}
-
 LogicalResult AutocastRewriter::processCustomFunction(
     CustomFunctionOp op, const AutocastContext &outer, Operation *scope) {
   handledExits.insert(op.getForwardYield());
@@ -36,26 +32,25 @@ LogicalResult AutocastRewriter::processCustomFunction(
   Block &fwd = op.getForward().front();
   for (auto [arg, input] : llvm::zip(fwd.getArguments(), op.getInputs()))
     retype(arg, input.getType());
-  if (failed(processBlock(fwd, outer.enterForward(op), op)))
+  AutocastContext forward = outer.enterForward(op);
+  if (failed(processBlock(fwd, forward, op)))
     return failure();
   for (auto [result, yielded] :
        llvm::zip(op.getResults(), op.getForwardYield().getValues()))
     retype(result, yielded.getType());
 
-  // The backward: the forward's state with custom_bwd, else autocast off.
-  if (!op.getBackwardDevice() && outer.forwardUsesAutocast(op)) {
-    std::optional<Device> device = op.getForwardDevice();
-    if (!device)
-      device = outer.getDevice();
+  // The backward: the forward's state with custom_bwd, else autocast off
+  // (forwardUsesAutocast is whether `state` is enabled).
+  AutocastState state = forward.current();
+  if (!op.getBackwardDevice() && state.enabled)
     op.emitWarning("tp-autocast: the forward of this tp.custom_function "
                    "runs under autocast (")
-        << outer.get(*device).tag()
+        << state.tag()
         << ") but it has no custom_bwd, so its backward region runs with "
            "autocast disabled and its ops may compute in other dtypes "
            "than the forward's; add custom_bwd = {device_type = \""
-        << stringifyDeviceType(*device)
+        << stringifyDeviceType(*state.device)
         << "\"} to run it under the forward's autocast state";
-  }
   Block &bwd = op.getBackward().front();
   unsigned n = op.getInputs().size(), m = op.getNumResults();
   for (unsigned i = 0; i < n; ++i)

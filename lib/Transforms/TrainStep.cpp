@@ -44,9 +44,9 @@ public:
   FailureOr<func::FuncOp> build(func::FuncOp func, SymbolTable &symbols);
 
 private:
-  /// The state tensors of one parameter, in argument order.
-  SmallVector<std::pair<StringRef, Type>> stateOf(Type param,
-                                                  MLIRContext *ctx) const;
+  /// The names of each parameter's state tensors, in argument order (the
+  /// step counter is a tensor<i64>, the others have the parameter's type).
+  SmallVector<StringRef> stateNames() const;
 
   const TrainStepPassOptions &opts;
   Optimizer kind = Optimizer::SGD;
@@ -113,21 +113,18 @@ FailureOr<func::FuncOp> TrainStepPass::selectFunction(ModuleOp module,
   return diag;
 }
 
-SmallVector<std::pair<StringRef, Type>>
-TrainStepBuilder::stateOf(Type param, MLIRContext *ctx) const {
-  Type step = RankedTensorType::get({}, IntegerType::get(ctx, 64));
-  SmallVector<std::pair<StringRef, Type>> state;
+SmallVector<StringRef> TrainStepBuilder::stateNames() const {
+  SmallVector<StringRef> names;
   if (kind == Optimizer::SGD) {
     if (opts.momentum != 0.0)
-      state.push_back({"momentum_buffer", param});
+      names.push_back("momentum_buffer");
   } else {
-    state.push_back({"exp_avg", param});
-    state.push_back({"exp_avg_sq", param});
+    names.append({"exp_avg", "exp_avg_sq"});
     if (opts.amsgrad)
-      state.push_back({"max_exp_avg_sq", param});
+      names.push_back("max_exp_avg_sq");
   }
-  state.push_back({"step", step});
-  return state;
+  names.push_back("step");
+  return names;
 }
 
 FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
@@ -194,18 +191,18 @@ FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
     return failure();
 
   // The step's signature.
+  SmallVector<StringRef> names = stateNames();
+  auto stepType = RankedTensorType::get({}, b.getI64Type());
   SmallVector<Type> inputs(type.getInputs());
   SmallVector<Type> results = {type.getResult(0)};
-  SmallVector<Attribute> stateNames;
   for (unsigned p : params)
     results.push_back(type.getInput(p));
   for (unsigned p : params)
-    for (auto [name, stateType] : stateOf(type.getInput(p), ctx)) {
+    for (StringRef name : names) {
+      Type stateType = name == "step" ? stepType : type.getInput(p);
       inputs.push_back(stateType);
       results.push_back(stateType);
     }
-  for (auto [name, stateType] : stateOf(type.getInput(params[0]), ctx))
-    stateNames.push_back(b.getStringAttr(name));
   if (opts.gradScaler) {
     inputs.append({f32Scalar, i32Scalar});
     results.append({f32Scalar, i32Scalar, f32Scalar});
@@ -220,7 +217,7 @@ FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
   layout.set("num_inputs", b.getI64IntegerAttr(opts.numInputs));
   layout.set("params", b.getDenseI64ArrayAttr(
                            SmallVector<int64_t>(params.begin(), params.end())));
-  layout.set("state", b.getArrayAttr(stateNames));
+  layout.set("state", b.getStrArrayAttr(names));
   layout.set("optimizer", b.getStringAttr(opts.optimizer));
   layout.set("grad_scaler", b.getBoolAttr(opts.gradScaler));
   layout.set("options", trainStepOptionsAttr(ctx, opts));
@@ -233,9 +230,7 @@ FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
   Block &gradBody = grad->getBody().front();
   for (unsigned i = 0; i < type.getNumInputs(); ++i)
     mapping.map(gradBody.getArgument(i), entry->getArgument(i));
-  unsigned next = type.getNumInputs();
-  for (unsigned p : params)
-    next += stateOf(type.getInput(p), ctx).size();
+  unsigned next = type.getNumInputs() + params.size() * names.size();
   Value scale, tracker;
   if (opts.gradScaler) {
     scale = entry->getArgument(next);
@@ -260,9 +255,8 @@ FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
   unsigned stateArg = type.getNumInputs();
   for (auto [p, g] : llvm::zip_equal(params, grads)) {
     Value param = entry->getArgument(p);
-    size_t count = stateOf(param.getType(), ctx).size();
-    ValueRange state = entry->getArguments().slice(stateArg, count);
-    stateArg += count;
+    ValueRange state = entry->getArguments().slice(stateArg, names.size());
+    stateArg += names.size();
     Operation *update;
     if (kind == Optimizer::SGD) {
       Value buffer = opts.momentum != 0.0 ? state[0] : Value();

@@ -307,8 +307,7 @@ static std::string joinPath(llvm::StringRef dir, const llvm::Twine &name) {
 /// The files of a saved state: the parameters, their optimizer state, the
 /// scaler state, in the order of the train step's arguments after the
 /// batch.
-static std::vector<std::string> stateFiles(const Layout &layout,
-                                           const FunctionSignature &step) {
+static std::vector<std::string> stateFiles(const Layout &layout) {
   std::vector<std::string> names;
   for (int64_t p : layout.params)
     names.push_back("arg" + std::to_string(p) + ".npy");
@@ -319,7 +318,6 @@ static std::vector<std::string> stateFiles(const Layout &layout,
     names.push_back("scale.npy");
     names.push_back("growth_tracker.npy");
   }
-  (void)step;
   return names;
 }
 
@@ -426,7 +424,7 @@ int main(int argc, char **argv) {
 
   // The state: the train step's arguments after the batch.
   std::vector<HostTensor> state;
-  std::vector<std::string> files = stateFiles(*layout, *step);
+  std::vector<std::string> files = stateFiles(*layout);
   int64_t done = 0;
   if (!resumeDir.empty()) {
     for (size_t i = 0; i < files.size(); ++i) {
