@@ -25,7 +25,7 @@ done
 # Train the digits MLP on scikit-learn's handwritten digits: forward,
 # backward, GradScaler and fused SGD in one compiled step per batch.
 DIGITS="$BUILD/digits-data"
-python3 tools/scripts/make-digits.py "$DIGITS"
+/usr/bin/python3 tools/scripts/make-digits.py "$DIGITS"  # the Debian Python, with python3-sklearn
 for precision in "" "--autocast=cpu:bf16" "--autocast=cpu:fp16 --grad-scaler"; do
   echo "== tp-train examples/digits_mlp.mlir ${precision:-(f32)} --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=450"
   "$BUILD/bin/tp-train" examples/digits_mlp.mlir $precision \

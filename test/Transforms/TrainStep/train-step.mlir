@@ -6,6 +6,10 @@
 // RUN: tp-opt %s --tp-train-step="num-inputs=2 optimizer=adamw lr=0.001" | FileCheck %s --check-prefix=ADAMW
 // RUN: tp-opt %s --tp-train-step="num-inputs=2 optimizer=adamw amsgrad=true weight-decay=0.5" | FileCheck %s --check-prefix=AMSGRAD
 // RUN: tp-opt %s --autocast=cpu:bf16 --tp-train-step="num-inputs=2 grad-scaler=true" | FileCheck %s --check-prefix=BF16
+// Every hyper-parameter option reaches its op.
+// RUN: tp-opt %s --tp-train-step="num-inputs=2 momentum=0.9 nesterov=true maximize=true lr=0.5 weight-decay=0.1" | FileCheck %s --check-prefix=NESTEROV
+// RUN: tp-opt %s --tp-train-step="num-inputs=2 optimizer=adamw beta1=0.8 beta2=0.99 eps=1e-6 maximize=true" | FileCheck %s --check-prefix=BETAS
+// RUN: tp-opt %s --tp-train-step="num-inputs=2 momentum=0.9 dampening=0.5 grad-scaler=true backoff-factor=0.25 growth-factor=4" | FileCheck %s --check-prefix=FACTORS
 
 func.func @loss(%x: tensor<4x3xf32>, %y: tensor<4xi64>, %w: tensor<2x3xf32>, %b: tensor<2xf32>) -> (tensor<f32>, tensor<4x2xf32>) {
   %h = tp.linear %x, %w bias(%b) : (tensor<4x3xf32>, tensor<2x3xf32>, tensor<2xf32>) -> tensor<4x2xf32>
@@ -67,3 +71,8 @@ func.func @loss(%x: tensor<4x3xf32>, %y: tensor<4xi64>, %w: tensor<2x3xf32>, %b:
 // BF16: %[[GW:.*]] = tp.cast {{.*}} : tensor<2x3xbf16> to tensor<2x3xf32>
 // BF16: %[[F:.*]] = tp.amp_check_finite %[[GW]], %{{.*}} : tensor<2x3xf32>, tensor<2xf32>
 // BF16: tp.fused_sgd %{{.*}}, %[[GW]] step
+
+// NESTEROV: tp.fused_sgd {{.*}} {lr = 5.000000e-01 : f64, maximize = true, momentum = 9.000000e-01 : f64, nesterov = true, weight_decay = 1.000000e-01 : f64}
+// BETAS: tp.fused_adamw {{.*}} {beta1 = 8.000000e-01 : f64, beta2 = 0.98999999999999999 : f64, eps = 9.9999999999999995E-7 : f64, lr = 1.000000e-03 : f64, maximize = true}
+// FACTORS: tp.fused_sgd {{.*}} {dampening = 5.000000e-01 : f64, lr = 1.000000e-03 : f64, momentum = 9.000000e-01 : f64}
+// FACTORS: tp.amp_update_scale {{.*}} {backoff_factor = 2.500000e-01 : f64, growth_factor = 4.000000e+00 : f64}
