@@ -57,6 +57,60 @@ def total(value, shape):
     return "%%loss = tp.sum %%%s : (%s) -> tensor<f64>" % (value, t(shape))
 
 
+def squares(values):
+    """Lines adding sum(v * v) over `values` ((name, shape) pairs) into
+    %loss."""
+    lines, sums = [], []
+    for i, (name, shape) in enumerate(values):
+        ty = t(shape)
+        lines.append("%%sq%d = tp.mul %%%s, %%%s : (%s, %s) -> %s"
+                     % (i, name, name, ty, ty, ty))
+        lines.append("%%ss%d = tp.sum %%sq%d : (%s) -> tensor<f64>"
+                     % (i, i, ty))
+        sums.append("%%ss%d" % i)
+    acc = sums[0]
+    for i, term in enumerate(sums[1:]):
+        name = "%loss" if i == len(sums) - 2 else "%%acc%d" % i
+        lines.append("%s = tp.add %s, %s : (tensor<f64>, tensor<f64>) -> "
+                     "tensor<f64>" % (name, acc, term))
+        acc = name
+    return lines
+
+
+def weighted(values, seed):
+    """Lines adding sum(v * c) over `values`, each c a constant of v's shape
+    with distinct entries (a plain sum of a normalization's output is
+    constant), into %loss."""
+    rng = np.random.default_rng(seed)
+    lines, sums = [], []
+    for i, (name, shape) in enumerate(values):
+        ty = t(shape)
+        c = rng.uniform(-1, 1, shape)
+        lines.append("%%wc%d = tp.constant dense<%s> : %s"
+                     % (i, np.array2string(c, separator=", ", precision=6,
+                                           max_line_width=10**6,
+                                           threshold=10**6), ty))
+        lines.append("%%wm%d = tp.mul %%%s, %%wc%d : (%s, %s) -> %s"
+                     % (i, name, i, ty, ty, ty))
+        lines.append("%%ws%d = tp.sum %%wm%d : (%s) -> tensor<f64>"
+                     % (i, i, ty))
+        sums.append("%%ws%d" % i)
+    acc = sums[0]
+    for i, term in enumerate(sums[1:]):
+        name = "%loss" if i == len(sums) - 2 else "%%wacc%d" % i
+        lines.append("%s = tp.add %s, %s : (tensor<f64>, tensor<f64>) -> "
+                     "tensor<f64>" % (name, acc, term))
+        acc = name
+    return lines
+
+
+def unary(op, arg, shape, attrs=""):
+    """A line applying the unary `op` to %arg, named %op."""
+    ty = t(shape)
+    return "%%%s = tp.%s %%%s%s : (%s) -> %s" % (
+        op, op, arg, " {%s}" % attrs if attrs else "", ty, ty)
+
+
 CASES = [
     Case("binary_broadcast", [(2, 3), (3,)], [
         "%c = tp.constant dense<3.0> : tensor<f64>",
@@ -192,6 +246,96 @@ CASES = [
     Case("vector_cross_entropy", [(5,), ((), "i64")], [
         "%loss = tp.cross_entropy %a0, %a1 : (tensor<5xf64>, tensor<i64>) -> tensor<f64>"],
         lambda rng: [rng.uniform(-2, 2, (5,)), np.array(2, dtype=np.int64)]),
+    # The unary math ops, each on inputs inside its domain (and away from
+    # abs's kink and softplus's threshold switch, at beta x = 3).
+    Case("unary_more", [(2, 3), (2, 3), (2, 3)],
+         [unary(op, "a0", (2, 3)) for op in
+          ["asin", "acos", "cosh", "sinh", "tan", "erf", "erfinv", "expm1"]] +
+         [unary(op, "a1", (2, 3)) for op in
+          ["log10", "log2", "log1p", "reciprocal", "rsqrt"]] +
+         [unary("silu", "a2", (2, 3)), unary("abs", "a2", (2, 3)),
+          unary("softplus", "a2", (2, 3),
+                "beta = 2.0 : f64, threshold = 3.0 : f64")] +
+         squares([(op, (2, 3)) for op in
+                  ["asin", "acos", "cosh", "sinh", "tan", "erf", "erfinv",
+                   "expm1", "log10", "log2", "log1p", "reciprocal", "rsqrt",
+                   "silu", "abs", "softplus"]]),
+         lambda rng: [rng.uniform(-0.8, 0.8, (2, 3)),
+                      rng.uniform(0.5, 2, (2, 3)),
+                      np.array([[-2.5, -0.4, 0.3], [1.2, 1.7, 2.6]])]),
+    Case("binary_more", [(2, 3), (3,), (2, 3)], [
+        "%at = tp.atan2 %a2, %a1 : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
+        unary("pow", "a0", (2, 3), "scalar_exponent = 3.0 : f64"),
+        "%p5 = tp.pow %a0 {scalar_exponent = 0.5 : f64} : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%p2 = tp.pow %a2 {scalar_exponent = 2.0 : f64} : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%p1 = tp.pow %a2 {scalar_exponent = 1.0 : f64} : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        unary("rpow", "a2", (2, 3), "base = 3.0 : f64"),
+        unary("rdiv", "a0", (2, 3), "other = 2.0 : f64"),
+        unary("rtruediv", "a0", (2, 3), "other = -1.5 : f64"),
+        "%cm = tp.addcmul %a2, %a0, %a1 {value = 0.5 : f64} : (tensor<2x3xf64>, tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
+        "%cd = tp.addcdiv %a2, %a0, %a1 {value = -2.0 : f64} : (tensor<2x3xf64>, tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
+        "%c = tp.constant dense<[[true, false, true], [false, false, true]]> : tensor<2x3xi1>",
+        "%wh = tp.where %c, %a0, %a2 : (tensor<2x3xi1>, tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%wb = tp.where %c, %a1, %a2 : (tensor<2x3xi1>, tensor<3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        unary("dropout", "a2", (2, 3), "train = false"),
+        unary("cumsum", "a2", (2, 3), "dim = 1 : i64")] +
+        squares([(v, (2, 3)) for v in
+                 ["at", "pow", "p5", "p2", "p1", "rpow", "rdiv", "rtruediv",
+                  "cm", "cd", "wh", "wb", "dropout", "cumsum"]]),
+        lambda rng: [rng.uniform(0.5, 2, (2, 3)), rng.uniform(0.5, 2, (3,)),
+                     rng.uniform(-1, 1, (2, 3))]),
+    Case("layout_more", [(1, 3), (2, 1, 3)], [
+        "%e = tp.expand %a0 {size = array<i64: 4, 3>} : (tensor<1x3xf64>) -> tensor<4x3xf64>",
+        "%e2 = tp.expand %a0 {size = array<i64: 2, -1, 3>} : (tensor<1x3xf64>) -> tensor<2x1x3xf64>",
+        "%u = tp.unsqueeze %a0 {dim = 0 : i64} : (tensor<1x3xf64>) -> tensor<1x1x3xf64>",
+        "%q = tp.squeeze %a1 : (tensor<2x1x3xf64>) -> tensor<2x3xf64>",
+        "%f = tp.flatten %a1 : (tensor<2x1x3xf64>) -> tensor<6xf64>",
+        "%m = tp.softmin %q {dim = 1 : i64} : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%e3 = tp.mul %e2, %a1 : (tensor<2x1x3xf64>, tensor<2x1x3xf64>) -> tensor<2x1x3xf64>"] +
+        squares([("e", (4, 3)), ("e3", (2, 1, 3)), ("u", (1, 1, 3)),
+                 ("f", (6,)), ("m", (2, 3))])),
+    # Products of every rank combination torch.matmul has: batches, a
+    # broadcast batch, 1-D operands on either side, and dot with one
+    # operand twice.
+    Case("batched_products", [(2, 3, 4), (2, 4, 2), (4, 2), (4,),
+                              (2, 1, 2, 3), (3, 3, 2)], [
+        "%b = tp.bmm %a0, %a1 : (tensor<2x3x4xf64>, tensor<2x4x2xf64>) -> tensor<2x3x2xf64>",
+        "%m1 = tp.matmul %a0, %a2 : (tensor<2x3x4xf64>, tensor<4x2xf64>) -> tensor<2x3x2xf64>",
+        "%m2 = tp.matmul %a3, %a1 : (tensor<4xf64>, tensor<2x4x2xf64>) -> tensor<2x2xf64>",
+        "%m3 = tp.matmul %a0, %a3 : (tensor<2x3x4xf64>, tensor<4xf64>) -> tensor<2x3xf64>",
+        "%m4 = tp.matmul %a4, %a5 : (tensor<2x1x2x3xf64>, tensor<3x3x2xf64>) -> tensor<2x3x2x2xf64>",
+        "%m5 = tp.matmul %a3, %a3 : (tensor<4xf64>, tensor<4xf64>) -> tensor<f64>",
+        "%d = tp.dot %a3, %a3 : (tensor<4xf64>, tensor<4xf64>) -> tensor<f64>"] +
+        squares([("b", (2, 3, 2)), ("m1", (2, 3, 2)), ("m2", (2, 2)),
+                 ("m3", (2, 3)), ("m4", (2, 3, 2, 2)), ("m5", ()),
+                 ("d", ())])),
+    Case("add_products", [(3, 4), (4, 2), (4,), (2,), (2, 3, 4), (2, 4, 2)], [
+        "%mv = tp.mv %a0, %a2 : (tensor<3x4xf64>, tensor<4xf64>) -> tensor<3xf64>",
+        "%am = tp.addmm %a3, %a0, %a1 {alpha = 2.0 : f64, beta = 0.5 : f64} : (tensor<2xf64>, tensor<3x4xf64>, tensor<4x2xf64>) -> tensor<3x2xf64>",
+        "%bb = tp.baddbmm %a3, %a4, %a5 {alpha = -1.5 : f64} : (tensor<2xf64>, tensor<2x3x4xf64>, tensor<2x4x2xf64>) -> tensor<2x3x2xf64>",
+        "%ab = tp.addbmm %am, %a4, %a5 {alpha = 0.75 : f64, beta = 2.0 : f64} : (tensor<3x2xf64>, tensor<2x3x4xf64>, tensor<2x4x2xf64>) -> tensor<3x2xf64>",
+        "%av = tp.addmv %mv, %a0, %a2 {beta = 2.0 : f64} : (tensor<3xf64>, tensor<3x4xf64>, tensor<4xf64>) -> tensor<3xf64>",
+        "%ar = tp.addr %ab, %av, %a3 {alpha = 3.0 : f64} : (tensor<3x2xf64>, tensor<3xf64>, tensor<2xf64>) -> tensor<3x2xf64>",
+        "%vd = tp.linalg_vecdot %a4, %a0 : (tensor<2x3x4xf64>, tensor<3x4xf64>) -> tensor<2x3xf64>",
+        "%v1 = tp.linalg_vecdot %a5, %a5 {dim = 1 : i64} : (tensor<2x4x2xf64>, tensor<2x4x2xf64>) -> tensor<2x2xf64>"] +
+        squares([("bb", (2, 3, 2)), ("ar", (3, 2)), ("vd", (2, 3)),
+                 ("v1", (2, 2))])),
+    # The normalizations, with and without affine parameters, and
+    # batch_norm in training and inference form (a plain sum of their
+    # output is constant, so the loss weighs it).
+    Case("normalizations", [(2, 4, 3), (3,), (3,), (4,), (4,), (4,), (4,)], [
+        "%ln = tp.layer_norm %a0 weight(%a1) bias(%a2) {normalized_shape = array<i64: 3>} : (tensor<2x4x3xf64>, tensor<3xf64>, tensor<3xf64>) -> tensor<2x4x3xf64>",
+        "%l2 = tp.layer_norm %a0 {eps = 0.1 : f64, normalized_shape = array<i64: 4, 3>} : (tensor<2x4x3xf64>) -> tensor<2x4x3xf64>",
+        "%gn = tp.group_norm %a0 weight(%a3) bias(%a4) {num_groups = 2 : i64} : (tensor<2x4x3xf64>, tensor<4xf64>, tensor<4xf64>) -> tensor<2x4x3xf64>",
+        "%bt = tp.batch_norm %a0 weight(%a3) bias(%a4) running_mean(%a5) running_var(%a6) {training = true} : (tensor<2x4x3xf64>, tensor<4xf64>, tensor<4xf64>, tensor<4xf64>, tensor<4xf64>) -> tensor<2x4x3xf64>",
+        "%bi = tp.batch_norm %a0 weight(%a3) bias(%a4) running_mean(%a5) running_var(%a6) : (tensor<2x4x3xf64>, tensor<4xf64>, tensor<4xf64>, tensor<4xf64>, tensor<4xf64>) -> tensor<2x4x3xf64>",
+        "%bn = tp.batch_norm %a0 {training = true, eps = 0.01 : f64} : (tensor<2x4x3xf64>) -> tensor<2x4x3xf64>"] +
+        weighted([(v, (2, 4, 3)) for v in ["ln", "l2", "gn", "bt", "bi", "bn"]],
+                 11),
+        lambda rng: [rng.uniform(-2, 2, (2, 4, 3)), rng.uniform(0.5, 1.5, (3,)),
+                     rng.uniform(-1, 1, (3,)), rng.uniform(0.5, 1.5, (4,)),
+                     rng.uniform(-1, 1, (4,)), rng.uniform(-0.5, 0.5, (4,)),
+                     rng.uniform(0.5, 2, (4,))]),
 ]
 
 

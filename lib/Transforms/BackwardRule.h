@@ -1,0 +1,76 @@
+//===- BackwardRule.h - The context of one backward rule --------*- C++ -*-===//
+//
+// What the backward rules of each op family share: the forward op, the
+// gradient of its result, and builders of the tp ops a rule is written in.
+// Private to the BackwardRules*.cpp files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_LIB_TRANSFORMS_BACKWARDRULE_H
+#define TENSORPLAY_LIB_TRANSFORMS_BACKWARDRULE_H
+
+#include "BackwardRules.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+#include <optional>
+
+namespace mlir {
+namespace tp {
+
+/// The context of one rule: the forward op, the gradient of its (first)
+/// result, and builders for the backward ops. Every builder returns null
+/// when one of its operands is null (a failed earlier step), so that a
+/// rule can be written as straight-line code.
+struct Rule {
+  Operation *op;
+  Value grad;
+  BackwardBuilder &b;
+
+  Value make(StringRef name, ValueRange operands,
+             ArrayRef<NamedAttribute> attrs = {});
+  NamedAttribute attr(StringRef name, Attribute value) {
+    return b.builder.getNamedAttr(name, value);
+  }
+  Value add(Value x, Value y) { return make("tp.add", {x, y}); }
+  Value sub(Value x, Value y) { return make("tp.sub", {x, y}); }
+  Value mul(Value x, Value y) { return make("tp.mul", {x, y}); }
+  Value div(Value x, Value y) { return make("tp.div", {x, y}); }
+  Value neg(Value x) { return make("tp.neg", x); }
+  /// `x * value` with `value` a 0-d constant of x's element type.
+  Value scale(Value x, double value);
+  /// A 0-d constant `value` of `like`'s element type.
+  Value scalar(Value like, double value);
+  Value transpose(Value x, int64_t dim0, int64_t dim1);
+  /// The transpose of the last two dimensions.
+  Value transposeLast(Value x);
+  Value reshape(Value x, ArrayRef<int64_t> shape);
+  Value expand(Value x, ArrayRef<int64_t> shape);
+  Value sumAlong(Value x, ArrayRef<int64_t> dims, bool keepdim);
+  Value meanAlong(Value x, ArrayRef<int64_t> dims, bool keepdim);
+  /// `x` cast to element type `element` (x itself when it has it).
+  Value castTo(Value x, Type element);
+  /// threshold_backward(g, self, t): g where self > t, else 0.
+  Value passAbove(Value g, Value self, double threshold);
+  /// Adds `contribution`, summed to `operand`'s shape, to its gradient.
+  void give(Value operand, Value contribution);
+  /// True when `value` needs a gradient.
+  bool active(Value value) const { return value && b.isActive(value); }
+};
+
+/// The gradient of a reduction's input: `grad` with the reduced `dims` back
+/// (size 1, unless `keepdim`), expanded to `input`'s shape.
+Value expandReduced(Rule &r, Value grad, Value input, ArrayRef<int64_t> dims,
+                    bool keepdim);
+
+// The rules of each op family: nullopt when `r.op` is not of the family.
+std::optional<LogicalResult> applyElementwiseRule(Rule &r);
+std::optional<LogicalResult> applyProductRule(Rule &r);
+std::optional<LogicalResult> applyReductionRule(Rule &r);
+std::optional<LogicalResult> applyNormalizationRule(Rule &r);
+std::optional<LogicalResult> applyLossRule(Rule &r);
+
+} // namespace tp
+} // namespace mlir
+
+#endif // TENSORPLAY_LIB_TRANSFORMS_BACKWARDRULE_H

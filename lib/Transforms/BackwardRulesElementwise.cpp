@@ -1,0 +1,231 @@
+//===- BackwardRulesElementwise.cpp - Rules of elementwise tp ops ---------===//
+//
+// The backward of the elementwise families: binary arithmetic (summed back
+// over broadcast dimensions by Rule::give), the unary math and activation
+// ops from their saved input or output, the scalar-operand forms, addcmul /
+// addcdiv, where, and dropout in its inference form.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BackwardRule.h"
+
+#include "tensorplay/Dialect/TP/IR/ShapeRules.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include "llvm/ADT/TypeSwitch.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::tp;
+
+namespace {
+double toDouble(const APFloat &value) { return value.convertToDouble(); }
+
+LogicalResult binaryRule(Rule &r) {
+  Operation *op = r.op;
+  Value lhs = op->getOperand(0), rhs = op->getOperand(1), g = r.grad;
+  if (auto add = dyn_cast<AddOp>(op)) {
+    r.give(lhs, g);
+    r.give(rhs, r.scale(g, toDouble(add.getAlpha())));
+  } else if (auto sub = dyn_cast<SubOp>(op)) {
+    r.give(lhs, g);
+    r.give(rhs, r.scale(g, -toDouble(sub.getAlpha())));
+  } else if (isa<MulOp>(op)) {
+    r.give(lhs, r.mul(g, rhs));
+    r.give(rhs, r.mul(g, lhs));
+  } else if (auto div = dyn_cast<DivOp>(op)) {
+    if (div.getRoundingMode())
+      return op->emitOpError("tp-autodiff: tp.div with rounding_mode has no "
+                             "gradient");
+    // d/da = g / b, d/db = -g * (a / b) / b.
+    r.give(lhs, r.div(g, rhs));
+    r.give(rhs, r.neg(r.div(r.mul(g, op->getResult(0)), rhs)));
+  } else {
+    // atan2(a, b): d/da = g b / (a^2 + b^2), d/db = -g a / (a^2 + b^2).
+    Value denom = r.add(r.mul(lhs, lhs), r.mul(rhs, rhs));
+    Value q = r.div(g, denom);
+    r.give(lhs, r.mul(q, rhs));
+    r.give(rhs, r.neg(r.mul(q, lhs)));
+  }
+  return success();
+}
+
+/// pow with a scalar exponent e: g * e * x^(e - 1) (zero for e = 0, as in
+/// PyTorch); a tensor exponent only as a value no gradient flows to.
+LogicalResult powRule(Rule &r, PowOp pow) {
+  Value x = pow.getInput(), g = r.grad;
+  if (Value exponent = pow.getExponent()) {
+    if (r.active(exponent))
+      return pow.emitOpError("tp-autodiff: the gradient of tp.pow with "
+                             "respect to a tensor exponent is not "
+                             "implemented yet");
+    return pow.emitOpError("tp-autodiff: the backward of tp.pow is "
+                           "implemented for a scalar_exponent only so far");
+  }
+  double e = toDouble(*pow.getScalarExponent());
+  if (e == 0.0)
+    return success();
+  if (e == 1.0) {
+    r.give(x, g);
+    return success();
+  }
+  Value power =
+      e == 2.0 ? x
+               : r.make("tp.pow", x,
+                        {r.attr("operandSegmentSizes",
+                                r.b.builder.getDenseI32ArrayAttr({1, 0, 0})),
+                         r.attr("scalar_exponent",
+                                r.b.builder.getF64FloatAttr(e - 1.0))});
+  r.give(x, r.mul(r.scale(g, e), power));
+  return success();
+}
+
+LogicalResult scalarOperandRule(Rule &r) {
+  Operation *op = r.op;
+  Value x = op->getOperand(0), y = op->getResult(0), g = r.grad;
+  if (auto rpow = dyn_cast<RpowOp>(op)) {
+    // base ** x: g * y * ln(base).
+    double base = toDouble(rpow.getBase());
+    if (base <= 0.0)
+      return op->emitOpError("tp-autodiff: the backward of tp.rpow is "
+                             "implemented for a positive base only, got ")
+             << base;
+    r.give(x, r.mul(g, r.scale(y, std::log(base))));
+    return success();
+  }
+  // other / x: -g * y / x.
+  r.give(x, r.neg(r.div(r.mul(g, y), x)));
+  return success();
+}
+
+LogicalResult addcRule(Rule &r) {
+  Operation *op = r.op;
+  Value input = op->getOperand(0), t1 = op->getOperand(1),
+        t2 = op->getOperand(2), g = r.grad;
+  double value = toDouble(op->getAttrOfType<FloatAttr>("value").getValue());
+  Value gv = r.scale(g, value);
+  r.give(input, g);
+  if (isa<AddcmulOp>(op)) {
+    r.give(t1, r.mul(gv, t2));
+    r.give(t2, r.mul(gv, t1));
+  } else {
+    // input + v * t1 / t2
+    Value q = r.div(gv, t2);
+    r.give(t1, q);
+    r.give(t2, r.neg(r.div(r.mul(q, t1), t2)));
+  }
+  return success();
+}
+
+LogicalResult whereRule(Rule &r, WhereOp where) {
+  Value g = r.grad, zero = r.scalar(g, 0.0);
+  Value c = where.getCondition();
+  r.give(where.getInput(), r.make("tp.where", {c, g, zero}));
+  r.give(where.getOther(), r.make("tp.where", {c, zero, g}));
+  return success();
+}
+
+/// The derivative of a unary op from its input x, its output y and the
+/// gradient g.
+Value unaryGradient(Rule &r, Value x, Value y, Value g) {
+  auto one = [&](Value like) { return r.scalar(like, 1.0); };
+  return llvm::TypeSwitch<Operation *, Value>(r.op)
+      .Case([&](NegOp) { return r.neg(g); })
+      .Case([&](ExpOp) { return r.mul(g, y); })
+      .Case([&](Expm1Op) { return r.mul(g, r.add(y, one(y))); })
+      .Case([&](LogOp) { return r.div(g, x); })
+      .Case([&](Log2Op) { return r.div(g, r.scale(x, std::log(2.0))); })
+      .Case([&](Log10Op) { return r.div(g, r.scale(x, std::log(10.0))); })
+      .Case([&](Log1pOp) { return r.div(g, r.add(x, one(x))); })
+      .Case([&](SqrtOp) { return r.div(r.scale(g, 0.5), y); })
+      // -g / x^2 = -g y^2; -g / (2 x^1.5) = -g y^3 / 2.
+      .Case([&](ReciprocalOp) { return r.neg(r.mul(g, r.mul(y, y))); })
+      .Case([&](RsqrtOp) {
+        return r.mul(r.scale(g, -0.5), r.mul(y, r.mul(y, y)));
+      })
+      .Case([&](SinOp) { return r.mul(g, r.make("tp.cos", x)); })
+      .Case([&](CosOp) { return r.neg(r.mul(g, r.make("tp.sin", x))); })
+      .Case([&](TanOp) { return r.mul(g, r.add(one(y), r.mul(y, y))); })
+      .Case([&](SinhOp) { return r.mul(g, r.make("tp.cosh", x)); })
+      .Case([&](CoshOp) { return r.mul(g, r.make("tp.sinh", x)); })
+      .Case([&](AsinOp) {
+        return r.mul(g, r.make("tp.rsqrt", r.sub(one(x), r.mul(x, x))));
+      })
+      .Case([&](AcosOp) {
+        return r.neg(
+            r.mul(g, r.make("tp.rsqrt", r.sub(one(x), r.mul(x, x)))));
+      })
+      .Case([&](ErfOp) {
+        // 2 / sqrt(pi) * exp(-x^2)
+        return r.mul(r.scale(g, 2.0 / std::sqrt(M_PI)),
+                     r.make("tp.exp", r.neg(r.mul(x, x))));
+      })
+      .Case([&](ErfinvOp) {
+        // sqrt(pi) / 2 * exp(y^2)
+        return r.mul(r.scale(g, std::sqrt(M_PI) / 2.0),
+                     r.make("tp.exp", r.mul(y, y)));
+      })
+      .Case([&](TanhOp) { return r.mul(g, r.sub(one(y), r.mul(y, y))); })
+      .Case([&](SigmoidOp) { return r.mul(r.mul(g, y), r.sub(one(y), y)); })
+      .Case([&](SiluOp) {
+        // s (1 + x (1 - s)), s = sigmoid(x)
+        Value s = r.make("tp.sigmoid", x);
+        return r.mul(r.mul(g, s),
+                     r.add(one(x), r.mul(x, r.sub(one(s), s))));
+      })
+      .Case([&](SoftplusOp softplus) {
+        // PyTorch's softplus_backward: g where beta x > threshold, else
+        // g * sigmoid(beta x).
+        Value bx = r.scale(x, toDouble(softplus.getBeta()));
+        Value smooth = r.mul(g, r.make("tp.sigmoid", bx));
+        double threshold = toDouble(softplus.getThreshold());
+        return r.add(r.sub(smooth, r.passAbove(smooth, bx, threshold)),
+                     r.passAbove(g, bx, threshold));
+      })
+      .Case([&](AbsOp) {
+        // g * sgn(x): g above 0, -g below, 0 at 0.
+        return r.sub(r.passAbove(g, x, 0.0), r.passAbove(g, r.neg(x), 0.0));
+      })
+      .Case([&](ReluOp) { return r.passAbove(g, x, 0.0); })
+      .Case([&](GeluOp gelu) {
+        return r.make("tp.gelu_backward", {g, x},
+                      {r.attr("approximate",
+                              GeluApproximationAttr::get(
+                                  gelu.getContext(), gelu.getApproximate()))});
+      })
+      .Default([](Operation *) { return Value(); });
+}
+} // namespace
+
+std::optional<LogicalResult> mlir::tp::applyElementwiseRule(Rule &r) {
+  Operation *op = r.op;
+  if (isa<AddOp, SubOp, MulOp, DivOp, Atan2Op>(op))
+    return binaryRule(r);
+  if (auto pow = dyn_cast<PowOp>(op))
+    return powRule(r, pow);
+  if (isa<RpowOp, RdivOp, RtruedivOp>(op))
+    return scalarOperandRule(r);
+  if (isa<AddcmulOp, AddcdivOp>(op))
+    return addcRule(r);
+  if (auto where = dyn_cast<WhereOp>(op))
+    return whereRule(r, where);
+  if (auto dropout = dyn_cast<DropoutOp>(op)) {
+    if (dropout.getTrain() && !dropout.getP().isZero())
+      return dropout.emitOpError(
+          "tp-autodiff: the backward of dropout in training form is not "
+          "implemented yet (the forward does not keep its mask); use "
+          "train = false or p = 0");
+    r.give(dropout.getInput(), r.grad);
+    return success();
+  }
+  if (isa<NegOp, ExpOp, Expm1Op, LogOp, Log2Op, Log10Op, Log1pOp, SqrtOp,
+          ReciprocalOp, RsqrtOp, SinOp, CosOp, TanOp, SinhOp, CoshOp, AsinOp,
+          AcosOp, ErfOp, ErfinvOp, TanhOp, SigmoidOp, SiluOp, SoftplusOp,
+          AbsOp, ReluOp, GeluOp>(op)) {
+    Value x = op->getOperand(0);
+    r.give(x, unaryGradient(r, x, op->getResult(0), r.grad));
+    return success();
+  }
+  return std::nullopt;
+}

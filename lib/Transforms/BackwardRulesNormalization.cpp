@@ -1,0 +1,176 @@
+//===- BackwardRulesNormalization.cpp - Rules of the normalizations -------===//
+//
+// The backward of layer_norm, group_norm and batch_norm (training form with
+// batch statistics, inference form with running statistics). The
+// statistics are recomputed from the saved input (exact: the forward's
+// own formula); f16 and bf16 normalizations compute their backward in f32,
+// as PyTorch's kernels accumulate, and hand back gradients that the
+// accumulation casts to each operand's dtype.
+//
+//   xhat = (x - mean) * rstd
+//   dx   = rstd * (gw - mean(gw) - xhat * mean(gw * xhat))   (batch stats)
+//   dx   = gw * rstd                                          (fixed stats)
+//   dw   = sum(g * xhat), db = sum(g) over all but the normalized channels
+//
+// where gw = g * weight and the means run over what the forward normalized.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BackwardRule.h"
+
+#include "tensorplay/Dialect/TP/IR/ShapeRules.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+
+namespace {
+/// The type the backward of a normalization of `element` computes in.
+Type computeType(Type element) {
+  if (element.isF16() || element.isBF16())
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+/// Statistics of x over `dims` (kept as size-1 dims): x - mean and rstd.
+struct Normalized {
+  Value centered, rstd, xhat;
+};
+
+Normalized normalize(Rule &r, Value x, ArrayRef<int64_t> dims, double eps) {
+  Value mean = r.meanAlong(x, dims, /*keepdim=*/true);
+  Value centered = r.sub(x, mean);
+  Value var = r.meanAlong(r.mul(centered, centered), dims, /*keepdim=*/true);
+  Value rstd = r.make("tp.rsqrt", r.add(var, r.scalar(var, eps)));
+  return {centered, rstd, r.mul(centered, rstd)};
+}
+
+/// dx of a normalization with batch statistics over `dims`.
+Value batchStatsGradient(Rule &r, Value gw, Value xhat, Value rstd,
+                         ArrayRef<int64_t> dims) {
+  Value meanG = r.meanAlong(gw, dims, /*keepdim=*/true);
+  Value meanGX = r.meanAlong(r.mul(gw, xhat), dims, /*keepdim=*/true);
+  return r.mul(rstd, r.sub(r.sub(gw, meanG), r.mul(xhat, meanGX)));
+}
+
+/// `values` summed over `dims`, or itself when there are none.
+Value sumOver(Rule &r, Value values, ArrayRef<int64_t> dims) {
+  return dims.empty() ? values : r.sumAlong(values, dims, /*keepdim=*/false);
+}
+
+SmallVector<int64_t> range(int64_t begin, int64_t end) {
+  SmallVector<int64_t> dims;
+  for (int64_t d = begin; d < end; ++d)
+    dims.push_back(d);
+  return dims;
+}
+
+/// A per-channel vector (C) shaped to broadcast against an (N, C, ...)
+/// tensor of `rank`.
+Value perChannel(Rule &r, Value v, int64_t rank) {
+  if (!v)
+    return {};
+  SmallVector<int64_t> shape = {shapeOf(v)[0]};
+  shape.append(rank - 2, 1);
+  return r.reshape(v, shape);
+}
+
+/// The weight and bias gradients of a per-element affine step y = xhat * w
+/// + b, summed over `dims` (those the parameters broadcast over).
+void giveAffine(Rule &r, Value weight, Value bias, Value g, Value xhat,
+                ArrayRef<int64_t> dims) {
+  if (r.active(weight))
+    r.give(weight, sumOver(r, r.mul(g, xhat), dims));
+  if (r.active(bias))
+    r.give(bias, sumOver(r, g, dims));
+}
+
+LogicalResult layerNormRule(Rule &r, LayerNormOp ln) {
+  Value x = ln.getInput();
+  Type ct = computeType(elementTypeOf(x));
+  int64_t rank = rankOf(x);
+  int64_t lead = rank - static_cast<int64_t>(ln.getNormalizedShape().size());
+  SmallVector<int64_t> dims = range(lead, rank), leadDims = range(0, lead);
+  Value xc = r.castTo(x, ct), g = r.castTo(r.grad, ct);
+  Normalized n = normalize(r, xc, dims, ln.getEps().convertToDouble());
+  Value weight = ln.getWeight();
+  Value gw = weight ? r.mul(g, r.castTo(weight, ct)) : g;
+  if (r.active(x))
+    r.give(x, batchStatsGradient(r, gw, n.xhat, n.rstd, dims));
+  giveAffine(r, weight, ln.getBias(), g, n.xhat, leadDims);
+  return success();
+}
+
+LogicalResult groupNormRule(Rule &r, GroupNormOp gn) {
+  Value x = gn.getInput();
+  Type ct = computeType(elementTypeOf(x));
+  ArrayRef<int64_t> shape = shapeOf(x);
+  int64_t rank = rankOf(x), groups = gn.getNumGroups();
+  int64_t perGroup = numElementsOrDynamic(shape) / (shape[0] * groups);
+  SmallVector<int64_t> grouped = {shape[0], groups, perGroup};
+  Value xc = r.castTo(x, ct), g = r.castTo(r.grad, ct);
+  Normalized n = normalize(r, r.reshape(xc, grouped), {2},
+                           gn.getEps().convertToDouble());
+  Value weight = gn.getWeight();
+  Value gw =
+      weight ? r.mul(g, perChannel(r, r.castTo(weight, ct), rank)) : g;
+  if (r.active(x))
+    r.give(x, r.reshape(batchStatsGradient(r, r.reshape(gw, grouped), n.xhat,
+                                           n.rstd, {2}),
+                        shape));
+  SmallVector<int64_t> dims = {0};
+  dims.append(range(2, rank));
+  giveAffine(r, weight, gn.getBias(), g, r.reshape(n.xhat, shape), dims);
+  return success();
+}
+
+LogicalResult batchNormRule(Rule &r, BatchNormOp bn) {
+  Value x = bn.getInput();
+  Type ct = computeType(elementTypeOf(x));
+  int64_t rank = rankOf(x);
+  double eps = bn.getEps().convertToDouble();
+  SmallVector<int64_t> dims = {0};
+  dims.append(range(2, rank));
+  Value xc = r.castTo(x, ct), g = r.castTo(r.grad, ct);
+  Value weight = bn.getWeight();
+  Value gw =
+      weight ? r.mul(g, perChannel(r, r.castTo(weight, ct), rank)) : g;
+  Value runningMean = bn.getRunningMean(), runningVar = bn.getRunningVar();
+  if (bn.getTraining() || !runningMean || !runningVar) {
+    // Batch statistics; the running ones are only updated, and get no
+    // gradient.
+    Normalized n = normalize(r, xc, dims, eps);
+    if (r.active(x))
+      r.give(x, batchStatsGradient(r, gw, n.xhat, n.rstd, dims));
+    giveAffine(r, weight, bn.getBias(), g, n.xhat, dims);
+    return success();
+  }
+  // Inference: y = (x - rm) * rsqrt(rv + eps) * w + b.
+  Value rm = perChannel(r, r.castTo(runningMean, ct), rank);
+  Value rv = perChannel(r, r.castTo(runningVar, ct), rank);
+  Value rstd = r.make("tp.rsqrt", r.add(rv, r.scalar(rv, eps)));
+  Value centered = r.sub(xc, rm);
+  Value dx = r.mul(gw, rstd);
+  r.give(x, dx);
+  giveAffine(r, weight, bn.getBias(), g, r.mul(centered, rstd), dims);
+  if (r.active(runningMean))
+    r.give(runningMean, r.neg(sumOver(r, dx, dims)));
+  if (r.active(runningVar)) {
+    // d/drv of rsqrt(rv + eps) is -rstd^3 / 2.
+    Value rstd3 = r.mul(rstd, r.mul(rstd, rstd));
+    r.give(runningVar,
+           sumOver(r, r.mul(r.scale(r.mul(gw, centered), -0.5), rstd3), dims));
+  }
+  return success();
+}
+} // namespace
+
+std::optional<LogicalResult> mlir::tp::applyNormalizationRule(Rule &r) {
+  if (auto ln = dyn_cast<LayerNormOp>(r.op))
+    return layerNormRule(r, ln);
+  if (auto gn = dyn_cast<GroupNormOp>(r.op))
+    return groupNormRule(r, gn);
+  if (auto bn = dyn_cast<BatchNormOp>(r.op))
+    return batchNormRule(r, bn);
+  return std::nullopt;
+}
