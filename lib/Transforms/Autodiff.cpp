@@ -10,11 +10,13 @@
 #include "tensorplay/Transforms/Autodiff.h"
 #include "tensorplay/Transforms/Passes.h"
 
+#include "AutodiffControlFlow.h"
 #include "BackwardRules.h"
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
@@ -69,10 +71,16 @@ private:
   void accumulate(Value value, Value grad);
   /// A tp.custom_function's own backward region.
   void applyCustomBackward(CustomFunctionOp custom);
+  /// An scf.if: a backward scf.if on the same condition whose branches hold
+  /// the backward of the forward's branches.
+  LogicalResult backwardIf(scf::IfOp op);
 
   func::FuncOp func;
   ArrayRef<unsigned> wrt;
   OpBuilder builder;
+  /// Where backward ops go: before the return, or before the yield of a
+  /// backward scf.if branch.
+  Operation *insertBefore = nullptr;
   CreatedOps created;
   /// Values that depend on a differentiated argument.
   DenseSet<Value> active;
@@ -118,6 +126,11 @@ LogicalResult Differentiator::backward(Block &block) {
         return failure();
       continue;
     }
+    if (auto ifOp = dyn_cast<scf::IfOp>(op)) {
+      if (failed(backwardIf(ifOp)))
+        return failure();
+      continue;
+    }
     if (!llvm::any_of(op.getOperands(),
                       [&](Value v) { return active.contains(v); }))
       continue;
@@ -128,13 +141,14 @@ LogicalResult Differentiator::backward(Block &block) {
       continue;
     }
     if (op.getNumRegions() != 0)
-      return op.emitOpError("tp-autodiff: control flow is not differentiated "
-                            "yet; only straight-line code and tp.autocast "
-                            "regions are");
+      return op.emitOpError("tp-autodiff: '")
+             << op.getName()
+             << "' is not differentiated; tp.autocast, tp.custom_function, "
+                "scf.if, scf.for with constant bounds and calls are";
     SmallVector<Value> resultGrads;
     for (Value result : op.getResults())
       resultGrads.push_back(grads.lookup(result));
-    builder.setInsertionPoint(func.getBody().back().getTerminator());
+    builder.setInsertionPoint(insertBefore);
     BackwardBuilder b(
         builder, op.getLoc(), [&](Value v, Value g) { accumulate(v, g); },
         [&](Value v) { return active.contains(v); });
@@ -150,7 +164,7 @@ void Differentiator::applyCustomBackward(CustomFunctionOp custom) {
   // The backward region, inlined before the return: its block takes the
   // inputs, the results and the results' gradients (zero where a result
   // has none) and yields the inputs' gradients.
-  builder.setInsertionPoint(func.getBody().back().getTerminator());
+  builder.setInsertionPoint(insertBefore);
   Block &bwd = custom.getBackward().front();
   unsigned n = custom.getInputs().size(), m = custom.getNumResults();
   IRMapping mapping;
@@ -174,9 +188,66 @@ void Differentiator::applyCustomBackward(CustomFunctionOp custom) {
     accumulate(input, mapping.lookupOrDefault(grad));
 }
 
+LogicalResult Differentiator::backwardIf(scf::IfOp op) {
+  // The values the branches read from outside that need a gradient: the
+  // backward branches yield their gradients.
+  llvm::SetVector<Value> captured;
+  op->walk([&](Operation *inner) {
+    for (Value v : inner->getOperands())
+      if (active.contains(v) && isFloatTensor(v.getType()) &&
+          !op->isAncestor(v.getParentRegion()->getParentOp()))
+        captured.insert(v);
+  });
+  SmallVector<Type> types;
+  for (Value v : captured)
+    types.push_back(v.getType());
+  builder.setInsertionPoint(insertBefore);
+  auto backward = scf::IfOp::create(builder, op.getLoc(), types,
+                                    op.getCondition(), /*withElse=*/true);
+  numCreated += 1;
+  DenseMap<Value, Value> outer = std::move(grads);
+  Operation *outerPoint = insertBefore;
+  for (auto [forward, reverse] :
+       {std::pair<Region *, Region *>{&op.getThenRegion(),
+                                      &backward.getThenRegion()},
+        {&op.getElseRegion(), &backward.getElseRegion()}}) {
+    grads.clear();
+    Block &block = reverse->front();
+    builder.setInsertionPointToEnd(&block);
+    auto yield = scf::YieldOp::create(builder, op.getLoc());
+    insertBefore = yield;
+    builder.setInsertionPoint(yield);
+    if (!forward->empty()) {
+      auto forwardYield = cast<scf::YieldOp>(forward->front().getTerminator());
+      for (auto [result, yielded] :
+           llvm::zip(op.getResults(), forwardYield.getOperands()))
+        accumulate(yielded, outer.lookup(result));
+      if (failedToAccumulate || failed(this->backward(forward->front())))
+        return failure();
+    }
+    builder.setInsertionPoint(yield);
+    SmallVector<Value> values;
+    for (Value v : captured) {
+      Value g = grads.lookup(v);
+      values.push_back(g ? g
+                         : createFloatSplat(builder, op.getLoc(),
+                                            cast<RankedTensorType>(v.getType()),
+                                            0.0));
+    }
+    yield->setOperands(values);
+  }
+  grads = std::move(outer);
+  insertBefore = outerPoint;
+  builder.setInsertionPoint(insertBefore);
+  for (auto [v, g] : llvm::zip(captured, backward.getResults()))
+    accumulate(v, g);
+  return success(!failedToAccumulate);
+}
+
 LogicalResult Differentiator::run() {
   Block &body = func.getBody().front();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
+  insertBefore = ret;
   for (unsigned index : wrt)
     active.insert(body.getArgument(index));
   func.walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -185,11 +256,18 @@ LogicalResult Differentiator::run() {
       for (Value result : op->getResults())
         if (isFloatTensor(result.getType()))
           active.insert(result);
+    // A region's results carry what its body yields.
     if (auto yield = dyn_cast<YieldOp>(op);
         yield && isa<AutocastOp>(yield->getParentOp()))
       for (auto [value, result] :
            llvm::zip(yield.getValues(), yield->getParentOp()->getResults()))
         if (active.contains(value))
+          active.insert(result);
+    if (auto yield = dyn_cast<scf::YieldOp>(op);
+        yield && isa<scf::IfOp>(yield->getParentOp()))
+      for (auto [value, result] :
+           llvm::zip(yield.getOperands(), yield->getParentOp()->getResults()))
+        if (active.contains(value) && isFloatTensor(result.getType()))
           active.insert(result);
   });
 
@@ -218,12 +296,13 @@ LogicalResult Differentiator::run() {
       func.getContext(), func.getFunctionType().getInputs(), resultTypes));
   // Contributions to values that no argument depends on are dead.
   for (Operation *op : llvm::reverse(created.ops)) {
-    if (op->use_empty()) {
+    if (op->use_empty() && !isa<scf::YieldOp>(op)) {
       op->erase();
       --numCreated;
     }
   }
-  return success();
+  // Backward ops after a region read the forward values inside it.
+  return exposeEscapingValues(func);
 }
 
 FailureOr<func::FuncOp> tp::buildGradientFunction(func::FuncOp func,
@@ -264,6 +343,8 @@ FailureOr<func::FuncOp> tp::buildGradientFunction(func::FuncOp func,
                                     FlatSymbolRefAttr::get(func.getNameAttr())),
                      b.getNamedAttr("wrt", b.getDenseI64ArrayAttr(indices))}));
   symbols.insert(grad, std::next(Block::iterator(func)));
+  if (failed(flattenForAutodiff(grad, symbols)))
+    return failure();
   Differentiator differentiator(grad, wrt);
   if (failed(differentiator.run()))
     return failure();

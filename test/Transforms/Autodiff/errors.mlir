@@ -18,16 +18,56 @@ func.func @class_weights(%x: tensor<4x10xf32>, %t: tensor<4xi64>, %w: tensor<10x
 
 // -----
 
-func.func @loop(%x: tensor<4xf32>) -> tensor<f32> {
+func.func @dynamic_loop(%x: tensor<4xf32>, %n: index) -> tensor<f32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %c4 = arith.constant 4 : index
-  // expected-error @+1 {{'scf.for' op tp-autodiff: control flow is not differentiated yet; only straight-line code and tp.autocast regions are}}
-  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%h = %x) -> (tensor<4xf32>) {
+  // expected-error @+1 {{'scf.for' op tp-autodiff: only scf.for loops with constant bounds and step are differentiated (they are unrolled); this one's trip count is known at run time only}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%h = %x) -> (tensor<4xf32>) {
     %e = tp.exp %h : (tensor<4xf32>) -> tensor<4xf32>
     scf.yield %e : tensor<4xf32>
   }
   %l = tp.sum %r : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @while_loop(%x: tensor<4xf32>) -> tensor<f32> {
+  %t = arith.constant true
+  // expected-error @+1 {{'scf.while' op tp-autodiff: 'scf.while' is not differentiated; tp.autocast, tp.custom_function, scf.if, scf.for with constant bounds and calls are}}
+  %r = scf.while (%h = %x) : (tensor<4xf32>) -> tensor<4xf32> {
+    scf.condition(%t) %h : tensor<4xf32>
+  } do {
+  ^bb0(%h: tensor<4xf32>):
+    %e = tp.exp %h : (tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %e : tensor<4xf32>
+  }
+  %l = tp.sum %r : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func private @external(tensor<4xf32>) -> tensor<4xf32>
+
+func.func @external_call(%x: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'func.call' op tp-autodiff: cannot differentiate through a call of @external, which has no body}}
+  %e = func.call @external(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %l = tp.sum %e : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func private @recursive(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'func.call' op tp-autodiff: calls nest more than 64 deep from @recursion_grad (a recursion?); recursive calls are not differentiated}}
+  %e = func.call @recursive(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  return %e : tensor<4xf32>
+}
+
+func.func @recursion(%x: tensor<4xf32>) -> tensor<f32> {
+  %e = func.call @recursive(%x) : (tensor<4xf32>) -> tensor<4xf32>
+  %l = tp.sum %e : (tensor<4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
 

@@ -75,3 +75,77 @@ func.func @partial(%x: tensor<4x3xf32>, %w: tensor<3xf32>, %labels: tensor<4xi64
   %l = tp.add %s, %ce : (tensor<f32>, tensor<f32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// Batched products and the normalizations. Under cuda:fp16 the 4-D
+// matmuls run in f16 and so do their four backward products (each g @ b^T
+// with the last two dims transposed); softmax's backward is f32 from its
+// f32 output; layer_norm (fp32 list) recomputes its statistics from its f32
+// input and computes its backward in f32, and its input's gradient is cast
+// back to the f16 of the product that made it (the forward's cast
+// reversed). The weight and bias gradients sum over the leading dims.
+// FP16-LABEL: func.func @attention_loss_grad(
+// FP16: %[[V16:.*]] = tp.cast %arg2 : tensor<2x4x8x16xf32> to tensor<2x4x8x16xf16>
+// FP16: %[[K16:.*]] = tp.cast %arg1 : tensor<2x4x16x8xf32> to tensor<2x4x16x8xf16>
+// FP16: %[[Q16:.*]] = tp.cast %arg0 : tensor<2x4x8x16xf32> to tensor<2x4x8x16xf16>
+// FP16: %[[P:.*]] = tp.softmax %{{.*}} {dim = -1 : i64, dtype = f32} : (tensor<2x4x8x8xf16>) -> tensor<2x4x8x8xf32>
+// FP16: %[[P16:.*]] = tp.cast %[[P]] : tensor<2x4x8x8xf32> to tensor<2x4x8x8xf16>
+// FP16: %[[O32:.*]] = tp.cast %{{.*}} : tensor<2x4x8x16xf16> to tensor<2x4x8x16xf32>
+// FP16: tp.layer_norm %[[O32]] weight(%arg3) bias(%arg4)
+// FP16: %[[MU:.*]] = tp.mean %[[O32]] {dim = array<i64: 3>, keepdim = true} : (tensor<2x4x8x16xf32>) -> tensor<2x4x8x1xf32>
+// FP16: %[[RSTD:.*]] = tp.rsqrt %{{.*}} : (tensor<2x4x8x1xf32>) -> tensor<2x4x8x1xf32>
+// FP16: %[[DN:.*]] = tp.mul %[[RSTD]], %{{.*}} : (tensor<2x4x8x1xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+// FP16: %[[DG:.*]] = tp.sum %{{.*}} {dim = array<i64: 0, 1, 2>} : (tensor<2x4x8x16xf32>) -> tensor<16xf32>
+// FP16-NEXT: %[[DB:.*]] = tp.sum %{{.*}} {dim = array<i64: 0, 1, 2>} : (tensor<2x4x8x16xf32>) -> tensor<16xf32>
+// FP16-NEXT: %[[DO:.*]] = tp.cast %[[DN]] : tensor<2x4x8x16xf32> to tensor<2x4x8x16xf16>
+// FP16-NEXT: %[[VT:.*]] = tp.transpose %[[V16]] {dim0 = 2 : i64, dim1 = 3 : i64} : (tensor<2x4x8x16xf16>) -> tensor<2x4x16x8xf16>
+// FP16-NEXT: %[[DP:.*]] = tp.matmul %[[DO]], %[[VT]] : (tensor<2x4x8x16xf16>, tensor<2x4x16x8xf16>) -> tensor<2x4x8x8xf16>
+// FP16-NEXT: %[[PT:.*]] = tp.transpose %[[P16]] {dim0 = 2 : i64, dim1 = 3 : i64}
+// FP16-NEXT: %[[DV:.*]] = tp.matmul %[[PT]], %[[DO]] : (tensor<2x4x8x8xf16>, tensor<2x4x8x16xf16>) -> tensor<2x4x8x16xf16>
+// FP16-NEXT: %[[DP32:.*]] = tp.cast %[[DP]] : tensor<2x4x8x8xf16> to tensor<2x4x8x8xf32>
+// FP16: %[[DS:.*]] = tp.cast %{{.*}} : tensor<2x4x8x8xf32> to tensor<2x4x8x8xf16>
+// FP16-NEXT: %[[KT:.*]] = tp.transpose %[[K16]] {dim0 = 2 : i64, dim1 = 3 : i64}
+// FP16-NEXT: %[[DQ:.*]] = tp.matmul %[[DS]], %[[KT]] : (tensor<2x4x8x8xf16>, tensor<2x4x8x16xf16>) -> tensor<2x4x8x16xf16>
+// FP16-NEXT: %[[QT:.*]] = tp.transpose %[[Q16]] {dim0 = 2 : i64, dim1 = 3 : i64}
+// FP16-NEXT: %[[DK:.*]] = tp.matmul %[[QT]], %[[DS]] : (tensor<2x4x16x8xf16>, tensor<2x4x8x8xf16>) -> tensor<2x4x16x8xf16>
+// FP16-NEXT: %[[DQ32:.*]] = tp.cast %[[DQ]] : tensor<2x4x8x16xf16> to tensor<2x4x8x16xf32>
+// FP16-NEXT: %[[DK32:.*]] = tp.cast %[[DK]] : tensor<2x4x16x8xf16> to tensor<2x4x16x8xf32>
+// FP16-NEXT: %[[DV32:.*]] = tp.cast %[[DV]] : tensor<2x4x8x16xf16> to tensor<2x4x8x16xf32>
+// FP16-NEXT: return %{{.*}}, %[[DQ32]], %[[DK32]], %[[DV32]], %[[DG]], %[[DB]]
+func.func @attention_loss(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x16x8xf32>, %v: tensor<2x4x8x16xf32>, %g: tensor<16xf32>, %b: tensor<16xf32>) -> tensor<f32> {
+  %s = tp.matmul %q, %k : (tensor<2x4x8x16xf32>, tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32>
+  %p = tp.softmax %s {dim = -1 : i64} : (tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32>
+  %o = tp.matmul %p, %v : (tensor<2x4x8x8xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+  %n = tp.layer_norm %o weight(%g) bias(%b) {normalized_shape = array<i64: 16>} : (tensor<2x4x8x16xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<2x4x8x16xf32>
+  %l = tp.mean %n : (tensor<2x4x8x16xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// batch_norm of an f16 input (not on a list: it runs in f16) computes its
+// backward in f32, as PyTorch's kernels accumulate, from the f16 values
+// cast up, and hands the f16 producer an f16 gradient; group_norm and pow
+// (fp32 list) differentiate in f32. In f32 the batch statistics are
+// recomputed over dim 0 and pow's derivative is 3 x^2.
+// CHECK-LABEL: func.func @norms_loss_grad(
+// CHECK: tp.pow %{{.*}} {scalar_exponent = 2.000000e+00 : f64} : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+// CHECK: tp.mean %{{.*}} {dim = array<i64: 2>, keepdim = true} : (tensor<2x2x2xf32>) -> tensor<2x2x1xf32>
+// CHECK: tp.mean %{{.*}} {dim = array<i64: 0>, keepdim = true} : (tensor<2x4xf32>) -> tensor<1x4xf32>
+// FP16-LABEL: func.func @norms_loss_grad(
+// FP16: %[[H:.*]] = tp.linear %{{.*}}, %{{.*}} : (tensor<2x8xf16>, tensor<4x8xf16>) -> tensor<2x4xf16>
+// FP16: tp.batch_norm %[[H]] weight(%arg2) bias(%arg3) {training = true} : (tensor<2x4xf16>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4xf16>
+// FP16: %[[G:.*]] = tp.group_norm %{{.*}} {num_groups = 2 : i64} : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+// FP16: tp.pow %[[G]] {scalar_exponent = 2.000000e+00 : f64} : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+// FP16: %[[DR:.*]] = tp.cast %{{.*}} : tensor<2x4x1xf32> to tensor<2x4x1xf16>
+// FP16: %[[H32:.*]] = tp.cast %[[H]] : tensor<2x4xf16> to tensor<2x4xf32>
+// FP16-NEXT: %[[G32:.*]] = tp.cast %{{.*}} : tensor<2x4xf16> to tensor<2x4xf32>
+// FP16: tp.mean %[[H32]] {dim = array<i64: 0>, keepdim = true} : (tensor<2x4xf32>) -> tensor<1x4xf32>
+// FP16: %[[DH:.*]] = tp.cast %{{.*}} : tensor<2x4xf32> to tensor<2x4xf16>
+// FP16: tp.mm %[[DH]], %{{.*}} : (tensor<2x4xf16>, tensor<4x8xf16>) -> tensor<2x8xf16>
+func.func @norms_loss(%x: tensor<2x8xf32>, %w: tensor<4x8xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> {
+  %h = tp.linear %x, %w : (tensor<2x8xf32>, tensor<4x8xf32>) -> tensor<2x4xf32>
+  %n = tp.batch_norm %h weight(%g) bias(%b) {training = true} : (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %r = tp.reshape %n {shape = array<i64: 2, 4, 1>} : (tensor<2x4xf32>) -> tensor<2x4x1xf32>
+  %m = tp.group_norm %r {num_groups = 2 : i64} : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+  %e = tp.pow %m {scalar_exponent = 3.0 : f64} : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
+  %l = tp.sum %e : (tensor<2x4x1xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

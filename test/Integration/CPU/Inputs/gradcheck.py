@@ -36,7 +36,8 @@ def dtype_of(arg):
 
 
 class Case:
-    def __init__(self, name, args, body, inputs=None):
+    def __init__(self, name, args, body, inputs=None, helpers=""):
+        self.helpers = helpers  # private functions the body calls
         self.name = name
         self.args = args  # shapes, or (shape, "i64")
         self.body = body  # lines using %a0.. and defining %loss
@@ -65,9 +66,10 @@ def squares(values):
         ty = t(shape)
         lines.append("%%sq%d = tp.mul %%%s, %%%s : (%s, %s) -> %s"
                      % (i, name, name, ty, ty, ty))
-        lines.append("%%ss%d = tp.sum %%sq%d : (%s) -> tensor<f64>"
-                     % (i, i, ty))
-        sums.append("%%ss%d" % i)
+        total = "%%ss%d" % i if len(values) > 1 else "%loss"
+        lines.append("%s = tp.sum %%sq%d : (%s) -> tensor<f64>"
+                     % (total, i, ty))
+        sums.append(total)
     acc = sums[0]
     for i, term in enumerate(sums[1:]):
         name = "%loss" if i == len(sums) - 2 else "%%acc%d" % i
@@ -109,6 +111,37 @@ def unary(op, arg, shape, attrs=""):
     ty = t(shape)
     return "%%%s = tp.%s %%%s%s : (%s) -> %s" % (
         op, op, arg, " {%s}" % attrs if attrs else "", ty, ty)
+
+CONTROL_FLOW_HELPER = """func.func private @cf_helper(%x: tensor<2x3xf64>, %w: tensor<3xf64>) -> tensor<2x3xf64> {
+  %s = tp.sigmoid %x : (tensor<2x3xf64>) -> tensor<2x3xf64>
+  %m = tp.add %s, %w : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>
+  return %m : tensor<2x3xf64>
+}
+
+"""
+
+# scf.if on a run-time condition (each branch in its own case), an scf.for
+# with constant bounds (unrolled) and a call (inlined).
+CONTROL_FLOW = [
+    "%c = tensor.extract %a1[] : tensor<i1>",
+    "%r = scf.if %c -> (tensor<2x3xf64>) {",
+    "  %e = tp.exp %a0 : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+    "  %m = tp.mul %e, %a2 : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
+    "  scf.yield %m : tensor<2x3xf64>",
+    "} else {",
+    "  %s = tp.sin %a0 : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+    "  scf.yield %s : tensor<2x3xf64>",
+    "}",
+    "%i0 = arith.constant 0 : index",
+    "%i1 = arith.constant 1 : index",
+    "%i3 = arith.constant 3 : index",
+    "%loop = scf.for %i = %i0 to %i3 step %i1 iter_args(%h = %r) -> (tensor<2x3xf64>) {",
+    "  %t = tp.tanh %h : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+    "  %n = tp.mul %t, %a2 : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
+    "  scf.yield %n : tensor<2x3xf64>",
+    "}",
+    "%y = func.call @cf_helper(%loop, %a2) : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
+] + squares([("y", (2, 3))])
 
 
 CASES = [
@@ -336,6 +369,12 @@ CASES = [
                      rng.uniform(-1, 1, (3,)), rng.uniform(0.5, 1.5, (4,)),
                      rng.uniform(-1, 1, (4,)), rng.uniform(-0.5, 0.5, (4,)),
                      rng.uniform(0.5, 2, (4,))]),
+    Case("control_flow_then", [(2, 3), ((), "i1"), (3,)], CONTROL_FLOW,
+         lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(True),
+                      rng.uniform(0.5, 1.5, (3,))], CONTROL_FLOW_HELPER),
+    Case("control_flow_else", [(2, 3), ((), "i1"), (3,)], CONTROL_FLOW,
+         lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(False),
+                      rng.uniform(0.5, 1.5, (3,))], CONTROL_FLOW_HELPER),
 ]
 
 
@@ -352,8 +391,9 @@ def main():
 
     # Differentiate the cases.
     source = os.path.join(args.tmp, "cases.mlir")
+    helpers = "".join(sorted({c.helpers for c in CASES}))
     with open(source, "w") as f:
-        f.write("\n\n".join(c.func(c.name) for c in CASES) + "\n")
+        f.write(helpers + "\n\n".join(c.func(c.name) for c in CASES) + "\n")
     proc = subprocess.run([args.tp_opt, source, "--tp-autodiff"],
                           capture_output=True, text=True)
     if proc.returncode != 0:
