@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# The compiled train step of examples/mlp.mlir (tp-train: forward, backward,
-# fused SGD) against PyTorch eager, eager autocast and inductor, in one run:
+# The compiled train steps of examples/mlp.mlir and of the encoder block
+# (examples/encoder_block.mlir + bench/train/encoder_loss.mlir) (tp-train:
+# forward, backward, fused SGD) against PyTorch eager, eager autocast and
+# inductor, in one run:
 # the two programs take turns ROUNDS times, so that a change in machine load
 # hits both. A benchmark, never a test (docs/benchmarks.md, "Train step").
 #
@@ -18,7 +20,11 @@ import sys, numpy as np
 r = np.random.RandomState(0)
 np.save(sys.argv[1] + "/x.npy", r.randn(2048, 1024).astype(np.float32))
 np.save(sys.argv[1] + "/y.npy", r.randint(0, 10, 2048).astype(np.int64))
+np.save(sys.argv[1] + "/ex.npy", r.randn(64, 128, 512).astype(np.float32))
+np.save(sys.argv[1] + "/ey.npy", r.randn(64, 128, 512).astype(np.float32))
 PYEOF
+cat "$ROOT/examples/encoder_block.mlir" "$ROOT/bench/train/encoder_loss.mlir" \
+  > "$DATA/encoder_train.mlir"
 for ((i = 1; i <= ROUNDS; ++i)); do
   echo "### turn $i of $ROUNDS"
   for precision in "" "--autocast=cpu:bf16"; do
@@ -29,4 +35,13 @@ for ((i = 1; i <= ROUNDS; ++i)); do
       --num-threads=2 | grep -E "compiled|trained"
   done
   "$PY" "$ROOT/bench/train/torch_train_bench.py" --steps "$STEPS" --threads 2
+  for precision in "" "--autocast=cpu:bf16"; do
+    echo "tp-train encoder ${precision:-f32}:"
+    "$BUILD/bin/tp-train" "$DATA/encoder_train.mlir" $precision \
+      --data="$DATA/ex.npy" --data="$DATA/ey.npy" --optimizer=sgd --lr=0.01 \
+      --momentum=0.9 --steps="$((STEPS + 1))" --print-every=1000 \
+      --num-threads=2 | grep -E "compiled|trained"
+  done
+  "$PY" "$ROOT/bench/train/torch_train_bench.py" --model encoder \
+    --steps "$STEPS" --threads 2
 done

@@ -14,8 +14,9 @@
 // the --data files (one per leading argument of @f, samples along dim 0,
 // reshuffled every epoch from --seed). Parameters are the remaining
 // arguments, initialised from --seed (weights uniform in +-1/sqrt(fan-in),
-// vectors zero) or read from --resume. Prints the loss, the scale and the
-// skipped steps every --print-every steps, and the test accuracy (argmax of
+// normalization weights one, other vectors zero) or read from --resume. Prints
+// the loss, the scale and the skipped steps every --print-every steps, and the
+// test accuracy (argmax of
 // @f's second result) on --test-data at the end. --save writes the
 // parameters, the optimizer and scaler state and the step reached as .npy
 // files; --resume continues from them bit-identically.
@@ -27,6 +28,7 @@
 
 #include "tensorplay/Compiler/Compiler.h"
 #include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
 #include "tensorplay/Runtime/Codegen.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -160,7 +162,32 @@ struct Layout {
   std::vector<int64_t> params;
   std::vector<std::string> state;
   bool gradScaler = false;
+  /// Per parameter: whether it is a normalization's weight (initialised to
+  /// ones, as PyTorch's LayerNorm, GroupNorm and BatchNorm are).
+  std::vector<bool> normalizationWeight;
 };
+
+/// Whether `value` (through autocast's casts) is the weight of a
+/// layer_norm, group_norm or batch_norm.
+static bool isNormalizationWeight(Value value) {
+  for (Operation *user : value.getUsers()) {
+    if (auto cast = dyn_cast<CastOp>(user)) {
+      if (isNormalizationWeight(cast.getResult()))
+        return true;
+      continue;
+    }
+    Value weight;
+    if (auto ln = dyn_cast<LayerNormOp>(user))
+      weight = ln.getWeight();
+    else if (auto gn = dyn_cast<GroupNormOp>(user))
+      weight = gn.getWeight();
+    else if (auto bn = dyn_cast<BatchNormOp>(user))
+      weight = bn.getWeight();
+    if (weight == value)
+      return true;
+  }
+  return false;
+}
 
 static llvm::Expected<Layout> readLayout(ModuleOp module) {
   for (auto func : module.getOps<func::FuncOp>()) {
@@ -175,6 +202,9 @@ static llvm::Expected<Layout> readLayout(ModuleOp module) {
     for (Attribute name : dict.getAs<ArrayAttr>("state"))
       layout.state.push_back(cast<StringAttr>(name).str());
     layout.gradScaler = dict.getAs<BoolAttr>("grad_scaler").getValue();
+    for (size_t i = 0; i < layout.params.size(); ++i)
+      layout.normalizationWeight.push_back(isNormalizationWeight(
+          func.getArgument(layout.numInputs + static_cast<unsigned>(i))));
     return layout;
   }
   return error("tp-train-step built no train step");
@@ -457,6 +487,9 @@ int main(int argc, char **argv) {
         continue;
       }
       state.emplace_back(spec.kind, spec.shape); // zeros
+      if (i < layout->params.size() && layout->normalizationWeight[i])
+        for (int64_t j = 0; j < state.back().numElements(); ++j)
+          state.back().set(j, 1.0);
     }
     if (layout->gradScaler)
       state[state.size() - 2].set(0, initScale);

@@ -64,28 +64,53 @@ bool supportedOutput(Type in, Type out) {
          (in.isBF16() && (out.isBF16() || out.isF32()));
 }
 
-/// Operand `t` of a call; when `t` is a tp.permute / tp.transpose of a
-/// tensor, that tensor seen through the permutation instead (oneDNN reads
-/// any strides, so the transpose copy disappears when nothing else uses
-/// it).
-rc::Argument operandArgument(Value t) {
+/// The permutation `t` applies to its input when it is a tp.permute or a
+/// tp.transpose (result dim i is input dim perm[i]), with that input.
+std::optional<std::pair<Value, SmallVector<int64_t>>> layoutChange(Value t) {
   SmallVector<int64_t> perm;
-  Value source;
   if (auto permute = t.getDefiningOp<PermuteOp>()) {
-    source = permute.getInput();
-    int64_t rank = shapeOf(source).size();
+    int64_t rank = shapeOf(permute.getInput()).size();
     for (int64_t d : permute.getDims())
       perm.push_back(normalizeDim(d, rank));
-  } else if (auto transpose = t.getDefiningOp<TransposeOp>()) {
-    source = transpose.getInput();
-    int64_t rank = shapeOf(source).size();
+    return std::make_pair(permute.getInput(), perm);
+  }
+  if (auto transpose = t.getDefiningOp<TransposeOp>()) {
+    int64_t rank = shapeOf(transpose.getInput()).size();
     for (int64_t d = 0; d < rank; ++d)
       perm.push_back(d);
     if (rank > 0)
       std::swap(perm[normalizeDim((int64_t)transpose.getDim0(), rank)],
                 perm[normalizeDim((int64_t)transpose.getDim1(), rank)]);
+    return std::make_pair(transpose.getInput(), perm);
   }
-  if (!source || elementTypeOf(source) != elementTypeOf(t))
+  return std::nullopt;
+}
+
+/// Operand `t` of a call; when `t` is a chain of tp.permute / tp.transpose
+/// ops, the tensor at its root seen through their composed permutation
+/// (oneDNN reads strided operands, so the copies disappear when nothing
+/// else uses them). Only where the root's contiguous dimension stays one
+/// of the two matrix dimensions: a matrix whose rows and columns are both
+/// strided sends oneDNN to its reference kernels.
+rc::Argument operandArgument(Value t) {
+  Value source = t;
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0, e = shapeOf(t).size(); d < e; ++d)
+    perm.push_back(d);
+  while (auto change = layoutChange(source)) {
+    if (elementTypeOf(change->first) != elementTypeOf(t))
+      break;
+    // The view of the view: dim i of t is dim perm[i] of `source`, which is
+    // dim change->second[perm[i]] of its input.
+    for (int64_t &d : perm)
+      d = change->second[d];
+    source = change->first;
+  }
+  int64_t rank = perm.size();
+  bool identity = llvm::equal(perm, llvm::seq<int64_t>(0, rank));
+  if (source == t || identity)
+    return rc::input(source);
+  if (rank >= 2 && perm[rank - 1] != rank - 1 && perm[rank - 2] != rank - 1)
     return rc::input(t);
   return rc::input(source, perm);
 }
@@ -256,14 +281,33 @@ struct ProductToRuntime : public OpRewritePattern<OpTy> {
         shapeOf(a).size() == shapeOf(b).size() &&
         shapeOf(a).drop_back(2) == shapeOf(b).drop_back(2))
       if (auto permute = dyn_cast<PermuteOp>(*op->getUsers().begin())) {
+        int64_t rank = resultType.getRank();
         SmallVector<int64_t> perm;
         for (int64_t d : permute.getDims())
-          perm.push_back(normalizeDim(d, resultType.getRank()));
-        Value c = emitMatmul(rewriter, op.getLoc(), op, a, b, false, nullptr,
-                             resultType.getElementType(), perm);
-        rewriter.replaceOp(permute, c);
-        rewriter.eraseOp(op);
-        return success();
+          perm.push_back(normalizeDim(d, rank));
+        Value lhs = a, rhs = b;
+        if (perm.back() == rank - 2) {
+          // The permuted layout stores C's columns contiguously, which
+          // oneDNN writes with its reference kernels: compute C^T = B^T A^T
+          // instead (the transposes are views), whose rows are contiguous
+          // there.
+          auto transposeLast = [&](Value v) -> Value {
+            return TransposeOp::create(
+                rewriter, op.getLoc(), v, rewriter.getI64IntegerAttr(rank - 2),
+                rewriter.getI64IntegerAttr(rank - 1), UnitAttr(), ValueRange());
+          };
+          lhs = transposeLast(b);
+          rhs = transposeLast(a);
+          for (int64_t &d : perm)
+            d = d == rank - 2 ? rank - 1 : d == rank - 1 ? rank - 2 : d;
+        }
+        if (perm.back() == rank - 1) {
+          Value c = emitMatmul(rewriter, op.getLoc(), op, lhs, rhs, false,
+                               nullptr, resultType.getElementType(), perm);
+          rewriter.replaceOp(permute, c);
+          rewriter.eraseOp(op);
+          return success();
+        }
       }
     Epilogue epilogue = fusibleEpilogue(op);
     std::optional<Value> c =

@@ -180,3 +180,40 @@ func.func @no_epilogue(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %d: tensor<2x4x
   %q = tp.gelu %p out(%d) : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
   return %m, %g, %r, %s, %q : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>
 }
+
+// -----
+
+// A batched product whose only use permutes its columns innermost (the
+// layout of an attention backward's dK^T) is computed as C^T = B^T A^T
+// through views of the operands, so that oneDNN writes contiguous rows;
+// the permutation is applied to C^T's dims.
+// CHECK-LABEL: func.func @permuted_columns
+// CHECK: %[[C:.*]] = tensor.empty() : tensor<2x5x3x6xf32>
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32(%arg1, %arg0, %{{.*}}, %{{.*}}) outs(%[[C]])
+// CHECK-SAME: views = [array<i64: 0, 1, 3, 2>, array<i64: 0, 1, 3, 2>, array<i64>, array<i64: 0, 2, 1, 3>, array<i64>]
+// CHECK-NOT: tp.permute
+// CHECK-NOT: tp.transpose
+func.func @permuted_columns(%a: tensor<2x3x6x8xf32>, %b: tensor<2x3x8x5xf32>) -> tensor<2x5x3x6xf32> {
+  %s = tp.matmul %a, %b : (tensor<2x3x6x8xf32>, tensor<2x3x8x5xf32>) -> tensor<2x3x6x5xf32>
+  %r = tp.permute %s {dims = array<i64: 0, 3, 1, 2>} : (tensor<2x3x6x5xf32>) -> tensor<2x5x3x6xf32>
+  return %r : tensor<2x5x3x6xf32>
+}
+
+// -----
+
+// Chains of permute / transpose compose into one view of their root; a
+// chain that moves the root's contiguous dim into the batch is copied (a
+// matrix strided both ways sends oneDNN to its reference kernels).
+// CHECK-LABEL: func.func @chained_views
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32(%arg0, %arg1,
+// CHECK-SAME: views = [array<i64>, array<i64: 0, 2, 1, 3>,
+// CHECK: %[[KB:.*]] = tp.permute %arg1 {dims = array<i64: 0, 3, 1, 2>}
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32(%[[KB]], %arg2,
+func.func @chained_views(%a: tensor<2x3x5x6xf32>, %k: tensor<2x6x3x8xf32>, %b: tensor<2x8x3x4xf32>) -> (tensor<2x3x5x8xf32>, tensor<2x8x6x4xf32>) {
+  %kt = tp.permute %k {dims = array<i64: 0, 2, 3, 1>} : (tensor<2x6x3x8xf32>) -> tensor<2x3x8x6xf32>
+  %k2 = tp.transpose %kt {dim0 = 2 : i64, dim1 = 3 : i64} : (tensor<2x3x8x6xf32>) -> tensor<2x3x6x8xf32>
+  %r0 = tp.matmul %a, %k2 : (tensor<2x3x5x6xf32>, tensor<2x3x6x8xf32>) -> tensor<2x3x5x8xf32>
+  %kb = tp.permute %k {dims = array<i64: 0, 3, 1, 2>} : (tensor<2x6x3x8xf32>) -> tensor<2x8x6x3xf32>
+  %r1 = tp.matmul %kb, %b : (tensor<2x8x6x3xf32>, tensor<2x8x3x4xf32>) -> tensor<2x8x6x4xf32>
+  return %r0, %r1 : tensor<2x3x5x8xf32>, tensor<2x8x6x4xf32>
+}

@@ -713,6 +713,33 @@ def matmul(mode):
         "%%r0 = tp.permute %%s {dims = array<i64: 0, 2, 1, 3>} : (%s) -> %s" % (T((2, 3, 6, 6)), T((2, 6, 3, 6))),
     ], [((2, 6, 3, 6), dt)],
         lambda x, y: [R(np.transpose(np.transpose(x, (0, 2, 1, 3)) @ np.transpose(y, (0, 2, 3, 1)), (0, 2, 1, 3)))]))
+    # A permuted result whose layout stores C's columns contiguously (the
+    # backward's dK^T): computed as C^T = B^T A^T, whose rows are.
+    a5, b5 = rand((2, 3, 6, 8), dtype=dt), rand((2, 3, 8, 5), dtype=dt)
+    cases.append(Case("permuted_result_columns", [a5, b5], [
+        "%%s = tp.matmul %%a0, %%a1 : (%s, %s) -> %s" % (T((2, 3, 6, 8)), T((2, 3, 8, 5)), T((2, 3, 6, 5))),
+        "%%r0 = tp.permute %%s {dims = array<i64: 0, 3, 1, 2>} : (%s) -> %s" % (T((2, 3, 6, 5)), T((2, 5, 3, 6))),
+    ], [((2, 5, 3, 6), dt)],
+        lambda x, y: [R(np.transpose(x @ y, (0, 3, 1, 2)))]))
+    # A permuted result whose C dims land in the batch: not fused.
+    cases.append(Case("permuted_result_batch", [a5, b5], [
+        "%%s = tp.matmul %%a0, %%a1 : (%s, %s) -> %s" % (T((2, 3, 6, 8)), T((2, 3, 8, 5)), T((2, 3, 6, 5))),
+        "%%r0 = tp.permute %%s {dims = array<i64: 3, 2, 0, 1>} : (%s) -> %s" % (T((2, 3, 6, 5)), T((5, 6, 2, 3))),
+    ], [((5, 6, 2, 3), dt)],
+        lambda x, y: [R(np.transpose(x @ y, (3, 2, 0, 1)))]))
+    # Chains of layout changes compose into one view; a chain that moves
+    # the contiguous dim into the batch is copied instead.
+    a6, k6 = rand((2, 3, 5, 6), dtype=dt), rand((2, 6, 3, 8), dtype=dt)
+    b7 = rand((2, 8, 3, 4), dtype=dt)
+    cases.append(Case("chained_views", [a6, k6, b7], [
+        "%%kt = tp.permute %%a1 {dims = array<i64: 0, 2, 3, 1>} : (%s) -> %s" % (T((2, 6, 3, 8)), T((2, 3, 8, 6))),
+        "%%k2 = tp.transpose %%kt {dim0 = 2 : i64, dim1 = 3 : i64} : (%s) -> %s" % (T((2, 3, 8, 6)), T((2, 3, 6, 8))),
+        "%%r0 = tp.matmul %%a0, %%k2 : (%s, %s) -> %s" % (T((2, 3, 5, 6)), T((2, 3, 6, 8)), T((2, 3, 5, 8))),
+        "%%kb = tp.permute %%a1 {dims = array<i64: 0, 3, 1, 2>} : (%s) -> %s" % (T((2, 6, 3, 8)), T((2, 8, 6, 3))),
+        "%%r1 = tp.matmul %%kb, %%a2 : (%s, %s) -> %s" % (T((2, 8, 6, 3)), T((2, 8, 3, 4)), T((2, 8, 6, 4))),
+    ], [((2, 3, 5, 8), dt), ((2, 8, 6, 4), dt)],
+        lambda x, k, y: [R(x @ np.transpose(k, (0, 2, 1, 3))),
+                         R(np.transpose(k, (0, 3, 1, 2)) @ y)]))
     # A product followed by relu / gelu: oneDNN applies the activation as an
     # epilogue on the f32 accumulator, so a bf16 result is rounded once
     # (the reference rounds once too).
