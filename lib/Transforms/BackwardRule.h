@@ -68,6 +68,7 @@ std::optional<LogicalResult> applyElementwiseRule(Rule &r);
 std::optional<LogicalResult> applyProductRule(Rule &r);
 std::optional<LogicalResult> applyReductionRule(Rule &r);
 std::optional<LogicalResult> applyNormalizationRule(Rule &r);
+std::optional<LogicalResult> applyConvolutionRule(Rule &r);
 std::optional<LogicalResult> applyLossRule(Rule &r);
 
 } // namespace tp

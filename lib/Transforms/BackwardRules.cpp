@@ -193,7 +193,7 @@ LogicalResult mlir::tp::applyBackwardRule(Operation *op,
   std::optional<LogicalResult> result;
   for (auto family : {applyElementwiseRule, applyProductRule,
                       applyReductionRule, applyNormalizationRule,
-                      applyLossRule})
+                      applyConvolutionRule, applyLossRule})
     if ((result = family(r)))
       break;
   if (!result)

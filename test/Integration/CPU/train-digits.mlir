@@ -16,5 +16,16 @@
 // CHECK: f32.txt: final loss
 // CHECK: bf16.txt: final loss
 // CHECK: fp16.txt: final loss
+// The CNN (examples/digits_cnn.mlir: two convolutions, whose backward is
+// conv_transpose and the swapped correlation through oneDNN) the same way.
+// RUN: tp-train %tp_src_root/examples/digits_cnn.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --test-data=%t.data/x_test.npy --test-data=%t.data/y_test.npy --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=300 --print-every=50 --num-threads=2 > %t.cnn.txt
+// RUN: tp-train %tp_src_root/examples/digits_cnn.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --test-data=%t.data/x_test.npy --test-data=%t.data/y_test.npy --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=300 --print-every=50 --num-threads=2 --autocast=cpu:bf16 > %t.cnn-bf16.txt
+// RUN: tp-train %tp_src_root/examples/digits_cnn.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --test-data=%t.data/x_test.npy --test-data=%t.data/y_test.npy --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=300 --print-every=50 --num-threads=2 --autocast=cpu:fp16 --grad-scaler > %t.cnn-fp16.txt
+// RUN: %python %S/Inputs/check-training.py 95 %t.cnn.txt %t.cnn-bf16.txt %t.cnn-fp16.txt | FileCheck %s --check-prefix=CNN
+
 // ADAMW: adamw.txt: final loss
 // ADAMW: adamw-bf16.txt: final loss
+// CNN-NOT: FAIL
+// CNN: cnn.txt: final loss
+// CNN: cnn-bf16.txt: final loss
+// CNN: cnn-fp16.txt: final loss

@@ -177,3 +177,12 @@ func.func @bce_target(%x: tensor<4x3xf32>, %t: tensor<4x3xf32>) -> tensor<f32> {
   %l = tp.binary_cross_entropy_with_logits %x, %t : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// -----
+
+func.func @grouped_conv_weight(%x: tensor<1x4x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.conv2d' op tp-autodiff: the weight gradient of a grouped convolution (groups = 2) is not implemented yet}}
+  %c = tp.conv2d %x, %w {groups = 2 : i64} : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %l = tp.sum %c : (tensor<1x4x3x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -8,7 +8,7 @@ argument), and one `tp-run --npy-dir` runs them all, so that the reference
 is the finite difference of the compiled f64 program itself. Every gradient
 element must satisfy |grad - fd| <= 1e-6 + 1e-6 |fd|.
 
-Usage: gradcheck.py --tp-opt PATH --tp-run PATH --tmp DIR
+Usage: gradcheck.py --tp-opt PATH --tp-run PATH --tmp DIR [--only CASE]...
 """
 import argparse
 import os
@@ -369,6 +369,20 @@ CASES = [
                      rng.uniform(-1, 1, (3,)), rng.uniform(0.5, 1.5, (4,)),
                      rng.uniform(-1, 1, (4,)), rng.uniform(-0.5, 0.5, (4,)),
                      rng.uniform(0.5, 2, (4,))]),
+    # Convolutions: dx through conv_transpose (output_padding where the
+    # forward's windows leave rows unused), dw through the swapped
+    # correlation cropped to the kernel (the stride-2 W and D below need
+    # the crop), db; unbatched conv1d with dilation, conv3d, and the input
+    # gradient of a grouped convolution (its weight is a constant).
+    Case("convolutions", [(1, 2, 5, 4), (3, 2, 3, 3), (3,), (2, 6), (2, 2, 2),
+                          (1, 1, 3, 2, 2), (1, 1, 2, 1, 1)], [
+        "%c = tp.conv2d %a0, %a1 bias(%a2) {padding = array<i64: 1>, stride = array<i64: 2>} : (tensor<1x2x5x4xf64>, tensor<3x2x3x3xf64>, tensor<3xf64>) -> tensor<1x3x3x2xf64>",
+        "%c1 = tp.conv1d %a3, %a4 {dilation = array<i64: 2>, padding = array<i64: 1>} : (tensor<2x6xf64>, tensor<2x2x2xf64>) -> tensor<2x6xf64>",
+        "%c3 = tp.conv3d %a5, %a6 {stride = array<i64: 2, 1, 1>} : (tensor<1x1x3x2x2xf64>, tensor<1x1x2x1x1xf64>) -> tensor<1x1x1x2x2xf64>",
+        "%wg = tp.constant dense<[[[[0.5, -1.0], [0.25, 2.0]]], [[[1.5, 0.75], [-0.5, 1.0]]], [[[-1.25, 0.5], [1.0, 0.125]]], [[[0.3, -0.7], [0.9, 1.1]]]]> : tensor<4x1x2x2xf64>",
+        "%cg = tp.conv2d %a0, %wg {groups = 2 : i64} : (tensor<1x2x5x4xf64>, tensor<4x1x2x2xf64>) -> tensor<1x4x4x3xf64>"] +
+        squares([("c", (1, 3, 3, 2)), ("c1", (2, 6)), ("c3", (1, 1, 1, 2, 2)),
+                 ("cg", (1, 4, 4, 3))])),
     Case("control_flow_then", [(2, 3), ((), "i1"), (3,)], CONTROL_FLOW,
          lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(True),
                       rng.uniform(0.5, 1.5, (3,))], CONTROL_FLOW_HELPER),
@@ -383,7 +397,12 @@ def main():
     parser.add_argument("--tp-opt", required=True)
     parser.add_argument("--tp-run", required=True)
     parser.add_argument("--tmp", required=True)
+    parser.add_argument("--only", action="append",
+                        help="run only these cases (repeatable)")
     args = parser.parse_args()
+    global CASES
+    if args.only:
+        CASES = [c for c in CASES if c.name in args.only]
     if os.path.isdir(args.tmp):
         shutil.rmtree(args.tmp)
     os.makedirs(args.tmp)
