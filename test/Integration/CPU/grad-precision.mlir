@@ -25,5 +25,19 @@
 // RUN: tp-run %t/d.fp16.mlir --entry=digits_loss_grad --seed=3 --init=fan-in --output-dir=%t/dfp16
 // RUN: %python %S/Inputs/compare-grads.py digits_loss_grad 2 8e-2 %t/df32 %t/dbf16 | FileCheck %s
 // RUN: %python %S/Inputs/compare-grads.py digits_loss_grad 2 8e-2 %t/df32 %t/dfp16 | FileCheck %s
+// The CNN's compiled f32 backward (oneDNN: conv_transpose and the swapped
+// correlation) against the same program in f64 (the linalg path), on the
+// same inputs (Inputs/cnn-args.py); then its bf16 gradients against f32.
+// RUN: sed 's/f32/f64/g' %tp_src_root/examples/digits_cnn.mlir > %t/cnn64.mlir
+// RUN: tp-opt %t/cnn64.mlir --tp-autodiff -o %t/cnn64.grad.mlir
+// RUN: tp-opt %tp_src_root/examples/digits_cnn.mlir --tp-autodiff -o %t/cnn32.grad.mlir
+// RUN: tp-opt %tp_src_root/examples/digits_cnn.mlir --autocast=cpu:bf16 --tp-autodiff -o %t/cnnbf16.grad.mlir
+// RUN: %python %S/Inputs/cnn-args.py %t/c32 %t/c64
+// RUN: cp -r %t/c32 %t/cbf16
+// RUN: tp-run %t/cnn32.grad.mlir --entry=digits_cnn_loss_grad --npy-dir=%t/c32
+// RUN: tp-run %t/cnn64.grad.mlir --entry=digits_cnn_loss_grad --npy-dir=%t/c64
+// RUN: tp-run %t/cnnbf16.grad.mlir --entry=digits_cnn_loss_grad --npy-dir=%t/cbf16
+// RUN: %python %S/Inputs/compare-grads.py digits_cnn_loss_grad 2 1e-5 %t/c64 %t/c32 --other-dtype | FileCheck %s
+// RUN: %python %S/Inputs/compare-grads.py digits_cnn_loss_grad 2 8e-2 %t/c32 %t/cbf16 | FileCheck %s
 
 // CHECK: gradients within

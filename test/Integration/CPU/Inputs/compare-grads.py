@@ -2,13 +2,14 @@
 """Compares the gradients of a mixed-precision run of @f_grad with the f32
 run's (grad-precision.mlir):
 
-  compare-grads.py ENTRY FIRST TOLERANCE F32_DIR OTHER_DIR
+  compare-grads.py ENTRY FIRST TOLERANCE F32_DIR OTHER_DIR [--other-dtype]
 
 Results FIRST, FIRST+1, ... of ENTRY (the gradients; the ones before are
 @f's own results) are read from <dir>/<ENTRY>.out<k>.npy. For each, the
 norm-wise relative error |g - g32| / |g32| must be at most TOLERANCE. The
 mixed-precision gradients must have the f32 ones' dtype (f32 master
-weights get f32 gradients). Prints the worst error.
+weights get f32 gradients), unless --other-dtype (an f64 reference of the
+same program). Prints the worst error.
 """
 import os
 import sys
@@ -18,6 +19,7 @@ import numpy as np
 
 def main():
     entry, first, tolerance, ref_dir, other_dir = sys.argv[1:6]
+    any_dtype = sys.argv[6:] == ["--other-dtype"]
     first, tolerance = int(first), float(tolerance)
     worst, count, k = 0.0, 0, first
     while True:
@@ -26,7 +28,8 @@ def main():
             break
         ref = np.load(os.path.join(ref_dir, name))
         other = np.load(os.path.join(other_dir, name))
-        if ref.dtype != other.dtype or ref.shape != other.shape:
+        if (ref.dtype != other.dtype and not any_dtype) or \
+                ref.shape != other.shape:
             sys.exit(f"FAIL {name}: {other.dtype}{other.shape} vs the f32 "
                      f"run's {ref.dtype}{ref.shape}")
         ref64, other64 = ref.astype(np.float64), other.astype(np.float64)
