@@ -8,11 +8,13 @@
 #include "AutodiffControlFlow.h"
 
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
+#include "tensorplay/Dialect/TP/Transforms/Transforms.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Utils/Utils.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/MapVector.h"
 
 using namespace mlir;
@@ -75,6 +77,17 @@ LogicalResult mlir::tp::flattenForAutodiff(func::FuncOp func,
     if (failed(loopUnrollFull(loop)))
       return loop.emitOpError("tp-autodiff: could not unroll this loop");
   }
+  // Composite ops as the tp ops they are made of (the rewrites the CPU
+  // pipeline applies, in the ops' dtypes), whose rules compose their
+  // backward: attention, product chains, conv_tbc, rnn_cell.
+  RewritePatternSet patterns(func.getContext());
+  populateDecomposeAttentionPatterns(patterns);
+  populateDecomposeCompositePatterns(patterns);
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
+  config.enableFolding(false);
+  config.enableConstantCSE(false);
+  (void)applyPatternsGreedily(func, std::move(patterns), config);
   return success();
 }
 

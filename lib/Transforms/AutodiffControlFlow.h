@@ -1,12 +1,12 @@
 //===- AutodiffControlFlow.h - Control flow for tp-autodiff -----*- C++ -*-===//
 //
 // What tp-autodiff does to a gradient function's control flow besides
-// differentiating scf.if (Autodiff.cpp): calls are inlined and scf.for
-// loops with constant trip counts unrolled before the backward is built
-// (the saved activations are then each call's and each iteration's own
-// values), and afterwards forward values that backward ops read from inside
-// a region (a tp.autocast body, an scf.if branch) are yielded out of it.
-// Private to tp-autodiff.
+// differentiating scf.if (Autodiff.cpp): calls are inlined, scf.for loops
+// with constant trip counts unrolled and composite ops decomposed before
+// the backward is built (the saved activations are then each call's and
+// each iteration's own values), and afterwards forward values that backward ops
+// read from inside a region (a tp.autocast body, an scf.if branch) are yielded
+// out of it. Private to tp-autodiff.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,8 +19,10 @@
 namespace mlir {
 namespace tp {
 
-/// Inlines every call of `func` (to functions with a body, recursively) and
-/// fully unrolls every scf.for with constant bounds. Fails with a
+/// Inlines every call of `func` (to functions with a body, recursively),
+/// fully unrolls every scf.for with constant bounds and decomposes the
+/// composite ops (attention, product chains, conv_tbc, rnn_cell) into the
+/// tp ops they are made of. Fails with a
 /// diagnostic at a call of a function without a body, at a recursive call
 /// and at a loop whose trip count is not a constant.
 LogicalResult flattenForAutodiff(func::FuncOp func, SymbolTable &symbols);

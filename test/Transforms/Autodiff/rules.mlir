@@ -177,3 +177,23 @@ func.func @conv_loss(%x: tensor<2x3x7x6xf32>, %w: tensor<4x3x3x3xf32>, %b: tenso
   %l = tp.sum %c : (tensor<2x4x4x3xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// Composite ops are differentiated through the tp ops they decompose into
+// (the CPU pipeline's rewrites): the gradient function's forward is the
+// decomposed attention (the saved activations: scores, causal mask,
+// softmax), and the backward masks the softmax gradient with the same
+// causal mask.
+// CHECK-LABEL: func.func @sdpa_loss(
+// CHECK: tp.scaled_dot_product_attention
+// CHECK-LABEL: func.func @sdpa_loss_grad(
+// CHECK-NOT: tp.scaled_dot_product_attention
+// CHECK: %[[MASK:.*]] = tp.constant dense<{{.*}}> : tensor<8x8xi1>
+// CHECK: %[[P:.*]] = tp.softmax
+// CHECK: tp.mul %[[P]], %{{.*}} : (tensor<2x4x8x8xf32>, tensor<2x4x8x8xf32>)
+// CHECK: tp.where %[[MASK]], %{{.*}}, %{{.*}} : (tensor<8x8xi1>, tensor<2x4x8x8xf32>, tensor<f32>) -> tensor<2x4x8x8xf32>
+// CHECK: return
+func.func @sdpa_loss(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x16xf32>, %v: tensor<2x4x8x16xf32>) -> tensor<f32> {
+  %a = tp.scaled_dot_product_attention %q, %k, %v {is_causal = true} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
+  %l = tp.sum %a : (tensor<2x4x8x16xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -383,6 +383,17 @@ CASES = [
         "%cg = tp.conv2d %a0, %wg {groups = 2 : i64} : (tensor<1x2x5x4xf64>, tensor<4x1x2x2xf64>) -> tensor<1x4x4x3xf64>"] +
         squares([("c", (1, 3, 3, 2)), ("c1", (2, 6)), ("c3", (1, 1, 1, 2, 2)),
                  ("cg", (1, 4, 4, 3))])),
+    # Composite ops, differentiated through the tp ops they decompose into:
+    # attention (causal, with a float mask and a scale), chain_matmul and
+    # multi_dot.
+    Case("composites", [(1, 1, 3, 4), (1, 1, 3, 4), (1, 1, 3, 4), (3, 3),
+                        (2, 3), (3, 2), (2,)], [
+        "%s1 = tp.scaled_dot_product_attention %a0, %a1, %a2 {is_causal = true} : (tensor<1x1x3x4xf64>, tensor<1x1x3x4xf64>, tensor<1x1x3x4xf64>) -> tensor<1x1x3x4xf64>",
+        "%s2 = tp.scaled_dot_product_attention %a0, %a1, %a2 mask(%a3) {scale = 0.3 : f64} : (tensor<1x1x3x4xf64>, tensor<1x1x3x4xf64>, tensor<1x1x3x4xf64>, tensor<3x3xf64>) -> tensor<1x1x3x4xf64>",
+        "%c = tp.chain_matmul [%a4, %a5, %a4] : (tensor<2x3xf64>, tensor<3x2xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%d = tp.multi_dot [%a6, %a4, %a5] : (tensor<2xf64>, tensor<2x3xf64>, tensor<3x2xf64>) -> tensor<2xf64>"] +
+        squares([("s1", (1, 1, 3, 4)), ("s2", (1, 1, 3, 4)), ("c", (2, 3)),
+                 ("d", (2,))])),
     Case("control_flow_then", [(2, 3), ((), "i1"), (3,)], CONTROL_FLOW,
          lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(True),
                       rng.uniform(0.5, 1.5, (3,))], CONTROL_FLOW_HELPER),
