@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Codegen/CPU/Donation.h"
 #include "tensorplay/Compiler/Compiler.h"
 
 #include "tensorplay/Pipelines/CPUPipeline.h"
@@ -302,7 +303,19 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
     if (llvm::Error e =
             collect(fn.getArgumentTypes(), sig.arguments, "argument"))
       return std::move(e);
-    if (llvm::Error e = collect(fn.getResultTypes(), sig.results, "result"))
+    if (failed(verifyDonation(fn)))
+      return makeError("function @" + sig.name + ": invalid " +
+                       kDonateAttrName);
+    SmallVector<int64_t> donors = donatedArguments(fn).value_or(
+        SmallVector<int64_t>(fn.getNumResults(), -1));
+    SmallVector<Type> returned;
+    for (auto [type, donor] : llvm::zip(fn.getResultTypes(), donors)) {
+      if (donor < 0)
+        returned.push_back(type);
+      else
+        sig.updatedArguments.push_back(static_cast<unsigned>(donor));
+    }
+    if (llvm::Error e = collect(returned, sig.results, "result"))
       return std::move(e);
     exe->sigs.push_back(std::move(sig));
   }

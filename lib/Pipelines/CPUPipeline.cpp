@@ -135,6 +135,8 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
   pm.addPass(createCanonicalizerPass());
+  // Results a tp.donate attribute names go into their arguments' buffers.
+  pm.addPass(createTPDonateResultsPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;

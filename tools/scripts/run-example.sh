@@ -3,7 +3,7 @@
 # runs the autocast pass (cuda:fp16 and cpu:bf16) on examples/*.mlir,
 # printing the decision report and the rewritten IR, then compiles and runs
 # the MLP on the CPU in f32 and bf16 with timings, and trains the digits MLP
-# (tp-train: one compiled train step per batch) in f32, cpu:bf16 and
+# and CNN (tp-train: one compiled train step per batch) in f32, cpu:bf16 and
 # cpu:fp16 with the GradScaler.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -32,4 +32,13 @@ for precision in "" "--autocast=cpu:bf16" "--autocast=cpu:fp16 --grad-scaler"; d
     --data="$DIGITS/x_train.npy" --data="$DIGITS/y_train.npy" \
     --test-data="$DIGITS/x_test.npy" --test-data="$DIGITS/y_test.npy" \
     --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=450 --print-every=50
+done
+# The digits CNN (two convolutions; their backward is conv_transpose and
+# the swapped correlation, through oneDNN).
+for precision in "" "--autocast=cpu:bf16" "--autocast=cpu:fp16 --grad-scaler"; do
+  echo "== tp-train examples/digits_cnn.mlir ${precision:-(f32)} --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=300"
+  "$BUILD/bin/tp-train" examples/digits_cnn.mlir $precision \
+    --data="$DIGITS/x_train.npy" --data="$DIGITS/y_train.npy" \
+    --test-data="$DIGITS/x_test.npy" --test-data="$DIGITS/y_test.npy" \
+    --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=300 --print-every=100
 done

@@ -26,6 +26,7 @@
 #include "tensorplay/HostIO/Generate.h"
 #include "tensorplay/HostIO/Npy.h"
 
+#include "tensorplay/Codegen/CPU/Donation.h"
 #include "tensorplay/Compiler/Compiler.h"
 #include "tensorplay/Compiler/CpuExecutable.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
@@ -410,6 +411,19 @@ int main(int argc, char **argv) {
   auto layout = readLayout(*module);
   if (!layout)
     return failWith(llvm::toString(layout.takeError()));
+  // The step updates the parameters and the optimizer and scaler state in
+  // place: its results after the loss are donated to the state arguments
+  // (the compiled code then neither copies nor returns them).
+  {
+    auto stepFunc =
+        module->lookupSymbol<func::FuncOp>(layout->function + "_train_step");
+    unsigned numState = stepFunc.getNumArguments() - layout->numInputs;
+    SmallVector<int64_t> donate(stepFunc.getNumResults(), -1);
+    for (unsigned i = 0; i < numState; ++i)
+      donate[1 + i] = layout->numInputs + i;
+    stepFunc->setAttr(kDonateAttrName,
+                      DenseI64ArrayAttr::get(&context, donate));
+  }
   CpuCompileOptions compileOptions;
   compileOptions.pipelineOptions = pipelineOptions;
   auto exe = CpuExecutable::compile(std::move(module), compileOptions);
@@ -539,9 +553,7 @@ int main(int argc, char **argv) {
       lossSum += loss;
       ++lossCount;
     }
-    // The step's results after the loss are the next step's state.
-    for (size_t i = 0; i < state.size(); ++i)
-      state[i] = results[1 + i];
+    // (The state was updated in place.)
     if (inject || found)
       std::printf("step %5lld  %s%s\n", (long long)s,
                   inject ? "injected an inf into the batch; " : "",

@@ -73,11 +73,15 @@ struct TensorSpec {
   std::vector<int64_t> shape;
 };
 
-/// The signature of a public function, as seen after autocast.
+/// The signature of a public function, as seen after autocast. Results
+/// that a `tp.donate` attribute gives to an argument (Codegen/CPU/
+/// Donation.h) are not results: run() writes them into that argument's
+/// tensor, whose index `updatedArguments` lists.
 struct FunctionSignature {
   std::string name;
   std::vector<TensorSpec> arguments;
   std::vector<TensorSpec> results;
+  std::vector<unsigned> updatedArguments;
 };
 
 struct CpuCompileOptions {
@@ -107,8 +111,11 @@ public:
   const FunctionSignature *lookup(llvm::StringRef name) const;
 
   /// Calls `name` on `args` (checked against the signature); `results` are
-  /// replaced by fresh tensors of the result specs. Errors reported by the
-  /// runtime calls of the compiled code (tp_rt_codegen_error) are returned.
+  /// replaced by fresh tensors of the result specs. The arguments in the
+  /// signature's `updatedArguments` are updated in place (the caller must
+  /// not share their storage with tensors it expects unchanged). Errors
+  /// reported by the runtime calls of the compiled code (tp_rt_codegen_error)
+  /// are returned.
   llvm::Error run(llvm::StringRef name,
                   const std::vector<const HostTensor *> &args,
                   std::vector<HostTensor> &results);

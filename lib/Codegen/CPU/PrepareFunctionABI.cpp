@@ -3,10 +3,12 @@
 // Public functions are what tp-run and the JIT call: their tensor arguments
 // are marked non-writable for bufferization (compiled code never writes its
 // inputs, so a benchmark calling a function repeatedly sees the same
-// inputs), and they get the C interface wrapper.
+// inputs) unless `tp.donate` names them (Donation.h), and they get the C
+// interface wrapper.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorplay/Codegen/CPU/Donation.h"
 #include "tensorplay/Codegen/CPU/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -33,11 +35,15 @@ struct PrepareFunctionABIPass
     for (auto fn : getOperation().getOps<func::FuncOp>()) {
       if (fn.isExternal() || !fn.isPublic())
         continue;
+      if (failed(tp::verifyDonation(fn)))
+        return signalPassFailure();
+      SmallVector<int64_t> donors =
+          tp::donatedArguments(fn).value_or(SmallVector<int64_t>());
       for (unsigned i = 0; i < fn.getNumArguments(); ++i)
         if (isa<TensorType>(fn.getArgument(i).getType()))
           fn.setArgAttr(i,
                         bufferization::BufferizationDialect::kWritableAttrName,
-                        b.getBoolAttr(false));
+                        b.getBoolAttr(llvm::is_contained(donors, i)));
       if (emitCInterface)
         fn->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
                     b.getUnitAttr());

@@ -113,15 +113,34 @@ def TPPrepareFunctionABIPass
   let description = [{
     Marks every argument of public functions `bufferization.writable =
     false` (compiled code never writes its inputs, so repeated calls see the
-    same inputs) and, with `emit-c-interface`, adds `llvm.emit_c_interface`
-    so each function gets a `_mlir_ciface_` wrapper taking descriptor
-    pointers.
+    same inputs), except the arguments a `tp.donate` attribute names (see
+    tp-donate-results), which become writable; and, with
+    `emit-c-interface`, adds `llvm.emit_c_interface` so each function gets
+    a `_mlir_ciface_` wrapper taking descriptor pointers. A malformed
+    `tp.donate` is an error.
   }];
   let options = [
     Option<"emitCInterface", "emit-c-interface", "bool", /*default=*/"true",
            "Add llvm.emit_c_interface to public functions">,
   ];
   let dependentDialects = ["::mlir::bufferization::BufferizationDialect"];
+}
+
+def TPDonateResultsPass
+    : Pass<"tp-donate-results", "::mlir::ModuleOp"> {
+  let summary = "Write donated results into their arguments' buffers";
+  let description = [{
+    Runs after One-Shot Bufferize. A public function with a `tp.donate`
+    attribute (one entry per result: the index of the argument whose buffer
+    the result updates, or -1; tp-prepare-function-abi has made those
+    arguments writable) loses the donated results: each is written into
+    its argument's buffer instead, which costs nothing when bufferization
+    updated that buffer in place (the result is the argument) and one copy
+    otherwise. Callers then find the new values in the arguments they
+    passed (tp-train's parameters and optimizer state stay in place across
+    steps).
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def TPOutlineParallelLoopsPass
