@@ -25,23 +25,20 @@ np.save(sys.argv[1] + "/ey.npy", r.randn(64, 128, 512).astype(np.float32))
 PYEOF
 cat "$ROOT/examples/encoder_block.mlir" "$ROOT/bench/train/encoder_loss.mlir" \
   > "$DATA/encoder_train.mlir"
+# One model's compiled step in f32 and cpu:bf16: name, module, two data files.
+compiled() {
+  for precision in "" "--autocast=cpu:bf16"; do
+    echo "tp-train $1 ${precision:-f32}:"
+    "$BUILD/bin/tp-train" "$2" $precision --data="$3" --data="$4" \
+      --optimizer=sgd --lr=0.01 --momentum=0.9 --steps="$((STEPS + 1))" \
+      --print-every=1000 --num-threads=2 | grep -E "compiled|trained"
+  done
+}
 for ((i = 1; i <= ROUNDS; ++i)); do
   echo "### turn $i of $ROUNDS"
-  for precision in "" "--autocast=cpu:bf16"; do
-    echo "tp-train ${precision:-f32}:"
-    "$BUILD/bin/tp-train" "$ROOT/examples/mlp.mlir" $precision \
-      --data="$DATA/x.npy" --data="$DATA/y.npy" --optimizer=sgd --lr=0.01 \
-      --momentum=0.9 --steps="$((STEPS + 1))" --print-every=1000 \
-      --num-threads=2 | grep -E "compiled|trained"
-  done
+  compiled mlp "$ROOT/examples/mlp.mlir" "$DATA/x.npy" "$DATA/y.npy"
   "$PY" "$ROOT/bench/train/torch_train_bench.py" --steps "$STEPS" --threads 2
-  for precision in "" "--autocast=cpu:bf16"; do
-    echo "tp-train encoder ${precision:-f32}:"
-    "$BUILD/bin/tp-train" "$DATA/encoder_train.mlir" $precision \
-      --data="$DATA/ex.npy" --data="$DATA/ey.npy" --optimizer=sgd --lr=0.01 \
-      --momentum=0.9 --steps="$((STEPS + 1))" --print-every=1000 \
-      --num-threads=2 | grep -E "compiled|trained"
-  done
+  compiled encoder "$DATA/encoder_train.mlir" "$DATA/ex.npy" "$DATA/ey.npy"
   "$PY" "$ROOT/bench/train/torch_train_bench.py" --model encoder \
     --steps "$STEPS" --threads 2
 done

@@ -26,19 +26,16 @@ done
 # backward, GradScaler and fused SGD in one compiled step per batch.
 DIGITS="$BUILD/digits-data"
 /usr/bin/python3 tools/scripts/make-digits.py "$DIGITS"  # the Debian Python, with python3-sklearn
-for precision in "" "--autocast=cpu:bf16" "--autocast=cpu:fp16 --grad-scaler"; do
-  echo "== tp-train examples/digits_mlp.mlir ${precision:-(f32)} --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=450"
-  "$BUILD/bin/tp-train" examples/digits_mlp.mlir $precision \
-    --data="$DIGITS/x_train.npy" --data="$DIGITS/y_train.npy" \
-    --test-data="$DIGITS/x_test.npy" --test-data="$DIGITS/y_test.npy" \
-    --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=450 --print-every=50
-done
-# The digits CNN (two convolutions; their backward is conv_transpose and
-# the swapped correlation, through oneDNN).
-for precision in "" "--autocast=cpu:bf16" "--autocast=cpu:fp16 --grad-scaler"; do
-  echo "== tp-train examples/digits_cnn.mlir ${precision:-(f32)} --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=300"
-  "$BUILD/bin/tp-train" examples/digits_cnn.mlir $precision \
-    --data="$DIGITS/x_train.npy" --data="$DIGITS/y_train.npy" \
-    --test-data="$DIGITS/x_test.npy" --test-data="$DIGITS/y_test.npy" \
-    --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=300 --print-every=100
+# The MLP, then the CNN (two convolutions; their backward is
+# conv_transpose and the swapped correlation, through oneDNN).
+for model in "digits_mlp 450 50" "digits_cnn 300 100"; do
+  read -r name steps every <<<"$model"
+  for precision in "" "--autocast=cpu:bf16" "--autocast=cpu:fp16 --grad-scaler"; do
+    echo "== tp-train examples/$name.mlir ${precision:-(f32)} --optimizer=sgd --lr=0.1 --momentum=0.9 --steps=$steps"
+    "$BUILD/bin/tp-train" "examples/$name.mlir" $precision \
+      --data="$DIGITS/x_train.npy" --data="$DIGITS/y_train.npy" \
+      --test-data="$DIGITS/x_test.npy" --test-data="$DIGITS/y_test.npy" \
+      --optimizer=sgd --lr=0.1 --momentum=0.9 --steps="$steps" \
+      --print-every="$every"
+  done
 done

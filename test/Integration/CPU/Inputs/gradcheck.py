@@ -58,6 +58,18 @@ def total(value, shape):
     return "%%loss = tp.sum %%%s : (%s) -> tensor<f64>" % (value, t(shape))
 
 
+def add_up(lines, sums):
+    """`lines` with adds of the 0-d `sums` into %loss (a single sum is
+    %loss already)."""
+    acc = sums[0]
+    for i, term in enumerate(sums[1:]):
+        name = "%loss" if i == len(sums) - 2 else "%%acc%d" % i
+        lines.append("%s = tp.add %s, %s : (tensor<f64>, tensor<f64>) -> "
+                     "tensor<f64>" % (name, acc, term))
+        acc = name
+    return lines
+
+
 def squares(values):
     """Lines adding sum(v * v) over `values` ((name, shape) pairs) into
     %loss."""
@@ -70,13 +82,7 @@ def squares(values):
         lines.append("%s = tp.sum %%sq%d : (%s) -> tensor<f64>"
                      % (total, i, ty))
         sums.append(total)
-    acc = sums[0]
-    for i, term in enumerate(sums[1:]):
-        name = "%loss" if i == len(sums) - 2 else "%%acc%d" % i
-        lines.append("%s = tp.add %s, %s : (tensor<f64>, tensor<f64>) -> "
-                     "tensor<f64>" % (name, acc, term))
-        acc = name
-    return lines
+    return add_up(lines, sums)
 
 
 def weighted(values, seed):
@@ -94,16 +100,11 @@ def weighted(values, seed):
                                            threshold=10**6), ty))
         lines.append("%%wm%d = tp.mul %%%s, %%wc%d : (%s, %s) -> %s"
                      % (i, name, i, ty, ty, ty))
-        lines.append("%%ws%d = tp.sum %%wm%d : (%s) -> tensor<f64>"
-                     % (i, i, ty))
-        sums.append("%%ws%d" % i)
-    acc = sums[0]
-    for i, term in enumerate(sums[1:]):
-        name = "%loss" if i == len(sums) - 2 else "%%wacc%d" % i
-        lines.append("%s = tp.add %s, %s : (tensor<f64>, tensor<f64>) -> "
-                     "tensor<f64>" % (name, acc, term))
-        acc = name
-    return lines
+        total = "%%ws%d" % i if len(values) > 1 else "%loss"
+        lines.append("%s = tp.sum %%wm%d : (%s) -> tensor<f64>"
+                     % (total, i, ty))
+        sums.append(total)
+    return add_up(lines, sums)
 
 
 def unary(op, arg, shape, attrs=""):
