@@ -3,7 +3,7 @@
 // The backward of the elementwise families: binary arithmetic (summed back
 // over broadcast dimensions by Rule::give), the unary math and activation
 // ops from their saved input or output, the scalar-operand forms, addcmul /
-// addcdiv, where, and dropout in its inference form.
+// addcdiv, where, prelu, and dropout in its inference form.
 //
 //===----------------------------------------------------------------------===//
 
@@ -126,6 +126,37 @@ LogicalResult whereRule(Rule &r, WhereOp where) {
   return success();
 }
 
+/// prelu: x where x > 0, w x elsewhere, with one weight or one per channel
+/// (dim 1; dim 0 of a 1-D input).
+LogicalResult preluRule(Rule &r, PreluOp prelu) {
+  Value x = prelu.getInput(), w = prelu.getWeight(), g = r.grad;
+  int64_t rank = rankOf(x);
+  int64_t numWeights = rankOf(w) == 0 ? 1 : shapeOf(w)[0];
+  int64_t channelDim = rank >= 2 ? 1 : 0;
+  Value wb = w;
+  if (numWeights != 1 && rank >= 2) {
+    SmallVector<int64_t> shape = {numWeights};
+    shape.append(rank - 2, 1);
+    wb = r.reshape(w, shape);
+  }
+  Value above = r.passAbove(g, x, 0.0);
+  if (r.active(x))
+    r.give(x, r.add(above, r.mul(wb, r.sub(g, above))));
+  if (r.active(w)) {
+    // g x where x <= 0, summed over all but the weight's channel.
+    Value gx = r.mul(g, x);
+    Value below = r.sub(gx, r.passAbove(gx, x, 0.0));
+    SmallVector<int64_t> dims;
+    for (int64_t d = 0; d < rank; ++d)
+      if (numWeights == 1 || d != channelDim)
+        dims.push_back(d);
+    Value summed =
+        dims.empty() ? below : r.sumAlong(below, dims, /*keepdim=*/false);
+    r.give(w, r.reshape(summed, shapeOf(w)));
+  }
+  return success();
+}
+
 /// The derivative of a unary op from its input x, its output y and the
 /// gradient g.
 Value unaryGradient(Rule &r, Value x, Value y, Value g) {
@@ -210,6 +241,8 @@ std::optional<LogicalResult> mlir::tp::applyElementwiseRule(Rule &r) {
     return addcRule(r);
   if (auto where = dyn_cast<WhereOp>(op))
     return whereRule(r, where);
+  if (auto prelu = dyn_cast<PreluOp>(op))
+    return preluRule(r, prelu);
   if (auto dropout = dyn_cast<DropoutOp>(op)) {
     if (dropout.getTrain() && !dropout.getP().isZero())
       return dropout.emitOpError(

@@ -395,6 +395,17 @@ CASES = [
         "%d = tp.multi_dot [%a6, %a4, %a5] : (tensor<2xf64>, tensor<2x3xf64>, tensor<3x2xf64>) -> tensor<2xf64>"] +
         squares([("s1", (1, 1, 3, 4)), ("s2", (1, 1, 3, 4)), ("c", (2, 3)),
                  ("d", (2,))])),
+    # prelu with a weight per channel (dims 1 of a 4-D and 0 of a 1-D
+    # input) and a single weight, inputs away from the kink at 0.
+    Case("prelu", [(2, 3, 2, 2), (3,), (3,), (1,)], [
+        "%p = tp.prelu %a0, %a1 : (tensor<2x3x2x2xf64>, tensor<3xf64>) -> tensor<2x3x2x2xf64>",
+        "%q = tp.prelu %a2, %a1 : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>",
+        "%s = tp.prelu %a0, %a3 : (tensor<2x3x2x2xf64>, tensor<1xf64>) -> tensor<2x3x2x2xf64>"] +
+        squares([("p", (2, 3, 2, 2)), ("q", (3,)), ("s", (2, 3, 2, 2))]),
+        lambda rng: [np.where(np.abs(x) < 0.05, 0.4, x) for x in
+                     [rng.uniform(-2, 2, (2, 3, 2, 2)),
+                      rng.uniform(0.1, 0.5, (3,)), rng.uniform(-2, 2, (3,)),
+                      rng.uniform(0.1, 0.5, (1,))]]),
     Case("control_flow_then", [(2, 3), ((), "i1"), (3,)], CONTROL_FLOW,
          lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(True),
                       rng.uniform(0.5, 1.5, (3,))], CONTROL_FLOW_HELPER),
