@@ -63,6 +63,54 @@ LogicalResult bceWithLogitsRule(Rule &r) {
   return success();
 }
 
+/// cross_entropy of class probabilities t (any rank; classes along dim 1,
+/// dim 0 of a 1-D input), with class weights w and label smoothing eps
+/// (t' = (1 - eps) t + eps / C): d/dlogp = -g w t', scaled by the
+/// reduction, then log_softmax's backward from recomputed log-probabilities;
+/// the targets get -g w logp (1 - eps).
+LogicalResult probabilityRule(Rule &r, CrossEntropyOp ce) {
+  Value x = ce.getInput(), t = ce.getTarget(), w = ce.getWeight();
+  if (w && r.active(w))
+    return ce.emitOpError("tp-autodiff: the gradient with respect to the "
+                          "class weights of 'tp.cross_entropy' is not "
+                          "implemented (nor is it in PyTorch); pass them as a "
+                          "value no differentiated argument reaches");
+  ArrayRef<int64_t> shape = shapeOf(x);
+  int64_t rank = rankOf(x), classDim = rank == 1 ? 0 : 1;
+  int64_t classes = shape[classDim];
+  double eps = ce.getLabelSmoothing().convertToDouble();
+  Value logp = r.make("tp.log_softmax", x,
+                      {r.attr("dim", r.b.builder.getI64IntegerAttr(classDim))});
+  // The loss's gradient with the class dim back (size 1).
+  SmallVector<int64_t> kept(shape);
+  kept[classDim] = 1;
+  Value g = r.grad;
+  if (ce.getReduction() == Reduction::None)
+    g = r.reshape(g, kept);
+  double scale = 1.0;
+  if (ce.getReduction() == Reduction::Mean)
+    scale = static_cast<double>(classes) /
+            static_cast<double>(numElementsOrDynamic(shape));
+  g = r.scale(g, -scale);
+  Value wb = w;
+  if (w && rank >= 2) {
+    SmallVector<int64_t> wShape = {classes};
+    wShape.append(rank - 2, 1);
+    wb = r.reshape(w, wShape);
+  }
+  Value gw = wb ? r.mul(g, wb) : g;
+  Value smoothed =
+      eps == 0.0 ? t : r.add(r.scale(t, 1.0 - eps), r.scalar(t, eps / classes));
+  if (r.active(x)) {
+    Value dlogp = r.mul(gw, smoothed);
+    Value s = r.sumAlong(dlogp, {classDim}, /*keepdim=*/true);
+    r.give(x, r.sub(dlogp, r.mul(r.make("tp.exp", logp), s)));
+  }
+  if (r.active(t))
+    r.give(t, r.scale(r.mul(gw, logp), 1.0 - eps));
+  return success();
+}
+
 /// nll_loss and cross_entropy of class-index targets (an (N, C) or (C)
 /// input): nll_loss_backward, after log_softmax's backward for
 /// cross_entropy, whose log-probabilities are recomputed (exact, and
@@ -81,12 +129,11 @@ LogicalResult classIndexRule(Rule &r) {
   } else {
     auto ce = cast<CrossEntropyOp>(op);
     if (!isa<IntegerType>(elementTypeOf(target)))
-      return op->emitOpError("tp-autodiff: the backward of cross_entropy is "
-                             "implemented for class-index targets only so "
-                             "far");
+      return probabilityRule(r, ce);
     if (!ce.getLabelSmoothing().isZero())
       return op->emitOpError("tp-autodiff: the backward of cross_entropy "
-                             "with label_smoothing is not implemented yet");
+                             "of class indices with label_smoothing is not "
+                             "implemented yet");
     weight = ce.getWeight();
     ignoreIndex = ce.getIgnoreIndex();
     reduction = ce.getReduction();

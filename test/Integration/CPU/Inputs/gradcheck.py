@@ -406,6 +406,24 @@ CASES = [
                      [rng.uniform(-2, 2, (2, 3, 2, 2)),
                       rng.uniform(0.1, 0.5, (3,)), rng.uniform(-2, 2, (3,)),
                       rng.uniform(0.1, 0.5, (1,))]]),
+    # cross_entropy of class probabilities (the targets differentiated
+    # too): plain, with class weights and label smoothing, 1-D, and a
+    # (N, C, d) input without reduction.
+    Case("probability_losses", [(3, 4), (3, 4), (4,), (2, 3, 2), (2, 3, 2)], [
+        "%w = tp.constant dense<[0.5, 1.0, 1.5, 2.0]> : tensor<4xf64>",
+        "%w3 = tp.constant dense<[2.0, 0.5, 1.0]> : tensor<3xf64>",
+        "%c1 = tp.cross_entropy %a0, %a1 : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%c2 = tp.cross_entropy %a0, %a1 weight(%w) {label_smoothing = 0.2 : f64, reduction = #tp.reduction<sum>} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<4xf64>) -> tensor<f64>",
+        "%c3 = tp.cross_entropy %a2, %a2 {label_smoothing = 0.1 : f64} : (tensor<4xf64>, tensor<4xf64>) -> tensor<f64>",
+        "%c4 = tp.cross_entropy %a3, %a4 weight(%w3) {reduction = #tp.reduction<none>} : (tensor<2x3x2xf64>, tensor<2x3x2xf64>, tensor<3xf64>) -> tensor<2x2xf64>",
+        "%sq = tp.mul %c4, %c4 : (tensor<2x2xf64>, tensor<2x2xf64>) -> tensor<2x2xf64>",
+        "%s4 = tp.sum %sq : (tensor<2x2xf64>) -> tensor<f64>",
+        "%x1 = tp.add %c1, %c2 : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+        "%x2 = tp.add %x1, %c3 : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+        "%loss = tp.add %x2, %s4 : (tensor<f64>, tensor<f64>) -> tensor<f64>"],
+        lambda rng: [rng.uniform(-2, 2, (3, 4)), rng.uniform(0, 1, (3, 4)),
+                     rng.uniform(-1, 1, (4,)), rng.uniform(-2, 2, (2, 3, 2)),
+                     rng.uniform(0, 1, (2, 3, 2))]),
     Case("control_flow_then", [(2, 3), ((), "i1"), (3,)], CONTROL_FLOW,
          lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(True),
                       rng.uniform(0.5, 1.5, (3,))], CONTROL_FLOW_HELPER),
