@@ -136,9 +136,9 @@ func.func @label_smoothing(%x: tensor<4x10xf32>, %t: tensor<4xi64>) -> tensor<f3
 
 // -----
 
-func.func @probabilities(%x: tensor<4x10xf32>, %p: tensor<4x10xf32>) -> tensor<f32> {
-  // expected-error @+1 {{'tp.cross_entropy' op tp-autodiff: the backward of cross_entropy is implemented for class-index targets only so far}}
-  %l = tp.cross_entropy %x, %p : (tensor<4x10xf32>, tensor<4x10xf32>) -> tensor<f32>
+func.func @probability_weights(%x: tensor<4x10xf32>, %p: tensor<4x10xf32>, %w: tensor<10xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.cross_entropy' op tp-autodiff: the gradient with respect to the class weights of 'tp.cross_entropy' is not implemented (nor is it in PyTorch); pass them as a value no differentiated argument reaches}}
+  %l = tp.cross_entropy %x, %p weight(%w) : (tensor<4x10xf32>, tensor<4x10xf32>, tensor<10xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
 
