@@ -198,6 +198,10 @@ LogicalResult Differentiator::backwardIf(scf::IfOp op) {
           !op->isAncestor(v.getParentRegion()->getParentOp()))
         captured.insert(v);
   });
+  // Without them no argument reaches the results (and an scf.if without
+  // results is built with terminators already).
+  if (captured.empty())
+    return success();
   SmallVector<Type> types;
   for (Value v : captured)
     types.push_back(v.getType());

@@ -104,6 +104,9 @@ static Value zeroOf(OpBuilder &builder, Location loc, Type type) {
 /// `op` again with `extra` values of its regions as further results; the
 /// old results are replaced by the first ones. Returns the new op.
 static FailureOr<Operation *> yieldMore(Operation *op, ArrayRef<Value> extra) {
+  if (llvm::any_of(op->getRegions(), [](Region &r) { return r.empty(); }))
+    return op->emitOpError("internal error: tp-autodiff cannot yield a value "
+                           "out of an op with an empty region");
   OpBuilder builder(op);
   SmallVector<Type> types(op->getResultTypes());
   for (Value v : extra)
@@ -120,9 +123,6 @@ static FailureOr<Operation *> yieldMore(Operation *op, ArrayRef<Value> extra) {
   // Each region's terminator yields its own values and zeros for the
   // others'.
   for (Region &region : grown->getRegions()) {
-    if (region.empty())
-      return op->emitOpError("internal error: tp-autodiff cannot yield a "
-                             "value out of an op with an empty region");
     Operation *yield = region.front().getTerminator();
     OpBuilder at(yield);
     SmallVector<Value> values(yield->getOperands());

@@ -15,6 +15,7 @@
 
 #include "BackwardRule.h"
 
+#include "tensorplay/Dialect/TP/IR/ConvAttributes.h"
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
@@ -22,16 +23,6 @@ using namespace mlir;
 using namespace mlir::tp;
 
 namespace {
-/// One value per spatial dim from an attribute of one or `n` values.
-SmallVector<int64_t> perDim(std::optional<ArrayRef<int64_t>> values,
-                            int64_t n, int64_t absent) {
-  if (!values || values->empty())
-    return SmallVector<int64_t>(n, absent);
-  if (values->size() == 1)
-    return SmallVector<int64_t>(n, values->front());
-  return SmallVector<int64_t>(values->begin(), values->end());
-}
-
 /// Swaps dims 0 and 1 (batch and channels).
 Value swapLeading(Rule &r, Value v) {
   if (!v)
@@ -82,9 +73,9 @@ Value cropDim(Rule &r, Value v, int64_t dim, int64_t size) {
 template <typename ConvOp>
 LogicalResult convRule(Rule &r, ConvOp conv, int64_t n) {
   Value x = conv.getInput(), w = conv.getWeight(), bias = conv.getBias();
-  SmallVector<int64_t> stride = perDim(conv.getStride(), n, 1),
-                       padding = perDim(conv.getPadding(), n, 0),
-                       dilation = perDim(conv.getDilation(), n, 1);
+  SmallVector<int64_t> stride = expandConvAttribute(conv.getStride(), n, 1),
+                       padding = expandConvAttribute(conv.getPadding(), n, 0),
+                       dilation = expandConvAttribute(conv.getDilation(), n, 1);
   auto groups = static_cast<int64_t>(conv.getGroups());
   bool unbatched = rankOf(x) == n + 1;
   auto batched = [&](Value v) {

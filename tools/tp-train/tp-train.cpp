@@ -16,8 +16,9 @@
 // arguments, initialised from --seed (weights uniform in +-1/sqrt(fan-in),
 // normalization weights one, other vectors zero) or read from --resume. Prints
 // the loss, the scale and the skipped steps every --print-every steps, and the
-// test accuracy (argmax of
-// @f's second result) on --test-data at the end. --save writes the
+// test accuracy (argmax of @f's second result) on --test-data at the end. The
+// step updates the parameters and the optimizer and scaler state in place
+// (tp.donate). --save writes the
 // parameters, the optimizer and scaler state and the step reached as .npy
 // files; --resume continues from them bit-identically.
 //

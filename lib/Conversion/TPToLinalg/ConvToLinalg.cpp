@@ -10,8 +10,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Conversion/Utils/LoweringUtils.h"
 #include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
+#include "tensorplay/Conversion/Utils/LoweringUtils.h"
+#include "tensorplay/Dialect/TP/IR/ConvAttributes.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -23,15 +24,6 @@ using namespace mlir;
 using namespace mlir::tp;
 using namespace mlir::tp::lowering;
 
-static SmallVector<int64_t> expandParam(std::optional<ArrayRef<int64_t>> v,
-                                        int64_t n, int64_t dflt) {
-  if (!v || v->empty())
-    return SmallVector<int64_t>(n, dflt);
-  if (v->size() == 1)
-    return SmallVector<int64_t>(n, (*v)[0]);
-  return SmallVector<int64_t>(v->begin(), v->end());
-}
-
 FailureOr<ConvParams> lowering::getConvParams(Operation *op) {
   ConvParams p;
   auto fill = [&](auto conv, int64_t n, bool transposed,
@@ -39,10 +31,10 @@ FailureOr<ConvParams> lowering::getConvParams(Operation *op) {
     p.spatialRank = n;
     p.transposed = transposed;
     p.groups = (int64_t)conv.getGroups();
-    p.stride = expandParam(conv.getStride(), n, 1);
-    p.padding = expandParam(conv.getPadding(), n, 0);
-    p.dilation = expandParam(conv.getDilation(), n, 1);
-    p.outputPadding = expandParam(outputPadding, n, 0);
+    p.stride = expandConvAttribute(conv.getStride(), n, 1);
+    p.padding = expandConvAttribute(conv.getPadding(), n, 0);
+    p.dilation = expandConvAttribute(conv.getDilation(), n, 1);
+    p.outputPadding = expandConvAttribute(outputPadding, n, 0);
     p.batched = (int64_t)shapeOf(conv.getInput()).size() == n + 2;
   };
   if (auto c = dyn_cast<Conv1dOp>(op))

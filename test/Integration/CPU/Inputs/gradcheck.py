@@ -70,19 +70,28 @@ def add_up(lines, sums):
     return lines
 
 
-def squares(values):
-    """Lines adding sum(v * v) over `values` ((name, shape) pairs) into
-    %loss."""
+def summed_products(values, factor, prefix):
+    """Lines adding sum(v * f) over `values` ((name, shape) pairs) into
+    %loss, f the operand `factor(i, name, shape)` returns with the lines
+    that define it."""
     lines, sums = [], []
     for i, (name, shape) in enumerate(values):
         ty = t(shape)
-        lines.append("%%sq%d = tp.mul %%%s, %%%s : (%s, %s) -> %s"
-                     % (i, name, name, ty, ty, ty))
-        total = "%%ss%d" % i if len(values) > 1 else "%loss"
-        lines.append("%s = tp.sum %%sq%d : (%s) -> tensor<f64>"
-                     % (total, i, ty))
+        setup, other = factor(i, name, shape)
+        lines += setup
+        lines.append("%%%sm%d = tp.mul %%%s, %s : (%s, %s) -> %s"
+                     % (prefix, i, name, other, ty, ty, ty))
+        total = "%%%ss%d" % (prefix, i) if len(values) > 1 else "%loss"
+        lines.append("%s = tp.sum %%%sm%d : (%s) -> tensor<f64>"
+                     % (total, prefix, i, ty))
         sums.append(total)
     return add_up(lines, sums)
+
+
+def squares(values):
+    """Lines adding sum(v * v) over `values` into %loss."""
+    return summed_products(values, lambda i, name, shape: ([], "%" + name),
+                           "sq")
 
 
 def weighted(values, seed):
@@ -90,21 +99,14 @@ def weighted(values, seed):
     with distinct entries (a plain sum of a normalization's output is
     constant), into %loss."""
     rng = np.random.default_rng(seed)
-    lines, sums = [], []
-    for i, (name, shape) in enumerate(values):
-        ty = t(shape)
+
+    def constant(i, name, shape):
         c = rng.uniform(-1, 1, shape)
-        lines.append("%%wc%d = tp.constant dense<%s> : %s"
-                     % (i, np.array2string(c, separator=", ", precision=6,
-                                           max_line_width=10**6,
-                                           threshold=10**6), ty))
-        lines.append("%%wm%d = tp.mul %%%s, %%wc%d : (%s, %s) -> %s"
-                     % (i, name, i, ty, ty, ty))
-        total = "%%ws%d" % i if len(values) > 1 else "%loss"
-        lines.append("%s = tp.sum %%wm%d : (%s) -> tensor<f64>"
-                     % (total, i, ty))
-        sums.append(total)
-    return add_up(lines, sums)
+        text = np.array2string(c, separator=", ", precision=6,
+                               max_line_width=10**6, threshold=10**6)
+        return (["%%wc%d = tp.constant dense<%s> : %s" % (i, text, t(shape))],
+                "%%wc%d" % i)
+    return summed_products(values, constant, "w")
 
 
 def unary(op, arg, shape, attrs=""):
