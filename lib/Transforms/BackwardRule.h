@@ -52,6 +52,26 @@ struct Rule {
   Value castTo(Value x, Type element);
   /// threshold_backward(g, self, t): g where self > t, else 0.
   Value passAbove(Value g, Value self, double threshold);
+  /// 1 where `x` is zero, else 0 (in x's element type and shape).
+  Value isZero(Value x);
+  /// -1, 0 or 1 by the sign of `x` (0 for zeros and NaN).
+  Value sign(Value x);
+  /// `x` clamped to [lo, hi] (maximum / minimum with 0-d constants).
+  Value clamp(Value x, double lo, double hi);
+  /// A constant of `shape` holding `values`, in `element` type (i64 or a
+  /// float type).
+  Value constant(ArrayRef<int64_t> shape, Type element,
+                 ArrayRef<double> values);
+  /// The entries of `v` at `indices` along `dim`, in that order (a gather
+  /// of rows by tp.embedding: the dialect has no slice op).
+  Value gatherAlong(Value v, int64_t dim, ArrayRef<int64_t> indices);
+  /// The `size` entries of `v` from `start` along `dim`.
+  Value sliceAlong(Value v, int64_t dim, int64_t start, int64_t size);
+  /// The adjoint of a gather along `dim`: the result has `size` entries
+  /// along `dim`, entry j the sum of the entries i of `g` with
+  /// `target[i] == j` (a sum of gathers from `g` with a zero entry added).
+  Value scatterAlong(Value g, int64_t dim, ArrayRef<int64_t> target,
+                     int64_t size);
   /// Adds `contribution`, summed to `operand`'s shape, to its gradient.
   void give(Value operand, Value contribution);
   /// True when `value` needs a gradient.
@@ -70,6 +90,8 @@ std::optional<LogicalResult> applyReductionRule(Rule &r);
 std::optional<LogicalResult> applyNormalizationRule(Rule &r);
 std::optional<LogicalResult> applyConvolutionRule(Rule &r);
 std::optional<LogicalResult> applyLossRule(Rule &r);
+std::optional<LogicalResult> applyExtremaRule(Rule &r);
+std::optional<LogicalResult> applyIndexingRule(Rule &r);
 
 } // namespace tp
 } // namespace mlir

@@ -151,6 +151,119 @@ Value Rule::passAbove(Value g, Value self, double threshold) {
               {attr("threshold", b.builder.getF64FloatAttr(threshold))});
 }
 
+Value Rule::isZero(Value x) {
+  Value one = scalar(x, 1.0);
+  return sub(one, passAbove(one, make("tp.abs", x), 0.0));
+}
+
+Value Rule::sign(Value x) {
+  Value one = scalar(x, 1.0);
+  return sub(passAbove(one, x, 0.0), passAbove(one, neg(x), 0.0));
+}
+
+Value Rule::clamp(Value x, double lo, double hi) {
+  return make("tp.maximum",
+              {make("tp.minimum", {x, scalar(x, hi)}), scalar(x, lo)});
+}
+
+Value Rule::constant(ArrayRef<int64_t> shape, Type element,
+                     ArrayRef<double> values) {
+  auto type = RankedTensorType::get(shape, element);
+  SmallVector<Attribute> entries;
+  for (double v : values)
+    entries.push_back(
+        isa<IntegerType>(element)
+            ? static_cast<Attribute>(
+                  b.builder.getIntegerAttr(element, static_cast<int64_t>(v)))
+            : static_cast<Attribute>(b.builder.getFloatAttr(element, v)));
+  ++b.numCreated;
+  return ConstantOp::create(b.builder, b.loc, type,
+                            DenseElementsAttr::get(type, entries));
+}
+
+Value Rule::gatherAlong(Value v, int64_t dim, ArrayRef<int64_t> indices) {
+  if (!v)
+    return {};
+  int64_t rank = rankOf(v);
+  SmallVector<int64_t> perm = {dim};
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != dim)
+      perm.push_back(d);
+  SmallVector<int64_t> inverse(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    inverse[perm[i]] = i;
+  Value front =
+      dim == 0 ? v
+               : make("tp.permute", v,
+                      {attr("dims", b.builder.getDenseI64ArrayAttr(perm))});
+  if (!front)
+    return {};
+  SmallVector<int64_t> frontShape(shapeOf(front));
+  int64_t rest = 1;
+  for (int64_t d = 1; d < rank; ++d)
+    rest *= frontShape[d];
+  Value rows = reshape(front, {frontShape[0], rest});
+  SmallVector<double> entries(indices.begin(), indices.end());
+  Value index = constant({static_cast<int64_t>(indices.size())},
+                         b.builder.getIntegerType(64), entries);
+  Value kept = make("tp.embedding", {rows, index});
+  frontShape[0] = static_cast<int64_t>(indices.size());
+  Value back = reshape(kept, frontShape);
+  if (dim == 0)
+    return back;
+  return make("tp.permute", back,
+              {attr("dims", b.builder.getDenseI64ArrayAttr(inverse))});
+}
+
+Value Rule::sliceAlong(Value v, int64_t dim, int64_t start, int64_t size) {
+  if (!v || (start == 0 && shapeOf(v)[dim] == size))
+    return v;
+  SmallVector<int64_t> indices;
+  for (int64_t i = 0; i < size; ++i)
+    indices.push_back(start + i);
+  return gatherAlong(v, dim, indices);
+}
+
+Value Rule::scatterAlong(Value g, int64_t dim, ArrayRef<int64_t> target,
+                         int64_t size) {
+  if (!g)
+    return {};
+  // sources[j]: the entries of g that go to entry j.
+  SmallVector<SmallVector<int64_t>> sources(size);
+  for (auto [i, j] : llvm::enumerate(target))
+    if (j >= 0)
+      sources[j].push_back(static_cast<int64_t>(i));
+  size_t depth = 0;
+  bool identity = static_cast<int64_t>(target.size()) == size;
+  for (auto [j, list] : llvm::enumerate(sources)) {
+    depth = std::max(depth, list.size());
+    identity &= list.size() == 1 && list[0] == static_cast<int64_t>(j);
+  }
+  if (identity)
+    return g;
+  // g with one zero entry appended along dim, which the gathers read where
+  // an entry has fewer sources than the deepest.
+  SmallVector<int64_t> zeroShape(shapeOf(g));
+  zeroShape[dim] = 1;
+  auto zeroType = RankedTensorType::get(zeroShape, elementTypeOf(g));
+  ++b.numCreated;
+  Value zeros = createFloatSplat(b.builder, b.loc, zeroType, 0.0);
+  auto zeroIndex = static_cast<int64_t>(target.size());
+  Value padded =
+      make("tp.cat", {g, zeros},
+           {attr("operandSegmentSizes", b.builder.getDenseI32ArrayAttr({2, 0})),
+            attr("dim", b.builder.getI64IntegerAttr(dim))});
+  Value sum;
+  for (size_t k = 0; k < depth; ++k) {
+    SmallVector<int64_t> indices;
+    for (const auto &list : sources)
+      indices.push_back(k < list.size() ? list[k] : zeroIndex);
+    Value part = gatherAlong(padded, dim, indices);
+    sum = sum ? add(sum, part) : part;
+  }
+  return sum;
+}
+
 void Rule::give(Value operand, Value contribution) {
   if (!contribution || !active(operand))
     return;
@@ -191,9 +304,10 @@ LogicalResult mlir::tp::applyBackwardRule(Operation *op,
     return success();
   }
   std::optional<LogicalResult> result;
-  for (auto family : {applyElementwiseRule, applyProductRule,
-                      applyReductionRule, applyNormalizationRule,
-                      applyConvolutionRule, applyLossRule})
+  for (auto family :
+       {applyElementwiseRule, applyProductRule, applyReductionRule,
+        applyNormalizationRule, applyConvolutionRule, applyLossRule,
+        applyExtremaRule, applyIndexingRule})
     if ((result = family(r)))
       break;
   if (!result)

@@ -1,8 +1,9 @@
 //===- BackwardRulesConvolution.cpp - Rules of the convolutions -----------===//
 //
-// The backward of conv1d / conv2d / conv3d (batched or not), written with
-// the dialect's own convolutions so that both products go to oneDNN where
-// the forward does:
+// The backward of conv1d / conv2d / conv3d, conv_transpose1d/2d/3d and the
+// general convolution (batched or not), written with the dialect's own
+// convolutions so that both products go to oneDNN where the forward does.
+// For y = conv(x, w):
 //
 //   dx = conv_transpose(g, w) with the forward's stride, padding, dilation
 //        and groups, and the output_padding that gives back x's size;
@@ -10,6 +11,12 @@
 //        stride as dilation and its dilation as stride, cropped to the
 //        kernel and swapped back (groups = 1);
 //   db = sum(g) over all but the channels.
+//
+// A transposed convolution is the adjoint of a convolution in its input,
+// so for y = conv_transpose(x, w): dx = conv(g, w) with the same stride,
+// padding, dilation and groups, and dw is the weight gradient above of the
+// convolution that takes g to x (g as its input, x as its output's
+// gradient).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,48 +42,54 @@ Value swapLeading(Rule &r, Value v) {
                 {r.attr("dims", r.b.builder.getDenseI64ArrayAttr(perm))});
 }
 
-/// The first `size` entries of `v` along `dim` (a gather of rows: the
-/// dialect has no slice op).
-Value cropDim(Rule &r, Value v, int64_t dim, int64_t size) {
-  if (!v || shapeOf(v)[dim] == size)
-    return v;
-  int64_t rank = rankOf(v);
-  SmallVector<int64_t> perm = {dim};
-  for (int64_t d = 0; d < rank; ++d)
-    if (d != dim)
-      perm.push_back(d);
-  SmallVector<int64_t> inverse(rank);
-  for (int64_t i = 0; i < rank; ++i)
-    inverse[perm[i]] = i;
-  Value front = r.make(
-      "tp.permute", v, {r.attr("dims", r.b.builder.getDenseI64ArrayAttr(perm))});
-  if (!front)
-    return {};
-  SmallVector<int64_t> frontShape(shapeOf(front));
-  int64_t rest = numElementsOrDynamic(frontShape) / frontShape[0];
-  Value rows = r.reshape(front, {frontShape[0], rest});
-  SmallVector<int64_t> indices;
-  for (int64_t i = 0; i < size; ++i)
-    indices.push_back(i);
-  auto indexType =
-      RankedTensorType::get({size}, r.b.builder.getIntegerType(64));
-  ++r.b.numCreated;
-  Value index = ConstantOp::create(
-      r.b.builder, r.b.loc, indexType,
-      DenseElementsAttr::get(indexType, ArrayRef<int64_t>(indices)));
-  Value kept = r.make("tp.embedding", {rows, index});
-  frontShape[0] = size;
-  return r.make("tp.permute", r.reshape(kept, frontShape),
-                {r.attr("dims", r.b.builder.getDenseI64ArrayAttr(inverse))});
+/// What a convolution rule reads of its op.
+struct ConvParams {
+  Value input, weight, bias;
+  int64_t n; // spatial dimensions
+  SmallVector<int64_t> stride, padding, dilation;
+  int64_t groups;
+  bool transposed;
+};
+
+template <typename Op>
+ConvParams readConv(Op conv, int64_t n, bool transposed) {
+  return {conv.getInput(),
+          conv.getWeight(),
+          conv.getBias(),
+          n,
+          expandConvAttribute(conv.getStride(), n, 1),
+          expandConvAttribute(conv.getPadding(), n, 0),
+          expandConvAttribute(conv.getDilation(), n, 1),
+          static_cast<int64_t>(conv.getGroups()),
+          transposed};
 }
 
-template <typename ConvOp>
-LogicalResult convRule(Rule &r, ConvOp conv, int64_t n) {
-  Value x = conv.getInput(), w = conv.getWeight(), bias = conv.getBias();
-  SmallVector<int64_t> stride = expandConvAttribute(conv.getStride(), n, 1),
-                       padding = expandConvAttribute(conv.getPadding(), n, 0),
-                       dilation = expandConvAttribute(conv.getDilation(), n, 1);
-  auto groups = static_cast<int64_t>(conv.getGroups());
+/// The gradient of the weight of the convolution taking `in` to an output
+/// whose gradient is `out` (both batched), of kernel shape `kernel`.
+Value convWeightGrad(Rule &r, const ConvParams &p, Value in, Value out,
+                     ArrayRef<int64_t> kernel) {
+  OpBuilder &builder = r.b.builder;
+  auto array = [&](ArrayRef<int64_t> v) {
+    return builder.getDenseI64ArrayAttr(v);
+  };
+  Value d = r.make("tp.conv" + std::to_string(p.n) + "d",
+                   {swapLeading(r, in), swapLeading(r, out)},
+                   {r.attr("operandSegmentSizes",
+                           builder.getDenseI32ArrayAttr({1, 1, 0, 0})),
+                    r.attr("stride", array(p.dilation)),
+                    r.attr("padding", array(p.padding)),
+                    r.attr("dilation", array(p.stride)),
+                    r.attr("groups", builder.getI64IntegerAttr(1))});
+  // The correlation reaches up to stride - 1 positions past the kernel
+  // where the forward's windows leave input rows unused.
+  for (int64_t i = 0; i < p.n; ++i)
+    d = r.sliceAlong(d, 2 + i, 0, kernel[2 + i]);
+  return swapLeading(r, d);
+}
+
+LogicalResult convRule(Rule &r, const ConvParams &p) {
+  Value x = p.input, w = p.weight, bias = p.bias;
+  int64_t n = p.n;
   bool unbatched = rankOf(x) == n + 1;
   auto batched = [&](Value v) {
     SmallVector<int64_t> shape = {1};
@@ -91,38 +104,39 @@ LogicalResult convRule(Rule &r, ConvOp conv, int64_t n) {
   };
   NamedAttribute segments =
       r.attr("operandSegmentSizes", builder.getDenseI32ArrayAttr({1, 1, 0, 0}));
+  NamedAttribute common[] = {
+      r.attr("stride", array(p.stride)), r.attr("padding", array(p.padding)),
+      r.attr("dilation", array(p.dilation)),
+      r.attr("groups", builder.getI64IntegerAttr(p.groups))};
   std::string suffix = std::to_string(n) + "d";
   if (r.active(x)) {
-    // The input rows the forward's last window does not reach come back as
-    // output_padding (less than the stride).
-    SmallVector<int64_t> outputPadding;
-    for (int64_t i = 0; i < n; ++i)
-      outputPadding.push_back(xs[2 + i] + 2 * padding[i] -
-                              dilation[i] * (ws[2 + i] - 1) - 1 -
-                              stride[i] * (gs[2 + i] - 1));
-    Value dx = r.make("tp.conv_transpose" + suffix, {g, w},
-                      {segments, r.attr("stride", array(stride)),
-                       r.attr("padding", array(padding)),
-                       r.attr("output_padding", array(outputPadding)),
-                       r.attr("groups", builder.getI64IntegerAttr(groups)),
-                       r.attr("dilation", array(dilation))});
+    Value dx;
+    if (p.transposed) {
+      SmallVector<NamedAttribute> attrs = {segments};
+      attrs.append(std::begin(common), std::end(common));
+      dx = r.make("tp.conv" + suffix, {g, w}, attrs);
+    } else {
+      // The input rows the forward's last window does not reach come back
+      // as output_padding (less than the stride).
+      SmallVector<int64_t> outputPadding;
+      for (int64_t i = 0; i < n; ++i)
+        outputPadding.push_back(xs[2 + i] + 2 * p.padding[i] -
+                                p.dilation[i] * (ws[2 + i] - 1) - 1 -
+                                p.stride[i] * (gs[2 + i] - 1));
+      SmallVector<NamedAttribute> attrs = {
+          segments, r.attr("output_padding", array(outputPadding))};
+      attrs.append(std::begin(common), std::end(common));
+      dx = r.make("tp.conv_transpose" + suffix, {g, w}, attrs);
+    }
     r.give(x, r.reshape(dx, shapeOf(x)));
   }
   if (r.active(w)) {
-    if (groups != 1)
-      return conv.emitOpError("tp-autodiff: the weight gradient of a "
-                              "grouped convolution (groups = ")
-             << groups << ") is not implemented yet";
-    Value d = r.make("tp.conv" + suffix, {swapLeading(r, xb), swapLeading(r, g)},
-                     {segments, r.attr("stride", array(dilation)),
-                      r.attr("padding", array(padding)),
-                      r.attr("dilation", array(stride)),
-                      r.attr("groups", builder.getI64IntegerAttr(1))});
-    // The correlation reaches up to stride - 1 positions past the kernel
-    // where the forward's windows leave input rows unused.
-    for (int64_t i = 0; i < n; ++i)
-      d = cropDim(r, d, 2 + i, ws[2 + i]);
-    r.give(w, swapLeading(r, d));
+    if (p.groups != 1)
+      return r.op->emitOpError("tp-autodiff: the weight gradient of a "
+                               "grouped convolution (groups = ")
+             << p.groups << ") is not implemented yet";
+    r.give(w, p.transposed ? convWeightGrad(r, p, g, xb, ws)
+                           : convWeightGrad(r, p, xb, g, ws));
   }
   if (r.active(bias)) {
     SmallVector<int64_t> dims = {0};
@@ -135,11 +149,22 @@ LogicalResult convRule(Rule &r, ConvOp conv, int64_t n) {
 } // namespace
 
 std::optional<LogicalResult> mlir::tp::applyConvolutionRule(Rule &r) {
-  if (auto conv = dyn_cast<Conv1dOp>(r.op))
-    return convRule(r, conv, 1);
-  if (auto conv = dyn_cast<Conv2dOp>(r.op))
-    return convRule(r, conv, 2);
-  if (auto conv = dyn_cast<Conv3dOp>(r.op))
-    return convRule(r, conv, 3);
+  Operation *op = r.op;
+  if (auto conv = dyn_cast<Conv1dOp>(op))
+    return convRule(r, readConv(conv, 1, false));
+  if (auto conv = dyn_cast<Conv2dOp>(op))
+    return convRule(r, readConv(conv, 2, false));
+  if (auto conv = dyn_cast<Conv3dOp>(op))
+    return convRule(r, readConv(conv, 3, false));
+  if (auto conv = dyn_cast<ConvTranspose1dOp>(op))
+    return convRule(r, readConv(conv, 1, true));
+  if (auto conv = dyn_cast<ConvTranspose2dOp>(op))
+    return convRule(r, readConv(conv, 2, true));
+  if (auto conv = dyn_cast<ConvTranspose3dOp>(op))
+    return convRule(r, readConv(conv, 3, true));
+  if (auto conv = dyn_cast<ConvolutionOp>(op)) {
+    int64_t n = rankOf(conv.getWeight()) - 2;
+    return convRule(r, readConv(conv, n, conv.getTransposed()));
+  }
   return std::nullopt;
 }

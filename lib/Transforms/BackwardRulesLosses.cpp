@@ -68,27 +68,27 @@ LogicalResult bceWithLogitsRule(Rule &r) {
 /// (t' = (1 - eps) t + eps / C): d/dlogp = -g w t', scaled by the
 /// reduction, then log_softmax's backward from recomputed log-probabilities;
 /// the targets get -g w logp (1 - eps).
-LogicalResult probabilityRule(Rule &r, CrossEntropyOp ce) {
-  Value x = ce.getInput(), t = ce.getTarget(), w = ce.getWeight();
+LogicalResult probabilityRule(Rule &r, Value x, Value t, Value w,
+                              Reduction reduction, double eps) {
   if (w && r.active(w))
-    return ce.emitOpError("tp-autodiff: the gradient with respect to the "
-                          "class weights of 'tp.cross_entropy' is not "
-                          "implemented (nor is it in PyTorch); pass them as a "
-                          "value no differentiated argument reaches");
+    return r.op->emitOpError(
+        "tp-autodiff: the gradient with respect to the "
+        "class weights of 'tp.cross_entropy' is not "
+        "implemented (nor is it in PyTorch); pass them as a "
+        "value no differentiated argument reaches");
   ArrayRef<int64_t> shape = shapeOf(x);
   int64_t rank = rankOf(x), classDim = rank == 1 ? 0 : 1;
   int64_t classes = shape[classDim];
-  double eps = ce.getLabelSmoothing().convertToDouble();
   Value logp = r.make("tp.log_softmax", x,
                       {r.attr("dim", r.b.builder.getI64IntegerAttr(classDim))});
   // The loss's gradient with the class dim back (size 1).
   SmallVector<int64_t> kept(shape);
   kept[classDim] = 1;
   Value g = r.grad;
-  if (ce.getReduction() == Reduction::None)
+  if (reduction == Reduction::None)
     g = r.reshape(g, kept);
   double scale = 1.0;
-  if (ce.getReduction() == Reduction::Mean)
+  if (reduction == Reduction::Mean)
     scale = static_cast<double>(classes) /
             static_cast<double>(numElementsOrDynamic(shape));
   g = r.scale(g, -scale);
@@ -111,65 +111,250 @@ LogicalResult probabilityRule(Rule &r, CrossEntropyOp ce) {
   return success();
 }
 
-/// nll_loss and cross_entropy of class-index targets (an (N, C) or (C)
-/// input): nll_loss_backward, after log_softmax's backward for
-/// cross_entropy, whose log-probabilities are recomputed (exact, and
-/// cheaper than keeping them).
-LogicalResult classIndexRule(Rule &r) {
-  Operation *op = r.op;
-  Value input = op->getOperand(0), target = op->getOperand(1);
-  Value weight;
+/// The class-index losses' attributes.
+struct ClassLoss {
+  Value input, target, weight;
   int64_t ignoreIndex;
   Reduction reduction;
-  bool crossEntropy = false;
-  if (auto nll = dyn_cast<NllLossOp>(op)) {
-    weight = nll.getWeight();
-    ignoreIndex = nll.getIgnoreIndex();
-    reduction = nll.getReduction();
-  } else {
-    auto ce = cast<CrossEntropyOp>(op);
-    if (!isa<IntegerType>(elementTypeOf(target)))
-      return probabilityRule(r, ce);
-    if (!ce.getLabelSmoothing().isZero())
-      return op->emitOpError("tp-autodiff: the backward of cross_entropy "
-                             "of class indices with label_smoothing is not "
-                             "implemented yet");
-    weight = ce.getWeight();
-    ignoreIndex = ce.getIgnoreIndex();
-    reduction = ce.getReduction();
-    crossEntropy = true;
+  double smoothing;
+  bool crossEntropy;
+};
+
+/// nll_loss_backward of `logp` ((M, C)) against `target` ((M)).
+Value nllBackward(Rule &r, Value grad, Value logp, Value target, Value weight,
+                  Reduction reduction, int64_t ignoreIndex) {
+  SmallVector<Value> operands = {grad, logp, target};
+  if (weight)
+    operands.push_back(weight);
+  OpBuilder &builder = r.b.builder;
+  return r.make(
+      "tp.nll_loss_backward", operands,
+      {r.attr("operandSegmentSizes",
+              builder.getDenseI32ArrayAttr({1, 1, 1, weight ? 1 : 0, 0})),
+       r.attr("reduction", ReductionAttr::get(builder.getContext(), reduction)),
+       r.attr("ignore_index", builder.getI64IntegerAttr(ignoreIndex))});
+}
+
+/// The gradient of the (M, C) log-probabilities of a class-index loss.
+/// Label smoothing adds -(eps / C) w_c m_i s_i, m_i = 1 for the
+/// non-ignored targets, s_i the loss gradient (divided by the total weight
+/// of the non-ignored targets for mean), as PyTorch's smoothed loss.
+Value classLogpGrad(Rule &r, const ClassLoss &l, Value logp, Value target,
+                    Value grad) {
+  Value dlogp =
+      nllBackward(r, grad, logp, target, l.weight, l.reduction, l.ignoreIndex);
+  if (l.smoothing == 0.0)
+    return dlogp;
+  int64_t classes = shapeOf(logp)[1], rows = shapeOf(logp)[0];
+  Value one = r.scalar(logp, 1.0);
+  // -nll_loss_backward(1, sum) has 1 at the target class of each kept row.
+  Value rowsKept = r.neg(r.sumAlong(
+      nllBackward(r, one, logp, target, {}, Reduction::Sum, l.ignoreIndex), {1},
+      /*keepdim=*/true));
+  Value s = l.reduction == Reduction::None ? r.reshape(grad, {rows, 1}) : grad;
+  if (l.reduction == Reduction::Mean) {
+    Value total =
+        l.weight ? r.neg(r.sumAlong(nllBackward(r, one, logp, target, l.weight,
+                                                Reduction::Sum, l.ignoreIndex),
+                                    {0, 1}, /*keepdim=*/false))
+                 : r.sumAlong(rowsKept, {0, 1}, /*keepdim=*/false);
+    s = r.div(s, total);
   }
-  if (weight && r.b.isActive(weight))
+  Value smooth = r.scale(r.mul(rowsKept, s), -l.smoothing / classes);
+  if (l.weight)
+    smooth = r.mul(smooth, r.reshape(l.weight, {1, classes}));
+  return r.add(r.scale(dlogp, 1.0 - l.smoothing), smooth);
+}
+
+/// nll_loss / nll_loss2d and cross_entropy / cross_entropy_loss of
+/// class-index targets, of any rank: the classes are moved last and the
+/// rest flattened to (M, C) rows, then nll_loss_backward (with label
+/// smoothing's term), after log_softmax's backward for cross_entropy,
+/// whose log-probabilities are recomputed (exact, and cheaper than keeping
+/// them).
+LogicalResult classIndexRule(Rule &r, const ClassLoss &l) {
+  Operation *op = r.op;
+  if (l.weight && r.active(l.weight))
     return op->emitOpError("tp-autodiff: the gradient with respect to the "
                            "class weights of '")
            << op->getName()
            << "' is not implemented (nor is it in PyTorch); pass them as a "
               "value no differentiated argument reaches";
-  if (rankOf(input) > 2)
-    return op->emitOpError("tp-autodiff: the backward of '")
-           << op->getName() << "' is implemented for (N, C) and (C) inputs "
-           << "only so far, got rank " << rankOf(input);
-  int64_t classDim = rankOf(input) == 1 ? 0 : 1;
-  Value logp = input;
-  if (crossEntropy)
-    logp = r.make("tp.log_softmax", input,
-                  {r.attr("dim", r.b.builder.getI64IntegerAttr(classDim))});
-  SmallVector<Value> operands = {r.grad, logp, target};
-  if (weight)
-    operands.push_back(weight);
-  Value dlogp = r.make(
-      "tp.nll_loss_backward", operands,
-      {r.attr("operandSegmentSizes",
-              r.b.builder.getDenseI32ArrayAttr({1, 1, 1, weight ? 1 : 0, 0})),
-       r.attr("reduction", ReductionAttr::get(op->getContext(), reduction)),
-       r.attr("ignore_index", r.b.builder.getI64IntegerAttr(ignoreIndex))});
-  if (!crossEntropy) {
-    r.give(input, dlogp);
-    return success();
+  Value x = l.input;
+  int64_t rank = rankOf(x);
+  ArrayRef<int64_t> shape = shapeOf(x);
+  int64_t classDim = rank == 1 ? 0 : 1, classes = shape[classDim];
+  // The classes last: (N, d..., C), then (M, C).
+  SmallVector<int64_t> perm = {0};
+  for (int64_t d = 2; d < rank; ++d)
+    perm.push_back(d);
+  perm.push_back(1);
+  SmallVector<int64_t> inverse(rank);
+  for (int64_t i = 0; i < rank; ++i)
+    inverse[perm[i]] = i;
+  Value last = x;
+  if (rank > 2)
+    last = r.make("tp.permute", x,
+                  {r.attr("dims", r.b.builder.getDenseI64ArrayAttr(perm))});
+  int64_t rows = numElementsOrDynamic(shape) / classes;
+  Value rowsIn = r.reshape(last, {rows, classes});
+  Value target = r.reshape(l.target, {rows});
+  Value grad =
+      l.reduction == Reduction::None ? r.reshape(r.grad, {rows}) : r.grad;
+  Value logp = rowsIn;
+  if (l.crossEntropy)
+    logp = r.make("tp.log_softmax", rowsIn,
+                  {r.attr("dim", r.b.builder.getI64IntegerAttr(1))});
+  Value d = classLogpGrad(r, l, logp, target, grad);
+  if (l.crossEntropy) {
+    // log_softmax's backward: g - exp(logp) * sum(g, classes).
+    Value s = r.sumAlong(d, {1}, /*keepdim=*/true);
+    d = r.sub(d, r.mul(r.make("tp.exp", logp), s));
   }
-  // log_softmax's backward: g - exp(logp) * sum(g, classDim).
-  Value s = r.sumAlong(dlogp, {classDim}, /*keepdim=*/true);
-  r.give(input, r.sub(dlogp, r.mul(r.make("tp.exp", logp), s)));
+  if (rank > 2) {
+    SmallVector<int64_t> lastShape(shapeOf(last));
+    d = r.make("tp.permute", r.reshape(d, lastShape),
+               {r.attr("dims", r.b.builder.getDenseI64ArrayAttr(inverse))});
+  }
+  r.give(x, r.reshape(d, shape));
+  return success();
+}
+
+template <typename Op>
+LogicalResult crossEntropyRule(Rule &r, Op ce) {
+  if (!isa<IntegerType>(elementTypeOf(ce.getTarget())))
+    return probabilityRule(r, ce.getInput(), ce.getTarget(), ce.getWeight(),
+                           ce.getReduction(),
+                           ce.getLabelSmoothing().convertToDouble());
+  return classIndexRule(r, {ce.getInput(), ce.getTarget(), ce.getWeight(),
+                            static_cast<int64_t>(ce.getIgnoreIndex()),
+                            ce.getReduction(),
+                            ce.getLabelSmoothing().convertToDouble(), true});
+}
+
+template <typename Op>
+LogicalResult nllRule(Rule &r, Op nll) {
+  return classIndexRule(r, {nll.getInput(), nll.getTarget(), nll.getWeight(),
+                            static_cast<int64_t>(nll.getIgnoreIndex()),
+                            nll.getReduction(), 0.0, false});
+}
+
+/// The gradient of a loss with `reduction` per element of `elementwise`
+/// (the unreduced loss's shape): g, or g / numel for mean.
+Value perElement(Rule &r, Reduction reduction, Value elementwise) {
+  if (reduction != Reduction::Mean || !elementwise)
+    return r.grad;
+  return r.scale(r.grad, 1.0 / static_cast<double>(
+                                   numElementsOrDynamic(shapeOf(elementwise))));
+}
+
+/// The elementwise losses of (input, target), as tensorplay computes them:
+/// the derivative in x of each (d = x - t), times the loss's gradient.
+LogicalResult elementwiseLossRule(Rule &r) {
+  Operation *op = r.op;
+  Value x = op->getOperand(0), t = op->getOperand(1);
+  auto reduction = op->getAttrOfType<ReductionAttr>("reduction").getValue();
+  Value d = r.sub(x, t);
+  Value dx, dt;
+  if (isa<L1LossOp>(op)) {
+    dx = r.sign(d);
+  } else if (auto l = dyn_cast<SmoothL1LossOp>(op)) {
+    double beta = l.getBeta().convertToDouble();
+    dx = beta == 0.0 ? r.sign(d) : r.clamp(r.scale(d, 1.0 / beta), -1, 1);
+  } else if (auto l = dyn_cast<HuberLossOp>(op)) {
+    double delta = l.getDelta().convertToDouble();
+    dx = r.clamp(d, -delta, delta);
+  } else if (isa<SoftMarginLossOp>(op)) {
+    // log(1 + exp(-t x)): -t sigmoid(-t x), and -x sigmoid(-t x) for t.
+    Value s = r.make("tp.sigmoid", r.neg(r.mul(t, x)));
+    dx = r.neg(r.mul(t, s));
+    dt = r.neg(r.mul(x, s));
+  } else if (auto l = dyn_cast<HingeEmbeddingLossOp>(op)) {
+    // x where t != -1, plus max(0, margin - x) where t != 1.
+    double margin = l.getMargin().convertToDouble();
+    Value one = r.scalar(x, 1.0);
+    Value notOne = r.sub(one, r.isZero(r.sub(t, one)));
+    Value notMinusOne = r.sub(one, r.isZero(r.add(t, one)));
+    Value hinge = r.passAbove(notOne, r.sub(r.scalar(x, margin), x), 0.0);
+    dx = r.sub(notMinusOne, hinge);
+    // The target only selects: no gradient.
+    dt = {};
+  } else if (auto l = dyn_cast<KlDivOp>(op)) {
+    if (l.getLogTarget()) {
+      // exp(t) (t - x)
+      Value e = r.make("tp.exp", t);
+      dx = r.neg(e);
+      dt = r.mul(e, r.add(r.neg(d), r.scalar(t, 1.0)));
+    } else {
+      if (r.active(t))
+        return op->emitOpError("tp-autodiff: the gradient of kl_div with "
+                               "respect to a target of probabilities "
+                               "(log_target = false) is not implemented yet");
+      dx = r.neg(t);
+    }
+  } else if (auto l = dyn_cast<PoissonNllLossOp>(op)) {
+    if (l.getLogInput()) {
+      // exp(x) - t x
+      dx = r.sub(r.make("tp.exp", x), t);
+      dt = r.neg(x);
+    } else {
+      // x - t log(x + eps)
+      Value shifted = r.add(x, r.scalar(x, l.getEps().convertToDouble()));
+      dx = r.sub(r.scalar(x, 1.0), r.div(t, shifted));
+      dt = r.neg(r.make("tp.log", shifted));
+    }
+    if (l.getFull() && r.active(t)) {
+      // Stirling's t log t - t + 0.5 log(2 pi t) for t > 1: log t + 1/(2t).
+      Value stirling = r.add(r.make("tp.log", t), r.div(r.scalar(t, 0.5), t));
+      dt = r.add(dt, r.passAbove(stirling, t, 1.0));
+    }
+  } else {
+    auto bce = cast<BinaryCrossEntropyOp>(op);
+    Value w = bce.getWeight();
+    if (w && r.active(w))
+      return op->emitOpError("tp-autodiff: the gradient of "
+                             "binary_cross_entropy with respect to its weight "
+                             "is not implemented yet");
+    // PyTorch's: w (x - t) / max((1 - x) x, 1e-12); for t, w (log(1 - x) -
+    // log(x)) with both logs clamped at -100 as the forward's.
+    Value one = r.scalar(x, 1.0);
+    Value oneMinus = r.sub(one, x);
+    Value denominator =
+        r.make("tp.maximum", {r.mul(oneMinus, x), r.scalar(x, 1e-12)});
+    dx = r.div(d, denominator);
+    auto clampedLog = [&](Value v) {
+      return r.make("tp.maximum", {r.make("tp.log", v), r.scalar(v, -100.0)});
+    };
+    if (r.active(t))
+      dt = r.sub(clampedLog(oneMinus), clampedLog(x));
+    if (w) {
+      dx = r.mul(dx, w);
+      dt = dt ? r.mul(dt, w) : dt;
+    }
+  }
+  if (!dx)
+    return success(!r.b.hadError);
+  Value g = perElement(r, reduction, dx);
+  r.give(x, r.mul(dx, g));
+  if (isa<L1LossOp, SmoothL1LossOp, HuberLossOp>(op))
+    dt = r.neg(dx);
+  if (dt)
+    r.give(t, r.mul(dt, g));
+  return success();
+}
+
+/// margin_ranking_loss: max(0, z), z = -t (x1 - x2) + margin.
+LogicalResult marginRankingRule(Rule &r, MarginRankingLossOp l) {
+  Value x1 = l.getInput1(), x2 = l.getInput2(), t = l.getTarget();
+  Value d = r.sub(x1, x2);
+  Value z =
+      r.add(r.neg(r.mul(t, d)), r.scalar(d, l.getMargin().convertToDouble()));
+  Value g = perElement(r, l.getReduction(), z);
+  Value pass = r.passAbove(g, z, 0.0);
+  Value dx1 = r.neg(r.mul(t, pass));
+  r.give(x1, dx1);
+  r.give(x2, r.neg(dx1));
+  r.give(t, r.neg(r.mul(d, pass)));
   return success();
 }
 } // namespace
@@ -180,7 +365,19 @@ std::optional<LogicalResult> mlir::tp::applyLossRule(Rule &r) {
     return mseRule(r);
   if (isa<BinaryCrossEntropyWithLogitsOp>(op))
     return bceWithLogitsRule(r);
-  if (isa<NllLossOp, CrossEntropyOp>(op))
-    return classIndexRule(r);
+  if (auto nll = dyn_cast<NllLossOp>(op))
+    return nllRule(r, nll);
+  if (auto nll = dyn_cast<NllLoss2dOp>(op))
+    return nllRule(r, nll);
+  if (auto ce = dyn_cast<CrossEntropyOp>(op))
+    return crossEntropyRule(r, ce);
+  if (auto ce = dyn_cast<CrossEntropyLossOp>(op))
+    return crossEntropyRule(r, ce);
+  if (isa<L1LossOp, SmoothL1LossOp, HuberLossOp, SoftMarginLossOp,
+          HingeEmbeddingLossOp, KlDivOp, PoissonNllLossOp,
+          BinaryCrossEntropyOp>(op))
+    return elementwiseLossRule(r);
+  if (auto l = dyn_cast<MarginRankingLossOp>(op))
+    return marginRankingRule(r, l);
   return std::nullopt;
 }

@@ -14,6 +14,9 @@
 //
 // where gw = g * weight and the means run over what the forward normalized.
 //
+// normalize (p = 2): y = x / max(n, eps), n = ||x|| along dim, so dx =
+// g / max(n, eps) - x sum(g x) / n^3 where n > eps.
+//
 //===----------------------------------------------------------------------===//
 
 #include "BackwardRule.h"
@@ -163,6 +166,28 @@ LogicalResult batchNormRule(Rule &r, BatchNormOp bn) {
   }
   return success();
 }
+LogicalResult normalizeRule(Rule &r, NormalizeOp normalize) {
+  Value x = normalize.getInput(), g = r.grad;
+  double p = normalize.getP().convertToDouble();
+  if (p != 2.0)
+    return normalize.emitOpError("tp-autodiff: the backward of "
+                                 "tp.normalize is implemented for p = 2 only "
+                                 "so far, got p = ")
+           << p;
+  int64_t dim =
+      normalizeDim(static_cast<int64_t>(normalize.getDim()), rankOf(x));
+  double eps = normalize.getEps().convertToDouble();
+  OpBuilder &builder = r.b.builder;
+  Value n = r.make("tp.norm", x,
+                   {r.attr("p", builder.getF64FloatAttr(2.0)),
+                    r.attr("dim", builder.getDenseI64ArrayAttr({dim})),
+                    r.attr("keepdim", builder.getBoolAttr(true))});
+  Value d = r.make("tp.maximum", {n, r.scalar(n, eps)});
+  Value s = r.sumAlong(r.mul(g, x), {dim}, /*keepdim=*/true);
+  Value term = r.div(r.mul(x, s), r.mul(r.mul(n, n), n));
+  r.give(x, r.sub(r.div(g, d), r.passAbove(term, n, eps)));
+  return success();
+}
 } // namespace
 
 std::optional<LogicalResult> mlir::tp::applyNormalizationRule(Rule &r) {
@@ -172,5 +197,7 @@ std::optional<LogicalResult> mlir::tp::applyNormalizationRule(Rule &r) {
     return groupNormRule(r, gn);
   if (auto bn = dyn_cast<BatchNormOp>(r.op))
     return batchNormRule(r, bn);
+  if (auto normalize = dyn_cast<NormalizeOp>(r.op))
+    return normalizeRule(r, normalize);
   return std::nullopt;
 }

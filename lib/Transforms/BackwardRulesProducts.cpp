@@ -2,9 +2,10 @@
 //
 // The backward of mm, bmm, matmul (any ranks, broadcast batch dimensions,
 // 1-D operands), mv, dot, linear, linalg_vecdot and the add-product forms
-// (addmm, baddbmm, addbmm, addmv, addr): each operand's gradient is a
-// product of the result's gradient with the other operand, in the
-// forward's dtype, summed over the dimensions the forward broadcast.
+// (addmm, baddbmm, addbmm, addmv, addr), tensordot and bilinear: each
+// operand's gradient is a product of the result's gradient with the other
+// operand, in the forward's dtype, summed over the dimensions the forward
+// broadcast.
 //
 //===----------------------------------------------------------------------===//
 
@@ -132,6 +133,112 @@ LogicalResult vecdotRule(Rule &r, LinalgVecdotOp vecdot) {
   r.give(y, r.mul(g, x));
   return success();
 }
+/// tensordot: the result's dims are a's free dims, then b's. da is the
+/// contraction of g's b-part with b's free dims, permuted back to a's order
+/// (its remaining dims come in b's order); db likewise.
+LogicalResult tensordotRule(Rule &r, TensordotOp dot) {
+  Value a = dot.getInput(), b = dot.getOther(), g = r.grad;
+  int64_t ra = rankOf(a), rb = rankOf(b);
+  SmallVector<int64_t> ca, cb;
+  for (int64_t d : dot.getDimsSelf())
+    ca.push_back(normalizeDim(d, ra));
+  for (int64_t d : dot.getDimsOther())
+    cb.push_back(normalizeDim(d, rb));
+  auto freeDims = [](int64_t rank, ArrayRef<int64_t> contracted) {
+    SmallVector<int64_t> free;
+    for (int64_t d = 0; d < rank; ++d)
+      if (!llvm::is_contained(contracted, d))
+        free.push_back(d);
+    return free;
+  };
+  SmallVector<int64_t> fa = freeDims(ra, ca), fb = freeDims(rb, cb);
+  auto nfa = static_cast<int64_t>(fa.size());
+  OpBuilder &builder = r.b.builder;
+  auto contract = [&](Value x, Value y, ArrayRef<int64_t> dx,
+                      ArrayRef<int64_t> dy) {
+    return r.make("tp.tensordot", {x, y},
+                  {r.attr("dims_self", builder.getDenseI64ArrayAttr(dx)),
+                   r.attr("dims_other", builder.getDenseI64ArrayAttr(dy))});
+  };
+  // The permutation taking `result` (dims `order`, each an operand dim) to
+  // the operand's own order.
+  auto toOrder = [&](Value result, ArrayRef<int64_t> order) {
+    SmallVector<int64_t> perm(order.size());
+    bool identity = true;
+    for (auto [i, d] : llvm::enumerate(order)) {
+      perm[d] = static_cast<int64_t>(i);
+      identity &= d == static_cast<int64_t>(i);
+    }
+    if (identity || !result)
+      return result;
+    return r.make("tp.permute", result,
+                  {r.attr("dims", builder.getDenseI64ArrayAttr(perm))});
+  };
+  auto position = [](ArrayRef<int64_t> list, int64_t v) {
+    return static_cast<size_t>(llvm::find(list, v) - list.begin());
+  };
+  if (r.active(a)) {
+    SmallVector<int64_t> gDims;
+    for (size_t j = 0; j < fb.size(); ++j)
+      gDims.push_back(nfa + static_cast<int64_t>(j));
+    // Result dims: fa, then b's contracted dims in b's order.
+    SmallVector<int64_t> order(fa);
+    SmallVector<int64_t> sortedCb(cb);
+    llvm::sort(sortedCb);
+    for (int64_t d : sortedCb)
+      order.push_back(ca[position(cb, d)]);
+    r.give(a, toOrder(contract(g, b, gDims, fb), order));
+  }
+  if (r.active(b)) {
+    SmallVector<int64_t> gDims;
+    for (int64_t j = 0; j < nfa; ++j)
+      gDims.push_back(j);
+    // Result dims: a's contracted dims in a's order, then fb.
+    SmallVector<int64_t> order;
+    SmallVector<int64_t> sortedCa(ca);
+    llvm::sort(sortedCa);
+    for (int64_t d : sortedCa)
+      order.push_back(cb[position(ca, d)]);
+    order.append(fb.begin(), fb.end());
+    r.give(b, toOrder(contract(a, g, fa, gDims), order));
+  }
+  return success();
+}
+
+/// bilinear: y[n, o] = x1[n, i] W[o, i, j] x2[n, j] + b[o] over flattened
+/// leading dims n: dx1 = g[n, o] (x2 W^T)[n, o, i], dx2 likewise, dW =
+/// g^T (x1 outer x2), db = sum(g).
+LogicalResult bilinearRule(Rule &r, BilinearOp bl) {
+  Value x1 = bl.getInput1(), x2 = bl.getInput2(), w = bl.getWeight(),
+        bias = bl.getBias();
+  ArrayRef<int64_t> ws = shapeOf(w);
+  int64_t outs = ws[0], in1 = ws[1], in2 = ws[2];
+  int64_t n = numElementsOrDynamic(shapeOf(x1)) / in1;
+  Value a = r.reshape(x1, {n, in1}), c = r.reshape(x2, {n, in2});
+  Value g = r.reshape(r.grad, {n, outs});
+  Value g3 = r.reshape(g, {n, 1, outs});
+  if (r.active(x1)) {
+    Value u =
+        r.make("tp.mm", {c, r.transposeLast(r.reshape(w, {outs * in1, in2}))});
+    Value d = r.make("tp.bmm", {g3, r.reshape(u, {n, outs, in1})});
+    r.give(x1, r.reshape(d, shapeOf(x1)));
+  }
+  if (r.active(x2)) {
+    Value wt = r.reshape(r.transposeLast(w), {outs * in2, in1});
+    Value v = r.make("tp.mm", {a, r.transposeLast(wt)});
+    Value d = r.make("tp.bmm", {g3, r.reshape(v, {n, outs, in2})});
+    r.give(x2, r.reshape(d, shapeOf(x2)));
+  }
+  if (r.active(w)) {
+    Value outer = r.mul(r.reshape(a, {n, in1, 1}), r.reshape(c, {n, 1, in2}));
+    Value d =
+        r.make("tp.mm", {r.transposeLast(g), r.reshape(outer, {n, in1 * in2})});
+    r.give(w, r.reshape(d, ws));
+  }
+  if (bias && r.active(bias))
+    r.give(bias, r.sumAlong(g, {0}, /*keepdim=*/false));
+  return success();
+}
 } // namespace
 
 std::optional<LogicalResult> mlir::tp::applyProductRule(Rule &r) {
@@ -142,6 +249,10 @@ std::optional<LogicalResult> mlir::tp::applyProductRule(Rule &r) {
   }
   if (auto linear = dyn_cast<LinearOp>(op))
     return linearRule(r, linear);
+  if (auto dot = dyn_cast<TensordotOp>(op))
+    return tensordotRule(r, dot);
+  if (auto bl = dyn_cast<BilinearOp>(op))
+    return bilinearRule(r, bl);
   if (isa<AddmmOp, BaddbmmOp, AddbmmOp, AddmvOp, AddrOp>(op))
     return addProductRule(r);
   if (auto vecdot = dyn_cast<LinalgVecdotOp>(op))

@@ -1,9 +1,10 @@
 //===- BackwardRulesReductions.cpp - Rules of reductions and layouts ------===//
 //
 // The backward of sum and mean (the gradient expanded back over the reduced
-// dimensions), cumsum, the layout ops (the inverse layout change, or the
-// sum over what expand broadcast), and softmax / log_softmax / softmin
-// from their saved outputs.
+// dimensions), prod (from exclusive cumulative products, exact with
+// zeros), the p-norms, cumsum, the layout ops (the inverse layout change, or
+// the sum over what expand broadcast), and softmax / log_softmax / softmin from
+// their saved outputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +12,9 @@
 
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include <cmath>
+#include <sstream>
 
 using namespace mlir;
 using namespace mlir::tp;
@@ -32,6 +36,108 @@ LogicalResult reductionRule(Rule &r) {
     count *= shapeOf(x)[d];
   Value scaled = r.div(r.grad, r.scalar(r.grad, static_cast<double>(count)));
   r.give(x, expandReduced(r, scaled, x, dims, mean.getKeepdim()));
+  return success();
+}
+
+/// prod: dx_i = g prod_{j != i} x_j, the product of the exclusive
+/// cumulative products from the left and from the right (exact where x
+/// has zeros, unlike y / x).
+LogicalResult prodRule(Rule &r, ProdOp prod) {
+  Value x = prod.getInput();
+  ArrayRef<int64_t> shape = shapeOf(x);
+  std::optional<uint64_t> attrDim = prod.getDim();
+  Value v = x;
+  int64_t dim = 0;
+  SmallVector<int64_t> dims;
+  if (attrDim) {
+    dim = normalizeDim(static_cast<int64_t>(*attrDim), rankOf(x));
+    dims = {dim};
+  } else {
+    v = r.reshape(x, {numElementsOrDynamic(shape)});
+    dims = reductionDims(std::nullopt, rankOf(x));
+  }
+  int64_t size = shapeOf(v)[dim];
+  Value g = expandReduced(r, r.grad, x, dims, prod.getKeepdim());
+  if (size == 1) {
+    r.give(x, g);
+    return success();
+  }
+  SmallVector<int64_t> oneShape(shapeOf(v));
+  oneShape[dim] = 1;
+  ++r.b.numCreated;
+  Value ones =
+      createFloatSplat(r.b.builder, r.b.loc,
+                       RankedTensorType::get(oneShape, elementTypeOf(v)), 1.0);
+  OpBuilder &builder = r.b.builder;
+  // cumprod([1, v_0, ..., v_{n-2}]): the product of the entries before.
+  auto exclusive = [&](Value t) {
+    Value shifted = r.make(
+        "tp.cat", {ones, r.sliceAlong(t, dim, 0, size - 1)},
+        {r.attr("operandSegmentSizes", builder.getDenseI32ArrayAttr({2, 0})),
+         r.attr("dim", builder.getI64IntegerAttr(dim))});
+    return r.make("tp.cumprod", shifted,
+                  {r.attr("dim", builder.getI64IntegerAttr(dim))});
+  };
+  SmallVector<int64_t> reversed;
+  for (int64_t i = size - 1; i >= 0; --i)
+    reversed.push_back(i);
+  Value before = exclusive(v);
+  Value after =
+      r.gatherAlong(exclusive(r.gatherAlong(v, dim, reversed)), dim, reversed);
+  r.give(x, r.mul(r.reshape(r.mul(before, after), shape), g));
+  return success();
+}
+
+/// norm: p = 2: x g / n; p = 1: sign(x) g; p = inf: g shared between the
+/// entries of the largest magnitude, times their sign; other p >= 1:
+/// sign(x) |x|^(p-1) g / n^(p-1). Zero where n = 0, as PyTorch.
+LogicalResult normRule(Rule &r, NormOp norm) {
+  Value x = norm.getInput(), y = norm.getResult();
+  if (isa<ComplexType>(elementTypeOf(x)))
+    return norm.emitOpError("tp-autodiff: the backward of tp.norm of "
+                            "complex input is not implemented");
+  double p = norm.getP() ? norm.getP()->convertToDouble() : 2.0;
+  SmallVector<int64_t> dims = reductionDims(norm.getDim(), rankOf(x));
+  bool keepdim = norm.getKeepdim();
+  Value g = expandReduced(r, r.grad, x, dims, keepdim);
+  if (p == 0.0)
+    return success(); // a count: no gradient
+  if (p == 1.0) {
+    r.give(x, r.mul(r.sign(x), g));
+    return success();
+  }
+  Value n = expandReduced(r, y, x, dims, keepdim);
+  if (std::isinf(p)) {
+    if (p < 0)
+      return norm.emitOpError("tp-autodiff: the backward of tp.norm with p "
+                              "= -inf is not implemented");
+    Value mask = r.isZero(r.sub(r.make("tp.abs", x), n));
+    Value count =
+        r.expand(r.sumAlong(mask, dims, /*keepdim=*/true), shapeOf(x));
+    r.give(x, r.mul(r.mul(r.sign(x), mask), r.div(g, count)));
+    return success();
+  }
+  if (p < 1.0) {
+    std::ostringstream shown;
+    shown << p;
+    return norm.emitOpError("tp-autodiff: the backward of tp.norm with p = ")
+           << shown.str() << " (below 1) is not implemented";
+  }
+  // n + (n == 0): the quotient is 0 there, as x is.
+  Value safe = r.add(n, r.isZero(n));
+  if (p == 2.0) {
+    r.give(x, r.mul(x, r.div(g, safe)));
+    return success();
+  }
+  OpBuilder &builder = r.b.builder;
+  auto power = [&](Value v, double e) {
+    return r.make(
+        "tp.pow", v,
+        {r.attr("operandSegmentSizes", builder.getDenseI32ArrayAttr({1, 0, 0})),
+         r.attr("scalar_exponent", builder.getF64FloatAttr(e))});
+  };
+  Value magnitude = power(r.make("tp.abs", x), p - 1.0);
+  r.give(x, r.mul(r.mul(r.sign(x), magnitude), r.div(g, power(safe, p - 1.0))));
   return success();
 }
 
@@ -99,6 +205,10 @@ std::optional<LogicalResult> mlir::tp::applyReductionRule(Rule &r) {
     return reductionRule(r);
   if (auto cumsum = dyn_cast<CumsumOp>(op))
     return cumsumRule(r, cumsum);
+  if (auto prod = dyn_cast<ProdOp>(op))
+    return prodRule(r, prod);
+  if (auto norm = dyn_cast<NormOp>(op))
+    return normRule(r, norm);
   if (isa<ReshapeOp, UnsqueezeOp, SqueezeOp, FlattenOp, ExpandOp, TransposeOp,
           PermuteOp>(op))
     return layoutRule(r);

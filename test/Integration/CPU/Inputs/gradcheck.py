@@ -94,6 +94,20 @@ def squares(values):
                            "sq")
 
 
+def squares_and(values, extra, prefix="sa"):
+    """Lines adding sum(v * v) over `values` ((name, shape) pairs) and the
+    0-d values named in `extra` into %loss."""
+    lines, sums = [], []
+    for i, (name, shape) in enumerate(values):
+        ty = t(shape)
+        lines.append("%%%sm%d = tp.mul %%%s, %%%s : (%s, %s) -> %s"
+                     % (prefix, i, name, name, ty, ty, ty))
+        lines.append("%%%ss%d = tp.sum %%%sm%d : (%s) -> tensor<f64>"
+                     % (prefix, i, prefix, i, ty))
+        sums.append("%%%ss%d" % (prefix, i))
+    return add_up(lines, sums + ["%" + e for e in extra])
+
+
 def weighted(values, seed):
     """Lines adding sum(v * c) over `values`, each c a constant of v's shape
     with distinct entries (a plain sum of a normalization's output is
@@ -426,6 +440,109 @@ CASES = [
         lambda rng: [rng.uniform(-2, 2, (3, 4)), rng.uniform(0, 1, (3, 4)),
                      rng.uniform(-1, 1, (4,)), rng.uniform(-2, 2, (2, 3, 2)),
                      rng.uniform(0, 1, (2, 3, 2))]),
+    # Extrema away from ties (finite differences need a unique maximum):
+    # amax, max of all, the values of max_dim, maximum / minimum with
+    # broadcasting.
+    Case("extrema", [(3, 4), (4,)], [
+        "%am = tp.amax %a0 {dim = array<i64: 1>} : (tensor<3x4xf64>) -> tensor<3xf64>",
+        "%mx = tp.max %a0 : (tensor<3x4xf64>) -> tensor<f64>",
+        "%v, %i = tp.max_dim %a0 {dim = 0 : i64, keepdim = true} : (tensor<3x4xf64>) -> (tensor<1x4xf64>, tensor<1x4xi64>)",
+        "%hi = tp.maximum %a0, %a1 : (tensor<3x4xf64>, tensor<4xf64>) -> tensor<3x4xf64>",
+        "%lo = tp.minimum %a1, %a0 : (tensor<4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%mx3 = tp.mul %mx, %mx : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+    ] + squares_and([("am", (3,)), ("v", (1, 4)), ("hi", (3, 4)),
+                     ("lo", (3, 4))], ["mx3"])),
+    # Joins, gathers and pads: cat, stack, embedding (repeated indices; a
+    # padding_idx row is read by the forward but gets no gradient, by
+    # PyTorch's definition, so finite differences cannot check it:
+    # rules-more.mlir does), reflection and replication pads, trace.
+    Case("indexing", [(2, 3), (2, 2), (2, 3), (5, 3), (1, 2, 3), (3, 3)], [
+        "%c = tp.cat [%a0, %a1] {dim = 1 : i64} : (tensor<2x3xf64>, tensor<2x2xf64>) -> tensor<2x5xf64>",
+        "%st = tp.stack [%a0, %a2] {dim = 1 : i64} : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x2x3xf64>",
+        "%idx = tp.constant dense<[[0, 3, 1, 3], [4, 0, 3, 2]]> : tensor<2x4xi64>",
+        "%e = tp.embedding %a3, %idx : (tensor<5x3xf64>, tensor<2x4xi64>) -> tensor<2x4x3xf64>",
+        "%rp = tp.reflection_pad1d %a0 {padding = array<i64: 2, 1>} : (tensor<2x3xf64>) -> tensor<2x6xf64>",
+        "%pp = tp.replication_pad2d %a4 {padding = array<i64: 1, 2, 2, 1>} : (tensor<1x2x3xf64>) -> tensor<1x5x6xf64>",
+        "%tr = tp.trace %a5 : (tensor<3x3xf64>) -> tensor<f64>",
+        "%tr3 = tp.mul %tr, %tr : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+    ] + squares_and([("c", (2, 5)), ("st", (2, 2, 3)), ("e", (2, 4, 3)),
+                     ("rp", (2, 6)), ("pp", (1, 5, 6))], ["tr3"])),
+    # Transposed convolutions (strided, padded, with output_padding; an
+    # unbatched one) and the general convolution op in both forms.
+    Case("transposed_convolutions", [(1, 2, 3, 3), (2, 3, 3, 3), (3,),
+                                     (2, 4), (2, 2, 3), (1, 2, 5), (3, 2, 2)], [
+        "%y = tp.conv_transpose2d %a0, %a1 bias(%a2) {stride = array<i64: 2>, padding = array<i64: 1>, output_padding = array<i64: 1>} : (tensor<1x2x3x3xf64>, tensor<2x3x3x3xf64>, tensor<3xf64>) -> tensor<1x3x6x6xf64>",
+        "%u = tp.conv_transpose1d %a3, %a4 {dilation = array<i64: 2>} : (tensor<2x4xf64>, tensor<2x2x3xf64>) -> tensor<2x8xf64>",
+        "%cv = tp.convolution %a5, %a6 {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, padding = array<i64: 1>, stride = array<i64: 2>, transposed = false} : (tensor<1x2x5xf64>, tensor<3x2x2xf64>) -> tensor<1x3x3xf64>",
+        "%ct = tp.convolution %cv, %a6 {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 1>, padding = array<i64: 0>, stride = array<i64: 2>, transposed = true} : (tensor<1x3x3xf64>, tensor<3x2x2xf64>) -> tensor<1x2x7xf64>",
+    ] + weighted([("y", (1, 3, 6, 6)), ("u", (2, 8)), ("ct", (1, 2, 7))], 5)),
+    # The elementwise losses, each reduction, gradients of both inputs
+    # where PyTorch has them.
+    Case("elementwise_losses", [(3, 4), (3, 4), (3, 4), (3, 4)], [
+        "%sign = tp.constant dense<[[1.0, -1.0, 1.0, -1.0], [-1.0, -1.0, 1.0, 1.0], [1.0, 1.0, -1.0, 1.0]]> : tensor<3x4xf64>",
+        "%l1 = tp.l1_loss %a0, %a1 : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%sl = tp.smooth_l1_loss %a0, %a1 {beta = 0.5 : f64, reduction = #tp.reduction<sum>} : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%hu = tp.huber_loss %a0, %a1 {delta = 0.7 : f64} : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%sm = tp.soft_margin_loss %a0, %a1 : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%he = tp.hinge_embedding_loss %a0, %sign {margin = 0.6 : f64, reduction = #tp.reduction<none>} : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%kl = tp.kl_div %a0, %a1 {log_target = true} : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%probs = tp.constant dense<[[0.1, 0.4, 0.3, 0.2], [0.25, 0.25, 0.0, 0.5], [0.7, 0.1, 0.1, 0.1]]> : tensor<3x4xf64>",
+        "%kp = tp.kl_div %a0, %probs {reduction = #tp.reduction<sum>} : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%pl = tp.poisson_nll_loss %a0, %a3 {full = true} : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%pn = tp.poisson_nll_loss %a2, %a1 {log_input = false, reduction = #tp.reduction<none>} : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%bc = tp.binary_cross_entropy %a2, %a1 : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%bw = tp.binary_cross_entropy %a2, %a2 weight(%sign) {reduction = #tp.reduction<sum>} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%mr = tp.margin_ranking_loss %a0, %a1, %sign {margin = 0.2 : f64} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+    ] + squares_and([("he", (3, 4)), ("pn", (3, 4))],
+                    ["l1", "sl", "hu", "sm", "kl", "kp", "pl", "bc", "bw",
+                     "mr"]),
+         lambda rng: [rng.uniform(-2, 2, (3, 4)), rng.uniform(0.1, 0.9, (3, 4)),
+                      rng.uniform(0.2, 0.8, (3, 4)),
+                      rng.uniform(0.5, 3.0, (3, 4))]),
+    # Class-index losses of any rank: cross_entropy over (N, C, H, W) with
+    # an ignored target and label smoothing (with and without class
+    # weights, each reduction), nll_loss2d, cross_entropy_loss.
+    Case("class_losses_nd", [(2, 3, 2, 2), (4, 5)], [
+        "%t = tp.constant dense<[[[0, 2], [1, -100]], [[2, 2], [0, 1]]]> : tensor<2x2x2xi64>",
+        "%t2 = tp.constant dense<[3, -100, 0, 4]> : tensor<4xi64>",
+        "%w = tp.constant dense<[0.5, 2.0, 1.25]> : tensor<3xf64>",
+        "%w5 = tp.constant dense<[0.5, 1.0, 1.5, 2.0, 0.75]> : tensor<5xf64>",
+        "%c1 = tp.cross_entropy %a0, %t : (tensor<2x3x2x2xf64>, tensor<2x2x2xi64>) -> tensor<f64>",
+        "%c2 = tp.cross_entropy %a0, %t weight(%w) {label_smoothing = 0.2 : f64} : (tensor<2x3x2x2xf64>, tensor<2x2x2xi64>, tensor<3xf64>) -> tensor<f64>",
+        "%c3 = tp.cross_entropy %a0, %t {label_smoothing = 0.1 : f64, reduction = #tp.reduction<none>} : (tensor<2x3x2x2xf64>, tensor<2x2x2xi64>) -> tensor<2x2x2xf64>",
+        "%lp = tp.log_softmax %a0 {dim = 1 : i64} : (tensor<2x3x2x2xf64>) -> tensor<2x3x2x2xf64>",
+        "%n2 = tp.nll_loss2d %lp, %t weight(%w) {reduction = #tp.reduction<sum>} : (tensor<2x3x2x2xf64>, tensor<2x2x2xi64>, tensor<3xf64>) -> tensor<f64>",
+        "%c4 = tp.cross_entropy_loss %a1, %t2 weight(%w5) {label_smoothing = 0.3 : f64, reduction = #tp.reduction<sum>} : (tensor<4x5xf64>, tensor<4xi64>, tensor<5xf64>) -> tensor<f64>",
+        "%c5 = tp.cross_entropy %a1, %t2 {label_smoothing = 0.3 : f64} : (tensor<4x5xf64>, tensor<4xi64>) -> tensor<f64>",
+    ] + squares_and([("c3", (2, 2, 2))], ["c1", "c2", "n2", "c4", "c5"]),
+         lambda rng: [rng.uniform(-2, 2, (2, 3, 2, 2)),
+                      rng.uniform(-2, 2, (4, 5))]),
+    # tensordot with permuted contraction dims; bilinear with a bias over
+    # two leading dims.
+    Case("contractions", [(2, 3, 4), (4, 3, 5), (2, 2, 3), (2, 2, 4),
+                          (5, 3, 4), (5,)], [
+        "%td = tp.tensordot %a0, %a1 {dims_self = array<i64: 1, 2>, dims_other = array<i64: 1, 0>} : (tensor<2x3x4xf64>, tensor<4x3x5xf64>) -> tensor<2x5xf64>",
+        "%bl = tp.bilinear %a2, %a3, %a4 bias(%a5) : (tensor<2x2x3xf64>, tensor<2x2x4xf64>, tensor<5x3x4xf64>, tensor<5xf64>) -> tensor<2x2x5xf64>",
+    ] + squares([("td", (2, 5)), ("bl", (2, 2, 5))])),
+    # prod along a dim and of all (one input entry is 0: exact there),
+    # p-norms (2, 3, 1, inf; over dims and all), normalize.
+    Case("products_norms", [(3, 4), (2, 3)], [
+        "%pd = tp.prod %a0 {dim = 1 : i64} : (tensor<3x4xf64>) -> tensor<3xf64>",
+        "%pa = tp.prod %a1 : (tensor<2x3xf64>) -> tensor<f64>",
+        "%n2 = tp.norm %a0 {p = 2.0 : f64, dim = array<i64: 1>} : (tensor<3x4xf64>) -> tensor<3xf64>",
+        "%n3 = tp.norm %a0 {p = 3.0 : f64, dim = array<i64: 0>, keepdim = true} : (tensor<3x4xf64>) -> tensor<1x4xf64>",
+        "%n1 = tp.norm %a1 {p = 1.0 : f64} : (tensor<2x3xf64>) -> tensor<f64>",
+        "%ni = tp.norm %a0 {p = 0x7FF0000000000000 : f64, dim = array<i64: 1>} : (tensor<3x4xf64>) -> tensor<3xf64>",
+        "%nz = tp.normalize %a0 {dim = 1 : i64} : (tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%pa2 = tp.mul %pa, %pa : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+        "%wz = tp.constant dense<[[0.3, -0.7, 0.2, 0.9], [-0.4, 0.1, 0.8, -0.6], [0.5, 0.25, -0.9, 0.35]]> : tensor<3x4xf64>",
+        "%nzm = tp.mul %nz, %wz : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%nzs = tp.sum %nzm : (tensor<3x4xf64>) -> tensor<f64>",
+    ] + squares_and([("pd", (3,)), ("n2", (3,)), ("n3", (1, 4)), ("ni", (3,))],
+                    ["pa2", "n1", "nzs"]),
+         lambda rng: [np.where(np.arange(12).reshape(3, 4) == 5, 0.0,
+                               rng.uniform(-1.5, 1.5, (3, 4))),
+                      rng.uniform(-1.5, 1.5, (2, 3))]),
     Case("control_flow_then", [(2, 3), ((), "i1"), (3,)], CONTROL_FLOW,
          lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(True),
                       rng.uniform(0.5, 1.5, (3,))], CONTROL_FLOW_HELPER),

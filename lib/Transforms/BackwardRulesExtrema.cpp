@@ -1,0 +1,93 @@
+//===- BackwardRulesExtrema.cpp - Rules of max and its kin ----------------===//
+//
+// The backward of the ops that select elements by value, as PyTorch
+// defines it:
+//
+//   amax / max (all elements): the gradient is shared evenly between the
+//     elements equal to the maximum;
+//   max_dim: the gradient goes to the element its index names;
+//   maximum / minimum: to the larger (smaller) operand, halved on ties.
+//
+// The dialect has no comparison ops: the masks are built with
+// threshold_backward (Rule::isZero), exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BackwardRule.h"
+
+#include "tensorplay/Dialect/TP/IR/ShapeRules.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+
+namespace {
+/// amax over `dims` and max over all: mask = (x == y), dx = mask g /
+/// count(mask).
+LogicalResult evenRule(Rule &r, ArrayRef<int64_t> dims, bool keepdim) {
+  Value x = r.op->getOperand(0), y = r.op->getResult(0);
+  Value ye = expandReduced(r, y, x, dims, keepdim);
+  Value mask = r.isZero(r.sub(x, ye));
+  Value count = r.sumAlong(mask, dims, /*keepdim=*/true);
+  Value g = keepdim ? r.grad : r.reshape(r.grad, shapeOf(count));
+  r.give(x, r.mul(mask, r.div(g, count)));
+  return success();
+}
+
+/// max_dim: the gradient of the values goes to the positions the indices
+/// name: mask = (iota == index) along dim.
+LogicalResult maxDimRule(Rule &r, MaxDimOp max) {
+  Value x = max.getInput();
+  int64_t rank = rankOf(x);
+  auto dim = static_cast<int64_t>(max.getDim());
+  if (dim < 0)
+    dim += rank;
+  int64_t size = shapeOf(x)[dim];
+  SmallVector<int64_t> kept(shapeOf(x)), iotaShape(rank, 1);
+  kept[dim] = 1;
+  iotaShape[dim] = size;
+  SmallVector<double> positions;
+  for (int64_t i = 0; i < size; ++i)
+    positions.push_back(static_cast<double>(i));
+  Type i64 = r.b.builder.getIntegerType(64);
+  Value iota = r.constant(iotaShape, i64, positions);
+  Value index = r.reshape(max.getIndices(), kept);
+  // Distinct positions differ by a non-zero integer, which stays non-zero
+  // in any float type.
+  Type element = elementTypeOf(r.grad);
+  Value mask = r.isZero(r.castTo(r.sub(iota, index), element));
+  r.give(x, r.mul(mask, r.reshape(r.grad, kept)));
+  return success();
+}
+
+/// maximum / minimum: where(x == y, g / 2, g) masked to where x wins.
+LogicalResult binaryRule(Rule &r, bool isMaximum) {
+  Value x = r.op->getOperand(0), y = r.op->getOperand(1), g = r.grad;
+  Value d = r.castTo(r.sub(x, y), elementTypeOf(g));
+  Value tie = r.scale(r.mul(r.isZero(d), g), 0.5);
+  Value xWins = r.passAbove(g, isMaximum ? d : r.neg(d), 0.0);
+  Value yWins = r.passAbove(g, isMaximum ? r.neg(d) : d, 0.0);
+  if (r.active(x))
+    r.give(x, r.add(xWins, tie));
+  if (r.active(y))
+    r.give(y, r.add(yWins, tie));
+  return success();
+}
+} // namespace
+
+std::optional<LogicalResult> mlir::tp::applyExtremaRule(Rule &r) {
+  Operation *op = r.op;
+  if (auto amax = dyn_cast<AmaxOp>(op)) {
+    SmallVector<int64_t> dims =
+        reductionDims(amax.getDim(), rankOf(amax.getInput()));
+    return evenRule(r, dims, amax.getKeepdim());
+  }
+  if (auto max = dyn_cast<MaxOp>(op))
+    return evenRule(r, reductionDims(std::nullopt, rankOf(max.getInput())),
+                    /*keepdim=*/false);
+  if (auto max = dyn_cast<MaxDimOp>(op))
+    return maxDimRule(r, max);
+  if (isa<MaximumOp, MinimumOp>(op))
+    return binaryRule(r, isa<MaximumOp>(op));
+  return std::nullopt;
+}

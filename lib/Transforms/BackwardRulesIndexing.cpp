@@ -1,0 +1,130 @@
+//===- BackwardRulesIndexing.cpp - Rules of joins, gathers and pads -------===//
+//
+// The backward of the ops that move elements by position:
+//
+//   cat / stack: each input gets its slice of the gradient (a row gather);
+//   embedding: dW = onehot(indices)^T g, one product (rows of padding_idx
+//     get nothing; scale_grad_by_freq divides by each index's count);
+//   reflection_pad / replication_pad: the adjoint of the gather along each
+//     padded dimension, a sum of gathers (Rule::scatterAlong);
+//   trace: g on the diagonal.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BackwardRule.h"
+
+#include "tensorplay/Dialect/TP/IR/ShapeRules.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+
+namespace {
+LogicalResult catRule(Rule &r, CatOp cat) {
+  int64_t dim =
+      normalizeDim(static_cast<int64_t>(cat.getDim()), rankOf(cat.getResult()));
+  int64_t offset = 0;
+  for (Value input : cat.getTensors()) {
+    int64_t size = shapeOf(input)[dim];
+    if (size > 0 && r.active(input))
+      r.give(input, r.sliceAlong(r.grad, dim, offset, size));
+    offset += size;
+  }
+  return success();
+}
+
+LogicalResult stackRule(Rule &r, StackOp stack) {
+  int64_t dim = normalizeDim(static_cast<int64_t>(stack.getDim()),
+                             rankOf(stack.getResult()));
+  for (auto [i, input] : llvm::enumerate(stack.getTensors()))
+    if (r.active(input))
+      r.give(input,
+             r.reshape(r.gatherAlong(r.grad, dim, {static_cast<int64_t>(i)}),
+                       shapeOf(input)));
+  return success();
+}
+
+LogicalResult embeddingRule(Rule &r, EmbeddingOp embedding) {
+  Value weight = embedding.getWeight(), indices = embedding.getIndices();
+  if (!r.active(weight))
+    return success();
+  ArrayRef<int64_t> ws = shapeOf(weight);
+  int64_t vocabulary = ws[0], width = ws[1];
+  int64_t rows = numElementsOrDynamic(shapeOf(indices));
+  auto padding = static_cast<int64_t>(embedding.getPaddingIdx());
+  // The row numbers, with -1 (no index matches) for padding_idx.
+  SmallVector<double> iota;
+  for (int64_t v = 0; v < vocabulary; ++v)
+    iota.push_back(v == padding ? -1.0 : static_cast<double>(v));
+  Value positions =
+      r.constant({1, vocabulary}, r.b.builder.getIntegerType(64), iota);
+  Value column = r.reshape(indices, {rows, 1});
+  Type element = elementTypeOf(r.grad);
+  // onehot[i, v] = (indices[i] == v): distinct integers stay distinct in
+  // any float type.
+  Value onehot = r.isZero(r.castTo(r.sub(positions, column), element));
+  Value g = r.reshape(r.grad, {rows, width});
+  Value dw = r.make("tp.mm", {r.transposeLast(onehot), g});
+  if (embedding.getScaleGradByFreq()) {
+    Value counts =
+        r.reshape(r.sumAlong(onehot, {0}, /*keepdim=*/false), {vocabulary, 1});
+    dw = r.div(dw, r.make("tp.maximum", {counts, r.scalar(counts, 1.0)}));
+  }
+  r.give(weight, dw);
+  return success();
+}
+
+/// reflection_pad{1,2}d, replication_pad{1,2,3}d: padding is (left, right)
+/// per dimension, the last dimension first.
+LogicalResult padRule(Rule &r, ArrayRef<int64_t> padding, bool reflect) {
+  Value x = r.op->getOperand(0), g = r.grad;
+  int64_t rank = rankOf(x);
+  for (size_t k = 0; 2 * k + 1 < padding.size(); ++k) {
+    int64_t dim = rank - 1 - static_cast<int64_t>(k);
+    int64_t size = shapeOf(x)[dim], left = padding[2 * k];
+    int64_t padded = shapeOf(g)[dim];
+    SmallVector<int64_t> source;
+    for (int64_t i = 0; i < padded; ++i) {
+      int64_t s = i - left;
+      if (reflect)
+        s = s < 0 ? -s : (s >= size ? 2 * (size - 1) - s : s);
+      else
+        s = std::clamp<int64_t>(s, 0, size - 1);
+      source.push_back(s);
+    }
+    g = r.scatterAlong(g, dim, source, size);
+  }
+  r.give(x, g);
+  return success();
+}
+
+LogicalResult traceRule(Rule &r, TraceOp trace) {
+  Value x = trace.getInput();
+  ArrayRef<int64_t> shape = shapeOf(x);
+  SmallVector<double> eye;
+  for (int64_t i = 0; i < shape[0]; ++i)
+    for (int64_t j = 0; j < shape[1]; ++j)
+      eye.push_back(i == j ? 1.0 : 0.0);
+  r.give(x, r.mul(r.constant(shape, elementTypeOf(r.grad), eye), r.grad));
+  return success();
+}
+} // namespace
+
+std::optional<LogicalResult> mlir::tp::applyIndexingRule(Rule &r) {
+  Operation *op = r.op;
+  if (auto cat = dyn_cast<CatOp>(op))
+    return catRule(r, cat);
+  if (auto stack = dyn_cast<StackOp>(op))
+    return stackRule(r, stack);
+  if (auto embedding = dyn_cast<EmbeddingOp>(op))
+    return embeddingRule(r, embedding);
+  if (isa<ReflectionPad1dOp, ReflectionPad2dOp>(op))
+    return padRule(r, op->getAttrOfType<DenseI64ArrayAttr>("padding"),
+                   /*reflect=*/true);
+  if (isa<ReplicationPad1dOp, ReplicationPad2dOp, ReplicationPad3dOp>(op))
+    return padRule(r, op->getAttrOfType<DenseI64ArrayAttr>("padding"),
+                   /*reflect=*/false);
+  if (auto trace = dyn_cast<TraceOp>(op))
+    return traceRule(r, trace);
+  return std::nullopt;
+}
