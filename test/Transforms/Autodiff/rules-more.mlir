@@ -1,0 +1,130 @@
+// More of tp-autodiff's rules in IR: the masks of the extrema (built with
+// threshold_backward, as the dialect has no comparisons), the one-hot
+// product of embedding's weight gradient, the row gathers of cat, the
+// convolutions of conv_transpose's backward, the exclusive products of
+// prod; and, under cuda:fp16, the dtypes they run in.
+// RUN: tp-opt %s --tp-autodiff | FileCheck %s
+// RUN: tp-opt %s --autocast=cuda:fp16 --tp-autodiff | FileCheck %s --check-prefix=FP16
+
+// amax shares the gradient between the entries equal to the maximum:
+// mask = 1 - threshold_backward(1, |x - max|), divided by its count.
+// CHECK-LABEL: func.func @amax_loss_grad(
+// CHECK: %[[M:.*]] = tp.amax %arg0
+// CHECK: %[[R:.*]] = tp.reshape %[[M]] {shape = array<i64: 4, 1>}
+// CHECK: %[[E:.*]] = tp.expand %[[R]] {size = array<i64: 4, 8>}
+// CHECK: %[[D:.*]] = tp.sub %arg0, %[[E]]
+// CHECK: %[[ONE:.*]] = tp.constant dense<1.000000e+00> : tensor<f32>
+// CHECK: %[[A:.*]] = tp.abs %[[D]]
+// CHECK: %[[NZ:.*]] = tp.threshold_backward %[[ONE]], %[[A]]
+// CHECK: %[[MASK:.*]] = tp.sub %[[ONE]], %[[NZ]]
+// CHECK: %[[N:.*]] = tp.sum %[[MASK]] {dim = array<i64: 1>, keepdim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+// CHECK: %[[Q:.*]] = tp.div %{{.*}}, %[[N]]
+// CHECK: %[[DX:.*]] = tp.mul %[[MASK]], %[[Q]] : (tensor<4x8xf32>, tensor<4x1xf32>) -> tensor<4x8xf32>
+// CHECK: return %{{.*}}, %[[DX]]
+func.func @amax_loss(%x: tensor<4x8xf32>) -> tensor<f32> {
+  %m = tp.amax %x {dim = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>
+  %l = tp.sum %m : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// embedding: dW = onehot^T g, the one-hot from the row numbers minus the
+// indices, with -1 in padding_idx's place (its row gets nothing).
+// CHECK-LABEL: func.func @embedding_loss_grad(
+// CHECK: %[[ROWS:.*]] = tp.constant dense<{{\[\[}}0, 1, -1, 3, 4, 5]]> : tensor<1x6xi64>
+// CHECK: %[[I:.*]] = tp.reshape %arg1 {shape = array<i64: 6, 1>}
+// CHECK: %[[D:.*]] = tp.sub %[[ROWS]], %[[I]] : (tensor<1x6xi64>, tensor<6x1xi64>) -> tensor<6x6xi64>
+// CHECK: %[[DF:.*]] = tp.cast %[[D]] : tensor<6x6xi64> to tensor<6x6xf32>
+// CHECK: %[[HOT:.*]] = tp.sub %{{.*}}, %{{.*}} : (tensor<f32>, tensor<6x6xf32>) -> tensor<6x6xf32>
+// CHECK: %[[G:.*]] = tp.reshape %{{.*}} {shape = array<i64: 6, 4>}
+// CHECK: %[[HT:.*]] = tp.transpose %[[HOT]]
+// CHECK: %[[DW:.*]] = tp.mm %[[HT]], %[[G]] : (tensor<6x6xf32>, tensor<6x4xf32>) -> tensor<6x4xf32>
+// CHECK: return %{{.*}}, %[[DW]]
+func.func @embedding_loss(%w: tensor<6x4xf32>, %i: tensor<2x3xi64>) -> tensor<f32> {
+  %e = tp.embedding %w, %i {padding_idx = 2 : i64} : (tensor<6x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
+  %l = tp.sum %e : (tensor<2x3x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// cat: each input gets its columns of the gradient, gathered as rows.
+// CHECK-LABEL: func.func @cat_loss_grad(
+// CHECK: %[[G:.*]] = tp.add
+// CHECK: %[[GT:.*]] = tp.permute %[[G]] {dims = array<i64: 1, 0>} : (tensor<2x5xf32>) -> tensor<5x2xf32>
+// CHECK: %[[I0:.*]] = tp.constant dense<[0, 1, 2]> : tensor<3xi64>
+// CHECK: %[[R0:.*]] = tp.embedding %[[GT]], %[[I0]] : (tensor<5x2xf32>, tensor<3xi64>) -> tensor<3x2xf32>
+// CHECK: %[[DA:.*]] = tp.permute %[[R0]] {dims = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+// CHECK: %[[I1:.*]] = tp.constant dense<[3, 4]> : tensor<2xi64>
+// CHECK: %[[R1:.*]] = tp.embedding %{{.*}}, %[[I1]] : (tensor<5x2xf32>, tensor<2xi64>) -> tensor<2x2xf32>
+// CHECK: %[[DB:.*]] = tp.permute %[[R1]]
+// CHECK: return %{{.*}}, %[[DA]], %[[DB]]
+func.func @cat_loss(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> tensor<f32> {
+  %c = tp.cat [%a, %b] {dim = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x5xf32>
+  %s = tp.mul %c, %c : (tensor<2x5xf32>, tensor<2x5xf32>) -> tensor<2x5xf32>
+  %l = tp.sum %s : (tensor<2x5xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// conv_transpose2d under cuda:fp16 (a lower-precision op): dx is the f16
+// convolution of g with the forward's stride, dw the f16 correlation of g
+// with x (the forward's stride as dilation), each cast back to f32.
+// FP16-LABEL: func.func @upsample_loss_grad(
+// FP16: %[[W:.*]] = tp.cast %arg1 : tensor<4x2x3x3xf32> to tensor<4x2x3x3xf16>
+// FP16: %[[X:.*]] = tp.cast %arg0 : tensor<1x4x5x5xf32> to tensor<1x4x5x5xf16>
+// FP16: tp.conv_transpose2d %[[X]], %[[W]] {stride = array<i64: 2>} : (tensor<1x4x5x5xf16>, tensor<4x2x3x3xf16>) -> tensor<1x2x11x11xf16>
+// FP16: %[[G:.*]] = tp.expand %{{.*}} -> tensor<1x2x11x11xf16>
+// FP16: %[[DX:.*]] = tp.conv2d %[[G]], %[[W]] {dilation = array<i64: 1, 1>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x2x11x11xf16>, tensor<4x2x3x3xf16>) -> tensor<1x4x5x5xf16>
+// FP16: %[[GS:.*]] = tp.permute %[[G]] {dims = array<i64: 1, 0, 2, 3>}
+// FP16: %[[XS:.*]] = tp.permute %[[X]] {dims = array<i64: 1, 0, 2, 3>}
+// FP16: %[[C:.*]] = tp.conv2d %[[GS]], %[[XS]] {dilation = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x1x11x11xf16>, tensor<4x1x5x5xf16>) -> tensor<2x4x3x3xf16>
+// FP16: %[[DW:.*]] = tp.permute %[[C]] {dims = array<i64: 1, 0, 2, 3>} : (tensor<2x4x3x3xf16>) -> tensor<4x2x3x3xf16>
+// FP16: %[[DX32:.*]] = tp.cast %[[DX]] : tensor<1x4x5x5xf16> to tensor<1x4x5x5xf32>
+// FP16: %[[DW32:.*]] = tp.cast %[[DW]] : tensor<4x2x3x3xf16> to tensor<4x2x3x3xf32>
+// FP16: return %{{.*}}, %[[DX32]], %[[DW32]]
+func.func @upsample_loss(%x: tensor<1x4x5x5xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<f32> {
+  %y = tp.conv_transpose2d %x, %w {stride = array<i64: 2>} : (tensor<1x4x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x2x11x11xf32>
+  %l = tp.mean %y : (tensor<1x2x11x11xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// smooth_l1_loss (fp32 list under cuda) differentiates in f32: clamp(d /
+// beta, -1, 1) over the mean's count; its gradient is cast to f16 for the
+// backward of the f16 product.
+// FP16-LABEL: func.func @smooth_l1_loss_grad(
+// FP16: %[[H:.*]] = tp.cast %{{.*}} : tensor<4x8xf16> to tensor<4x8xf32>
+// FP16: %[[D:.*]] = tp.sub %[[H]], %arg2 : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// FP16: %[[INV:.*]] = tp.constant dense<2.000000e+00> : tensor<f32>
+// FP16: %[[S:.*]] = tp.mul %[[D]], %[[INV]]
+// FP16: %[[LO:.*]] = tp.minimum %[[S]], %{{.*}} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+// FP16: %[[C:.*]] = tp.maximum %[[LO]], %{{.*}} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+// FP16: %[[N:.*]] = tp.constant dense<3.125000e-02> : tensor<f32>
+// FP16: %[[DH:.*]] = tp.mul %[[C]], %{{.*}} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+// FP16: %[[DT:.*]] = tp.mul %{{.*}}, %{{.*}} : (tensor<4x8xf32>, tensor<f32>) -> tensor<4x8xf32>
+// FP16: %[[DH16:.*]] = tp.cast %[[DH]] : tensor<4x8xf32> to tensor<4x8xf16>
+// FP16: tp.mm %[[DH16]], %{{.*}} : (tensor<4x8xf16>, tensor<8x8xf16>) -> tensor<4x8xf16>
+// FP16: return {{.*}}, %[[DT]] :
+func.func @smooth_l1_loss(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %t: tensor<4x8xf32>) -> tensor<f32> {
+  %h = tp.mm %x, %w : (tensor<4x8xf32>, tensor<8x8xf32>) -> tensor<4x8xf32>
+  %l = tp.smooth_l1_loss %h, %t {beta = 0.5 : f64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// prod: the product of the exclusive cumulative products from the left
+// (cumprod of [1, x_0, .., x_{n-2}]) and from the right (the same on the
+// reversed rows, reversed back), exact where x has zeros.
+// CHECK-LABEL: func.func @prod_loss_grad(
+// CHECK: %[[ONES:.*]] = tp.constant dense<1.000000e+00> : tensor<3x1xf32>
+// CHECK: %[[FIRST:.*]] = tp.constant dense<[0, 1, 2]> : tensor<3xi64>
+// CHECK: %[[L:.*]] = tp.cat [%[[ONES]], %{{.*}}] {dim = 1 : i64} : (tensor<3x1xf32>, tensor<3x3xf32>) -> tensor<3x4xf32>
+// CHECK: %[[BEFORE:.*]] = tp.cumprod %[[L]] {dim = 1 : i64}
+// CHECK: %[[REV:.*]] = tp.constant dense<[3, 2, 1, 0]> : tensor<4xi64>
+// CHECK: tp.cat [%[[ONES]], %{{.*}}] {dim = 1 : i64}
+// CHECK: tp.cumprod
+// CHECK: tp.constant dense<[3, 2, 1, 0]> : tensor<4xi64>
+// CHECK: %[[AFTER:.*]] = tp.permute
+// CHECK: %[[P:.*]] = tp.mul %[[BEFORE]], %[[AFTER]]
+// CHECK: %[[DX:.*]] = tp.mul %[[P]], %{{.*}} : (tensor<3x4xf32>, tensor<3x4xf32>) -> tensor<3x4xf32>
+// CHECK: return %{{.*}}, %[[DX]]
+func.func @prod_loss(%x: tensor<3x4xf32>) -> tensor<f32> {
+  %p = tp.prod %x {dim = 1 : i64} : (tensor<3x4xf32>) -> tensor<3xf32>
+  %l = tp.sum %p : (tensor<3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
