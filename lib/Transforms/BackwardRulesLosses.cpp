@@ -315,12 +315,13 @@ LogicalResult elementwiseLossRule(Rule &r) {
       return op->emitOpError("tp-autodiff: the gradient of "
                              "binary_cross_entropy with respect to its weight "
                              "is not implemented yet");
-    // PyTorch's: w (x - t) / max((1 - x) x, 1e-12); for t, w (log(1 - x) -
-    // log(x)) with both logs clamped at -100 as the forward's.
+    // PyTorch's: w (x - t) / max((1 - x) x, eps), eps its float 1e-12; for t, w
+    // (log(1 - x) - log(x)) with both logs clamped at -100 as the forward's.
     Value one = r.scalar(x, 1.0);
     Value oneMinus = r.sub(one, x);
     Value denominator =
-        r.make("tp.maximum", {r.mul(oneMinus, x), r.scalar(x, 1e-12)});
+        r.make("tp.maximum",
+               {r.mul(oneMinus, x), r.scalar(x, static_cast<double>(1e-12f))});
     dx = r.div(d, denominator);
     auto clampedLog = [&](Value v) {
       return r.make("tp.maximum", {r.make("tp.log", v), r.scalar(v, -100.0)});
