@@ -15,6 +15,7 @@
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -68,12 +69,23 @@ public:
 
 private:
   LogicalResult backward(Block &block);
+  /// The backward of `ops` (forward order), in reverse.
+  LogicalResult backwardOps(ArrayRef<Operation *> ops);
+  /// Marks what depends on a differentiated value under `root`, through
+  /// the regions' yields and an scf.for's carried values (to a fixpoint).
+  void propagateActivity(Operation *root);
+  /// The active float tensors defined outside `op` that its regions read.
+  llvm::SetVector<Value> capturedActive(Operation *op);
   void accumulate(Value value, Value grad);
   /// A tp.custom_function's own backward region.
   void applyCustomBackward(CustomFunctionOp custom);
   /// An scf.if: a backward scf.if on the same condition whose branches hold
   /// the backward of the forward's branches.
   LogicalResult backwardIf(scf::IfOp op);
+  /// An scf.for of run-time trip count: a backward scf.for over the
+  /// iterations in reverse, each recomputing its forward state from the
+  /// loop's start (a replay loop) and then the backward of one iteration.
+  LogicalResult backwardFor(scf::ForOp loop);
 
   func::FuncOp func;
   ArrayRef<unsigned> wrt;
@@ -112,9 +124,15 @@ void Differentiator::accumulate(Value value, Value grad) {
 }
 
 LogicalResult Differentiator::backward(Block &block) {
-  for (Operation &op : llvm::reverse(block)) {
-    if (op.hasTrait<OpTrait::IsTerminator>())
-      continue;
+  SmallVector<Operation *> ops;
+  for (Operation &op : block.without_terminator())
+    ops.push_back(&op);
+  return backwardOps(ops);
+}
+
+LogicalResult Differentiator::backwardOps(ArrayRef<Operation *> forward) {
+  for (Operation *opPtr : llvm::reverse(forward)) {
+    Operation &op = *opPtr;
     if (!llvm::any_of(op.getResults(), [&](Value v) { return grads.count(v); }))
       continue;
     if (auto region = dyn_cast<AutocastOp>(op)) {
@@ -131,6 +149,11 @@ LogicalResult Differentiator::backward(Block &block) {
         return failure();
       continue;
     }
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (failed(backwardFor(loop)))
+        return failure();
+      continue;
+    }
     if (!llvm::any_of(op.getOperands(),
                       [&](Value v) { return active.contains(v); }))
       continue;
@@ -144,7 +167,7 @@ LogicalResult Differentiator::backward(Block &block) {
       return op.emitOpError("tp-autodiff: '")
              << op.getName()
              << "' is not differentiated; tp.autocast, tp.custom_function, "
-                "scf.if, scf.for with constant bounds and calls are";
+                "scf.if, scf.for and calls are";
     SmallVector<Value> resultGrads;
     for (Value result : op.getResults())
       resultGrads.push_back(grads.lookup(result));
@@ -188,16 +211,23 @@ void Differentiator::applyCustomBackward(CustomFunctionOp custom) {
     accumulate(input, mapping.lookupOrDefault(grad));
 }
 
-LogicalResult Differentiator::backwardIf(scf::IfOp op) {
-  // The values the branches read from outside that need a gradient: the
-  // backward branches yield their gradients.
+llvm::SetVector<Value> Differentiator::capturedActive(Operation *op) {
   llvm::SetVector<Value> captured;
   op->walk([&](Operation *inner) {
+    if (inner == op)
+      return;
     for (Value v : inner->getOperands())
       if (active.contains(v) && isFloatTensor(v.getType()) &&
           !op->isAncestor(v.getParentRegion()->getParentOp()))
         captured.insert(v);
   });
+  return captured;
+}
+
+LogicalResult Differentiator::backwardIf(scf::IfOp op) {
+  // The values the branches read from outside that need a gradient: the
+  // backward branches yield their gradients.
+  llvm::SetVector<Value> captured = capturedActive(op);
   // Without them no argument reaches the results (and an scf.if without
   // results is built with terminators already).
   if (captured.empty())
@@ -248,32 +278,153 @@ LogicalResult Differentiator::backwardIf(scf::IfOp op) {
   return success(!failedToAccumulate);
 }
 
+void Differentiator::propagateActivity(Operation *root) {
+  bool changed = true;
+  auto mark = [&](Value v) {
+    if (isFloatTensor(v.getType()) && active.insert(v).second)
+      changed = true;
+  };
+  while (changed) {
+    changed = false;
+    root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (llvm::any_of(op->getOperands(),
+                       [&](Value v) { return active.contains(v); }))
+        for (Value result : op->getResults())
+          mark(result);
+      // A loop's carried values: its body's arguments carry the initial
+      // values and what the body yields.
+      if (auto loop = dyn_cast<scf::ForOp>(op))
+        for (auto [init, arg] :
+             llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs()))
+          if (active.contains(init))
+            mark(arg);
+      Operation *parent = op->getParentOp();
+      if (!op->hasTrait<OpTrait::IsTerminator>() || !parent)
+        return;
+      // A region's results carry what its body yields.
+      if ((isa<YieldOp>(op) && isa<AutocastOp>(parent)) ||
+          (isa<scf::YieldOp>(op) && isa<scf::IfOp, scf::ForOp>(parent)))
+        for (auto [i, value] : llvm::enumerate(op->getOperands()))
+          if (active.contains(value)) {
+            mark(parent->getResult(i));
+            if (auto loop = dyn_cast<scf::ForOp>(parent))
+              mark(loop.getRegionIterArgs()[i]);
+          }
+    });
+  }
+}
+
+LogicalResult Differentiator::backwardFor(scf::ForOp loop) {
+  Location loc = loop.getLoc();
+  llvm::SetVector<Value> captured = capturedActive(loop);
+  // The carried values with gradients.
+  SmallVector<unsigned> carried;
+  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs()))
+    if (active.contains(arg))
+      carried.push_back(static_cast<unsigned>(i));
+  if (carried.empty() && captured.empty())
+    return success();
+  builder.setInsertionPoint(insertBefore);
+  Value lb = loop.getLowerBound(), ub = loop.getUpperBound(),
+        step = loop.getStep();
+  Type counter = lb.getType();
+  auto constant = [&](int64_t v) -> Value {
+    return arith::ConstantOp::create(builder, loc,
+                                     builder.getIntegerAttr(counter, v));
+  };
+  Value zero = constant(0), one = constant(1);
+  Value span = arith::MaxSIOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, ub, lb), zero);
+  Value trips = arith::CeilDivSIOp::create(builder, loc, span, step);
+  auto zeros = [&](Type type) {
+    return createFloatSplat(builder, loc, cast<RankedTensorType>(type), 0.0);
+  };
+  SmallVector<Value> inits;
+  for (unsigned i : carried) {
+    Value g = grads.lookup(loop.getResult(i));
+    inits.push_back(g ? g : zeros(loop.getResult(i).getType()));
+  }
+  for (Value v : captured)
+    inits.push_back(zeros(v.getType()));
+  auto reverse = scf::ForOp::create(builder, loc, zero, trips, one, inits);
+  Block *body = reverse.getBody();
+  builder.setInsertionPointToStart(body);
+  // The forward iteration this one undoes: trips - 1 - j.
+  Value index = arith::SubIOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, trips, one),
+      reverse.getInductionVar());
+  Value iv = arith::AddIOp::create(
+      builder, loc, lb, arith::MulIOp::create(builder, loc, index, step));
+  // Its state: the forward loop replayed up to it.
+  auto replay =
+      scf::ForOp::create(builder, loc, lb, iv, step, loop.getInitArgs());
+  IRMapping replayed;
+  replayed.map(loop.getInductionVar(), replay.getInductionVar());
+  for (auto [from, to] :
+       llvm::zip(loop.getRegionIterArgs(), replay.getRegionIterArgs()))
+    replayed.map(from, to);
+  builder.setInsertionPointToEnd(replay.getBody());
+  for (Operation &op : *loop.getBody())
+    builder.clone(op, replayed);
+  // The iteration itself, cloned after the replay and differentiated.
+  builder.setInsertionPointToEnd(body);
+  auto yield = scf::YieldOp::create(builder, loc, ValueRange{});
+  builder.setInsertionPoint(yield);
+  IRMapping once;
+  once.map(loop.getInductionVar(), iv);
+  for (auto [i, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+    once.map(arg, replay.getResult(i));
+    if (active.contains(arg))
+      active.insert(replay.getResult(i));
+  }
+  SmallVector<Operation *> iteration;
+  for (Operation &op : loop.getBody()->without_terminator())
+    iteration.push_back(builder.clone(op, once));
+  for (Operation *op : iteration)
+    propagateActivity(op);
+  numCreated += 1;
+
+  DenseMap<Value, Value> outer = std::move(grads);
+  grads.clear();
+  Operation *outerPoint = insertBefore;
+  insertBefore = yield;
+  builder.setInsertionPoint(yield);
+  auto forwardYield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+  for (auto [n, i] : llvm::enumerate(carried))
+    accumulate(once.lookupOrDefault(forwardYield.getOperand(i)),
+               body->getArgument(1 + n));
+  if (failedToAccumulate || failed(backwardOps(iteration)))
+    return failure();
+  builder.setInsertionPoint(yield);
+  SmallVector<Value> values;
+  for (unsigned i : carried) {
+    Value g = grads.lookup(replay.getResult(i));
+    values.push_back(g ? g : zeros(replay.getResult(i).getType()));
+  }
+  for (auto [c, v] : llvm::enumerate(captured)) {
+    Value sum = body->getArgument(1 + carried.size() + c);
+    if (Value g = grads.lookup(v))
+      sum = AddOp::create(builder, loc, ValueRange{sum, g});
+    values.push_back(sum);
+  }
+  yield->setOperands(values);
+  grads = std::move(outer);
+  insertBefore = outerPoint;
+  builder.setInsertionPoint(insertBefore);
+  for (auto [n, i] : llvm::enumerate(carried))
+    accumulate(loop.getInitArgs()[i], reverse.getResult(n));
+  for (auto [c, v] : llvm::enumerate(captured))
+    accumulate(v, reverse.getResult(carried.size() + c));
+  return success(!failedToAccumulate);
+}
+
 LogicalResult Differentiator::run() {
   Block &body = func.getBody().front();
   auto ret = cast<func::ReturnOp>(body.getTerminator());
   insertBefore = ret;
   for (unsigned index : wrt)
     active.insert(body.getArgument(index));
-  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (llvm::any_of(op->getOperands(),
-                     [&](Value v) { return active.contains(v); }))
-      for (Value result : op->getResults())
-        if (isFloatTensor(result.getType()))
-          active.insert(result);
-    // A region's results carry what its body yields.
-    if (auto yield = dyn_cast<YieldOp>(op);
-        yield && isa<AutocastOp>(yield->getParentOp()))
-      for (auto [value, result] :
-           llvm::zip(yield.getValues(), yield->getParentOp()->getResults()))
-        if (active.contains(value))
-          active.insert(result);
-    if (auto yield = dyn_cast<scf::YieldOp>(op);
-        yield && isa<scf::IfOp>(yield->getParentOp()))
-      for (auto [value, result] :
-           llvm::zip(yield.getOperands(), yield->getParentOp()->getResults()))
-        if (active.contains(value) && isFloatTensor(result.getType()))
-          active.insert(result);
-  });
+  propagateActivity(func);
 
   Value loss = ret.getOperand(0);
   builder.setInsertionPoint(ret);

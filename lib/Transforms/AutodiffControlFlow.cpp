@@ -68,12 +68,10 @@ LogicalResult mlir::tp::flattenForAutodiff(func::FuncOp func,
   func.walk<WalkOrder::PostOrder>(
       [&](scf::ForOp loop) { loops.push_back(loop); });
   for (scf::ForOp loop : loops) {
+    // A loop of run-time trip count stays: the backward replays it.
     if (!loop.getConstantStep() || !getConstantIntValue(loop.getLowerBound()) ||
         !getConstantIntValue(loop.getUpperBound()))
-      return loop.emitOpError("tp-autodiff: only scf.for loops with constant "
-                              "bounds and step are differentiated (they are "
-                              "unrolled); this one's trip count is known at "
-                              "run time only");
+      continue;
     if (failed(loopUnrollFull(loop)))
       return loop.emitOpError("tp-autodiff: could not unroll this loop");
   }

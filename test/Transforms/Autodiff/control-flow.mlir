@@ -1,5 +1,6 @@
 // tp-autodiff through control flow: scf.if gets a backward scf.if on the
-// same condition, scf.for loops with constant bounds are unrolled, calls
+// same condition, scf.for loops with constant bounds are unrolled, loops of
+// run-time trip count get a backward loop that replays them, calls
 // are inlined, and forward values that backward ops read from inside a
 // region (a branch, a tp.autocast body) are yielded out of it. Gradient
 // checks of the same constructs: test/Integration/CPU/gradcheck.mlir.
@@ -69,6 +70,64 @@ func.func @loop(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>) -> tensor<f32> {
   %c1 = arith.constant 1 : index
   %c3 = arith.constant 3 : index
   %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%h = %x) -> (tensor<4x4xf32>) {
+    %m = tp.mm %h, %w : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+    %t = tp.tanh %m : (tensor<4x4xf32>) -> tensor<4x4xf32>
+    scf.yield %t : tensor<4x4xf32>
+  }
+  %l = tp.sum %r : (tensor<4x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// A loop of run-time trip count stays a loop: the backward scf.for runs
+// over its trip count (ceildiv(max(ub - lb, 0), step)); its iteration j
+// replays the forward loop up to iteration n - 1 - j (from the initial
+// value, the same body) and then holds that iteration's backward. It
+// carries the gradient of h and the weight's, summed over the iterations.
+// CHECK-LABEL: func.func @dynamic_loop_grad(
+// CHECK: %[[FWD:.*]] = scf.for %{{.*}} = %[[C0:.*]] to %arg2 step %[[C1:[^ ]*]] iter_args(%{{.*}} = %arg0)
+// CHECK: %[[SPAN:.*]] = arith.subi %arg2, %[[C0]] : index
+// CHECK: %[[POS:.*]] = arith.maxsi %[[SPAN]], %{{.*}} : index
+// CHECK: %[[N:.*]] = arith.ceildivsi %[[POS]], %[[C1]] : index
+// CHECK: %[[W0:.*]] = tp.constant dense<0.000000e+00> : tensor<4x4xf32>
+// CHECK: %[[BWD:.*]]:2 = scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} iter_args(%[[GH:.*]] = %{{.*}}, %[[GW:.*]] = %[[W0]])
+// CHECK: %[[LAST:.*]] = arith.subi %[[N]], %{{.*}} : index
+// CHECK: %[[IDX:.*]] = arith.subi %[[LAST]], %[[J]] : index
+// CHECK: %[[OFF:.*]] = arith.muli %[[IDX]], %[[C1]] : index
+// CHECK: %[[IV:.*]] = arith.addi %[[C0]], %[[OFF]] : index
+// CHECK: %[[STATE:.*]] = scf.for %{{.*}} = %[[C0]] to %[[IV]] step %[[C1]] iter_args(%{{.*}} = %arg0)
+// CHECK: tp.mm
+// CHECK: tp.tanh
+// CHECK: scf.yield
+// CHECK: %[[M:.*]] = tp.mm %[[STATE]], %arg1
+// CHECK: tp.tanh %[[M]]
+// CHECK: %[[DM:.*]] = tp.mul %[[GH]], %{{.*}}
+// CHECK: %[[DH:.*]] = tp.mm %[[DM]], %{{.*}}
+// CHECK: %[[DW:.*]] = tp.mm %{{.*}}, %[[DM]]
+// CHECK: %[[SUM:.*]] = tp.add %[[GW]], %[[DW]]
+// CHECK: scf.yield %[[DH]], %[[SUM]]
+// CHECK: return %{{.*}}, %[[BWD]]#0, %[[BWD]]#1
+// Under cuda:fp16 the replayed and the differentiated iterations run the
+// product in f16; the weight's gradient is carried in f16 (the gradient of
+// its f16 cast, as the unrolled loop sums it) and cast up once after the
+// loop.
+// FP16-LABEL: func.func @dynamic_loop_grad(
+// FP16: %[[W16:.*]] = tp.cast %arg1 : tensor<4x4xf32> to tensor<4x4xf16>
+// FP16: %[[BWD:.*]]:2 = scf.for {{.*}} -> (tensor<4x4xf32>, tensor<4x4xf16>)
+// FP16: scf.for
+// FP16: tp.mm %{{.*}}, %[[W16]] : (tensor<4x4xf16>, tensor<4x4xf16>) -> tensor<4x4xf16>
+// FP16: scf.yield %{{.*}} : tensor<4x4xf32>
+// FP16: tp.mm %{{.*}}, %[[W16]] : (tensor<4x4xf16>, tensor<4x4xf16>) -> tensor<4x4xf16>
+// FP16: %[[DH:.*]] = tp.mm %{{.*}} : (tensor<4x4xf16>, tensor<4x4xf16>) -> tensor<4x4xf16>
+// FP16: %[[DW:.*]] = tp.mm %{{.*}} : (tensor<4x4xf16>, tensor<4x4xf16>) -> tensor<4x4xf16>
+// FP16: %[[DH32:.*]] = tp.cast %[[DH]] : tensor<4x4xf16> to tensor<4x4xf32>
+// FP16: %[[SUM:.*]] = tp.add %{{.*}}, %[[DW]] : (tensor<4x4xf16>, tensor<4x4xf16>) -> tensor<4x4xf16>
+// FP16: scf.yield %[[DH32]], %[[SUM]] : tensor<4x4xf32>, tensor<4x4xf16>
+// FP16: %[[GW:.*]] = tp.cast %[[BWD]]#1 : tensor<4x4xf16> to tensor<4x4xf32>
+// FP16: return %{{.*}}, %[[BWD]]#0, %[[GW]]
+func.func @dynamic_loop(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>, %n: index) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%h = %x) -> (tensor<4x4xf32>) {
     %m = tp.mm %h, %w : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
     %t = tp.tanh %m : (tensor<4x4xf32>) -> tensor<4x4xf32>
     scf.yield %t : tensor<4x4xf32>

@@ -161,6 +161,20 @@ CONTROL_FLOW = [
 ] + squares([("y", (2, 3))])
 
 
+# A loop of run-time trip count %a1 carrying h and a running sum of h.
+DYNAMIC_LOOP = [
+    "%c0 = arith.constant 0 : index",
+    "%c1 = arith.constant 1 : index",
+    "%n = tensor.extract %a1[] : tensor<i64>",
+    "%ni = arith.index_cast %n : i64 to index",
+    "%r:2 = scf.for %i = %c0 to %ni step %c1 iter_args(%h = %a0, %acc = %a0) -> (tensor<2x3xf64>, tensor<2x3xf64>) {",
+    "  %t = tp.tanh %h : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+    "  %m = tp.mul %t, %a2 : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
+    "  %s = tp.add %acc, %m : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+    "  scf.yield %m, %s : tensor<2x3xf64>, tensor<2x3xf64>",
+    "}",
+] + squares_and([("r#0", (2, 3)), ("r#1", (2, 3))], [])
+
 CASES = [
     Case("binary_broadcast", [(2, 3), (3,)], [
         "%c = tp.constant dense<3.0> : tensor<f64>",
@@ -543,6 +557,15 @@ CASES = [
          lambda rng: [np.where(np.arange(12).reshape(3, 4) == 5, 0.0,
                                rng.uniform(-1.5, 1.5, (3, 4))),
                       rng.uniform(-1.5, 1.5, (2, 3))]),
+    # An scf.for whose trip count is a run-time value (3 and 0): the
+    # backward replays the loop up to each iteration; two carried values,
+    # one reading the other, and a captured weight.
+    Case("dynamic_loop", [(2, 3), ((), "i64"), (3,)], DYNAMIC_LOOP,
+         lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(3, dtype=np.int64),
+                      rng.uniform(0.5, 1.5, (3,))]),
+    Case("dynamic_loop_empty", [(2, 3), ((), "i64"), (3,)], DYNAMIC_LOOP,
+         lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(0, dtype=np.int64),
+                      rng.uniform(0.5, 1.5, (3,))]),
     Case("control_flow_then", [(2, 3), ((), "i1"), (3,)], CONTROL_FLOW,
          lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(True),
                       rng.uniform(0.5, 1.5, (3,))], CONTROL_FLOW_HELPER),
