@@ -9,7 +9,8 @@
 //        and groups, and the output_padding that gives back x's size;
 //   dw = conv(x^T, g^T) with batch and channels swapped, the forward's
 //        stride as dilation and its dilation as stride, cropped to the
-//        kernel and swapped back (groups = 1);
+//        kernel and swapped back (for G groups the input is regrouped to
+//        (C_in / G, G N, ...) and the correlation has G groups);
 //   db = sum(g) over all but the channels.
 //
 // A transposed convolution is the adjoint of a convolution in its input,
@@ -65,21 +66,42 @@ ConvParams readConv(Op conv, int64_t n, bool transposed) {
 }
 
 /// The gradient of the weight of the convolution taking `in` to an output
-/// whose gradient is `out` (both batched), of kernel shape `kernel`.
+/// whose gradient is `out` (both batched), of kernel shape `kernel`, with
+/// `p.groups` groups: the correlation of `in` and `out` with batch and
+/// channels swapped; for G groups `in` becomes (C_in / G, G * N, ...), so
+/// that the G-grouped correlation pairs each output channel's gradient
+/// with its own group's input channels.
 Value convWeightGrad(Rule &r, const ConvParams &p, Value in, Value out,
                      ArrayRef<int64_t> kernel) {
   OpBuilder &builder = r.b.builder;
   auto array = [&](ArrayRef<int64_t> v) {
     return builder.getDenseI64ArrayAttr(v);
   };
-  Value d = r.make("tp.conv" + std::to_string(p.n) + "d",
-                   {swapLeading(r, in), swapLeading(r, out)},
-                   {r.attr("operandSegmentSizes",
-                           builder.getDenseI32ArrayAttr({1, 1, 0, 0})),
-                    r.attr("stride", array(p.dilation)),
-                    r.attr("padding", array(p.padding)),
-                    r.attr("dilation", array(p.stride)),
-                    r.attr("groups", builder.getI64IntegerAttr(1))});
+  int64_t groups = p.groups;
+  Value lhs = swapLeading(r, in);
+  if (groups != 1 && in) {
+    // (N, C, L...) -> (N, G, C / G, L...) -> (C / G, G, N, L...) ->
+    // (C / G, G * N, L...).
+    ArrayRef<int64_t> is = shapeOf(in);
+    int64_t n = is[0], perGroup = is[1] / groups;
+    SmallVector<int64_t> split = {n, groups, perGroup};
+    split.append(is.begin() + 2, is.end());
+    SmallVector<int64_t> perm = {2, 1, 0};
+    for (int64_t d = 3, e = static_cast<int64_t>(split.size()); d < e; ++d)
+      perm.push_back(d);
+    Value moved = r.make("tp.permute", r.reshape(in, split),
+                         {r.attr("dims", builder.getDenseI64ArrayAttr(perm))});
+    SmallVector<int64_t> merged = {perGroup, groups * n};
+    merged.append(is.begin() + 2, is.end());
+    lhs = r.reshape(moved, merged);
+  }
+  Value d = r.make(
+      "tp.conv" + std::to_string(p.n) + "d", {lhs, swapLeading(r, out)},
+      {r.attr("operandSegmentSizes",
+              builder.getDenseI32ArrayAttr({1, 1, 0, 0})),
+       r.attr("stride", array(p.dilation)), r.attr("padding", array(p.padding)),
+       r.attr("dilation", array(p.stride)),
+       r.attr("groups", builder.getI64IntegerAttr(groups))});
   // The correlation reaches up to stride - 1 positions past the kernel
   // where the forward's windows leave input rows unused.
   for (int64_t i = 0; i < p.n; ++i)
@@ -131,10 +153,6 @@ LogicalResult convRule(Rule &r, const ConvParams &p) {
     r.give(x, r.reshape(dx, shapeOf(x)));
   }
   if (r.active(w)) {
-    if (p.groups != 1)
-      return r.op->emitOpError("tp-autodiff: the weight gradient of a "
-                               "grouped convolution (groups = ")
-             << p.groups << ") is not implemented yet";
     r.give(w, p.transposed ? convWeightGrad(r, p, g, xb, ws)
                            : convWeightGrad(r, p, xb, g, ws));
   }

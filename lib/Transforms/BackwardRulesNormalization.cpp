@@ -15,7 +15,8 @@
 // where gw = g * weight and the means run over what the forward normalized.
 //
 // normalize (p = 2): y = x / max(n, eps), n = ||x|| along dim, so dx =
-// g / max(n, eps) - x sum(g x) / n^3 where n > eps.
+// g / max(n, eps) - x sum(g x) / n^3 where n > eps; cosine_similarity is
+// sum(normalize(x1) normalize(x2)) along dim, as tensorplay computes it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -166,8 +167,22 @@ LogicalResult batchNormRule(Rule &r, BatchNormOp bn) {
   }
   return success();
 }
+/// The gradient of x from that of y = x / max(||x||, eps) along dim (p =
+/// 2): gy / max(n, eps) - x sum(gy x) / n^3 where n > eps.
+Value normalizeGradient(Rule &r, Value x, Value gy, int64_t dim, double eps) {
+  OpBuilder &builder = r.b.builder;
+  Value n = r.make("tp.norm", x,
+                   {r.attr("p", builder.getF64FloatAttr(2.0)),
+                    r.attr("dim", builder.getDenseI64ArrayAttr({dim})),
+                    r.attr("keepdim", builder.getBoolAttr(true))});
+  Value d = r.make("tp.maximum", {n, r.scalar(n, eps)});
+  Value s = r.sumAlong(r.mul(gy, x), {dim}, /*keepdim=*/true);
+  Value term = r.div(r.mul(x, s), r.mul(r.mul(n, n), n));
+  return r.sub(r.div(gy, d), r.passAbove(term, n, eps));
+}
+
 LogicalResult normalizeRule(Rule &r, NormalizeOp normalize) {
-  Value x = normalize.getInput(), g = r.grad;
+  Value x = normalize.getInput();
   double p = normalize.getP().convertToDouble();
   if (p != 2.0)
     return normalize.emitOpError("tp-autodiff: the backward of "
@@ -176,16 +191,44 @@ LogicalResult normalizeRule(Rule &r, NormalizeOp normalize) {
            << p;
   int64_t dim =
       normalizeDim(static_cast<int64_t>(normalize.getDim()), rankOf(x));
-  double eps = normalize.getEps().convertToDouble();
+  r.give(x, normalizeGradient(r, x, r.grad, dim,
+                              normalize.getEps().convertToDouble()));
+  return success();
+}
+
+/// cosine_similarity = sum(u v) along dim with u, v the operands
+/// normalized with eps (broadcast together first): du = g v, dv = g u,
+/// then normalize's backward.
+LogicalResult cosineSimilarityRule(Rule &r, CosineSimilarityOp cos) {
+  Value x1 = cos.getX1(), x2 = cos.getX2();
+  int64_t rank = std::max(rankOf(x1), rankOf(x2));
+  int64_t dim = normalizeDim(static_cast<int64_t>(cos.getDim()), rank);
+  // Each operand with leading 1s to the common rank, then the full shape.
+  auto ranked = [&](Value v) {
+    SmallVector<int64_t> shape(rank - rankOf(v), 1);
+    llvm::append_range(shape, shapeOf(v));
+    return shape;
+  };
+  SmallVector<int64_t> s1 = ranked(x1), s2 = ranked(x2), full;
+  for (int64_t d = 0; d < rank; ++d)
+    full.push_back(std::max(s1[d], s2[d]));
+  Value a = r.expand(r.reshape(x1, s1), full);
+  Value b = r.expand(r.reshape(x2, s2), full);
+  SmallVector<int64_t> kept(full);
+  kept[dim] = 1;
+  Value g = r.reshape(r.grad, kept);
+  double eps = cos.getEps().convertToDouble();
   OpBuilder &builder = r.b.builder;
-  Value n = r.make("tp.norm", x,
-                   {r.attr("p", builder.getF64FloatAttr(2.0)),
-                    r.attr("dim", builder.getDenseI64ArrayAttr({dim})),
-                    r.attr("keepdim", builder.getBoolAttr(true))});
-  Value d = r.make("tp.maximum", {n, r.scalar(n, eps)});
-  Value s = r.sumAlong(r.mul(g, x), {dim}, /*keepdim=*/true);
-  Value term = r.div(r.mul(x, s), r.mul(r.mul(n, n), n));
-  r.give(x, r.sub(r.div(g, d), r.passAbove(term, n, eps)));
+  auto normalized = [&](Value v) {
+    return r.make("tp.normalize", v,
+                  {r.attr("p", builder.getF64FloatAttr(2.0)),
+                   r.attr("dim", builder.getI64IntegerAttr(dim)),
+                   r.attr("eps", builder.getF64FloatAttr(eps))});
+  };
+  if (r.active(x1))
+    r.give(x1, normalizeGradient(r, a, r.mul(g, normalized(b)), dim, eps));
+  if (r.active(x2))
+    r.give(x2, normalizeGradient(r, b, r.mul(g, normalized(a)), dim, eps));
   return success();
 }
 } // namespace
@@ -199,5 +242,7 @@ std::optional<LogicalResult> mlir::tp::applyNormalizationRule(Rule &r) {
     return batchNormRule(r, bn);
   if (auto normalize = dyn_cast<NormalizeOp>(r.op))
     return normalizeRule(r, normalize);
+  if (auto cos = dyn_cast<CosineSimilarityOp>(r.op))
+    return cosineSimilarityRule(r, cos);
   return std::nullopt;
 }

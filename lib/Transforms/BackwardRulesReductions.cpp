@@ -2,9 +2,9 @@
 //
 // The backward of sum and mean (the gradient expanded back over the reduced
 // dimensions), prod (from exclusive cumulative products, exact with
-// zeros), the p-norms, cumsum, the layout ops (the inverse layout change, or
-// the sum over what expand broadcast), and softmax / log_softmax / softmin from
-// their saved outputs.
+// zeros), the p-norms and dist, cumsum, the layout ops (the inverse layout
+// change, or the sum over what expand broadcast), and softmax / log_softmax /
+// softmin from their saved outputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -88,47 +88,41 @@ LogicalResult prodRule(Rule &r, ProdOp prod) {
   return success();
 }
 
-/// norm: p = 2: x g / n; p = 1: sign(x) g; p = inf: g shared between the
-/// entries of the largest magnitude, times their sign; other p >= 1:
-/// sign(x) |x|^(p-1) g / n^(p-1). Zero where n = 0, as PyTorch.
-LogicalResult normRule(Rule &r, NormOp norm) {
-  Value x = norm.getInput(), y = norm.getResult();
-  if (isa<ComplexType>(elementTypeOf(x)))
-    return norm.emitOpError("tp-autodiff: the backward of tp.norm of "
-                            "complex input is not implemented");
-  double p = norm.getP() ? norm.getP()->convertToDouble() : 2.0;
-  SmallVector<int64_t> dims = reductionDims(norm.getDim(), rankOf(x));
-  bool keepdim = norm.getKeepdim();
-  Value g = expandReduced(r, r.grad, x, dims, keepdim);
+/// The gradient of the p-norm `y` of `x` over `dims` from the norm's
+/// gradient `grad` (of y's shape): p = 2: x g / n; p = 1: sign(x) g; p =
+/// inf: g shared between the entries of the largest magnitude, times their
+/// sign; other p >= 1: sign(x) |x|^(p-1) g / n^(p-1). Zero where n = 0, as
+/// PyTorch. Null with nothing to give for p = 0 (a count); failure for
+/// p < 1 and p = -inf.
+FailureOr<Value> pnormGradient(Rule &r, Value x, Value y, Value grad, double p,
+                               ArrayRef<int64_t> dims, bool keepdim) {
+  Operation *op = r.op;
+  Value g = expandReduced(r, grad, x, dims, keepdim);
   if (p == 0.0)
-    return success(); // a count: no gradient
-  if (p == 1.0) {
-    r.give(x, r.mul(r.sign(x), g));
-    return success();
-  }
+    return Value();
+  if (p == 1.0)
+    return r.mul(r.sign(x), g);
   Value n = expandReduced(r, y, x, dims, keepdim);
   if (std::isinf(p)) {
     if (p < 0)
-      return norm.emitOpError("tp-autodiff: the backward of tp.norm with p "
-                              "= -inf is not implemented");
+      return op->emitOpError("tp-autodiff: the backward of '")
+             << op->getName() << "' with p = -inf is not implemented";
     Value mask = r.isZero(r.sub(r.make("tp.abs", x), n));
     Value count =
         r.expand(r.sumAlong(mask, dims, /*keepdim=*/true), shapeOf(x));
-    r.give(x, r.mul(r.mul(r.sign(x), mask), r.div(g, count)));
-    return success();
+    return r.mul(r.mul(r.sign(x), mask), r.div(g, count));
   }
   if (p < 1.0) {
     std::ostringstream shown;
     shown << p;
-    return norm.emitOpError("tp-autodiff: the backward of tp.norm with p = ")
-           << shown.str() << " (below 1) is not implemented";
+    return op->emitOpError("tp-autodiff: the backward of '")
+           << op->getName() << "' with p = " << shown.str()
+           << " (below 1) is not implemented";
   }
   // n + (n == 0): the quotient is 0 there, as x is.
   Value safe = r.add(n, r.isZero(n));
-  if (p == 2.0) {
-    r.give(x, r.mul(x, r.div(g, safe)));
-    return success();
-  }
+  if (p == 2.0)
+    return r.mul(x, r.div(g, safe));
   OpBuilder &builder = r.b.builder;
   auto power = [&](Value v, double e) {
     return r.make(
@@ -137,7 +131,39 @@ LogicalResult normRule(Rule &r, NormOp norm) {
          r.attr("scalar_exponent", builder.getF64FloatAttr(e))});
   };
   Value magnitude = power(r.make("tp.abs", x), p - 1.0);
-  r.give(x, r.mul(r.mul(r.sign(x), magnitude), r.div(g, power(safe, p - 1.0))));
+  return r.mul(r.mul(r.sign(x), magnitude), r.div(g, power(safe, p - 1.0)));
+}
+
+LogicalResult normRule(Rule &r, NormOp norm) {
+  Value x = norm.getInput();
+  if (isa<ComplexType>(elementTypeOf(x)))
+    return norm.emitOpError("tp-autodiff: the backward of tp.norm of "
+                            "complex input is not implemented");
+  double p = norm.getP() ? norm.getP()->convertToDouble() : 2.0;
+  SmallVector<int64_t> dims = reductionDims(norm.getDim(), rankOf(x));
+  FailureOr<Value> dx =
+      pnormGradient(r, x, norm.getResult(), r.grad, p, dims, norm.getKeepdim());
+  if (failed(dx))
+    return failure();
+  r.give(x, *dx);
+  return success();
+}
+
+/// dist: the p-norm of x - y over all elements (broadcast together).
+LogicalResult distRule(Rule &r, DistOp dist) {
+  Value x = dist.getInput(), y = dist.getOther();
+  Value d = r.sub(x, y);
+  if (!d)
+    return failure();
+  FailureOr<Value> dd = pnormGradient(
+      r, d, dist.getResult(), r.grad, dist.getP().convertToDouble(),
+      reductionDims(std::nullopt, rankOf(d)), /*keepdim=*/false);
+  if (failed(dd))
+    return failure();
+  if (*dd) {
+    r.give(x, *dd);
+    r.give(y, r.neg(*dd));
+  }
   return success();
 }
 
@@ -209,6 +235,8 @@ std::optional<LogicalResult> mlir::tp::applyReductionRule(Rule &r) {
     return prodRule(r, prod);
   if (auto norm = dyn_cast<NormOp>(op))
     return normRule(r, norm);
+  if (auto dist = dyn_cast<DistOp>(op))
+    return distRule(r, dist);
   if (isa<ReshapeOp, UnsqueezeOp, SqueezeOp, FlattenOp, ExpandOp, TransposeOp,
           PermuteOp>(op))
     return layoutRule(r);

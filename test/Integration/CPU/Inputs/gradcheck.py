@@ -414,6 +414,16 @@ CASES = [
         "%cg = tp.conv2d %a0, %wg {groups = 2 : i64} : (tensor<1x2x5x4xf64>, tensor<4x1x2x2xf64>) -> tensor<1x4x4x3xf64>"] +
         squares([("c", (1, 3, 3, 2)), ("c1", (2, 6)), ("c3", (1, 1, 1, 2, 2)),
                  ("cg", (1, 4, 4, 3))])),
+    # Grouped convolutions with their weights differentiated: a strided
+    # conv2d of 2 groups, a depthwise conv1d with dilation and padding, and
+    # a conv_transpose2d of 2 groups with output_padding.
+    Case("grouped_convolutions", [(2, 4, 5, 4), (6, 2, 3, 2), (6,), (1, 3, 7),
+                                  (3, 1, 3), (1, 4, 3, 3), (4, 1, 2, 2)], [
+        "%c = tp.conv2d %a0, %a1 bias(%a2) {groups = 2 : i64, padding = array<i64: 1, 0>, stride = array<i64: 2, 1>} : (tensor<2x4x5x4xf64>, tensor<6x2x3x2xf64>, tensor<6xf64>) -> tensor<2x6x3x3xf64>",
+        "%d = tp.conv1d %a3, %a4 {groups = 3 : i64, dilation = array<i64: 2>, padding = array<i64: 1>} : (tensor<1x3x7xf64>, tensor<3x1x3xf64>) -> tensor<1x3x5xf64>",
+        "%t = tp.conv_transpose2d %a5, %a6 {groups = 2 : i64, stride = array<i64: 2>, output_padding = array<i64: 1>} : (tensor<1x4x3x3xf64>, tensor<4x1x2x2xf64>) -> tensor<1x2x7x7xf64>",
+    ] + weighted([("c", (2, 6, 3, 3)), ("d", (1, 3, 5)), ("t", (1, 2, 7, 7))],
+                 13)),
     # Composite ops, differentiated through the tp ops they decompose into:
     # attention (causal, with a float mask and a scale), chain_matmul and
     # multi_dot.
@@ -566,6 +576,19 @@ CASES = [
     Case("dynamic_loop_empty", [(2, 3), ((), "i64"), (3,)], DYNAMIC_LOOP,
          lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(0, dtype=np.int64),
                       rng.uniform(0.5, 1.5, (3,))]),
+    # dist (p = 2, 3 and 1 with broadcasting) and cosine_similarity (along
+    # dim 1, and along the last dim with a broadcast operand).
+    Case("distances", [(3, 4), (4,), (2, 3, 4)], [
+        "%d2 = tp.dist %a0, %a1 : (tensor<3x4xf64>, tensor<4xf64>) -> tensor<f64>",
+        "%d3 = tp.dist %a1, %a0 {p = 3.0 : f64} : (tensor<4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%d1 = tp.dist %a0, %a1 {p = 1.0 : f64} : (tensor<3x4xf64>, tensor<4xf64>) -> tensor<f64>",
+        "%c1 = tp.cosine_similarity %a0, %a0 {dim = 0 : i64} : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<4xf64>",
+        "%sq = tp.mul %a0, %a0 : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%c2 = tp.cosine_similarity %a2, %sq {dim = -1 : i64} : (tensor<2x3x4xf64>, tensor<3x4xf64>) -> tensor<2x3xf64>",
+        "%c3 = tp.cosine_similarity %a1, %a2 {dim = 2 : i64} : (tensor<4xf64>, tensor<2x3x4xf64>) -> tensor<2x3xf64>",
+        "%d23 = tp.mul %d2, %d3 : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+    ] + squares_and([("c1", (4,)), ("c2", (2, 3)), ("c3", (2, 3))],
+                    ["d23", "d1"])),
     Case("control_flow_then", [(2, 3), ((), "i1"), (3,)], CONTROL_FLOW,
          lambda rng: [rng.uniform(-1, 1, (2, 3)), np.array(True),
                       rng.uniform(0.5, 1.5, (3,))], CONTROL_FLOW_HELPER),

@@ -172,4 +172,24 @@ CASES = [
         "%loss = tp.add %s1, %s2 : (tensor<f64>, tensor<f64>) -> tensor<f64>",
     ], "(F.conv_transpose2d(a0, a1, stride=2, padding=1, output_padding=1) ** 2).sum()"
        " + (F.bilinear(a2, a3, a4) ** 2).sum()"),
+    ("grouped_conv_distances", [
+        ((1, 4, 4, 4), [[[[((c * 13 + i * 5 + j * 3) % 9 - 4) / 3.0 for j in range(4)]
+                          for i in range(4)] for c in range(4)]]),
+        ((6, 2, 2, 3), [[[[((o * 7 + c * 3 + i * 2 + j) % 5 - 2) / 2.0 for j in range(3)]
+                          for i in range(2)] for c in range(2)] for o in range(6)]),
+        ((3, 4), [[0.5, -1.0, 2.0, 0.25], [1.5, 0.75, -0.5, 1.0], [-2.0, 0.3, 0.6, -0.9]]),
+        ((4,), [0.2, -0.4, 1.1, 0.7])], [
+        "%c = tp.conv2d %a0, %a1 {groups = 2 : i64, stride = array<i64: 2, 1>, padding = array<i64: 1>} : (tensor<1x4x4x4xf64>, tensor<6x2x2x3xf64>) -> tensor<1x6x3x4xf64>",
+        "%cc = tp.mul %c, %c : (tensor<1x6x3x4xf64>, tensor<1x6x3x4xf64>) -> tensor<1x6x3x4xf64>",
+        "%s1 = tp.sum %cc : (tensor<1x6x3x4xf64>) -> tensor<f64>",
+        "%d = tp.dist %a2, %a3 {p = 3.0 : f64} : (tensor<3x4xf64>, tensor<4xf64>) -> tensor<f64>",
+        "%cs = tp.cosine_similarity %a2, %a3 : (tensor<3x4xf64>, tensor<4xf64>) -> tensor<3xf64>",
+        "%k = tp.constant dense<[1.0, -2.0, 3.0]> : tensor<3xf64>",
+        "%ck = tp.mul %cs, %k : (tensor<3xf64>, tensor<3xf64>) -> tensor<3xf64>",
+        "%s2 = tp.sum %ck : (tensor<3xf64>) -> tensor<f64>",
+        "%x = tp.add %s1, %d : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+        "%loss = tp.add %x, %s2 : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+    ], "(F.conv2d(a0, a1, groups=2, stride=(2, 1), padding=1) ** 2).sum() + torch.dist(a2, a3, p=3)"
+       " + (F.cosine_similarity(a2, a3, dim=-1)"
+       " * torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64)).sum()"),
 ]
