@@ -3,10 +3,12 @@
 
 Each case is an f64 tp function @<case> returning a 0-d loss. tp-opt
 --tp-autodiff adds @<case>_grad; the module gets one copy of @<case> per
-perturbed input (x + h e_i and x - h e_i for every element i of every
-argument), and one `tp-run --npy-dir` runs them all, so that the reference
-is the finite difference of the compiled f64 program itself. Every gradient
-element must satisfy |grad - fd| <= 1e-6 + 1e-6 |fd|.
+perturbed input (x + h v and x - h v, v each unit vector e_i of an
+argument of at most MAX_ELEMENTWISE elements, and DIRECTIONS random
+directions of a larger one, where any wrong element shows too), and one
+`tp-run --npy-dir` runs them all, so that the reference is the finite
+difference of the compiled f64 program itself. Each directional
+derivative must satisfy |grad . v - fd| <= 1e-7 |v| + 1e-7 |fd|.
 
 Usage: gradcheck.py --tp-opt PATH --tp-run PATH --tmp DIR [--only CASE]...
 """
@@ -20,6 +22,10 @@ import sys
 import numpy as np
 
 H = 1e-6
+# Arguments of at most this many elements are checked element by element,
+# larger ones along DIRECTIONS random directions.
+MAX_ELEMENTWISE = 4
+DIRECTIONS = 4
 
 
 def t(shape, dtype="f64"):
@@ -640,19 +646,23 @@ def main():
         perturbations = []
         for a in floating:
             x = inputs[a]
-            for e in range(x.size):
+            # Each element of a small argument, random directions for a
+            # large one (every wrong element shows in a random direction).
+            directions = ([np.eye(x.size)[e] for e in range(x.size)]
+                          if x.size <= MAX_ELEMENTWISE else
+                          [rng.uniform(-1, 1, x.size)
+                           for _ in range(DIRECTIONS)])
+            for e, v in enumerate(directions):
                 for sign in (1, -1):
                     name = "%s_p%d_%d_%s" % (c.name, a, e,
                                              "plus" if sign > 0 else "minus")
                     module.append(c.func(name))
                     for i, y in enumerate(inputs):
                         if i == a:
-                            y = y.copy().reshape(-1)
-                            y[e] += sign * H
-                            y = y.reshape(x.shape)
+                            y = (y.reshape(-1) + sign * H * v).reshape(x.shape)
                         np.save(os.path.join(args.tmp, "%s.arg%d.npy"
                                              % (name, i)), y)
-                    perturbations.append((a, e, sign, name))
+                    perturbations.append((a, e, v, sign, name))
         plan.append((c, inputs, floating, perturbations))
     path = os.path.join(args.tmp, "gradcheck.mlir")
     with open(path, "w") as f:
@@ -669,25 +679,36 @@ def main():
 
     failures = 0
     checked = 0
+    directional = 0
     for c, inputs, floating, perturbations in plan:
-        fd = [np.zeros(x.size) for x in inputs]
-        for a, e, sign, name in perturbations:
-            fd[a][e] += sign * float(out(name, 0)) / (2 * H)
+        # fd[a][e]: the finite difference along direction e of argument a.
+        fd = {a: {} for a in floating}
+        dirs = {a: {} for a in floating}
+        for a, e, v, sign, name in perturbations:
+            fd[a][e] = fd[a].get(e, 0.0) + sign * float(out(name, 0)) / (2 * H)
+            dirs[a][e] = v
         worst = 0.0
         ok = True
         for k, a in enumerate(floating):
             x = inputs[a]
             grad = out(c.name + "_grad", 1 + k).reshape(-1)
-            err = np.abs(grad - fd[a])
-            bound = 1e-7 + 1e-7 * np.abs(fd[a])
-            worst = max(worst, float(np.max(err / bound)))
-            ok = ok and bool(np.all(err <= bound))
+            for e, v in dirs[a].items():
+                got = float(grad @ v)
+                err = abs(got - fd[a][e])
+                # The bound scales with the direction's length (1 for an
+                # element, about sqrt(n / 3) for a random one).
+                bound = 1e-7 * np.linalg.norm(v) + 1e-7 * abs(fd[a][e])
+                worst = max(worst, err / bound)
+                ok = ok and err <= bound
             checked += x.size
+            directional += x.size > MAX_ELEMENTWISE
         print("%s %s: %d arguments, worst error %.3g of the bound"
               % ("PASS" if ok else "FAIL", c.name, len(floating), worst))
         failures += not ok
-    print("gradcheck: %d cases, %d gradient elements, %d failed"
-          % (len(CASES), checked, failures))
+    print("gradcheck: %d cases, %d gradient elements (%d arguments of more "
+          "than %d checked along %d random directions), %d failed"
+          % (len(CASES), checked, directional, MAX_ELEMENTWISE, DIRECTIONS,
+             failures))
     return 1 if failures else 0
 
 
