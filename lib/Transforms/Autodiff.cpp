@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Iterators.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/SetVector.h"
 
@@ -97,6 +98,7 @@ private:
   /// Values that depend on a differentiated argument.
   DenseSet<Value> active;
   DenseMap<Value, Value> grads;
+  /// The backward ops that survived (for the pass statistic).
   unsigned numCreated = 0;
   bool failedToAccumulate = false;
 };
@@ -176,7 +178,6 @@ LogicalResult Differentiator::backwardOps(ArrayRef<Operation *> forward) {
         builder, op.getLoc(), [&](Value v, Value g) { accumulate(v, g); },
         [&](Value v) { return active.contains(v); });
     LogicalResult applied = applyBackwardRule(&op, resultGrads, b);
-    numCreated += b.numCreated;
     if (failed(applied) || failedToAccumulate)
       return failure();
   }
@@ -202,10 +203,8 @@ void Differentiator::applyCustomBackward(CustomFunctionOp custom) {
     mapping.map(bwd.getArgument(n + j), result);
     mapping.map(bwd.getArgument(n + m + j), grad);
   }
-  for (Operation &inner : bwd.without_terminator()) {
+  for (Operation &inner : bwd.without_terminator())
     builder.clone(inner, mapping);
-    ++numCreated;
-  }
   for (auto [input, grad] :
        llvm::zip(custom.getInputs(), custom.getBackwardYield().getValues()))
     accumulate(input, mapping.lookupOrDefault(grad));
@@ -238,7 +237,6 @@ LogicalResult Differentiator::backwardIf(scf::IfOp op) {
   builder.setInsertionPoint(insertBefore);
   auto backward = scf::IfOp::create(builder, op.getLoc(), types,
                                     op.getCondition(), /*withElse=*/true);
-  numCreated += 1;
   DenseMap<Value, Value> outer = std::move(grads);
   Operation *outerPoint = insertBefore;
   for (auto [forward, reverse] :
@@ -382,7 +380,6 @@ LogicalResult Differentiator::backwardFor(scf::ForOp loop) {
     iteration.push_back(builder.clone(op, once));
   for (Operation *op : iteration)
     propagateActivity(op);
-  numCreated += 1;
 
   DenseMap<Value, Value> outer = std::move(grads);
   grads.clear();
@@ -449,13 +446,21 @@ LogicalResult Differentiator::run() {
   ret->setOperands(results);
   func.setType(FunctionType::get(
       func.getContext(), func.getFunctionType().getInputs(), resultTypes));
-  // Contributions to values that no argument depends on are dead.
-  for (Operation *op : llvm::reverse(created.ops)) {
-    if (op->use_empty() && !isa<scf::YieldOp>(op)) {
-      op->erase();
-      --numCreated;
-    }
-  }
+  // Contributions to values that no argument depends on are dead. They go
+  // users first and nested ops before their parents (a walk in reverse
+  // post-order), so that no op is visited after a parent took it along;
+  // what survives is the statistic.
+  llvm::DenseSet<Operation *> backwardOps(created.ops.begin(),
+                                          created.ops.end());
+  unsigned erased = 0;
+  func.walk<WalkOrder::PostOrder, ReverseIterator>([&](Operation *op) {
+    if (!backwardOps.contains(op) || !op->use_empty() ||
+        op->hasTrait<OpTrait::IsTerminator>())
+      return;
+    op->walk([&](Operation *inner) { erased += backwardOps.contains(inner); });
+    op->erase();
+  });
+  numCreated = static_cast<unsigned>(backwardOps.size()) - erased;
   // Backward ops after a region read the forward values inside it.
   return exposeEscapingValues(func);
 }

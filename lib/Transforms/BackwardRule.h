@@ -56,6 +56,14 @@ struct Rule {
   Value isZero(Value x);
   /// -1, 0 or 1 by the sign of `x` (0 for zeros and NaN).
   Value sign(Value x);
+  /// pow(x, e) with a scalar exponent.
+  Value power(Value x, double e);
+  /// `values` concatenated along `dim`.
+  Value cat(ValueRange values, int64_t dim);
+  /// 1 where the integer tensors `a` and `b` (broadcast together) are
+  /// equal, else 0, in `element` type: distinct integers stay distinct in
+  /// any float type.
+  Value equalIndices(Value a, Value b, Type element);
   /// `x` clamped to [lo, hi] (maximum / minimum with 0-d constants).
   Value clamp(Value x, double lo, double hi);
   /// A constant of `shape` holding `values`, in `element` type (i64 or a

@@ -161,6 +161,25 @@ Value Rule::sign(Value x) {
   return sub(passAbove(one, x, 0.0), passAbove(one, neg(x), 0.0));
 }
 
+Value Rule::power(Value x, double e) {
+  return make(
+      "tp.pow", x,
+      {attr("operandSegmentSizes", b.builder.getDenseI32ArrayAttr({1, 0, 0})),
+       attr("scalar_exponent", b.builder.getF64FloatAttr(e))});
+}
+
+Value Rule::cat(ValueRange values, int64_t dim) {
+  return make("tp.cat", values,
+              {attr("operandSegmentSizes",
+                    b.builder.getDenseI32ArrayAttr(
+                        {static_cast<int32_t>(values.size()), 0})),
+               attr("dim", b.builder.getI64IntegerAttr(dim))});
+}
+
+Value Rule::equalIndices(Value a, Value b, Type element) {
+  return isZero(castTo(sub(a, b), element));
+}
+
 Value Rule::clamp(Value x, double lo, double hi) {
   return make("tp.maximum",
               {make("tp.minimum", {x, scalar(x, hi)}), scalar(x, lo)});
@@ -249,10 +268,7 @@ Value Rule::scatterAlong(Value g, int64_t dim, ArrayRef<int64_t> target,
   ++b.numCreated;
   Value zeros = createFloatSplat(b.builder, b.loc, zeroType, 0.0);
   auto zeroIndex = static_cast<int64_t>(target.size());
-  Value padded =
-      make("tp.cat", {g, zeros},
-           {attr("operandSegmentSizes", b.builder.getDenseI32ArrayAttr({2, 0})),
-            attr("dim", b.builder.getI64IntegerAttr(dim))});
+  Value padded = cat({g, zeros}, dim);
   Value sum;
   for (size_t k = 0; k < depth; ++k) {
     SmallVector<int64_t> indices;

@@ -70,13 +70,7 @@ LogicalResult powRule(Rule &r, PowOp pow) {
     r.give(x, g);
     return success();
   }
-  Value power =
-      e == 2.0 ? x
-               : r.make("tp.pow", x,
-                        {r.attr("operandSegmentSizes",
-                                r.b.builder.getDenseI32ArrayAttr({1, 0, 0})),
-                         r.attr("scalar_exponent",
-                                r.b.builder.getF64FloatAttr(e - 1.0))});
+  Value power = e == 2.0 ? x : r.power(x, e - 1.0);
   r.give(x, r.mul(r.scale(g, e), power));
   return success();
 }

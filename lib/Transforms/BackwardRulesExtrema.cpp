@@ -52,10 +52,7 @@ LogicalResult maxDimRule(Rule &r, MaxDimOp max) {
   Type i64 = r.b.builder.getIntegerType(64);
   Value iota = r.constant(iotaShape, i64, positions);
   Value index = r.reshape(max.getIndices(), kept);
-  // Distinct positions differ by a non-zero integer, which stays non-zero
-  // in any float type.
-  Type element = elementTypeOf(r.grad);
-  Value mask = r.isZero(r.castTo(r.sub(iota, index), element));
+  Value mask = r.equalIndices(iota, index, elementTypeOf(r.grad));
   r.give(x, r.mul(mask, r.reshape(r.grad, kept)));
   return success();
 }

@@ -59,10 +59,8 @@ LogicalResult embeddingRule(Rule &r, EmbeddingOp embedding) {
   Value positions =
       r.constant({1, vocabulary}, r.b.builder.getIntegerType(64), iota);
   Value column = r.reshape(indices, {rows, 1});
-  Type element = elementTypeOf(r.grad);
-  // onehot[i, v] = (indices[i] == v): distinct integers stay distinct in
-  // any float type.
-  Value onehot = r.isZero(r.castTo(r.sub(positions, column), element));
+  // onehot[i, v] = (indices[i] == v).
+  Value onehot = r.equalIndices(positions, column, elementTypeOf(r.grad));
   Value g = r.reshape(r.grad, {rows, width});
   Value dw = r.make("tp.mm", {r.transposeLast(onehot), g});
   if (embedding.getScaleGradByFreq()) {

@@ -68,15 +68,11 @@ LogicalResult prodRule(Rule &r, ProdOp prod) {
   Value ones =
       createFloatSplat(r.b.builder, r.b.loc,
                        RankedTensorType::get(oneShape, elementTypeOf(v)), 1.0);
-  OpBuilder &builder = r.b.builder;
   // cumprod([1, v_0, ..., v_{n-2}]): the product of the entries before.
   auto exclusive = [&](Value t) {
-    Value shifted = r.make(
-        "tp.cat", {ones, r.sliceAlong(t, dim, 0, size - 1)},
-        {r.attr("operandSegmentSizes", builder.getDenseI32ArrayAttr({2, 0})),
-         r.attr("dim", builder.getI64IntegerAttr(dim))});
+    Value shifted = r.cat({ones, r.sliceAlong(t, dim, 0, size - 1)}, dim);
     return r.make("tp.cumprod", shifted,
-                  {r.attr("dim", builder.getI64IntegerAttr(dim))});
+                  {r.attr("dim", r.b.builder.getI64IntegerAttr(dim))});
   };
   SmallVector<int64_t> reversed;
   for (int64_t i = size - 1; i >= 0; --i)
@@ -123,15 +119,8 @@ FailureOr<Value> pnormGradient(Rule &r, Value x, Value y, Value grad, double p,
   Value safe = r.add(n, r.isZero(n));
   if (p == 2.0)
     return r.mul(x, r.div(g, safe));
-  OpBuilder &builder = r.b.builder;
-  auto power = [&](Value v, double e) {
-    return r.make(
-        "tp.pow", v,
-        {r.attr("operandSegmentSizes", builder.getDenseI32ArrayAttr({1, 0, 0})),
-         r.attr("scalar_exponent", builder.getF64FloatAttr(e))});
-  };
-  Value magnitude = power(r.make("tp.abs", x), p - 1.0);
-  return r.mul(r.mul(r.sign(x), magnitude), r.div(g, power(safe, p - 1.0)));
+  Value magnitude = r.power(r.make("tp.abs", x), p - 1.0);
+  return r.mul(r.mul(r.sign(x), magnitude), r.div(g, r.power(safe, p - 1.0)));
 }
 
 LogicalResult normRule(Rule &r, NormOp norm) {
