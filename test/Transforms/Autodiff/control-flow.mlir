@@ -136,6 +136,34 @@ func.func @dynamic_loop(%x: tensor<4x4xf32>, %w: tensor<4x4xf32>, %n: index) -> 
   return %l : tensor<f32>
 }
 
+// An scf.if inside a loop of run-time trip count: the differentiated
+// iteration holds the backward scf.if; the clones of the forward the
+// backward does not read (here all of them: add and sub need no operand)
+// are erased, nested ops before their scf.if.
+// CHECK-LABEL: func.func @loop_branch_grad(
+// CHECK: %[[BWD:.*]]:2 = scf.for
+// CHECK-NOT: tp.sub
+// CHECK: %[[B:.*]]:2 = scf.if %arg3 -> (tensor<4xf32>, tensor<4xf32>)
+// CHECK: scf.yield %[[B]]#0, %{{.*}} : tensor<4xf32>, tensor<4xf32>
+// CHECK: return %{{.*}}, %[[BWD]]#0, %[[BWD]]#1
+func.func @loop_branch(%x: tensor<4xf32>, %w: tensor<4xf32>, %n: index, %c: i1) -> tensor<f32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%h = %x) -> (tensor<4xf32>) {
+    %s = scf.if %c -> (tensor<4xf32>) {
+      %e = tp.add %h, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      scf.yield %e : tensor<4xf32>
+    } else {
+      %e = tp.sub %h, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+      scf.yield %e : tensor<4xf32>
+    }
+    %t = tp.add %s, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+    scf.yield %t : tensor<4xf32>
+  }
+  %l = tp.sum %r : (tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
 // Calls are inlined into the gradient function (nested ones too); the
 // forward keeps its call.
 // CHECK-LABEL: func.func @calls(
