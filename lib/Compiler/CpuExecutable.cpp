@@ -344,6 +344,13 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
   auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!tmBuilder)
     return tmBuilder.takeError();
+  // LLVM 22's x86 type legalization aborts ("Do not know how to soft
+  // promote this operator's operand") on loads and stores of bfloat vectors
+  // of odd length (<9 x bfloat>) when AVX512-BF16 is on (Cooper Lake,
+  // Sapphire Rapids). The generated code expands its bf16 conversions into
+  // integer arithmetic (arith-expand), so it uses none of those
+  // instructions: turn the feature off.
+  tmBuilder->getFeatures().AddFeature("avx512bf16", false);
   llvm::CodeGenOptLevel codegenLevel = options.optLevel >= 3
                                            ? llvm::CodeGenOptLevel::Aggressive
                                            : llvm::CodeGenOptLevel::Default;

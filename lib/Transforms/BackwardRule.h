@@ -29,6 +29,10 @@ struct Rule {
 
   Value make(StringRef name, ValueRange operands,
              ArrayRef<NamedAttribute> attrs = {});
+  /// As make, but the op (null on a failed step), for ops of several
+  /// results.
+  Operation *makeOp(StringRef name, ValueRange operands,
+                    ArrayRef<NamedAttribute> attrs = {});
   NamedAttribute attr(StringRef name, Attribute value) {
     return b.builder.getNamedAttr(name, value);
   }

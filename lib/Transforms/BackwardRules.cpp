@@ -23,19 +23,26 @@ using namespace mlir::tp;
 // BackwardBuilder
 //===----------------------------------------------------------------------===//
 
-Value BackwardBuilder::create(Operation *forward, StringRef name,
-                              ValueRange operands,
-                              ArrayRef<NamedAttribute> attrs) {
+Operation *BackwardBuilder::createOp(Operation *forward, StringRef name,
+                                     ValueRange operands,
+                                     ArrayRef<NamedAttribute> attrs) {
   Operation *op =
       createWithInferredResultTypes(builder, loc, name, operands, attrs);
   if (!op) {
     forward->emitOpError("internal error: tp-autodiff could not build ")
         << name << " for its backward";
     hadError = true;
-    return {};
+    return nullptr;
   }
   ++numCreated;
-  return op->getResult(0);
+  return op;
+}
+
+Value BackwardBuilder::create(Operation *forward, StringRef name,
+                              ValueRange operands,
+                              ArrayRef<NamedAttribute> attrs) {
+  Operation *op = createOp(forward, name, operands, attrs);
+  return op ? op->getResult(0) : Value();
 }
 
 Value mlir::tp::createFloatSplat(OpBuilder &builder, Location loc,
@@ -79,12 +86,18 @@ Value BackwardBuilder::unbroadcast(Operation *forward, Value grad,
 // Rule
 //===----------------------------------------------------------------------===//
 
-Value Rule::make(StringRef name, ValueRange operands,
-                 ArrayRef<NamedAttribute> attrs) {
+Operation *Rule::makeOp(StringRef name, ValueRange operands,
+                        ArrayRef<NamedAttribute> attrs) {
   for (Value v : operands)
     if (!v)
-      return {};
-  return b.create(op, name, operands, attrs);
+      return nullptr;
+  return b.createOp(op, name, operands, attrs);
+}
+
+Value Rule::make(StringRef name, ValueRange operands,
+                 ArrayRef<NamedAttribute> attrs) {
+  Operation *created = makeOp(name, operands, attrs);
+  return created ? created->getResult(0) : Value();
 }
 
 Value Rule::scalar(Value like, double value) {

@@ -38,6 +38,10 @@ public:
   /// op cannot be built.
   Value create(Operation *forward, StringRef name, ValueRange operands,
                ArrayRef<NamedAttribute> attrs = {});
+  /// As create, but the op itself (null when it cannot be built), for ops
+  /// of several results.
+  Operation *createOp(Operation *forward, StringRef name, ValueRange operands,
+                      ArrayRef<NamedAttribute> attrs = {});
   /// A 0-d constant `value` of `like`'s element type.
   Value scalar(Value like, double value);
   /// `grad` summed down to the shape of `target` (the inverse of the

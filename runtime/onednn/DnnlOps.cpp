@@ -621,6 +621,71 @@ tp_rt_status castMatmul(dt outType, View a, View b, View bias, View c,
                      bias, c, epilogue);
 }
 
+/// The geometry of a tp_rt_dnnl_conv* call (`params`, see Codegen.h) and
+/// the oneDNN descriptors of its operands: src [N, Cin, S...] and dst [N,
+/// Cout, O...] with their own strides, the weight (tensorplay's layout) as
+/// oneDNN's [G,] O, I, K... with O the output and I the input channels of
+/// one group.
+struct ConvShape {
+  bool transposed = false;
+  dims strides, padL, padR, dil;
+  dims srcSizes, srcStrides, dstSizes, dstStrides, wSizes, wStrides;
+  int64_t cout = 0;
+};
+
+std::optional<ConvShape> readConvShape(View src, View w, View dst,
+                                       View params) {
+  const int64_t *p =
+      static_cast<const int64_t *>(params.desc->aligned) + params.desc->offset;
+  int64_t r = p[0];
+  ConvShape c;
+  c.transposed = p[1] != 0;
+  int64_t groups = p[2];
+  if (r < 1 || r > 3 || src.rank != r + 2 || w.rank != r + 2 ||
+      dst.rank != r + 2 || groups < 1)
+    return std::nullopt;
+  c.strides = dims(p + 3, p + 3 + r);
+  c.padL = dims(p + 3 + r, p + 3 + 2 * r);
+  c.padR = dims(p + 3 + 2 * r, p + 3 + 3 * r);
+  c.dil = dims(p + 3 + 3 * r, p + 3 + 4 * r);
+  for (int64_t &d : c.dil)
+    d -= 1;
+  c.srcSizes = src.sizes();
+  c.srcStrides = fixStrides(c.srcSizes, src.strides());
+  c.dstSizes = dst.sizes();
+  c.dstStrides = fixStrides(c.dstSizes, dst.strides());
+  dims wTorchSizes = w.sizes(),
+       wTorchStrides = fixStrides(wTorchSizes, w.strides());
+  int64_t cout = c.dstSizes[1], cin = c.srcSizes[1];
+  if (cout % groups || cin % groups)
+    return std::nullopt;
+  int64_t og = cout / groups, ig = cin / groups;
+  if (groups > 1) {
+    c.wSizes = {groups, og, ig};
+    if (!c.transposed)
+      c.wStrides = {og * wTorchStrides[0], wTorchStrides[0], wTorchStrides[1]};
+    else
+      c.wStrides = {ig * wTorchStrides[0], wTorchStrides[1], wTorchStrides[0]};
+  } else {
+    c.wSizes = {cout, cin};
+    if (!c.transposed)
+      c.wStrides = {wTorchStrides[0], wTorchStrides[1]};
+    else
+      c.wStrides = {wTorchStrides[1], wTorchStrides[0]};
+  }
+  for (int64_t i = 0; i < r; ++i) {
+    c.wSizes.push_back(wTorchSizes[2 + i]);
+    c.wStrides.push_back(wTorchStrides[2 + i]);
+  }
+  c.cout = cout;
+  return c;
+}
+
+/// A descriptor of `d` in `t` that lets the primitive choose the layout.
+dnnl::memory::desc anyLayout(const dims &d, dt t) {
+  return dnnl::memory::desc(d, t, dnnl::memory::format_tag::any);
+}
+
 struct ConvEntry {
   dnnl::primitive primitive;
   dnnl::memory::desc userSrc, userWeights, userDst, bias, computeBias;
@@ -632,98 +697,62 @@ std::unordered_map<std::string, std::shared_ptr<ConvEntry>> convCache;
 
 tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
                   View params) {
-  const int64_t *p =
-      static_cast<const int64_t *>(params.desc->aligned) + params.desc->offset;
-  int64_t r = p[0];
-  bool transposed = p[1] != 0;
-  int64_t groups = p[2];
-  if (r < 1 || r > 3 || src.rank != r + 2 || w.rank != r + 2 ||
-      dst.rank != r + 2 || groups < 1)
+  std::optional<ConvShape> c = readConvShape(src, w, dst, params);
+  if (!c)
     return tensorplay::codegen::fail(TP_RT_ERROR_INVALID_ARGUMENT,
                                      "tp_rt_dnnl_conv: bad geometry");
   if (dst.numel() == 0)
     return TP_RT_SUCCESS;
-  dims strides(p + 3, p + 3 + r), padL(p + 3 + r, p + 3 + 2 * r),
-      padR(p + 3 + 2 * r, p + 3 + 3 * r), dil(p + 3 + 3 * r, p + 3 + 4 * r);
-  for (int64_t &d : dil)
-    d -= 1;
-  bool hasBias = bias.numel() > 0;
-  dims srcSizes = src.sizes(), srcStrides = fixStrides(srcSizes, src.strides());
-  dims dstSizes = dst.sizes(), dstStrides = fixStrides(dstSizes, dst.strides());
-  dims wTorchSizes = w.sizes(),
-       wTorchStrides = fixStrides(wTorchSizes, w.strides());
-  // oneDNN weights: [G,] O, I, K... with O the output and I the input
-  // channels of one group.
-  dims wSizes, wStrides;
-  int64_t cout = dstSizes[1], cin = srcSizes[1];
-  int64_t og = cout / groups, ig = cin / groups;
-  if (groups > 1) {
-    wSizes = {groups, og, ig};
-    if (!transposed)
-      wStrides = {og * wTorchStrides[0], wTorchStrides[0], wTorchStrides[1]};
-    else
-      wStrides = {ig * wTorchStrides[0], wTorchStrides[1], wTorchStrides[0]};
-  } else {
-    wSizes = {cout, cin};
-    if (!transposed)
-      wStrides = {wTorchStrides[0], wTorchStrides[1]};
-    else
-      wStrides = {wTorchStrides[1], wTorchStrides[0]};
-  }
-  for (int64_t i = 0; i < r; ++i) {
-    wSizes.push_back(wTorchSizes[2 + i]);
-    wStrides.push_back(wTorchStrides[2 + i]);
-  }
-  std::string k = key("conv",
-                      {srcSizes, srcStrides, wSizes, wStrides, dstSizes,
-                       dstStrides, strides, padL, padR, dil},
-                      {(int)inType, (int)outType, hasBias, transposed});
+  bool hasBias = bias.numel() > 0, transposed = c->transposed;
+  std::string k =
+      key("conv",
+          {c->srcSizes, c->srcStrides, c->wSizes, c->wStrides, c->dstSizes,
+           c->dstStrides, c->strides, c->padL, c->padR, c->dil},
+          {(int)inType, (int)outType, hasBias, transposed});
   std::shared_ptr<ConvEntry> entry = cachedEntry(convCache, k, [&] {
     auto entry = std::make_shared<ConvEntry>();
     entry->hasBias = hasBias;
-    entry->userSrc = dnnl::memory::desc(srcSizes, inType, srcStrides);
-    entry->userWeights = dnnl::memory::desc(wSizes, inType, wStrides);
-    entry->userDst = dnnl::memory::desc(dstSizes, outType, dstStrides);
+    entry->userSrc = dnnl::memory::desc(c->srcSizes, inType, c->srcStrides);
+    entry->userWeights = dnnl::memory::desc(c->wSizes, inType, c->wStrides);
+    entry->userDst = dnnl::memory::desc(c->dstSizes, outType, c->dstStrides);
     if (hasBias)
       entry->bias = dnnl::memory::desc(
-          {cout}, inType, dims{bias.size(0) == 1 ? 1 : bias.stride(0)});
+          {c->cout}, inType, dims{bias.size(0) == 1 ? 1 : bias.stride(0)});
     // Where oneDNN has no bf16 kernels, the primitive computes in f32:
     // the reorders into its layouts widen the operands.
-    auto any = [](const dims &d, dt t) {
-      return dnnl::memory::desc(d, computeType(t),
-                                dnnl::memory::format_tag::any);
-    };
-    dnnl::memory::desc srcAny = any(srcSizes, inType),
-                       wAny = any(wSizes, inType),
-                       dstAny = any(dstSizes, outType);
+    dnnl::memory::desc srcAny = anyLayout(c->srcSizes, computeType(inType)),
+                       wAny = anyLayout(c->wSizes, computeType(inType)),
+                       dstAny = anyLayout(c->dstSizes, computeType(outType));
     if (hasBias)
       entry->computeBias =
-          dnnl::memory::desc({cout}, computeType(inType), dims{1});
+          dnnl::memory::desc({c->cout}, computeType(inType), dims{1});
     if (!transposed) {
-      auto desc =
-          hasBias ? dnnl::convolution_forward::desc(
-                        dnnl::prop_kind::forward_inference,
-                        dnnl::algorithm::convolution_direct, srcAny, wAny,
-                        entry->computeBias, dstAny, strides, dil, padL, padR)
-                  : dnnl::convolution_forward::desc(
-                        dnnl::prop_kind::forward_inference,
-                        dnnl::algorithm::convolution_direct, srcAny, wAny,
-                        dstAny, strides, dil, padL, padR);
+      auto desc = hasBias
+                      ? dnnl::convolution_forward::desc(
+                            dnnl::prop_kind::forward_inference,
+                            dnnl::algorithm::convolution_direct, srcAny, wAny,
+                            entry->computeBias, dstAny, c->strides, c->dil,
+                            c->padL, c->padR)
+                      : dnnl::convolution_forward::desc(
+                            dnnl::prop_kind::forward_inference,
+                            dnnl::algorithm::convolution_direct, srcAny, wAny,
+                            dstAny, c->strides, c->dil, c->padL, c->padR);
       dnnl::convolution_forward::primitive_desc pd(desc, engine());
       entry->src = pd.src_desc();
       entry->weights = pd.weights_desc();
       entry->dst = pd.dst_desc();
       entry->primitive = dnnl::convolution_forward(pd);
     } else {
-      auto desc =
-          hasBias ? dnnl::deconvolution_forward::desc(
-                        dnnl::prop_kind::forward_inference,
-                        dnnl::algorithm::deconvolution_direct, srcAny, wAny,
-                        entry->computeBias, dstAny, strides, dil, padL, padR)
-                  : dnnl::deconvolution_forward::desc(
-                        dnnl::prop_kind::forward_inference,
-                        dnnl::algorithm::deconvolution_direct, srcAny, wAny,
-                        dstAny, strides, dil, padL, padR);
+      auto desc = hasBias
+                      ? dnnl::deconvolution_forward::desc(
+                            dnnl::prop_kind::forward_inference,
+                            dnnl::algorithm::deconvolution_direct, srcAny, wAny,
+                            entry->computeBias, dstAny, c->strides, c->dil,
+                            c->padL, c->padR)
+                      : dnnl::deconvolution_forward::desc(
+                            dnnl::prop_kind::forward_inference,
+                            dnnl::algorithm::deconvolution_direct, srcAny, wAny,
+                            dstAny, c->strides, c->dil, c->padL, c->padR);
       dnnl::deconvolution_forward::primitive_desc pd(desc, engine());
       entry->src = pd.src_desc();
       entry->weights = pd.weights_desc();
@@ -752,6 +781,131 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
                  entry->computeBias));
   entry->primitive.execute(stream, args);
   finish(stream, dstMem, userDst);
+  stream.wait();
+  return TP_RT_SUCCESS;
+}
+
+/// A backward-weights primitive and the descriptors it computes on.
+struct ConvBackwardEntry {
+  dnnl::primitive primitive;
+  dnnl::memory::desc userSrc, userDiffDst, userDiffWeights, userDiffBias;
+  dnnl::memory::desc src, diffDst, diffWeights, diffBias;
+  bool hasBias;
+};
+
+std::unordered_map<std::string, std::shared_ptr<ConvBackwardEntry>>
+    convBackwardCache;
+
+/// The weight (and bias) gradient of the convolution taking `src` to an
+/// output whose gradient is `diffDst`, through oneDNN's backward-weights
+/// primitive. The gradients are accumulated and kept in f32, then rounded
+/// once into bf16 results (as tp.cast rounds).
+tp_rt_status convBackwardWeights(dt type, View diffDst, View src,
+                                 View diffWeights, View diffBias, View params) {
+  std::optional<ConvShape> c = readConvShape(src, diffWeights, diffDst, params);
+  if (!c || (diffBias.numel() > 0 &&
+             (diffBias.rank != 1 || diffBias.size(0) != c->dstSizes[1])))
+    return tensorplay::codegen::fail(
+        TP_RT_ERROR_INVALID_ARGUMENT,
+        "tp_rt_dnnl_conv_backward_weights: bad geometry");
+  bool hasBias = diffBias.numel() > 0, transposed = c->transposed;
+  if (diffWeights.numel() == 0)
+    return TP_RT_SUCCESS;
+  std::string k =
+      key("conv_backward_weights",
+          {c->srcSizes, c->srcStrides, c->wSizes, c->wStrides, c->dstSizes,
+           c->dstStrides, c->strides, c->padL, c->padR, c->dil},
+          {(int)type, hasBias, transposed});
+  std::shared_ptr<ConvBackwardEntry> entry =
+      cachedEntry(convBackwardCache, k, [&] {
+        auto entry = std::make_shared<ConvBackwardEntry>();
+        entry->hasBias = hasBias;
+        entry->userSrc = dnnl::memory::desc(c->srcSizes, type, c->srcStrides);
+        entry->userDiffDst =
+            dnnl::memory::desc(c->dstSizes, type, c->dstStrides);
+        entry->userDiffWeights =
+            dnnl::memory::desc(c->wSizes, type, c->wStrides);
+        if (hasBias)
+          entry->userDiffBias = dnnl::memory::desc(
+              {c->cout}, type,
+              dims{diffBias.size(0) == 1 ? 1 : diffBias.stride(0)});
+        dt in = computeType(type);
+        dnnl::memory::desc srcAny = anyLayout(c->srcSizes, in),
+                           dstAny = anyLayout(c->dstSizes, in),
+                           wAny = anyLayout(c->wSizes, dt::f32),
+                           bias({c->cout}, dt::f32, dims{1});
+        dnnl::memory::desc none;
+        if (!transposed) {
+          dnnl::convolution_forward::primitive_desc hint(
+              dnnl::convolution_forward::desc(
+                  dnnl::prop_kind::forward_training,
+                  dnnl::algorithm::convolution_direct, srcAny,
+                  anyLayout(c->wSizes, in), dstAny, c->strides, c->dil, c->padL,
+                  c->padR),
+              engine());
+          dnnl::convolution_backward_weights::primitive_desc pd(
+              dnnl::convolution_backward_weights::desc(
+                  dnnl::algorithm::convolution_direct, srcAny, wAny,
+                  hasBias ? bias : none, dstAny, c->strides, c->dil, c->padL,
+                  c->padR),
+              engine(), hint);
+          entry->src = pd.src_desc();
+          entry->diffDst = pd.diff_dst_desc();
+          entry->diffWeights = pd.diff_weights_desc();
+          entry->diffBias = pd.diff_bias_desc();
+          entry->primitive = dnnl::convolution_backward_weights(pd);
+        } else {
+          dnnl::deconvolution_forward::primitive_desc hint(
+              dnnl::deconvolution_forward::desc(
+                  dnnl::prop_kind::forward_training,
+                  dnnl::algorithm::deconvolution_direct, srcAny,
+                  anyLayout(c->wSizes, in), dstAny, c->strides, c->dil, c->padL,
+                  c->padR),
+              engine());
+          dnnl::deconvolution_backward_weights::primitive_desc pd(
+              dnnl::deconvolution_backward_weights::desc(
+                  dnnl::algorithm::deconvolution_direct, srcAny, wAny,
+                  hasBias ? bias : none, dstAny, c->strides, c->dil, c->padL,
+                  c->padR),
+              engine(), hint);
+          entry->src = pd.src_desc();
+          entry->diffDst = pd.diff_dst_desc();
+          entry->diffWeights = pd.diff_weights_desc();
+          entry->diffBias = pd.diff_bias_desc();
+          entry->primitive = dnnl::deconvolution_backward_weights(pd);
+        }
+        return entry;
+      });
+  size_t width = sizeOf(type);
+  dnnl::stream stream(engine());
+  dnnl::memory srcMem =
+      prepared(stream, dnnl::memory(entry->userSrc, engine(), src.data(width)),
+               entry->src);
+  dnnl::memory diffDstMem = prepared(
+      stream, dnnl::memory(entry->userDiffDst, engine(), diffDst.data(width)),
+      entry->diffDst);
+  dnnl::memory userDiffWeights(entry->userDiffWeights, engine(),
+                               diffWeights.data(width));
+  dnnl::memory diffWeightsMem =
+      entry->diffWeights == entry->userDiffWeights
+          ? userDiffWeights
+          : dnnl::memory(entry->diffWeights, engine());
+  std::unordered_map<int, dnnl::memory> args = {
+      {DNNL_ARG_SRC, srcMem},
+      {DNNL_ARG_DIFF_DST, diffDstMem},
+      {DNNL_ARG_DIFF_WEIGHTS, diffWeightsMem}};
+  std::optional<dnnl::memory> userDiffBias, diffBiasMem;
+  if (hasBias) {
+    userDiffBias.emplace(entry->userDiffBias, engine(), diffBias.data(width));
+    diffBiasMem = entry->diffBias == entry->userDiffBias
+                      ? *userDiffBias
+                      : dnnl::memory(entry->diffBias, engine());
+    args.emplace(DNNL_ARG_DIFF_BIAS, *diffBiasMem);
+  }
+  entry->primitive.execute(stream, args);
+  finish(stream, diffWeightsMem, userDiffWeights);
+  if (hasBias)
+    finish(stream, *diffBiasMem, *userDiffBias);
   stream.wait();
   return TP_RT_SUCCESS;
 }
@@ -818,5 +972,18 @@ TP_CAST_MATMUL(tp_rt_dnnl_matmul_cast_bf16_f32, dt::f32)
 TP_CONV(tp_rt_dnnl_conv_f32_f32, dt::f32, dt::f32)
 TP_CONV(tp_rt_dnnl_conv_bf16_bf16, dt::bf16, dt::bf16)
 #undef TP_CONV
+
+#define TP_CONV_BACKWARD_WEIGHTS(NAME, TYPE)                                   \
+  tp_rt_status NAME(int64_t gr, tp_rt_memref *g, int64_t sr, tp_rt_memref *s,  \
+                    int64_t dwr, tp_rt_memref *dw, int64_t dbr,                \
+                    tp_rt_memref *db, int64_t pr, tp_rt_memref *p) {           \
+    return guarded(#NAME, [&] {                                                \
+      return convBackwardWeights(TYPE, View{gr, g}, View{sr, s},               \
+                                 View{dwr, dw}, View{dbr, db}, View{pr, p});   \
+    });                                                                        \
+  }
+TP_CONV_BACKWARD_WEIGHTS(tp_rt_dnnl_conv_backward_weights_f32, dt::f32)
+TP_CONV_BACKWARD_WEIGHTS(tp_rt_dnnl_conv_backward_weights_bf16, dt::bf16)
+#undef TP_CONV_BACKWARD_WEIGHTS
 
 } // extern "C"

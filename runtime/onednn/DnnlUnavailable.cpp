@@ -42,6 +42,8 @@ TP_UNAVAILABLE(tp_rt_dnnl_matmul_cast_bf16_f32)
   }
 TP_UNAVAILABLE(tp_rt_dnnl_conv_f32_f32)
 TP_UNAVAILABLE(tp_rt_dnnl_conv_bf16_bf16)
+TP_UNAVAILABLE(tp_rt_dnnl_conv_backward_weights_f32)
+TP_UNAVAILABLE(tp_rt_dnnl_conv_backward_weights_bf16)
 #undef TP_UNAVAILABLE
 
 } // extern "C"

@@ -407,6 +407,78 @@ static float floatOfBits(uint32_t bits) {
   return f;
 }
 
+namespace {
+/// A dense rank-3 descriptor over `data`.
+struct Desc3 {
+  void *allocated, *aligned;
+  int64_t offset, sizes[3], strides[3];
+};
+Desc3 dense3(float *data, int64_t a, int64_t b, int64_t c) {
+  return {data, data, 0, {a, b, c}, {b * c, c, 1}};
+}
+/// A dense rank-1 i64 descriptor.
+struct DescI1 {
+  void *allocated, *aligned;
+  int64_t offset, size, stride;
+};
+tp_rt_memref *memref(void *d) { return reinterpret_cast<tp_rt_memref *>(d); }
+} // namespace
+
+TEST(DnnlConvBackwardWeights, Conv1dMatchesNaiveAndRefusesBadGeometry) {
+  if (!tp_rt_onednn_available())
+    GTEST_SKIP() << "runtime built without oneDNN";
+  // x [2, 2, 6], dy [2, 3, 4]: stride 2, padding 1, kernel 2, 1 group.
+  constexpr int N = 2, CI = 2, L = 6, CO = 3, K = 2, O = 4, S = 2, P = 1;
+  float x[N * CI * L], dy[N * CO * O], dw[CO * CI * K], db[CO];
+  for (int i = 0; i < N * CI * L; ++i)
+    x[i] = (float)((i * 7) % 11) * 0.25f - 1.0f;
+  for (int i = 0; i < N * CO * O; ++i)
+    dy[i] = (float)((i * 5) % 9) * 0.5f - 2.0f;
+  float refW[CO * CI * K] = {0}, refB[CO] = {0};
+  for (int n = 0; n < N; ++n)
+    for (int o = 0; o < CO; ++o)
+      for (int j = 0; j < O; ++j) {
+        float g = dy[(n * CO + o) * O + j];
+        refB[o] += g;
+        for (int c = 0; c < CI; ++c)
+          for (int k = 0; k < K; ++k) {
+            int pos = j * S + k - P;
+            if (pos >= 0 && pos < L)
+              refW[(o * CI + c) * K + k] += g * x[(n * CI + c) * L + pos];
+          }
+      }
+  Desc3 dx = dense3(x, N, CI, L), ddy = dense3(dy, N, CO, O),
+        ddw = dense3(dw, CO, CI, K);
+  Desc1 ddb{db, db, 0, CO, 1};
+  int64_t params[] = {1, 0, 1, S, P, P, 1};
+  DescI1 dp{params, params, 0, 7, 1};
+  tp_rt_codegen_clear_error();
+  ASSERT_EQ(tp_rt_dnnl_conv_backward_weights_f32(
+                3, memref(&ddy), 3, memref(&dx), 3, memref(&ddw), 1,
+                memref(&ddb), 1, memref(&dp)),
+            TP_RT_SUCCESS)
+      << tp_rt_codegen_error();
+  for (int i = 0; i < CO * CI * K; ++i)
+    EXPECT_NEAR(dw[i], refW[i], 1e-5) << i;
+  for (int i = 0; i < CO; ++i)
+    EXPECT_NEAR(db[i], refB[i], 1e-5) << i;
+  // A bias gradient of the wrong size, or a weight of the wrong rank, is
+  // an error in the error slot, not a crash.
+  Desc1 badBias{db, db, 0, CO - 1, 1};
+  EXPECT_EQ(tp_rt_dnnl_conv_backward_weights_f32(
+                3, memref(&ddy), 3, memref(&dx), 3, memref(&ddw), 1,
+                memref(&badBias), 1, memref(&dp)),
+            TP_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tp_rt_codegen_error()).find("bad geometry"),
+            std::string::npos);
+  tp_rt_codegen_clear_error();
+  EXPECT_EQ(tp_rt_dnnl_conv_backward_weights_f32(
+                3, memref(&ddy), 3, memref(&dx), 1, memref(&ddb), 1,
+                memref(&ddb), 1, memref(&dp)),
+            TP_RT_ERROR_INVALID_ARGUMENT);
+  tp_rt_codegen_clear_error();
+}
+
 TEST(FloatBuiltins, TruncSfBf2RoundsToNearestEven) {
   // Every exponent, with mantissas around the ties and the extremes.
   const uint32_t lows[] = {0x0000, 0x0001, 0x7fff, 0x8000, 0x8001, 0xffff};

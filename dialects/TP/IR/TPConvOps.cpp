@@ -118,6 +118,36 @@ LogicalResult mlir::tp::inferConvolutionShape(
   return op.setResultShape(0, shape);
 }
 
+LogicalResult mlir::tp::inferConvolutionBackwardShape(RuleContext &op) {
+  auto bwd = op.as<ConvolutionBackwardOp>();
+  Value grad = bwd.getGradOutput(), input = bwd.getInput(),
+        weight = bwd.getWeight();
+  int64_t n = rankOf(weight) - 2;
+  if (failed(expectRank(op, weight, "a weight", 3, 5)) ||
+      failed(expectRank(op, input, "a batched input", n + 2, n + 2)))
+    return failure();
+  // The forward's output shape, recorded as result 0 for a moment.
+  if (failed(inferConvolutionShape(op, n, bwd.getTransposed(), input, weight,
+                                   Value(), bwd.getStride(), bwd.getPadding(),
+                                   bwd.getDilation(), bwd.getOutputPadding(),
+                                   bwd.getGroups())))
+    return failure();
+  SmallVector<int64_t> output(*op.getResultShape(0));
+  if (failed(expectRank(op, grad, "a grad_output of the forward's rank", n + 2,
+                        n + 2)))
+    return failure();
+  ArrayRef<int64_t> g = shapeOf(grad);
+  for (int64_t i = 0; i < n + 2; ++i)
+    if (failed(expectDimsMatch(op, g[i], output[i],
+                               "grad_output dim " + Twine(i) +
+                                   " must equal the forward output's")))
+      return failure();
+  if (failed(op.setResultShape(0, shapeOf(input))) ||
+      failed(op.setResultShape(1, shapeOf(weight))))
+    return failure();
+  return op.setResultShape(2, {output[1]});
+}
+
 LogicalResult mlir::tp::inferConvTbcShape(RuleContext &op) {
   auto conv = op.as<ConvTbcOp>();
   if (failed(expectRank(op, conv.getInput(), "a (time, batch, channel) input",

@@ -151,6 +151,24 @@ tp_rt_status tp_rt_dnnl_conv_bf16_bf16(int64_t src_rank, tp_rt_memref *src,
                                        int64_t params_rank,
                                        tp_rt_memref *params);
 
+/// The weight gradient diff_weight (tensorplay's layout, as the weight of
+/// tp_rt_dnnl_conv_*) and, when diff_bias has elements, the bias gradient
+/// [Cout] of the convolution with geometry `params` (as for
+/// tp_rt_dnnl_conv_*) taking src [N, Cin, S...] to an output whose gradient
+/// is diff_dst [N, Cout, O...]: oneDNN's backward-weights primitive
+/// (deconvolution's for a transposed convolution), accumulated in f32 and
+/// rounded once into bf16 results.
+tp_rt_status tp_rt_dnnl_conv_backward_weights_f32(
+    int64_t diff_dst_rank, tp_rt_memref *diff_dst, int64_t src_rank,
+    tp_rt_memref *src, int64_t diff_weight_rank, tp_rt_memref *diff_weight,
+    int64_t diff_bias_rank, tp_rt_memref *diff_bias, int64_t params_rank,
+    tp_rt_memref *params);
+tp_rt_status tp_rt_dnnl_conv_backward_weights_bf16(
+    int64_t diff_dst_rank, tp_rt_memref *diff_dst, int64_t src_rank,
+    tp_rt_memref *src, int64_t diff_weight_rank, tp_rt_memref *diff_weight,
+    int64_t diff_bias_rank, tp_rt_memref *diff_bias, int64_t params_rank,
+    tp_rt_memref *params);
+
 /// The GradScaler and fused optimizer steps of a compiled train step
 /// (tp.amp_check_finite, tp.amp_update_scale, tp.fused_sgd, tp.fused_adamw):
 /// each views its dense memrefs as tp_rt_buffers and calls the CAPI.h

@@ -5,12 +5,15 @@
 // o * stride + k * dilation) followed by one linalg.batch_matmul over the
 // groups, which the CPU pipeline tiles and vectorizes. Transposed
 // convolutions become direct ones on the stride-dilated, padded input with
-// the spatially flipped, transposed weight. Used when oneDNN is not
+// the spatially flipped, transposed weight. The weight gradient of
+// convolution_backward is the product of the output gradient with the
+// transposed im2col of the input, per group. Used when oneDNN is not
 // available or for dtypes it does not take.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
+#include "tensorplay/Conversion/Utils/ConvolutionUtils.h"
 #include "tensorplay/Conversion/Utils/LoweringUtils.h"
 #include "tensorplay/Dialect/TP/IR/ConvAttributes.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
@@ -24,48 +27,20 @@ using namespace mlir;
 using namespace mlir::tp;
 using namespace mlir::tp::lowering;
 
-FailureOr<ConvParams> lowering::getConvParams(Operation *op) {
-  ConvParams p;
-  auto fill = [&](auto conv, int64_t n, bool transposed,
-                  std::optional<ArrayRef<int64_t>> outputPadding) {
-    p.spatialRank = n;
-    p.transposed = transposed;
-    p.groups = (int64_t)conv.getGroups();
-    p.stride = expandConvAttribute(conv.getStride(), n, 1);
-    p.padding = expandConvAttribute(conv.getPadding(), n, 0);
-    p.dilation = expandConvAttribute(conv.getDilation(), n, 1);
-    p.outputPadding = expandConvAttribute(outputPadding, n, 0);
-    p.batched = (int64_t)shapeOf(conv.getInput()).size() == n + 2;
-  };
-  if (auto c = dyn_cast<Conv1dOp>(op))
-    fill(c, 1, false, std::nullopt);
-  else if (auto c = dyn_cast<Conv2dOp>(op))
-    fill(c, 2, false, std::nullopt);
-  else if (auto c = dyn_cast<Conv3dOp>(op))
-    fill(c, 3, false, std::nullopt);
-  else if (auto c = dyn_cast<ConvTranspose1dOp>(op))
-    fill(c, 1, true, c.getOutputPadding());
-  else if (auto c = dyn_cast<ConvTranspose2dOp>(op))
-    fill(c, 2, true, c.getOutputPadding());
-  else if (auto c = dyn_cast<ConvTranspose3dOp>(op))
-    fill(c, 3, true, c.getOutputPadding());
-  else if (auto c = dyn_cast<ConvolutionOp>(op)) {
-    int64_t n = shapeOf(c.getWeight()).size() - 2;
-    fill(c, n, c.getTransposed(),
-         std::optional<ArrayRef<int64_t>>(c.getOutputPadding()));
-  } else
-    return failure();
-  return p;
-}
-
 namespace {
 
-/// out[N, Cout, O...] (accType) of a direct convolution of `input` [N, Cin,
-/// S...] with `weight` [Cout, Cin/G, K...].
-Value buildDirectConv(OpBuilder &b, Location loc, Value input, Value weight,
-                      ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
-                      ArrayRef<int64_t> dilation, int64_t groups,
-                      Type accType) {
+/// The im2col gather of a convolution of `input` [N, Cin, S...] with a
+/// kernel of spatial sizes `kernel`: col [G, Cin/G * K, N * O] and the
+/// output sizes O.
+struct Im2col {
+  Value col;
+  SmallVector<int64_t> outputSizes;
+};
+
+Im2col buildIm2col(OpBuilder &b, Location loc, Value input,
+                   ArrayRef<int64_t> kernel, ArrayRef<int64_t> stride,
+                   ArrayRef<int64_t> padding, ArrayRef<int64_t> dilation,
+                   int64_t groups) {
   MLIRContext *ctx = b.getContext();
   int64_t r = stride.size();
   SmallVector<int64_t> lo = {0, 0}, hi = {0, 0};
@@ -74,10 +49,10 @@ Value buildDirectConv(OpBuilder &b, Location loc, Value input, Value weight,
     hi.push_back(padding[i]);
   }
   Value padded = padOrCrop(b, loc, input, lo, hi, 0.0);
-  ArrayRef<int64_t> ps = shapeOf(padded), ws = shapeOf(weight);
-  int64_t n = ps[0], cin = ps[1], cout = ws[0];
-  int64_t cg = cin / groups, og = cout / groups;
-  SmallVector<int64_t> k(ws.drop_front(2)), o;
+  ArrayRef<int64_t> ps = shapeOf(padded);
+  int64_t n = ps[0], cin = ps[1];
+  int64_t cg = cin / groups;
+  SmallVector<int64_t> k(kernel), o;
   for (int64_t i = 0; i < r; ++i)
     o.push_back((ps[2 + i] - dilation[i] * (k[i] - 1) - 1) / stride[i] + 1);
   // col[g, c, k..., n, o...] = padded[n, g*cg + c, o*s + k*d].
@@ -104,12 +79,27 @@ Value buildDirectConv(OpBuilder &b, Location loc, Value input, Value weight,
                   })
                   .getResult(0);
   int64_t kk = numElements(k), oo = numElements(o);
-  col = reshapeTo(b, loc, col, {groups, cg * kk, n * oo});
-  Value w = reshapeTo(b, loc, weight, {groups, og, cg * kk});
+  return {reshapeTo(b, loc, col, {groups, cg * kk, n * oo}), o};
+}
+
+/// out[N, Cout, O...] (accType) of a direct convolution of `input` [N, Cin,
+/// S...] with `weight` [Cout, Cin/G, K...].
+Value buildDirectConv(OpBuilder &b, Location loc, Value input, Value weight,
+                      ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                      ArrayRef<int64_t> dilation, int64_t groups,
+                      Type accType) {
+  int64_t r = stride.size();
+  ArrayRef<int64_t> ws = shapeOf(weight);
+  Im2col im2col = buildIm2col(b, loc, input, ws.drop_front(2), stride, padding,
+                              dilation, groups);
+  ArrayRef<int64_t> o = im2col.outputSizes;
+  int64_t n = shapeOf(input)[0], cout = ws[0], og = cout / groups;
+  int64_t ck = shapeOf(im2col.col)[1], oo = numElements(o);
+  Value w = reshapeTo(b, loc, weight, {groups, og, ck});
   Value init = filledTensor(b, loc, {groups, og, n * oo}, accType, 0.0);
   Value acc =
       linalg::BatchMatmulOp::create(b, loc, TypeRange{init.getType()},
-                                    ValueRange{w, col}, ValueRange{init})
+                                    ValueRange{w, im2col.col}, ValueRange{init})
           .getResult(0);
   // [G, Og, N, O...] -> [N, G, Og, O...] -> [N, Cout, O...].
   SmallVector<int64_t> split = {groups, og, n};
@@ -122,6 +112,36 @@ Value buildDirectConv(OpBuilder &b, Location loc, Value input, Value weight,
   SmallVector<int64_t> outShape = {n, cout};
   outShape.append(o.begin(), o.end());
   return reshapeTo(b, loc, acc, outShape);
+}
+
+/// The weight gradient [Cout, Cin/G, K...] (accType) of the convolution
+/// that takes `input` [N, Cin, S...] to an output whose gradient is
+/// `gradOut` [N, Cout, O...]: per group, gradOut [Og, N O] times the
+/// im2col of the input [Cin/G K, N O] transposed.
+Value buildConvWeightGrad(OpBuilder &b, Location loc, Value input,
+                          Value gradOut, ArrayRef<int64_t> weightShape,
+                          ArrayRef<int64_t> stride, ArrayRef<int64_t> padding,
+                          ArrayRef<int64_t> dilation, int64_t groups,
+                          Type accType) {
+  int64_t r = stride.size();
+  Im2col im2col = buildIm2col(b, loc, input, weightShape.drop_front(2), stride,
+                              padding, dilation, groups);
+  ArrayRef<int64_t> gs = shapeOf(gradOut);
+  int64_t n = gs[0], cout = gs[1], og = cout / groups;
+  int64_t ck = shapeOf(im2col.col)[1], no = shapeOf(im2col.col)[2];
+  // [N, Cout, O...] -> [Cout, N, O...] -> [G, Og, N O].
+  SmallVector<int64_t> perm = {1, 0};
+  for (int64_t i = 0; i < r; ++i)
+    perm.push_back(2 + i);
+  Value g = reshapeTo(b, loc, transposeTensor(b, loc, gradOut, perm),
+                      {groups, og, n * (no / n)});
+  Value colT = transposeTensor(b, loc, im2col.col, {0, 2, 1});
+  Value init = filledTensor(b, loc, {groups, og, ck}, accType, 0.0);
+  Value acc =
+      linalg::BatchMatmulOp::create(b, loc, TypeRange{init.getType()},
+                                    ValueRange{g, colT}, ValueRange{init})
+          .getResult(0);
+  return reshapeTo(b, loc, acc, weightShape);
 }
 
 /// The direct-convolution weight [Cout, Cin/G, K...] equivalent to the
@@ -266,6 +286,45 @@ public:
   }
 };
 
+/// tp.convolution_backward: the input gradient as a tp.convolution and
+/// the bias gradient as a tp.sum (legalized by this conversion), the
+/// weight gradient as an im2col product accumulated in f32 for f16/bf16.
+/// Results without uses are not computed.
+class ConvBackwardLowering : public OpConversionPattern<ConvolutionBackwardOp> {
+public:
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(ConvolutionBackwardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = elementTypeOf(op.getGradWeight());
+    if (!isa<FloatType>(elem))
+      return emitUnsupported(op, "has no CPU lowering for ")
+             << elem << " convolutions";
+    ValueRange operands = adaptor.getOperands().take_front(3);
+    SmallVector<Value> results(3);
+    if (!op.getGradInput().use_empty() &&
+        !(results[0] = buildConvolutionInputGradient(rewriter, op, operands)))
+      return rewriter.notifyMatchFailure(op, "cannot build the input gradient");
+    if (!op.getGradWeight().use_empty()) {
+      ConvParams p = *getConvParams(op);
+      Value in = operands[1], out = operands[0];
+      if (p.transposed) // the convolution that takes g to x
+        std::swap(in, out);
+      Value acc = buildConvWeightGrad(
+          rewriter, loc, in, out, shapeOf(operands[2]), p.stride, p.padding,
+          p.dilation, p.groups, computeTypeFor(elem));
+      results[1] = convertTensor(rewriter, loc, acc, elem);
+    }
+    if (!op.getGradBias().use_empty() &&
+        !(results[2] = buildConvolutionBiasGradient(rewriter, op, operands)))
+      return rewriter.notifyMatchFailure(op, "cannot build the bias gradient");
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tp::populateConvToLinalgPatterns(RewritePatternSet &patterns) {
@@ -277,4 +336,5 @@ void mlir::tp::populateConvToLinalgPatterns(RewritePatternSet &patterns) {
         ConvTranspose3dOp::getOperationName(),
         ConvolutionOp::getOperationName()})
     patterns.add<ConvOpLowering>(ctx, name);
+  patterns.add<ConvBackwardLowering>(ctx);
 }

@@ -683,6 +683,38 @@ func.func @conv_weight_rank(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3xf32>) {
 
 // -----
 
+func.func @convolution_backward_unbatched(%g: tensor<4x12xf32>, %x: tensor<3x16xf32>, %w: tensor<4x3x5xf32>) {
+  // expected-error @+1 {{expected a batched input of rank 3, got rank 2}}
+  %gi, %gw, %gb = tp.convolution_backward %g, %x, %w {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, padding = array<i64: 0>, stride = array<i64: 1>, transposed = false} : (tensor<4x12xf32>, tensor<3x16xf32>, tensor<4x3x5xf32>) -> (tensor<3x16xf32>, tensor<4x3x5xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @convolution_backward_grad_rank(%g: tensor<4x12xf32>, %x: tensor<2x3x16xf32>, %w: tensor<4x3x5xf32>) {
+  // expected-error @+1 {{expected a grad_output of the forward's rank of rank 3, got rank 2}}
+  %gi, %gw, %gb = tp.convolution_backward %g, %x, %w {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, padding = array<i64: 0>, stride = array<i64: 1>, transposed = false} : (tensor<4x12xf32>, tensor<2x3x16xf32>, tensor<4x3x5xf32>) -> (tensor<2x3x16xf32>, tensor<4x3x5xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @convolution_backward_grad_shape(%g: tensor<2x4x13xf32>, %x: tensor<2x3x16xf32>, %w: tensor<4x3x5xf32>) {
+  // expected-error @+1 {{grad_output dim 2 must equal the forward output's (13 vs 12)}}
+  %gi, %gw, %gb = tp.convolution_backward %g, %x, %w {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, padding = array<i64: 0>, stride = array<i64: 1>, transposed = false} : (tensor<2x4x13xf32>, tensor<2x3x16xf32>, tensor<4x3x5xf32>) -> (tensor<2x3x16xf32>, tensor<4x3x5xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @convolution_backward_result(%g: tensor<2x4x12xf32>, %x: tensor<2x3x16xf32>, %w: tensor<4x3x5xf32>) {
+  // expected-error @+1 {{result #2 has shape 3 but the operands imply 4}}
+  %gi, %gw, %gb = tp.convolution_backward %g, %x, %w {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, padding = array<i64: 0>, stride = array<i64: 1>, transposed = false} : (tensor<2x4x12xf32>, tensor<2x3x16xf32>, tensor<4x3x5xf32>) -> (tensor<2x3x16xf32>, tensor<4x3x5xf32>, tensor<3xf32>)
+  return
+}
+
+// -----
+
 func.func @conv_bias_rank(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<1x4xf32>) {
   // expected-error @+1 {{expected a 1-D bias of rank 1, got rank 2}}
   %r = tp.conv2d %x, %w bias(%b) : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<1x4xf32>) -> tensor<2x4x6x6xf32>

@@ -505,6 +505,15 @@ func.func @convolution(%x: tensor<2x3x16xf32>, %w: tensor<4x3x5xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @convolution_backward(
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}} = tp.convolution_backward %{{.*}}, %{{.*}}, %{{.*}} {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, padding = array<i64: 0>, stride = array<i64: 1>, transposed = false} : (tensor<2x4x12xf32>, tensor<2x3x16xf32>, tensor<4x3x5xf32>) -> (tensor<2x3x16xf32>, tensor<4x3x5xf32>, tensor<4xf32>)
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}} = tp.convolution_backward %{{.*}}, %{{.*}}, %{{.*}} {dilation = array<i64: 1, 1>, groups = 2 : i64, output_padding = array<i64: 1, 0>, padding = array<i64: 1, 0>, stride = array<i64: 2, 1>, transposed = true} : (tensor<1x4x8x6xbf16>, tensor<1x4x4x4xbf16>, tensor<4x2x3x3xbf16>) -> (tensor<1x4x4x4xbf16>, tensor<4x2x3x3xbf16>, tensor<4xbf16>)
+func.func @convolution_backward(%g: tensor<2x4x12xf32>, %x: tensor<2x3x16xf32>, %w: tensor<4x3x5xf32>, %tg: tensor<1x4x8x6xbf16>, %tx: tensor<1x4x4x4xbf16>, %tw: tensor<4x2x3x3xbf16>) {
+  %gi, %gw, %gb = tp.convolution_backward %g, %x, %w {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, padding = array<i64: 0>, stride = array<i64: 1>, transposed = false} : (tensor<2x4x12xf32>, tensor<2x3x16xf32>, tensor<4x3x5xf32>) -> (tensor<2x3x16xf32>, tensor<4x3x5xf32>, tensor<4xf32>)
+  %ti, %tw2, %tb = tp.convolution_backward %tg, %tx, %tw {dilation = array<i64: 1, 1>, groups = 2 : i64, output_padding = array<i64: 1, 0>, padding = array<i64: 1, 0>, stride = array<i64: 2, 1>, transposed = true} : (tensor<1x4x8x6xbf16>, tensor<1x4x4x4xbf16>, tensor<4x2x3x3xbf16>) -> (tensor<1x4x4x4xbf16>, tensor<4x2x3x3xbf16>, tensor<4xbf16>)
+  return
+}
+
 // CHECK-LABEL: func.func @gru_cell(
 // CHECK-NEXT: %{{.*}} = tp.gru_cell %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<12x8xf32>, tensor<12x4xf32>) -> tensor<2x4xf32>
 func.func @gru_cell(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<12x8xf32>, %wh: tensor<12x4xf32>) {

@@ -1,7 +1,7 @@
 // More of tp-autodiff's rules in IR: the masks of the extrema (built with
 // threshold_backward, as the dialect has no comparisons), the one-hot
 // product of embedding's weight gradient, the row gathers of cat, the
-// convolutions of conv_transpose's backward, the exclusive products of
+// convolution_backward of conv_transpose, the exclusive products of
 // prod; and, under cuda:fp16, the dtypes they run in.
 // RUN: tp-opt %s --tp-autodiff | FileCheck %s
 // RUN: tp-opt %s --autocast=cuda:fp16 --tp-autodiff | FileCheck %s --check-prefix=FP16
@@ -63,19 +63,16 @@ func.func @cat_loss(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> tensor<f32> {
   return %l : tensor<f32>
 }
 
-// conv_transpose2d under cuda:fp16 (a lower-precision op): dx is the f16
-// convolution of g with the forward's stride, dw the f16 correlation of g
-// with x (the forward's stride as dilation), each cast back to f32.
+// conv_transpose2d under cuda:fp16 (a lower-precision op): one f16
+// convolution_backward with transposed = true and the forward's stride; its
+// input and weight gradients are cast back to f32 (the lowerings compute dx
+// as the convolution of g and dw as the correlation of g with x).
 // FP16-LABEL: func.func @upsample_loss_grad(
 // FP16: %[[W:.*]] = tp.cast %arg1 : tensor<4x2x3x3xf32> to tensor<4x2x3x3xf16>
 // FP16: %[[X:.*]] = tp.cast %arg0 : tensor<1x4x5x5xf32> to tensor<1x4x5x5xf16>
 // FP16: tp.conv_transpose2d %[[X]], %[[W]] {stride = array<i64: 2>} : (tensor<1x4x5x5xf16>, tensor<4x2x3x3xf16>) -> tensor<1x2x11x11xf16>
 // FP16: %[[G:.*]] = tp.expand %{{.*}} -> tensor<1x2x11x11xf16>
-// FP16: %[[DX:.*]] = tp.conv2d %[[G]], %[[W]] {dilation = array<i64: 1, 1>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x2x11x11xf16>, tensor<4x2x3x3xf16>) -> tensor<1x4x5x5xf16>
-// FP16: %[[GS:.*]] = tp.permute %[[G]] {dims = array<i64: 1, 0, 2, 3>}
-// FP16: %[[XS:.*]] = tp.permute %[[X]] {dims = array<i64: 1, 0, 2, 3>}
-// FP16: %[[C:.*]] = tp.conv2d %[[GS]], %[[XS]] {dilation = array<i64: 2, 2>, padding = array<i64: 0, 0>, stride = array<i64: 1, 1>} : (tensor<2x1x11x11xf16>, tensor<4x1x5x5xf16>) -> tensor<2x4x3x3xf16>
-// FP16: %[[DW:.*]] = tp.permute %[[C]] {dims = array<i64: 1, 0, 2, 3>} : (tensor<2x4x3x3xf16>) -> tensor<4x2x3x3xf16>
+// FP16: %[[DX:.*]], %[[DW:.*]], %{{.*}} = tp.convolution_backward %[[G]], %[[X]], %[[W]] {dilation = array<i64: 1, 1>, groups = 1 : i64, output_padding = array<i64: 0, 0>, padding = array<i64: 0, 0>, stride = array<i64: 2, 2>, transposed = true} : (tensor<1x2x11x11xf16>, tensor<1x4x5x5xf16>, tensor<4x2x3x3xf16>) -> (tensor<1x4x5x5xf16>, tensor<4x2x3x3xf16>, tensor<2xf16>)
 // FP16: %[[DX32:.*]] = tp.cast %[[DX]] : tensor<1x4x5x5xf16> to tensor<1x4x5x5xf32>
 // FP16: %[[DW32:.*]] = tp.cast %[[DW]] : tensor<4x2x3x3xf16> to tensor<4x2x3x3xf32>
 // FP16: return %{{.*}}, %[[DX32]], %[[DW32]]

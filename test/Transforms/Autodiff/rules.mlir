@@ -150,24 +150,15 @@ func.func @norms_loss(%x: tensor<2x8xf32>, %w: tensor<4x8xf32>, %g: tensor<4xf32
   return %l : tensor<f32>
 }
 
-// conv2d under cuda:fp16 (lower-precision list): the input gradient is an
-// f16 conv_transpose2d of the gradient with the forward's weight (its
-// output_padding restores the width the stride-2 windows leave unused),
-// the weight gradient an f16 conv2d of the swapped input and gradient with
-// stride and dilation exchanged, cropped from a width of 4 to the kernel's
-// 3 (a gather of rows), and the bias gradient a sum; each is cast back to
-// its f32 argument.
+// conv2d under cuda:fp16 (lower-precision list): one f16
+// convolution_backward (aten::convolution_backward) on the f16 gradient,
+// the forward's f16 input and weight with the forward's geometry; each of
+// its three results is cast back to its f32 argument.
 // FP16-LABEL: func.func @conv_loss_grad(
 // FP16: %[[W16:.*]] = tp.cast %arg1 : tensor<4x3x3x3xf32> to tensor<4x3x3x3xf16>
 // FP16: %[[X16:.*]] = tp.cast %arg0 : tensor<2x3x7x6xf32> to tensor<2x3x7x6xf16>
 // FP16: %[[G:.*]] = tp.cast %{{.*}} : tensor<2x4x4x3xf32> to tensor<2x4x4x3xf16>
-// FP16-NEXT: %[[DX:.*]] = tp.conv_transpose2d %[[G]], %[[W16]] {dilation = array<i64: 1, 1>, output_padding = array<i64: 0, 1>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>} : (tensor<2x4x4x3xf16>, tensor<4x3x3x3xf16>) -> tensor<2x3x7x6xf16>
-// FP16-NEXT: %[[XT:.*]] = tp.permute %[[X16]] {dims = array<i64: 1, 0, 2, 3>}
-// FP16-NEXT: %[[GT:.*]] = tp.permute %[[G]] {dims = array<i64: 1, 0, 2, 3>}
-// FP16-NEXT: tp.conv2d %[[XT]], %[[GT]] {dilation = array<i64: 2, 2>, padding = array<i64: 1, 1>, stride = array<i64: 1, 1>} : (tensor<3x2x7x6xf16>, tensor<4x2x4x3xf16>) -> tensor<3x4x3x4xf16>
-// FP16: tp.embedding %{{.*}}, %{{.*}} : (tensor<4x36xf16>, tensor<3xi64>) -> tensor<3x36xf16>
-// FP16: %[[DW:.*]] = tp.permute %{{.*}} {dims = array<i64: 1, 0, 2, 3>} : (tensor<3x4x3x3xf16>) -> tensor<4x3x3x3xf16>
-// FP16-NEXT: %[[DB:.*]] = tp.sum %[[G]] {dim = array<i64: 0, 2, 3>} : (tensor<2x4x4x3xf16>) -> tensor<4xf16>
+// FP16-NEXT: %[[DX:.*]], %[[DW:.*]], %[[DB:.*]] = tp.convolution_backward %[[G]], %[[X16]], %[[W16]] {dilation = array<i64: 1, 1>, groups = 1 : i64, output_padding = array<i64: 0, 0>, padding = array<i64: 1, 1>, stride = array<i64: 2, 2>, transposed = false} : (tensor<2x4x4x3xf16>, tensor<2x3x7x6xf16>, tensor<4x3x3x3xf16>) -> (tensor<2x3x7x6xf16>, tensor<4x3x3x3xf16>, tensor<4xf16>)
 // FP16-NEXT: %[[DX32:.*]] = tp.cast %[[DX]] : tensor<2x3x7x6xf16> to tensor<2x3x7x6xf32>
 // FP16-NEXT: %[[DW32:.*]] = tp.cast %[[DW]] : tensor<4x3x3x3xf16> to tensor<4x3x3x3xf32>
 // FP16-NEXT: %[[DB32:.*]] = tp.cast %[[DB]] : tensor<4xf16> to tensor<4xf32>

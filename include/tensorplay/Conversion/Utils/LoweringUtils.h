@@ -144,19 +144,6 @@ Value sliceAlong(OpBuilder &b, Location loc, Value v, int64_t dim,
 Value padOrCrop(OpBuilder &b, Location loc, Value v, ArrayRef<int64_t> low,
                 ArrayRef<int64_t> high, double padValue);
 
-/// The geometry of a tp convolution op (conv1d/2d/3d, conv_transpose*,
-/// convolution) with per-dimension parameters expanded.
-struct ConvParams {
-  int64_t spatialRank = 0;
-  bool transposed = false;
-  bool batched = true;
-  int64_t groups = 1;
-  SmallVector<int64_t> stride, padding, dilation, outputPadding;
-};
-/// Reads the parameters of a tp convolution op; failure for other ops or a
-/// string padding mode.
-FailureOr<ConvParams> getConvParams(Operation *op);
-
 /// Emits "'tp.x' op <message>" at `op` and returns failure: the way a
 /// lowering pattern reports a form it cannot lower.
 InFlightDiagnostic emitUnsupported(Operation *op, const Twine &message);

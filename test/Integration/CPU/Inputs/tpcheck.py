@@ -270,6 +270,59 @@ def conv_transpose_nd(x, w, b, stride, pad, outpad, dil, groups):
     return out
 
 
+def conv_weight_grad_nd(x, g, wshape, stride, pad, dil, groups):
+    """The weight gradient of conv_nd(x, w): sum over the batch and the
+    output positions of g times the input window each weight entry met."""
+    r = x.ndim - 2
+    cout, cg = wshape[:2]
+    k = wshape[2:]
+    o = g.shape[2:]
+    og = cout // groups
+    xp = np.pad(x, [(0, 0), (0, 0)] + [(p, p) for p in pad])
+    dw = np.zeros(tuple(wshape))
+    for grp in range(groups):
+        xs = xp[:, grp * cg:(grp + 1) * cg]
+        gs = g[:, grp * og:(grp + 1) * og]
+        for kidx in np.ndindex(*k):
+            sl = tuple(slice(kidx[i] * dil[i],
+                             kidx[i] * dil[i] + stride[i] * (o[i] - 1) + 1,
+                             stride[i]) for i in range(r))
+            patch = xs[(slice(None), slice(None)) + sl]  # n, cg, o...
+            dw[(slice(grp * og, (grp + 1) * og), slice(None)) + kidx] = \
+                np.einsum("ncp,nop->oc", patch.reshape(patch.shape[:2] + (-1,)),
+                          gs.reshape(gs.shape[:2] + (-1,)))
+    return dw
+
+
+def conv_transpose_weight_grad_nd(x, g, wshape, stride, pad, outpad, dil,
+                                  groups):
+    """The weight gradient of conv_transpose_nd(x, w): each weight entry
+    scattered x into the uncropped output at k * dil + j * stride, so its
+    gradient gathers g (placed back into the uncropped output) there."""
+    r = x.ndim - 2
+    cin = x.shape[1]
+    cig = cin // groups
+    og = wshape[1]
+    k = wshape[2:]
+    full = [(x.shape[2 + i] - 1) * stride[i] + dil[i] * (k[i] - 1) + 1 + outpad[i]
+            for i in range(r)]
+    gfull = np.zeros(g.shape[:2] + tuple(full))
+    gfull[(slice(None), slice(None)) +
+          tuple(slice(pad[i], full[i] - pad[i]) for i in range(r))] = g
+    dw = np.zeros(tuple(wshape))
+    for grp in range(groups):
+        xs = x[:, grp * cig:(grp + 1) * cig]
+        for kidx in np.ndindex(*k):
+            sl = tuple(slice(kidx[i] * dil[i],
+                             kidx[i] * dil[i] + stride[i] * (x.shape[2 + i] - 1) + 1,
+                             stride[i]) for i in range(r))
+            gs = gfull[(slice(None), slice(grp * og, (grp + 1) * og)) + sl]
+            dw[(slice(grp * cig, (grp + 1) * cig), slice(None)) + kidx] = \
+                np.einsum("ncp,nop->co", xs.reshape(xs.shape[:2] + (-1,)),
+                          gs.reshape(gs.shape[:2] + (-1,)))
+    return dw
+
+
 # ----------------------------------------------------------------------------
 # Families.
 

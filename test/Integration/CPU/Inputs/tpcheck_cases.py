@@ -5,7 +5,8 @@ import math
 
 import numpy as np
 
-from tpcheck import (Case, binary, conv_nd, conv_transpose_nd, erf, erfinv_ref,
+from tpcheck import (Case, binary, conv_nd, conv_transpose_nd,
+                     conv_transpose_weight_grad_nd, conv_weight_grad_nd, erf, erfinv_ref,
                      f64, gelu, gelu_tanh, log_softmax, nll, op_case, rand,
                      randint, reduce_loss, sigmoid, softmax, softplus, to_bf16,
                      ttype, unary)
@@ -847,6 +848,66 @@ def conv(mode):
               (3, 2, 2, 2, 2), 2, "stride = array<i64: 2>",
               (1, 2, 4, 6, 4), [2, 2, 2], [0, 0, 0], [1, 1, 1], 1, True,
               [0, 0, 0])
+
+    # convolution_backward (what tp-autodiff emits): the input gradient
+    # against the adjoint (conv_transpose / conv) of the NumPy forward, the
+    # weight gradient against a direct sum over the windows, the bias
+    # gradient against a sum.
+    def conv_backward_case(name, xs, ws, stride, pad, dil, groups,
+                           transposed=False, outpad=None):
+        r = len(xs) - 2
+        outpad = outpad or [0] * r
+        x, w = rand(xs, dtype=dt), rand(ws, dtype=dt)
+        if transposed:
+            ys = conv_transpose_nd(f64(x[0]), f64(w[0]), None, stride, pad, outpad,
+                                   dil, groups).shape
+        else:
+            ys = conv_nd(f64(x[0]), f64(w[0]), None, stride, pad, dil, groups).shape
+        g = rand(ys, dtype=dt)
+        def ref(g, x, w):
+            if transposed:
+                dx = conv_nd(g, w, None, stride, pad, dil, groups)
+                dw = conv_transpose_weight_grad_nd(x, g, w.shape, stride, pad,
+                                                   outpad, dil, groups)
+            else:
+                back = [x.shape[2 + i] + 2 * pad[i] - dil[i] * (w.shape[2 + i] - 1)
+                        - 1 - stride[i] * (g.shape[2 + i] - 1) for i in range(r)]
+                dx = conv_transpose_nd(g, w, None, stride, pad, back, dil,
+                                       groups)
+                dw = conv_weight_grad_nd(x, g, w.shape, stride, pad, dil,
+                                         groups)
+            db = g.sum(axis=(0,) + tuple(range(2, g.ndim)))
+            return [R(dx), R(dw), R(db)]
+        array = lambda v: "array<i64: %s>" % ", ".join(str(i) for i in v)
+        attrs = ("dilation = %s, groups = %d : i64, output_padding = %s, "
+                 "padding = %s, stride = %s, transposed = %s"
+                 % (array(dil), groups, array(outpad), array(pad),
+                    array(stride), "true" if transposed else "false"))
+        cout = g[0].shape[1]
+        cases.append(op_case(name, [g, x, w], "convolution_backward",
+                             "%a0, %a1, %a2", attrs,
+                             [(xs, dt), (ws, dt), ((cout,), dt)], ref))
+
+    conv_backward_case("conv_backward2d_stride_unused_row", (2, 3, 7, 6),
+                       (4, 3, 3, 3), [2, 2], [1, 1], [1, 1], 1)
+    conv_backward_case("conv_backward1d_groups_dil", (2, 4, 17), (6, 2, 3),
+                       [2], [2], [2], 2)
+    conv_backward_case("conv_backward2d_depthwise", (2, 4, 8, 8),
+                       (4, 1, 3, 3), [1, 1], [1, 1], [1, 1], 4)
+    conv_backward_case("conv_backward3d", (1, 2, 5, 6, 4), (3, 2, 3, 3, 2),
+                       [1, 1, 1], [1, 0, 1], [1, 2, 1], 1)
+    conv_backward_case("conv_backward2d_big", (4, 32, 28, 28),
+                       (64, 32, 3, 3), [1, 1], [1, 1], [1, 1], 1)
+    conv_backward_case("conv_transpose_backward2d", (1, 4, 5, 4),
+                       (4, 2, 3, 3), [2, 2], [0, 0], [1, 1], 1, True)
+    conv_backward_case("conv_transpose_backward2d_groups_dil", (2, 4, 4, 5),
+                       (4, 3, 2, 3), [1, 2], [1, 1], [2, 2], 2, True)
+    # output_padding > padding: oneDNN cannot take the weight gradient.
+    conv_backward_case("conv_transpose_backward2d_outpad_gt_pad",
+                       (1, 2, 3, 3), (2, 2, 3, 3), [3, 3], [0, 0], [1, 1], 1,
+                       True, [2, 2])
+    conv_backward_case("conv_transpose_backward1d_outpad", (2, 4, 7),
+                       (4, 3, 3), [2], [1], [1], 1, True, [1])
     x, w = rand((2, 3, 10), dtype=dt), rand((4, 3, 3), dtype=dt)
     cases.append(op_case(
         "convolution", [x, w], "convolution", "%a0, %a1",

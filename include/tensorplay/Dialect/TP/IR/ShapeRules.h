@@ -202,6 +202,7 @@ LogicalResult inferConvolutionShape(
     std::optional<ArrayRef<int64_t>> dilation,
     std::optional<ArrayRef<int64_t>> outputPadding, int64_t groups);
 LogicalResult inferConvTbcShape(RuleContext &op);
+LogicalResult inferConvolutionBackwardShape(RuleContext &op);
 
 // Recurrent cells and attention.
 LogicalResult inferRecurrentCellShape(RuleContext &op, int64_t gates,

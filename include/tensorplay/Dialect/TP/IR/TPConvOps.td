@@ -92,6 +92,35 @@ def TP_ConvolutionOp : TP_SingleResultOp<"convolution",
     "adaptor.getTransposed(), adaptor.getInput(), adaptor.getWeight(), adaptor.getBias(), adaptor.getStride(), "
     "adaptor.getPadding(), adaptor.getDilation(), adaptor.getOutputPadding(), adaptor.getGroups())">;
 
+/// aten::convolution_backward: the three gradients of one batched
+/// convolution. A dedicated op (not its composition) so that the weight
+/// gradient reaches oneDNN's backward-weights primitive.
+def TP_ConvolutionBackwardOp : TP_ComputeOp<"convolution_backward",
+    "aten::convolution_backward: the input, weight and bias gradients of a "
+    "convolution",
+    TP_DtypeRule<"Same", ["Value", "Value", "Value"]>,
+    (ins TP_Tensor:$grad_output, TP_Tensor:$input, TP_Tensor:$weight,
+         DenseI64ArrayAttr:$stride, DenseI64ArrayAttr:$padding,
+         DenseI64ArrayAttr:$dilation, BoolAttr:$transposed,
+         DenseI64ArrayAttr:$output_padding, I64Attr:$groups),
+    "$grad_output `,` $input `,` $weight",
+    "%gi, %gw, %gb = tp.convolution_backward %g, %x, %w {dilation = array<i64: 1>, groups = 1 : i64, output_padding = array<i64: 0>, padding = array<i64: 0>, stride = array<i64: 1>, transposed = false} : (tensor<2x4x12xf32>, tensor<2x3x16xf32>, tensor<4x3x5xf32>) -> (tensor<2x3x16xf32>, tensor<4x3x5xf32>, tensor<4xf32>)",
+    [Pure], "::mlir::tp::inferConvolutionBackwardShape(op)"> {
+  let familyDescription =
+      "The gradients of `tp.convolution` (batched, without the bias operand: "
+      "its gradient needs none) with respect to its input, weight and bias, "
+      "given the gradient `grad_output` of its output and the forward's "
+      "`input` and `weight`, with the forward's geometry. `grad_output` must "
+      "have the forward output's shape; the results have the input's, the "
+      "weight's and the (C_out) bias's shapes. Results without uses are not "
+      "computed. tp-autodiff builds it for every convolution; the CPU "
+      "pipeline computes the weight and bias gradients with oneDNN's "
+      "backward-weights primitive (f32, bf16) and expands the op into "
+      "convolutions (tp-expand-backward-ops) elsewhere.";
+  let results = (outs TP_Tensor:$grad_input, TP_Tensor:$grad_weight,
+                      TP_Tensor:$grad_bias);
+}
+
 def TP_ConvTbcOp : TP_SingleResultOp<"conv_tbc",
     "1-D convolution on a (time, batch, channel) input",
     TP_DtypeRule<"Same">,
