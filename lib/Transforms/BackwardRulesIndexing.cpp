@@ -3,8 +3,9 @@
 // The backward of the ops that move elements by position:
 //
 //   cat / stack: each input gets its slice of the gradient (a row gather);
-//   embedding: dW = onehot(indices)^T g, one product (rows of padding_idx
-//     get nothing; scale_grad_by_freq divides by each index's count);
+//   embedding: tp.embedding_dense_backward, a scatter-add of g's rows into
+//     the weight's (rows of padding_idx get nothing; scale_grad_by_freq
+//     divides by each index's count);
 //   reflection_pad / replication_pad: the adjoint of the gather along each
 //     padded dimension, a sum of gathers (Rule::scatterAlong);
 //   trace: g on the diagonal.
@@ -48,27 +49,17 @@ LogicalResult embeddingRule(Rule &r, EmbeddingOp embedding) {
   Value weight = embedding.getWeight(), indices = embedding.getIndices();
   if (!r.active(weight))
     return success();
-  ArrayRef<int64_t> ws = shapeOf(weight);
-  int64_t vocabulary = ws[0], width = ws[1];
-  int64_t rows = numElementsOrDynamic(shapeOf(indices));
+  int64_t vocabulary = shapeOf(weight)[0];
   auto padding = static_cast<int64_t>(embedding.getPaddingIdx());
-  // The row numbers, with -1 (no index matches) for padding_idx.
-  SmallVector<double> iota;
-  for (int64_t v = 0; v < vocabulary; ++v)
-    iota.push_back(v == padding ? -1.0 : static_cast<double>(v));
-  Value positions =
-      r.constant({1, vocabulary}, r.b.builder.getIntegerType(64), iota);
-  Value column = r.reshape(indices, {rows, 1});
-  // onehot[i, v] = (indices[i] == v).
-  Value onehot = r.equalIndices(positions, column, elementTypeOf(r.grad));
-  Value g = r.reshape(r.grad, {rows, width});
-  Value dw = r.make("tp.mm", {r.transposeLast(onehot), g});
-  if (embedding.getScaleGradByFreq()) {
-    Value counts =
-        r.reshape(r.sumAlong(onehot, {0}, /*keepdim=*/false), {vocabulary, 1});
-    dw = r.div(dw, r.make("tp.maximum", {counts, r.scalar(counts, 1.0)}));
-  }
-  r.give(weight, dw);
+  if (padding < 0 || padding >= vocabulary)
+    padding = -1; // aten's "none"
+  OpBuilder &builder = r.b.builder;
+  r.give(weight,
+         r.make("tp.embedding_dense_backward", {r.grad, indices},
+                {r.attr("num_weights", builder.getI64IntegerAttr(vocabulary)),
+                 r.attr("padding_idx", builder.getI64IntegerAttr(padding)),
+                 r.attr("scale_grad_by_freq",
+                        builder.getBoolAttr(embedding.getScaleGradByFreq()))}));
   return success();
 }
 

@@ -282,6 +282,30 @@ LogicalResult mlir::tp::inferEmbeddingShape(RuleContext &op) {
   return op.setResultShape(0, shape);
 }
 
+LogicalResult mlir::tp::inferEmbeddingDenseBackwardShape(RuleContext &op) {
+  auto bwd = op.as<EmbeddingDenseBackwardOp>();
+  Value grad = bwd.getGradOutput(), indices = bwd.getIndices();
+  if (failed(expectIndexTensor(op, indices, "indices")))
+    return failure();
+  int64_t rank = rankOf(indices);
+  if (failed(expectRank(op, grad, "a grad_output of the indices' rank + 1",
+                        rank + 1, rank + 1)))
+    return failure();
+  ArrayRef<int64_t> g = shapeOf(grad), i = shapeOf(indices);
+  for (int64_t d = 0; d < rank; ++d)
+    if (failed(expectDimsMatch(op, g[d], i[d],
+                               "grad_output dim " + Twine(d) +
+                                   " must equal the indices'")))
+      return failure();
+  int64_t rows = bwd.getNumWeights(), padding = bwd.getPaddingIdx();
+  if (rows < 1)
+    return op.emitOpError("num_weights must be positive, got ") << rows;
+  if (padding < -1 || padding >= rows)
+    return op.emitOpError("padding_idx must be -1 (none) or in [0, ")
+           << rows << "), got " << padding;
+  return op.setResultShape(0, {rows, g[rank]});
+}
+
 LogicalResult mlir::tp::inferPadShape(RuleContext &op, int64_t n) {
   Value input = op.getOperand(0);
   ArrayRef<int64_t> padding = op.getAttrOfType<DenseI64ArrayAttr>("padding");

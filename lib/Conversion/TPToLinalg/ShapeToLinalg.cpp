@@ -4,7 +4,8 @@
 // expand_shape, which bufferize to views; transpose/permute/expand become
 // copying linalg.generics (so neighbouring elementwise code fuses into them);
 // cat/stack become tensor.insert_slice into a new tensor; embedding and the
-// padding ops are gathers (linalg.generic + tensor.extract).
+// padding ops are gathers (linalg.generic + tensor.extract), and
+// embedding_dense_backward a loop of row updates (scf.for).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -177,6 +179,108 @@ struct EmbeddingOpLowering : public OpConversionPattern<EmbeddingOp> {
   }
 };
 
+/// embedding_dense_backward: a loop over the M rows of grad_output (an
+/// scf.for carrying the (V, D) accumulator, f32 for f16 and bf16) that adds
+/// row i into row clamp(indices[i]) (the row the forward read), times 0
+/// for padding_idx and 1 / count with scale_grad_by_freq (the counts from a
+/// first loop). O(M D) work, where the one-hot product was O(V M D).
+struct EmbeddingDenseBackwardLowering
+    : public OpConversionPattern<EmbeddingDenseBackwardOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(EmbeddingDenseBackwardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type elem = resultType.getElementType();
+    if (!isa<FloatType>(elem))
+      return emitUnsupported(op, "has no CPU lowering for ")
+             << elem << " gradients";
+    Type acc = computeTypeFor(elem);
+    int64_t rows = resultType.getDimSize(0), width = resultType.getDimSize(1);
+    int64_t m = numElements(shapeOf(adaptor.getIndices()));
+    Value g = reshapeTo(rewriter, loc, adaptor.getGradOutput(), {m, width});
+    Value idx = reshapeTo(rewriter, loc, adaptor.getIndices(), {m});
+    auto index = [&](int64_t v) {
+      return arith::ConstantIndexOp::create(rewriter, loc, v);
+    };
+    Type i64 = rewriter.getI64Type();
+    // The index of row i as read (for padding_idx) and clamped.
+    auto rowOf = [&](OpBuilder &b, Location l, Value i) {
+      Value raw =
+          convertScalar(b, l, tensor::ExtractOp::create(b, l, idx, i), i64);
+      Value row =
+          arith::MaxSIOp::create(b, l, raw, scalarConstant(b, l, i64, 0));
+      row = arith::MinSIOp::create(b, l, row,
+                                   scalarConstant(b, l, i64, rows - 1));
+      return std::make_pair(
+          raw,
+          arith::IndexCastOp::create(b, l, b.getIndexType(), row).getResult());
+    };
+    Value counts;
+    if (op.getScaleGradByFreq()) {
+      Value zeros = filledTensor(rewriter, loc, {rows}, acc, 0.0);
+      counts =
+          scf::ForOp::create(
+              rewriter, loc, index(0), index(m), index(1), ValueRange{zeros},
+              [&](OpBuilder &b, Location l, Value i, ValueRange iter) {
+                Value row = rowOf(b, l, i).second;
+                Value n = tensor::ExtractOp::create(b, l, iter[0], row);
+                n = arith::AddFOp::create(b, l, n,
+                                          scalarConstant(b, l, acc, 1.0));
+                scf::YieldOp::create(
+                    b, l,
+                    tensor::InsertOp::create(b, l, n, iter[0], row)
+                        .getResult());
+              })
+              .getResult(0);
+    }
+    int64_t padding = op.getPaddingIdx();
+    Value zeros = filledTensor(rewriter, loc, {rows, width}, acc, 0.0);
+    Value sum =
+        scf::ForOp::create(
+            rewriter, loc, index(0), index(m), index(1), ValueRange{zeros},
+            [&](OpBuilder &b, Location l, Value i, ValueRange iter) {
+              auto [raw, row] = rowOf(b, l, i);
+              Value scale = scalarConstant(b, l, acc, 1.0);
+              if (counts)
+                scale = arith::DivFOp::create(
+                    b, l, scale, tensor::ExtractOp::create(b, l, counts, row));
+              if (padding >= 0)
+                scale = arith::SelectOp::create(
+                    b, l,
+                    arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq, raw,
+                                          scalarConstant(b, l, i64, padding)),
+                    scalarConstant(b, l, acc, 0.0), scale);
+              SmallVector<OpFoldResult> sizes = {b.getIndexAttr(1),
+                                                 b.getIndexAttr(width)};
+              SmallVector<OpFoldResult> strides(2, b.getIndexAttr(1));
+              SmallVector<OpFoldResult> from = {i, b.getIndexAttr(0)};
+              SmallVector<OpFoldResult> to = {row, b.getIndexAttr(0)};
+              auto accRow = RankedTensorType::get({width}, acc);
+              Value gRow = tensor::ExtractSliceOp::create(
+                  b, l, RankedTensorType::get({width}, elem), g, from, sizes,
+                  strides);
+              Value cur = tensor::ExtractSliceOp::create(b, l, accRow, iter[0],
+                                                         to, sizes, strides);
+              Value next = buildElementwise(
+                  b, l, accRow, {cur, gRow},
+                  [&](OpBuilder &nb, Location nl, ValueRange a) -> Value {
+                    Value v = convertScalar(nb, nl, a[1], acc);
+                    v = arith::MulFOp::create(nb, nl, v, scale);
+                    return arith::AddFOp::create(nb, nl, a[0], v);
+                  });
+              scf::YieldOp::create(b, l,
+                                   tensor::InsertSliceOp::create(
+                                       b, l, next, iter[0], to, sizes, strides)
+                                       .getResult());
+            })
+            .getResult(0);
+    rewriter.replaceOp(op, convertTensor(rewriter, loc, sum, elem));
+    return success();
+  }
+};
+
 /// reflection / replication padding of the last N dimensions.
 template <typename OpTy, bool Reflect, int N>
 struct PadOpLowering : public OpConversionPattern<OpTy> {
@@ -249,7 +353,8 @@ void mlir::tp::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
     patterns.add<ViewOpLowering>(ctx, name);
   patterns.add<TransposeOpLowering, PermuteOpLowering, ExpandOpLowering,
                JoinOpLowering<CatOp, false>, JoinOpLowering<StackOp, true>,
-               EmbeddingOpLowering, PadOpLowering<ReflectionPad1dOp, true, 1>,
+               EmbeddingOpLowering, EmbeddingDenseBackwardLowering,
+               PadOpLowering<ReflectionPad1dOp, true, 1>,
                PadOpLowering<ReflectionPad2dOp, true, 2>,
                PadOpLowering<ReplicationPad1dOp, false, 1>,
                PadOpLowering<ReplicationPad2dOp, false, 2>,

@@ -715,6 +715,38 @@ func.func @convolution_backward_result(%g: tensor<2x4x12xf32>, %x: tensor<2x3x16
 
 // -----
 
+func.func @embedding_dense_backward_rank(%g: tensor<4x7xf32>, %i: tensor<4x7xi64>) {
+  // expected-error @+1 {{expected a grad_output of the indices' rank + 1 of rank 3, got rank 2}}
+  %r = tp.embedding_dense_backward %g, %i {num_weights = 10 : i64} : (tensor<4x7xf32>, tensor<4x7xi64>) -> tensor<10x7xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_dense_backward_dim(%g: tensor<4x6x16xf32>, %i: tensor<4x7xi64>) {
+  // expected-error @+1 {{grad_output dim 1 must equal the indices' (6 vs 7)}}
+  %r = tp.embedding_dense_backward %g, %i {num_weights = 10 : i64} : (tensor<4x6x16xf32>, tensor<4x7xi64>) -> tensor<10x16xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_dense_backward_rows(%g: tensor<4x7x16xf32>, %i: tensor<4x7xi64>) {
+  // expected-error @+1 {{num_weights must be positive, got 0}}
+  %r = tp.embedding_dense_backward %g, %i {num_weights = 0 : i64} : (tensor<4x7x16xf32>, tensor<4x7xi64>) -> tensor<0x16xf32>
+  return
+}
+
+// -----
+
+func.func @embedding_dense_backward_padding(%g: tensor<4x7x16xf32>, %i: tensor<4x7xi64>) {
+  // expected-error @+1 {{padding_idx must be -1 (none) or in [0, 10), got 10}}
+  %r = tp.embedding_dense_backward %g, %i {num_weights = 10 : i64, padding_idx = 10 : i64} : (tensor<4x7x16xf32>, tensor<4x7xi64>) -> tensor<10x16xf32>
+  return
+}
+
+// -----
+
 func.func @conv_bias_rank(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>, %b: tensor<1x4xf32>) {
   // expected-error @+1 {{expected a 1-D bias of rank 1, got rank 2}}
   %r = tp.conv2d %x, %w bias(%b) : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>, tensor<1x4xf32>) -> tensor<2x4x6x6xf32>

@@ -514,6 +514,15 @@ func.func @convolution_backward(%g: tensor<2x4x12xf32>, %x: tensor<2x3x16xf32>, 
   return
 }
 
+// CHECK-LABEL: func.func @embedding_dense_backward(
+// CHECK-NEXT: %{{.*}} = tp.embedding_dense_backward %{{.*}}, %{{.*}} {num_weights = 100 : i64} : (tensor<4x7x16xf32>, tensor<4x7xi64>) -> tensor<100x16xf32>
+// CHECK-NEXT: %{{.*}} = tp.embedding_dense_backward %{{.*}}, %{{.*}} {num_weights = 9 : i64, padding_idx = 0 : i64, scale_grad_by_freq = true} : (tensor<3x8xbf16>, tensor<3xi32>) -> tensor<9x8xbf16>
+func.func @embedding_dense_backward(%g: tensor<4x7x16xf32>, %i: tensor<4x7xi64>, %h: tensor<3x8xbf16>, %j: tensor<3xi32>) {
+  %r = tp.embedding_dense_backward %g, %i {num_weights = 100 : i64} : (tensor<4x7x16xf32>, tensor<4x7xi64>) -> tensor<100x16xf32>
+  %s = tp.embedding_dense_backward %h, %j {num_weights = 9 : i64, padding_idx = 0 : i64, scale_grad_by_freq = true} : (tensor<3x8xbf16>, tensor<3xi32>) -> tensor<9x8xbf16>
+  return
+}
+
 // CHECK-LABEL: func.func @gru_cell(
 // CHECK-NEXT: %{{.*}} = tp.gru_cell %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<12x8xf32>, tensor<12x4xf32>) -> tensor<2x4xf32>
 func.func @gru_cell(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %wi: tensor<12x8xf32>, %wh: tensor<12x4xf32>) {

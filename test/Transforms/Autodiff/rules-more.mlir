@@ -1,6 +1,6 @@
 // More of tp-autodiff's rules in IR: the masks of the extrema (built with
-// threshold_backward, as the dialect has no comparisons), the one-hot
-// product of embedding's weight gradient, the row gathers of cat, the
+// threshold_backward, as the dialect has no comparisons), embedding's
+// embedding_dense_backward, the row gathers of cat, the
 // convolution_backward of conv_transpose, the exclusive products of
 // prod; and, under cuda:fp16, the dtypes they run in.
 // RUN: tp-opt %s --tp-autodiff | FileCheck %s
@@ -27,18 +27,12 @@ func.func @amax_loss(%x: tensor<4x8xf32>) -> tensor<f32> {
   return %l : tensor<f32>
 }
 
-// embedding: dW = onehot^T g, the one-hot from the row numbers minus the
-// indices, with -1 in padding_idx's place (its row gets nothing).
+// embedding: dW = tp.embedding_dense_backward(g, indices), aten's
+// scatter-add, with the forward's vocabulary and padding_idx.
 // CHECK-LABEL: func.func @embedding_loss_grad(
-// CHECK: %[[ROWS:.*]] = tp.constant dense<{{\[\[}}0, 1, -1, 3, 4, 5]]> : tensor<1x6xi64>
-// CHECK: %[[I:.*]] = tp.reshape %arg1 {shape = array<i64: 6, 1>}
-// CHECK: %[[D:.*]] = tp.sub %[[ROWS]], %[[I]] : (tensor<1x6xi64>, tensor<6x1xi64>) -> tensor<6x6xi64>
-// CHECK: %[[DF:.*]] = tp.cast %[[D]] : tensor<6x6xi64> to tensor<6x6xf32>
-// CHECK: %[[HOT:.*]] = tp.sub %{{.*}}, %{{.*}} : (tensor<f32>, tensor<6x6xf32>) -> tensor<6x6xf32>
-// CHECK: %[[G:.*]] = tp.reshape %{{.*}} {shape = array<i64: 6, 4>}
-// CHECK: %[[HT:.*]] = tp.transpose %[[HOT]]
-// CHECK: %[[DW:.*]] = tp.mm %[[HT]], %[[G]] : (tensor<6x6xf32>, tensor<6x4xf32>) -> tensor<6x4xf32>
-// CHECK: return %{{.*}}, %[[DW]]
+// CHECK: %[[G:.*]] = tp.expand %{{.*}} -> tensor<2x3x4xf32>
+// CHECK-NEXT: %[[DW:.*]] = tp.embedding_dense_backward %[[G]], %arg1 {num_weights = 6 : i64, padding_idx = 2 : i64} : (tensor<2x3x4xf32>, tensor<2x3xi64>) -> tensor<6x4xf32>
+// CHECK-NEXT: return %{{.*}}, %[[DW]]
 func.func @embedding_loss(%w: tensor<6x4xf32>, %i: tensor<2x3xi64>) -> tensor<f32> {
   %e = tp.embedding %w, %i {padding_idx = 2 : i64} : (tensor<6x4xf32>, tensor<2x3xi64>) -> tensor<2x3x4xf32>
   %l = tp.sum %e : (tensor<2x3x4xf32>) -> tensor<f32>

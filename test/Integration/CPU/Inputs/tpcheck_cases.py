@@ -227,6 +227,24 @@ def shape(mode):
         op_case("embedding", [rand((10, 6), dtype=dt), randint((3, 4), 0, 10)],
                 "embedding", "%a0, %a1", "", [((3, 4, 6), dt)],
                 lambda w, i: [w[i.astype(np.int64)]]),
+        # embedding's weight gradient: repeated indices add up, padding_idx
+        # gets nothing, scale_grad_by_freq divides by the counts, indices
+        # outside [0, V) go to the row the forward read (clamped).
+        op_case("embedding_dense_backward",
+                [rand((3, 4, 6), dtype=dt), randint((3, 4), 0, 5)],
+                "embedding_dense_backward", "%a0, %a1", "num_weights = 10 : i64",
+                [((10, 6), dt)], lambda g, i: [embedding_backward(g, i, 10)]),
+        op_case("embedding_dense_backward_pad_freq",
+                [rand((2, 7, 3), dtype=dt), randint((2, 7), 0, 4, "i32")],
+                "embedding_dense_backward", "%a0, %a1",
+                "num_weights = 6 : i64, padding_idx = 2 : i64, "
+                "scale_grad_by_freq = true", [((6, 3), dt)],
+                lambda g, i: [embedding_backward(g, i, 6, 2, True)]),
+        op_case("embedding_dense_backward_clamped",
+                [rand((5, 4), dtype=dt),
+                 (np.array([-3, 12, 1, 5, 12], np.int64), "i64")],
+                "embedding_dense_backward", "%a0, %a1", "num_weights = 6 : i64",
+                [((6, 4), dt)], lambda g, i: [embedding_backward(g, i, 6)]),
         op_case("reflection_pad1d", [rand((2, 3, 8), dtype=dt)],
                 "reflection_pad1d", "%a0", "padding = array<i64: 3, 2>",
                 [((2, 3, 13), dt)],
@@ -783,6 +801,20 @@ def matmul(mode):
              lambda x, y, z: [R(R(x @ y) @ z)]),
     ]
     return cases
+
+
+def embedding_backward(g, indices, rows, padding=-1, freq=False):
+    """aten::embedding_dense_backward by np.add.at (indices clamped)."""
+    raw = indices.astype(np.int64).ravel()
+    idx = np.clip(raw, 0, rows - 1)
+    grad = g.reshape(idx.size, -1)
+    scale = np.ones(idx.size)
+    if freq:
+        scale /= np.bincount(idx, minlength=rows)[idx]
+    scale[raw == padding] = 0
+    out = np.zeros((rows, grad.shape[1]))
+    np.add.at(out, idx, grad * scale[:, None])
+    return out
 
 
 # ----------------------------------------------------------------------------

@@ -260,6 +260,7 @@ LogicalResult inferIndexedShape(RuleContext &op, Value input, Value index,
                                 Value source);
 LogicalResult inferIndexPutShape(RuleContext &op);
 LogicalResult inferEmbeddingShape(RuleContext &op);
+LogicalResult inferEmbeddingDenseBackwardShape(RuleContext &op);
 LogicalResult inferPadShape(RuleContext &op, int64_t spatialRank);
 LogicalResult inferPoolShape(RuleContext &op, int64_t spatialRank,
                              ArrayRef<int64_t> kernel,

@@ -100,6 +100,29 @@ def TP_EmbeddingOp : TP_SingleResultOp<"embedding",
     "%r = tp.embedding %w, %i : (tensor<100x16xf32>, tensor<4x7xi64>) -> tensor<4x7x16xf32>",
     [], "::mlir::tp::inferEmbeddingShape(op)">;
 
+/// aten::embedding_dense_backward: what tp-autodiff builds for embedding's
+/// weight.
+def TP_EmbeddingDenseBackwardOp : TP_SingleResultOp<"embedding_dense_backward",
+    "aten::embedding_dense_backward: embedding's weight gradient, a "
+    "scatter-add of grad_output's rows", TP_DtypeRule<"First">,
+    (ins TP_Tensor:$grad_output, TP_Tensor:$indices, I64Attr:$num_weights,
+         DefaultValuedAttr<I64Attr, "-1">:$padding_idx,
+         DefaultValuedAttr<BoolAttr, "false">:$scale_grad_by_freq),
+    "$grad_output `,` $indices",
+    "%r = tp.embedding_dense_backward %g, %i {num_weights = 100 : i64} : (tensor<4x7x16xf32>, tensor<4x7xi64>) -> tensor<100x16xf32>",
+    [], "::mlir::tp::inferEmbeddingDenseBackwardShape(op)"> {
+  let familyDescription =
+      "The gradient of `tp.embedding`'s (num_weights, D) weight given the "
+      "gradient `grad_output` (the indices' shape, then D) of its result: "
+      "row v is the sum of the rows of grad_output whose index is v; the row "
+      "of `padding_idx` (when it is not -1) gets nothing, and with "
+      "`scale_grad_by_freq` each row is divided by its index's count. "
+      "Indices outside [0, num_weights) are clamped into it, as the CPU "
+      "lowering of `tp.embedding` clamps them (this op is its adjoint). "
+      "Lowered to a loop over the rows of grad_output that adds each into "
+      "its weight row (f32 accumulation for f16 and bf16).";
+}
+
 /// Padding of the last N dimensions: padding = (left, right, top, bottom, ...).
 class TP_PadOp<string mnemonic, string summaryText, int n, string example>
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"First">,
