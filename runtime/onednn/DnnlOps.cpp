@@ -796,6 +796,32 @@ struct ConvBackwardEntry {
 std::unordered_map<std::string, std::shared_ptr<ConvBackwardEntry>>
     convBackwardCache;
 
+/// Creates the backward-weights primitive `Bwd` (with the forward `Fwd` of
+/// the same geometry as its hint) into `entry`: the convolution and the
+/// deconvolution have the same descriptors. A zero `diffBias` descriptor:
+/// no bias gradient.
+template <typename Fwd, typename Bwd>
+void buildBackwardWeights(ConvBackwardEntry &entry, dnnl::algorithm algorithm,
+                          const ConvShape &c, const dnnl::memory::desc &src,
+                          const dnnl::memory::desc &weights,
+                          const dnnl::memory::desc &diffWeights,
+                          const dnnl::memory::desc &diffBias,
+                          const dnnl::memory::desc &dst) {
+  typename Fwd::primitive_desc hint(
+      typename Fwd::desc(dnnl::prop_kind::forward_training, algorithm, src,
+                         weights, dst, c.strides, c.dil, c.padL, c.padR),
+      engine());
+  typename Bwd::primitive_desc pd(
+      typename Bwd::desc(algorithm, src, diffWeights, diffBias, dst, c.strides,
+                         c.dil, c.padL, c.padR),
+      engine(), hint);
+  entry.src = pd.src_desc();
+  entry.diffDst = pd.diff_dst_desc();
+  entry.diffWeights = pd.diff_weights_desc();
+  entry.diffBias = pd.diff_bias_desc();
+  entry.primitive = Bwd(pd);
+}
+
 /// The weight (and bias) gradient of the convolution taking `src` to an
 /// output whose gradient is `diffDst`, through oneDNN's backward-weights
 /// primitive. The gradients are accumulated and kept in f32, then rounded
@@ -834,46 +860,17 @@ tp_rt_status convBackwardWeights(dt type, View diffDst, View src,
                            dstAny = anyLayout(c->dstSizes, in),
                            wAny = anyLayout(c->wSizes, dt::f32),
                            bias({c->cout}, dt::f32, dims{1});
-        dnnl::memory::desc none;
-        if (!transposed) {
-          dnnl::convolution_forward::primitive_desc hint(
-              dnnl::convolution_forward::desc(
-                  dnnl::prop_kind::forward_training,
-                  dnnl::algorithm::convolution_direct, srcAny,
-                  anyLayout(c->wSizes, in), dstAny, c->strides, c->dil, c->padL,
-                  c->padR),
-              engine());
-          dnnl::convolution_backward_weights::primitive_desc pd(
-              dnnl::convolution_backward_weights::desc(
-                  dnnl::algorithm::convolution_direct, srcAny, wAny,
-                  hasBias ? bias : none, dstAny, c->strides, c->dil, c->padL,
-                  c->padR),
-              engine(), hint);
-          entry->src = pd.src_desc();
-          entry->diffDst = pd.diff_dst_desc();
-          entry->diffWeights = pd.diff_weights_desc();
-          entry->diffBias = pd.diff_bias_desc();
-          entry->primitive = dnnl::convolution_backward_weights(pd);
-        } else {
-          dnnl::deconvolution_forward::primitive_desc hint(
-              dnnl::deconvolution_forward::desc(
-                  dnnl::prop_kind::forward_training,
-                  dnnl::algorithm::deconvolution_direct, srcAny,
-                  anyLayout(c->wSizes, in), dstAny, c->strides, c->dil, c->padL,
-                  c->padR),
-              engine());
-          dnnl::deconvolution_backward_weights::primitive_desc pd(
-              dnnl::deconvolution_backward_weights::desc(
-                  dnnl::algorithm::deconvolution_direct, srcAny, wAny,
-                  hasBias ? bias : none, dstAny, c->strides, c->dil, c->padL,
-                  c->padR),
-              engine(), hint);
-          entry->src = pd.src_desc();
-          entry->diffDst = pd.diff_dst_desc();
-          entry->diffWeights = pd.diff_weights_desc();
-          entry->diffBias = pd.diff_bias_desc();
-          entry->primitive = dnnl::deconvolution_backward_weights(pd);
-        }
+        dnnl::memory::desc biasOrNone = hasBias ? bias : dnnl::memory::desc();
+        if (!transposed)
+          buildBackwardWeights<dnnl::convolution_forward,
+                               dnnl::convolution_backward_weights>(
+              *entry, dnnl::algorithm::convolution_direct, *c, srcAny,
+              anyLayout(c->wSizes, in), wAny, biasOrNone, dstAny);
+        else
+          buildBackwardWeights<dnnl::deconvolution_forward,
+                               dnnl::deconvolution_backward_weights>(
+              *entry, dnnl::algorithm::deconvolution_direct, *c, srcAny,
+              anyLayout(c->wSizes, in), wAny, biasOrNone, dstAny);
         return entry;
       });
   size_t width = sizeOf(type);
