@@ -95,6 +95,20 @@ struct Rule {
 Value expandReduced(Rule &r, Value grad, Value input, ArrayRef<int64_t> dims,
                     bool keepdim);
 
+/// The gradient of x from that of its p-norm `y` over `dims` (`grad`, of
+/// y's shape, `keepdim` as the norm's): p = 2: x g / n; p = 1: sign(x) g;
+/// p = +-inf: g shared evenly between the entries of the largest (smallest)
+/// magnitude, times their sign; other p >= 1: sign(x) |x|^(p-1) g /
+/// n^(p-1), zero where n = 0; p < 1: sign(x) |x|^(p-1) n^(1-p) g, zero
+/// where x = 0, as PyTorch. Null for p = 0 (a count: nothing to give).
+Value pnormGradient(Rule &r, Value x, Value y, Value grad, double p,
+                    ArrayRef<int64_t> dims, bool keepdim);
+
+/// The gradients of x and y from that (`g`) of maximum(x, y) or minimum(x,
+/// y): g where the operand wins, g / 2 each on ties, as PyTorch.
+std::pair<Value, Value> extremumGradients(Rule &r, Value x, Value y, Value g,
+                                          bool isMaximum);
+
 // The rules of each op family: nullopt when `r.op` is not of the family.
 std::optional<LogicalResult> applyElementwiseRule(Rule &r);
 std::optional<LogicalResult> applyProductRule(Rule &r);

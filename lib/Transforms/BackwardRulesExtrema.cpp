@@ -21,6 +21,17 @@
 using namespace mlir;
 using namespace mlir::tp;
 
+// Declared in BackwardRule.h: where(x == y, g / 2, g) masked to where each
+// operand wins.
+std::pair<Value, Value> mlir::tp::extremumGradients(Rule &r, Value x, Value y,
+                                                    Value g, bool isMaximum) {
+  Value d = r.castTo(r.sub(x, y), elementTypeOf(g));
+  Value tie = r.scale(r.mul(r.isZero(d), g), 0.5);
+  Value xWins = r.passAbove(g, isMaximum ? d : r.neg(d), 0.0);
+  Value yWins = r.passAbove(g, isMaximum ? r.neg(d) : d, 0.0);
+  return {r.add(xWins, tie), r.add(yWins, tie)};
+}
+
 namespace {
 /// amax over `dims` and max over all: mask = (x == y), dx = mask g /
 /// count(mask).
@@ -57,17 +68,14 @@ LogicalResult maxDimRule(Rule &r, MaxDimOp max) {
   return success();
 }
 
-/// maximum / minimum: where(x == y, g / 2, g) masked to where x wins.
+/// maximum / minimum of the operands.
 LogicalResult binaryRule(Rule &r, bool isMaximum) {
-  Value x = r.op->getOperand(0), y = r.op->getOperand(1), g = r.grad;
-  Value d = r.castTo(r.sub(x, y), elementTypeOf(g));
-  Value tie = r.scale(r.mul(r.isZero(d), g), 0.5);
-  Value xWins = r.passAbove(g, isMaximum ? d : r.neg(d), 0.0);
-  Value yWins = r.passAbove(g, isMaximum ? r.neg(d) : d, 0.0);
+  Value x = r.op->getOperand(0), y = r.op->getOperand(1);
+  auto [dx, dy] = extremumGradients(r, x, y, r.grad, isMaximum);
   if (r.active(x))
-    r.give(x, r.add(xWins, tie));
+    r.give(x, dx);
   if (r.active(y))
-    r.give(y, r.add(yWins, tie));
+    r.give(y, dy);
   return success();
 }
 } // namespace

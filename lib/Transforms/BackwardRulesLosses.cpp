@@ -2,7 +2,8 @@
 //
 // The backward of mse_loss, binary_cross_entropy_with_logits, nll_loss and
 // cross_entropy of class-index targets (through the dialect's
-// nll_loss_backward op).
+// nll_loss_backward op), the elementwise losses, and the row-wise
+// margin_ranking_loss, cosine_embedding_loss and triplet_margin_loss.
 //
 //===----------------------------------------------------------------------===//
 
@@ -286,11 +287,12 @@ LogicalResult elementwiseLossRule(Rule &r) {
       dx = r.neg(e);
       dt = r.mul(e, r.add(r.neg(d), r.scalar(t, 1.0)));
     } else {
-      if (r.active(t))
-        return op->emitOpError("tp-autodiff: the gradient of kl_div with "
-                               "respect to a target of probabilities "
-                               "(log_target = false) is not implemented yet");
+      // t (log(t) - x), 0 where t = 0: -t, and log(t) + 1 - x where t > 0
+      // (PyTorch's masks t = 0; a negative target makes the loss NaN).
       dx = r.neg(t);
+      if (r.active(t))
+        dt = r.passAbove(r.sub(r.add(r.make("tp.log", t), r.scalar(t, 1.0)), x),
+                         t, 0.0);
     }
   } else if (auto l = dyn_cast<PoissonNllLossOp>(op)) {
     if (l.getLogInput()) {
@@ -358,6 +360,97 @@ LogicalResult marginRankingRule(Rule &r, MarginRankingLossOp l) {
   r.give(t, r.neg(r.mul(d, pass)));
   return success();
 }
+/// The gradient of each row's loss, shaped `rows` (the unreduced loss's
+/// shape): g, or g / rows for mean.
+Value perRow(Rule &r, Reduction reduction, Value rowValues,
+             ArrayRef<int64_t> rows) {
+  if (reduction == Reduction::None)
+    return r.reshape(r.grad, rows);
+  return r.expand(perElement(r, reduction, rowValues), rows);
+}
+
+/// cosine_embedding_loss, as tensorplay computes it along the last dim:
+/// cos = s / sqrt(m1 m2), s = sum(x1 x2), mi = sum(xi xi) + 1e-12; the loss
+/// is 1 - cos where t = 1 and max(0, cos - margin) where t = -1. So
+/// dcos/dx1 = x2 / sqrt(m1 m2) - cos x1 / m1 (and symmetrically); the
+/// target only selects.
+LogicalResult cosineEmbeddingRule(Rule &r, CosineEmbeddingLossOp l) {
+  Value x1 = l.getInput1(), x2 = l.getInput2();
+  int64_t dim = rankOf(x1) - 1;
+  auto rowSum = [&](Value v) { return r.sumAlong(v, {dim}, /*keepdim=*/true); };
+  Value m1 = r.add(rowSum(r.mul(x1, x1)), r.scalar(x1, 1e-12));
+  Value m2 = r.add(rowSum(r.mul(x2, x2)), r.scalar(x2, 1e-12));
+  Value root = r.make("tp.sqrt", r.mul(m1, m2));
+  Value cos = r.div(rowSum(r.mul(x1, x2)), root);
+  // The rows with the reduced dim kept: the target, then dL/dcos.
+  SmallVector<int64_t> kept(shapeOf(cos));
+  Value t = r.reshape(r.castTo(l.getTarget(), elementTypeOf(cos)), kept);
+  Value one = r.scalar(cos, 1.0);
+  Value isPositive = r.isZero(r.sub(t, one));
+  Value isNegative = r.isZero(r.add(t, one));
+  Value above = r.sub(cos, r.scalar(cos, l.getMargin().convertToDouble()));
+  Value dcos = r.sub(r.passAbove(isNegative, above, 0.0), isPositive);
+  Value c = r.mul(dcos, perRow(r, l.getReduction(), t, kept));
+  if (r.active(x1))
+    r.give(x1, r.mul(c, r.sub(r.div(x2, root), r.div(r.mul(cos, x1), m1))));
+  if (r.active(x2))
+    r.give(x2, r.mul(c, r.sub(r.div(x1, root), r.div(r.mul(cos, x2), m2))));
+  return success();
+}
+
+/// triplet_margin_loss: max(0, d(a, p) - d(a, n) + margin) per row, d(u,
+/// v) = ||u - v + eps||_p along the last dim of the common shape, d(a, n)
+/// replaced by min(d(a, n), d(p, n)) with swap.
+LogicalResult tripletMarginRule(Rule &r, TripletMarginLossOp l) {
+  double p = l.getP().convertToDouble(), eps = l.getEps().convertToDouble();
+  if (p == 0.0)
+    return success(); // distances that count: no gradient
+  Value a = l.getAnchor(), pos = l.getPositive(), neg = l.getNegative();
+  SmallVector<int64_t> full;
+  if (failed(broadcastShapes({shapeOf(a), shapeOf(pos), shapeOf(neg)}, full)))
+    return l.emitOpError("tp-autodiff: operands do not broadcast");
+  int64_t dim = static_cast<int64_t>(full.size()) - 1;
+  OpBuilder &builder = r.b.builder;
+  // (u - v + eps) over the common shape, and its p-norm along dim.
+  auto difference = [&](Value u, Value v) {
+    return r.expand(r.add(r.sub(u, v), r.scalar(u, eps)), full);
+  };
+  auto distance = [&](Value d) {
+    return r.make("tp.norm", d,
+                  {r.attr("p", builder.getF64FloatAttr(p)),
+                   r.attr("dim", builder.getDenseI64ArrayAttr({dim})),
+                   r.attr("keepdim", builder.getBoolAttr(false))});
+  };
+  Value ap = difference(a, pos), an = difference(a, neg);
+  Value dap = distance(ap), dan = distance(an);
+  Value pn, dpn, closest = dan;
+  if (l.getSwap()) {
+    pn = difference(pos, neg);
+    dpn = distance(pn);
+    closest = r.make("tp.minimum", {dan, dpn});
+  }
+  Value z = r.add(r.sub(dap, closest),
+                  r.scalar(dap, l.getMargin().convertToDouble()));
+  SmallVector<int64_t> rows(shapeOf(z));
+  Value pass = r.passAbove(perRow(r, l.getReduction(), z, rows), z, 0.0);
+  // d/d(ap) and d/d(an), d/d(pn) through the min.
+  Value gap = pnormGradient(r, ap, dap, pass, p, {dim}, /*keepdim=*/false);
+  Value gdan = r.neg(pass), gdpn;
+  if (pn)
+    std::tie(gdan, gdpn) =
+        extremumGradients(r, dan, dpn, gdan, /*isMaximum=*/false);
+  Value gan = pnormGradient(r, an, dan, gdan, p, {dim}, /*keepdim=*/false);
+  r.give(a, r.add(gap, gan));
+  if (pn) {
+    Value gpn = pnormGradient(r, pn, dpn, gdpn, p, {dim}, /*keepdim=*/false);
+    r.give(pos, r.sub(gpn, gap));
+    r.give(neg, r.neg(r.add(gan, gpn)));
+  } else {
+    r.give(pos, r.neg(gap));
+    r.give(neg, r.neg(gan));
+  }
+  return success();
+}
 } // namespace
 
 std::optional<LogicalResult> mlir::tp::applyLossRule(Rule &r) {
@@ -380,5 +473,9 @@ std::optional<LogicalResult> mlir::tp::applyLossRule(Rule &r) {
     return elementwiseLossRule(r);
   if (auto l = dyn_cast<MarginRankingLossOp>(op))
     return marginRankingRule(r, l);
+  if (auto l = dyn_cast<CosineEmbeddingLossOp>(op))
+    return cosineEmbeddingRule(r, l);
+  if (auto l = dyn_cast<TripletMarginLossOp>(op))
+    return tripletMarginRule(r, l);
   return std::nullopt;
 }

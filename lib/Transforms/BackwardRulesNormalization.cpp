@@ -14,8 +14,8 @@
 //
 // where gw = g * weight and the means run over what the forward normalized.
 //
-// normalize (p = 2): y = x / max(n, eps), n = ||x|| along dim, so dx =
-// g / max(n, eps) - x sum(g x) / n^3 where n > eps; cosine_similarity is
+// normalize: y = x / max(n, eps), n = ||x||_p along dim, so dx =
+// g / max(n, eps) - sum(g x) / n^2 dn/dx where n > eps; cosine_similarity is
 // sum(normalize(x1) normalize(x2)) along dim, as tensorplay computes it.
 //
 //===----------------------------------------------------------------------===//
@@ -167,32 +167,31 @@ LogicalResult batchNormRule(Rule &r, BatchNormOp bn) {
   }
   return success();
 }
-/// The gradient of x from that of y = x / max(||x||, eps) along dim (p =
-/// 2): gy / max(n, eps) - x sum(gy x) / n^3 where n > eps.
-Value normalizeGradient(Rule &r, Value x, Value gy, int64_t dim, double eps) {
+/// The gradient of x from that of y = x / max(||x||_p, eps) along dim:
+/// gy / max(n, eps) - (sum(gy x) / n^2) dn/dx where n > eps (for p = 2,
+/// x sum(gy x) / n^3).
+Value normalizeGradient(Rule &r, Value x, Value gy, double p, int64_t dim,
+                        double eps) {
   OpBuilder &builder = r.b.builder;
   Value n = r.make("tp.norm", x,
-                   {r.attr("p", builder.getF64FloatAttr(2.0)),
+                   {r.attr("p", builder.getF64FloatAttr(p)),
                     r.attr("dim", builder.getDenseI64ArrayAttr({dim})),
                     r.attr("keepdim", builder.getBoolAttr(true))});
   Value d = r.make("tp.maximum", {n, r.scalar(n, eps)});
+  Value direct = r.div(gy, d);
   Value s = r.sumAlong(r.mul(gy, x), {dim}, /*keepdim=*/true);
-  Value term = r.div(r.mul(x, s), r.mul(r.mul(n, n), n));
-  return r.sub(r.div(gy, d), r.passAbove(term, n, eps));
+  Value term = pnormGradient(r, x, n, r.div(s, r.mul(n, n)), p, {dim},
+                             /*keepdim=*/true);
+  // (p = 0 counts: its norm has no gradient.)
+  return term ? r.sub(direct, r.passAbove(term, n, eps)) : direct;
 }
 
 LogicalResult normalizeRule(Rule &r, NormalizeOp normalize) {
   Value x = normalize.getInput();
-  double p = normalize.getP().convertToDouble();
-  if (p != 2.0)
-    return normalize.emitOpError("tp-autodiff: the backward of "
-                                 "tp.normalize is implemented for p = 2 only "
-                                 "so far, got p = ")
-           << p;
   int64_t dim =
       normalizeDim(static_cast<int64_t>(normalize.getDim()), rankOf(x));
-  r.give(x, normalizeGradient(r, x, r.grad, dim,
-                              normalize.getEps().convertToDouble()));
+  r.give(x, normalizeGradient(r, x, r.grad, normalize.getP().convertToDouble(),
+                              dim, normalize.getEps().convertToDouble()));
   return success();
 }
 
@@ -226,9 +225,9 @@ LogicalResult cosineSimilarityRule(Rule &r, CosineSimilarityOp cos) {
                    r.attr("eps", builder.getF64FloatAttr(eps))});
   };
   if (r.active(x1))
-    r.give(x1, normalizeGradient(r, a, r.mul(g, normalized(b)), dim, eps));
+    r.give(x1, normalizeGradient(r, a, r.mul(g, normalized(b)), 2.0, dim, eps));
   if (r.active(x2))
-    r.give(x2, normalizeGradient(r, b, r.mul(g, normalized(a)), dim, eps));
+    r.give(x2, normalizeGradient(r, b, r.mul(g, normalized(a)), 2.0, dim, eps));
   return success();
 }
 } // namespace

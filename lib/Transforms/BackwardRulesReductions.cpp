@@ -2,9 +2,9 @@
 //
 // The backward of sum and mean (the gradient expanded back over the reduced
 // dimensions), prod (from exclusive cumulative products, exact with
-// zeros), the p-norms and dist, cumsum, the layout ops (the inverse layout
-// change, or the sum over what expand broadcast), and softmax / log_softmax /
-// softmin from their saved outputs.
+// zeros), cumprod (exact with zeros too), the p-norms and dist, cumsum, the
+// layout ops (the inverse layout change, or the sum over what expand
+// broadcast), and softmax / log_softmax / softmin from their saved outputs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,10 +14,41 @@
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include <cmath>
-#include <sstream>
 
 using namespace mlir;
 using namespace mlir::tp;
+
+// Declared in BackwardRule.h.
+Value mlir::tp::pnormGradient(Rule &r, Value x, Value y, Value grad, double p,
+                              ArrayRef<int64_t> dims, bool keepdim) {
+  Value g = expandReduced(r, grad, x, dims, keepdim);
+  if (p == 0.0)
+    return Value();
+  if (p == 1.0)
+    return r.mul(r.sign(x), g);
+  Value n = expandReduced(r, y, x, dims, keepdim);
+  if (std::isinf(p)) {
+    // The entries of the largest (p = inf) or smallest (p = -inf)
+    // magnitude share g evenly.
+    Value mask = r.isZero(r.sub(r.make("tp.abs", x), n));
+    Value count =
+        r.expand(r.sumAlong(mask, dims, /*keepdim=*/true), shapeOf(x));
+    return r.mul(r.mul(r.sign(x), mask), r.div(g, count));
+  }
+  if (p < 1.0) {
+    // PyTorch's: sign(x) |x|^(p-1) n^(1-p) g, 0 where x = 0 (|x|^(p-1) is
+    // infinite there).
+    Value magnitude = r.make("tp.abs", x);
+    Value scaled = r.passAbove(r.power(magnitude, p - 1.0), magnitude, 0.0);
+    return r.mul(r.mul(r.sign(x), scaled), r.mul(g, r.power(n, 1.0 - p)));
+  }
+  // n + (n == 0): the quotient is 0 there, as x is.
+  Value safe = r.add(n, r.isZero(n));
+  if (p == 2.0)
+    return r.mul(x, r.div(g, safe));
+  Value magnitude = r.power(r.make("tp.abs", x), p - 1.0);
+  return r.mul(r.mul(r.sign(x), magnitude), r.div(g, r.power(safe, p - 1.0)));
+}
 
 namespace {
 LogicalResult reductionRule(Rule &r) {
@@ -37,6 +68,21 @@ LogicalResult reductionRule(Rule &r) {
   Value scaled = r.div(r.grad, r.scalar(r.grad, static_cast<double>(count)));
   r.give(x, expandReduced(r, scaled, x, dims, mean.getKeepdim()));
   return success();
+}
+
+/// cumprod([1, v_0, ..., v_{n-2}]) along dim: at each position the product
+/// of the entries before it (n = v's size along dim, at least 2).
+Value exclusiveCumprod(Rule &r, Value v, int64_t dim) {
+  SmallVector<int64_t> oneShape(shapeOf(v));
+  int64_t size = oneShape[dim];
+  oneShape[dim] = 1;
+  ++r.b.numCreated;
+  Value ones =
+      createFloatSplat(r.b.builder, r.b.loc,
+                       RankedTensorType::get(oneShape, elementTypeOf(v)), 1.0);
+  Value shifted = r.cat({ones, r.sliceAlong(v, dim, 0, size - 1)}, dim);
+  return r.make("tp.cumprod", shifted,
+                {r.attr("dim", r.b.builder.getI64IntegerAttr(dim))});
 }
 
 /// prod: dx_i = g prod_{j != i} x_j, the product of the exclusive
@@ -62,65 +108,14 @@ LogicalResult prodRule(Rule &r, ProdOp prod) {
     r.give(x, g);
     return success();
   }
-  SmallVector<int64_t> oneShape(shapeOf(v));
-  oneShape[dim] = 1;
-  ++r.b.numCreated;
-  Value ones =
-      createFloatSplat(r.b.builder, r.b.loc,
-                       RankedTensorType::get(oneShape, elementTypeOf(v)), 1.0);
-  // cumprod([1, v_0, ..., v_{n-2}]): the product of the entries before.
-  auto exclusive = [&](Value t) {
-    Value shifted = r.cat({ones, r.sliceAlong(t, dim, 0, size - 1)}, dim);
-    return r.make("tp.cumprod", shifted,
-                  {r.attr("dim", r.b.builder.getI64IntegerAttr(dim))});
-  };
   SmallVector<int64_t> reversed;
   for (int64_t i = size - 1; i >= 0; --i)
     reversed.push_back(i);
-  Value before = exclusive(v);
-  Value after =
-      r.gatherAlong(exclusive(r.gatherAlong(v, dim, reversed)), dim, reversed);
+  Value before = exclusiveCumprod(r, v, dim);
+  Value after = r.gatherAlong(
+      exclusiveCumprod(r, r.gatherAlong(v, dim, reversed), dim), dim, reversed);
   r.give(x, r.mul(r.reshape(r.mul(before, after), shape), g));
   return success();
-}
-
-/// The gradient of the p-norm `y` of `x` over `dims` from the norm's
-/// gradient `grad` (of y's shape): p = 2: x g / n; p = 1: sign(x) g; p =
-/// inf: g shared between the entries of the largest magnitude, times their
-/// sign; other p >= 1: sign(x) |x|^(p-1) g / n^(p-1). Zero where n = 0, as
-/// PyTorch. Null with nothing to give for p = 0 (a count); failure for
-/// p < 1 and p = -inf.
-FailureOr<Value> pnormGradient(Rule &r, Value x, Value y, Value grad, double p,
-                               ArrayRef<int64_t> dims, bool keepdim) {
-  Operation *op = r.op;
-  Value g = expandReduced(r, grad, x, dims, keepdim);
-  if (p == 0.0)
-    return Value();
-  if (p == 1.0)
-    return r.mul(r.sign(x), g);
-  Value n = expandReduced(r, y, x, dims, keepdim);
-  if (std::isinf(p)) {
-    if (p < 0)
-      return op->emitOpError("tp-autodiff: the backward of '")
-             << op->getName() << "' with p = -inf is not implemented";
-    Value mask = r.isZero(r.sub(r.make("tp.abs", x), n));
-    Value count =
-        r.expand(r.sumAlong(mask, dims, /*keepdim=*/true), shapeOf(x));
-    return r.mul(r.mul(r.sign(x), mask), r.div(g, count));
-  }
-  if (p < 1.0) {
-    std::ostringstream shown;
-    shown << p;
-    return op->emitOpError("tp-autodiff: the backward of '")
-           << op->getName() << "' with p = " << shown.str()
-           << " (below 1) is not implemented";
-  }
-  // n + (n == 0): the quotient is 0 there, as x is.
-  Value safe = r.add(n, r.isZero(n));
-  if (p == 2.0)
-    return r.mul(x, r.div(g, safe));
-  Value magnitude = r.power(r.make("tp.abs", x), p - 1.0);
-  return r.mul(r.mul(r.sign(x), magnitude), r.div(g, r.power(safe, p - 1.0)));
 }
 
 LogicalResult normRule(Rule &r, NormOp norm) {
@@ -130,11 +125,8 @@ LogicalResult normRule(Rule &r, NormOp norm) {
                             "complex input is not implemented");
   double p = norm.getP() ? norm.getP()->convertToDouble() : 2.0;
   SmallVector<int64_t> dims = reductionDims(norm.getDim(), rankOf(x));
-  FailureOr<Value> dx =
-      pnormGradient(r, x, norm.getResult(), r.grad, p, dims, norm.getKeepdim());
-  if (failed(dx))
-    return failure();
-  r.give(x, *dx);
+  r.give(x, pnormGradient(r, x, norm.getResult(), r.grad, p, dims,
+                          norm.getKeepdim()));
   return success();
 }
 
@@ -144,14 +136,13 @@ LogicalResult distRule(Rule &r, DistOp dist) {
   Value d = r.sub(x, y);
   if (!d)
     return failure();
-  FailureOr<Value> dd = pnormGradient(
-      r, d, dist.getResult(), r.grad, dist.getP().convertToDouble(),
-      reductionDims(std::nullopt, rankOf(d)), /*keepdim=*/false);
-  if (failed(dd))
-    return failure();
-  if (*dd) {
-    r.give(x, *dd);
-    r.give(y, r.neg(*dd));
+  Value dd = pnormGradient(r, d, dist.getResult(), r.grad,
+                           dist.getP().convertToDouble(),
+                           reductionDims(std::nullopt, rankOf(d)),
+                           /*keepdim=*/false);
+  if (dd) {
+    r.give(x, dd);
+    r.give(y, r.neg(dd));
   }
   return success();
 }
@@ -168,6 +159,58 @@ LogicalResult cumsumRule(Rule &r, CumsumOp cumsum) {
   Value running = r.make("tp.cumsum", g,
                          {r.attr("dim", r.b.builder.getI64IntegerAttr(dim))});
   r.give(x, r.add(r.sub(total, running), g));
+  return success();
+}
+
+/// cumprod along a dim of size n: y_i = prod_{k <= i} x_k, so dx_j =
+/// prod_{k < j} x_k * sum_{i >= j} g_i prod_{j < k <= i} x_k. The inner
+/// products are one cumprod of an n x n spread of x (ones at and below the
+/// diagonal), so the gradient is exact where x has zeros (y / x is not),
+/// at O(n^2) per row.
+LogicalResult cumprodRule(Rule &r, CumprodOp cumprod) {
+  Value x = cumprod.getInput(), g = r.grad;
+  int64_t rank = rankOf(x);
+  Type element = elementTypeOf(g);
+  Value v = r.castTo(x, element);
+  if (rank == 0) {
+    r.give(x, g);
+    return success();
+  }
+  int64_t dim = normalizeDim(static_cast<int64_t>(cumprod.getDim()), rank);
+  int64_t last = rank - 1, n = shapeOf(x)[dim];
+  if (ShapedType::isDynamic(n))
+    return cumprod.emitOpError("tp-autodiff: the backward of tp.cumprod "
+                               "needs a static size along dim");
+  if (n == 1) {
+    r.give(x, g);
+    return success();
+  }
+  if (dim != last) {
+    v = r.transpose(v, dim, last);
+    g = r.transpose(g, dim, last);
+  }
+  // [..., 1, n]: x and g along the rows of the spread.
+  SmallVector<int64_t> row(shapeOf(v));
+  row.insert(row.end() - 1, 1);
+  SmallVector<double> after(n * n), from(n * n);
+  for (int64_t j = 0; j < n; ++j)
+    for (int64_t i = 0; i < n; ++i) {
+      after[j * n + i] = i > j;
+      from[j * n + i] = i >= j;
+    }
+  Type i1 = r.b.builder.getI1Type();
+  Value one = r.scalar(v, 1.0), zero = r.scalar(v, 0.0);
+  // spread[..., j, i] = x_i for i > j, else 1; its cumprod along i is
+  // prod_{j < k <= i} x_k for i >= j.
+  Value spread = r.make(
+      "tp.where", {r.constant({n, n}, i1, after), r.reshape(v, row), one});
+  Value running = r.make("tp.cumprod", spread,
+                         {r.attr("dim", r.b.builder.getI64IntegerAttr(rank))});
+  Value terms = r.make("tp.where", {r.constant({n, n}, i1, from),
+                                    r.mul(running, r.reshape(g, row)), zero});
+  Value later = r.sumAlong(terms, {rank}, /*keepdim=*/false);
+  Value dx = r.mul(exclusiveCumprod(r, v, last), later);
+  r.give(x, dim == last ? dx : r.transpose(dx, dim, last));
   return success();
 }
 
@@ -222,6 +265,8 @@ std::optional<LogicalResult> mlir::tp::applyReductionRule(Rule &r) {
     return cumsumRule(r, cumsum);
   if (auto prod = dyn_cast<ProdOp>(op))
     return prodRule(r, prod);
+  if (auto cumprod = dyn_cast<CumprodOp>(op))
+    return cumprodRule(r, cumprod);
   if (auto norm = dyn_cast<NormOp>(op))
     return normRule(r, norm);
   if (auto dist = dyn_cast<DistOp>(op))

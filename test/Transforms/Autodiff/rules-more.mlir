@@ -107,7 +107,8 @@ func.func @smooth_l1_loss(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %t: tensor<4
 // CHECK: %[[L:.*]] = tp.cat [%[[ONES]], %{{.*}}] {dim = 1 : i64} : (tensor<3x1xf32>, tensor<3x3xf32>) -> tensor<3x4xf32>
 // CHECK: %[[BEFORE:.*]] = tp.cumprod %[[L]] {dim = 1 : i64}
 // CHECK: %[[REV:.*]] = tp.constant dense<[3, 2, 1, 0]> : tensor<4xi64>
-// CHECK: tp.cat [%[[ONES]], %{{.*}}] {dim = 1 : i64}
+// CHECK: %[[ONES2:.*]] = tp.constant dense<1.000000e+00> : tensor<3x1xf32>
+// CHECK: tp.cat [%[[ONES2]], %{{.*}}] {dim = 1 : i64}
 // CHECK: tp.cumprod
 // CHECK: tp.constant dense<[3, 2, 1, 0]> : tensor<4xi64>
 // CHECK: %[[AFTER:.*]] = tp.permute
@@ -117,5 +118,90 @@ func.func @smooth_l1_loss(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %t: tensor<4
 func.func @prod_loss(%x: tensor<3x4xf32>) -> tensor<f32> {
   %p = tp.prod %x {dim = 1 : i64} : (tensor<3x4xf32>) -> tensor<3xf32>
   %l = tp.sum %p : (tensor<3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// cumprod: dx_j = prod_{k<j} x_k * sum_{i>=j} g_i prod_{j<k<=i} x_k, the
+// inner products one cumprod of an n x n spread of x (ones at and below
+// the diagonal), the sum masked to i >= j; exact where x has zeros. Under
+// cuda:fp16 cumprod runs in f32 (its list sets dtype = f32): so does its
+// backward, and the gradient reaching the f16 mm is cast back to f16.
+// CHECK-LABEL: func.func @cumprod_loss_grad(
+// CHECK: %[[XT:.*]] = tp.transpose %{{.*}} {dim0 = 0 : i64, dim1 = 1 : i64} : (tensor<2x3xf32>) -> tensor<3x2xf32>
+// CHECK: %[[AFTER:.*]] = tp.constant dense<{{\[\[}}false, true], [false, false]]> : tensor<2x2xi1>
+// CHECK: %[[ROWS:.*]] = tp.reshape %[[XT]] {shape = array<i64: 3, 1, 2>}
+// CHECK: %[[SPREAD:.*]] = tp.where %[[AFTER]], %[[ROWS]], %{{.*}} : (tensor<2x2xi1>, tensor<3x1x2xf32>, tensor<f32>) -> tensor<3x2x2xf32>
+// CHECK: %[[RUNNING:.*]] = tp.cumprod %[[SPREAD]] {dim = 2 : i64}
+// CHECK: %[[FROM:.*]] = tp.constant dense<{{\[\[}}true, true], [false, true]]> : tensor<2x2xi1>
+// CHECK: %[[TERMS:.*]] = tp.mul %[[RUNNING]], %{{.*}} : (tensor<3x2x2xf32>, tensor<3x1x2xf32>) -> tensor<3x2x2xf32>
+// CHECK: %[[MASKED:.*]] = tp.where %[[FROM]], %[[TERMS]], %{{.*}}
+// CHECK: %[[LATER:.*]] = tp.sum %[[MASKED]] {dim = array<i64: 2>} : (tensor<3x2x2xf32>) -> tensor<3x2xf32>
+// CHECK: %[[BEFORE:.*]] = tp.cumprod %{{.*}} {dim = 1 : i64} : (tensor<3x2xf32>) -> tensor<3x2xf32>
+// CHECK: %[[DX:.*]] = tp.mul %[[BEFORE]], %[[LATER]]
+// CHECK: tp.transpose %[[DX]] {dim0 = 0 : i64, dim1 = 1 : i64} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+// FP16-LABEL: func.func @cumprod_loss_grad(
+// FP16: %[[H:.*]] = tp.mm {{.*}} -> tensor<2x3xf16>
+// FP16: tp.cumprod %[[H]] {dim = 0 : i64, dtype = f32} : (tensor<2x3xf16>) -> tensor<2x3xf32>
+// FP16: tp.cast %[[H]] : tensor<2x3xf16> to tensor<2x3xf32>
+// FP16: tp.cumprod %{{.*}} {dim = 2 : i64} : (tensor<3x2x2xf32>) -> tensor<3x2x2xf32>
+// FP16: %[[DX:.*]] = tp.transpose %{{.*}} : (tensor<3x2xf32>) -> tensor<2x3xf32>
+// FP16: %[[DX16:.*]] = tp.cast %[[DX]] : tensor<2x3xf32> to tensor<2x3xf16>
+// FP16: tp.mm %[[DX16]], %{{.*}} : (tensor<2x3xf16>, tensor<3x3xf16>) -> tensor<2x3xf16>
+func.func @cumprod_loss(%x: tensor<2x3xf32>, %w: tensor<3x3xf32>) -> tensor<f32> {
+  %h = tp.mm %x, %w : (tensor<2x3xf32>, tensor<3x3xf32>) -> tensor<2x3xf32>
+  %c = tp.cumprod %h {dim = 0 : i64} : (tensor<2x3xf32>) -> tensor<2x3xf32>
+  %l = tp.sum %c : (tensor<2x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// kl_div of a probability target: dx = -t, and for the target log(t) + 1 -
+// x where t > 0 (0 where t = 0, as PyTorch's mask), both scaled by the
+// mean's 1/4.
+// CHECK-LABEL: func.func @kl_div_target_grad(
+// CHECK: %[[DX:.*]] = tp.neg %arg1 : (tensor<4xf32>) -> tensor<4xf32>
+// CHECK: %[[LOG:.*]] = tp.log %arg1
+// CHECK: %[[L1:.*]] = tp.add %[[LOG]], %{{.*}}
+// CHECK: %[[D:.*]] = tp.sub %[[L1]], %arg0
+// CHECK: %[[DT:.*]] = tp.threshold_backward %[[D]], %arg1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK: tp.mul %[[DX]]
+// CHECK: tp.mul %[[DT]]
+func.func @kl_div_target(%x: tensor<4xf32>, %t: tensor<4xf32>) -> tensor<f32> {
+  %l = tp.kl_div %x, %t : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// cosine_embedding_loss: per row dL/dcos = -1 where t = 1, 1 where t = -1
+// and cos > margin, times (x2 / sqrt(m1 m2) - cos x1 / m1) for x1 (m1 =
+// sum(x1 x1) + 1e-12); an integer target is cast to select.
+// CHECK-LABEL: func.func @cosine_embedding_grad(
+// CHECK: %[[ROOT:.*]] = tp.sqrt %{{.*}} : (tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK: %[[COS:.*]] = tp.div %{{.*}}, %[[ROOT]] : (tensor<2x1xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK: tp.cast %arg2 : tensor<2xi64> to tensor<2xf32>
+// CHECK: %[[ABOVE:.*]] = tp.sub %[[COS]], %{{.*}}
+// CHECK: tp.threshold_backward %{{.*}}, %[[ABOVE]] : (tensor<2x1xf32>, tensor<2x1xf32>) -> tensor<2x1xf32>
+// CHECK: tp.div %arg1, %[[ROOT]] : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+// CHECK: tp.mul %[[COS]], %arg0 : (tensor<2x1xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK: tp.div %arg0, %[[ROOT]] : (tensor<2x4xf32>, tensor<2x1xf32>) -> tensor<2x4xf32>
+// CHECK: return
+func.func @cosine_embedding(%a: tensor<2x4xf32>, %b: tensor<2x4xf32>, %t: tensor<2xi64>) -> tensor<f32> {
+  %l = tp.cosine_embedding_loss %a, %b, %t {margin = 0.5 : f64} : (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2xi64>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// triplet_margin_loss with swap: the distances ||u - v + eps|| again, the
+// hinge's mask, then d(a, n) and d(p, n) share the gradient of their
+// minimum (halves on ties, as minimum's rule).
+// CHECK-LABEL: func.func @triplet_grad(
+// CHECK: %[[AP:.*]] = tp.norm %{{.*}} {dim = array<i64: 1>, p = 2.000000e+00 : f64} : (tensor<2x4xf32>) -> tensor<2xf32>
+// CHECK: %[[AN:.*]] = tp.norm
+// CHECK: %[[PN:.*]] = tp.norm
+// CHECK: %[[MIN:.*]] = tp.minimum %[[AN]], %[[PN]]
+// CHECK: %[[Z0:.*]] = tp.sub %[[AP]], %[[MIN]]
+// CHECK: %[[Z:.*]] = tp.add %[[Z0]]
+// CHECK: tp.threshold_backward %{{.*}}, %[[Z]] : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+// CHECK: tp.sub %[[AN]], %[[PN]]
+// CHECK: return
+func.func @triplet(%a: tensor<2x4xf32>, %p: tensor<2x4xf32>, %n: tensor<2x4xf32>) -> tensor<f32> {
+  %l = tp.triplet_margin_loss %a, %p, %n {swap = true} : (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }

@@ -129,6 +129,11 @@ def weighted(values, seed):
     return summed_products(values, constant, "w")
 
 
+def renamed(lines, old, new):
+    """`lines` with the value `old` named `new`."""
+    return [l.replace(old + " ", new + " ") for l in lines]
+
+
 def unary(op, arg, shape, attrs=""):
     """A line applying the unary `op` to %arg, named %op."""
     ty = t(shape)
@@ -573,6 +578,43 @@ CASES = [
          lambda rng: [np.where(np.arange(12).reshape(3, 4) == 5, 0.0,
                                rng.uniform(-1.5, 1.5, (3, 4))),
                       rng.uniform(-1.5, 1.5, (2, 3))]),
+    # cumprod along each dim (entries of 0 in a0: exact there), p-norms
+    # below 1 and -inf, normalize with p = 1 (of an input without zeros:
+    # |x| has no central difference there) and 3, kl_div of a
+    # differentiated probability target (positive: at 0 the loss has no
+    # two-sided difference).
+    Case("cumulative_products_norms", [(3, 4), (2, 3), (3, 4)], [
+        "%c1 = tp.cumprod %a0 {dim = 1 : i64} : (tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%c0 = tp.cumprod %a1 {dim = 0 : i64} : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%cn = tp.cumprod %a1 {dim = -1 : i64} : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%nh = tp.norm %a1 {p = 0.5 : f64, dim = array<i64: 1>} : (tensor<2x3xf64>) -> tensor<2xf64>",
+        "%nn = tp.norm %a1 {p = -1.5 : f64} : (tensor<2x3xf64>) -> tensor<f64>",
+        "%nm = tp.norm %a1 {p = 0xFFF0000000000000 : f64, dim = array<i64: 0>, keepdim = true} : (tensor<2x3xf64>) -> tensor<1x3xf64>",
+        "%z1 = tp.normalize %a1 {p = 1.0 : f64, dim = 0 : i64} : (tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%z3 = tp.normalize %a0 {p = 3.0 : f64, dim = 1 : i64} : (tensor<3x4xf64>) -> tensor<3x4xf64>",
+        "%kp = tp.kl_div %a0, %a2 {reduction = #tp.reduction<sum>} : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+    ] + renamed(weighted([("c1", (3, 4)), ("c0", (2, 3)), ("cn", (2, 3)), ("nh", (2,)),
+                  ("nm", (1, 3)), ("z1", (2, 3)), ("z3", (3, 4))], 11),
+        "%loss", "%wl") + [
+        "%wsum = tp.add %wl, %nn : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+        "%loss = tp.add %wsum, %kp : (tensor<f64>, tensor<f64>) -> tensor<f64>",
+    ],
+         lambda rng: [np.where(np.isin(np.arange(12).reshape(3, 4), [2, 9]),
+                               0.0, rng.uniform(-1.5, 1.5, (3, 4))),
+                      rng.choice([-1, 1], (2, 3)) * rng.uniform(0.3, 1.5, (2, 3)),
+                      rng.uniform(0.05, 0.6, (3, 4))]),
+    # cosine_embedding_loss (each reduction, a margin) and
+    # triplet_margin_loss (p = 2, 1 and 3, with and without swap).
+    Case("embedding_losses", [(3, 4), (3, 4), (3, 4)], [
+        "%t = tp.constant dense<[1.0, -1.0, -1.0]> : tensor<3xf64>",
+        "%ti = tp.constant dense<[-1, 1, -1]> : tensor<3xi64>",
+        "%ce = tp.cosine_embedding_loss %a0, %a1, %t {margin = -0.9 : f64} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<3xf64>) -> tensor<f64>",
+        "%cs = tp.cosine_embedding_loss %a1, %a2, %ti {margin = -0.95 : f64, reduction = #tp.reduction<sum>} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<3xi64>) -> tensor<f64>",
+        "%cr = tp.cosine_embedding_loss %a2, %a0, %t {reduction = #tp.reduction<none>, margin = -0.95 : f64} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<3xf64>) -> tensor<3xf64>",
+        "%tm = tp.triplet_margin_loss %a0, %a1, %a2 {margin = 4.0 : f64} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%ts = tp.triplet_margin_loss %a1, %a2, %a0 {p = 1.0 : f64, swap = true, margin = 8.0 : f64, reduction = #tp.reduction<sum>} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<f64>",
+        "%tb = tp.triplet_margin_loss %a2, %a0, %a1 {p = 3.0 : f64, swap = true, margin = 4.0 : f64, reduction = #tp.reduction<none>} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3xf64>",
+    ] + squares_and([("cr", (3,)), ("tb", (3,))], ["ce", "cs", "tm", "ts"])),
     # An scf.for whose trip count is a run-time value (3 and 0): the
     # backward replays the loop up to each iteration; two carried values,
     # one reading the other, and a captured weight.
