@@ -54,6 +54,9 @@ struct Rule {
   Value meanAlong(Value x, ArrayRef<int64_t> dims, bool keepdim);
   /// `x` cast to element type `element` (x itself when it has it).
   Value castTo(Value x, Type element);
+  /// tp.softmax_backward (or tp.log_softmax_backward when `log`) of the
+  /// gradient `g` of the softmax `y` along `dim`.
+  Value softmaxBackward(Value g, Value y, int64_t dim, bool log);
   /// threshold_backward(g, self, t): g where self > t, else 0.
   Value passAbove(Value g, Value self, double threshold);
   /// 1 where `x` is zero, else 0 (in x's element type and shape).

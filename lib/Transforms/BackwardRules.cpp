@@ -164,6 +164,11 @@ Value Rule::passAbove(Value g, Value self, double threshold) {
               {attr("threshold", b.builder.getF64FloatAttr(threshold))});
 }
 
+Value Rule::softmaxBackward(Value g, Value y, int64_t dim, bool log) {
+  return make(log ? "tp.log_softmax_backward" : "tp.softmax_backward", {g, y},
+              {attr("dim", b.builder.getI64IntegerAttr(dim))});
+}
+
 Value Rule::isZero(Value x) {
   Value one = scalar(x, 1.0);
   return sub(one, passAbove(one, make("tp.abs", x), 0.0));

@@ -102,11 +102,9 @@ LogicalResult probabilityRule(Rule &r, Value x, Value t, Value w,
   Value gw = wb ? r.mul(g, wb) : g;
   Value smoothed =
       eps == 0.0 ? t : r.add(r.scale(t, 1.0 - eps), r.scalar(t, eps / classes));
-  if (r.active(x)) {
-    Value dlogp = r.mul(gw, smoothed);
-    Value s = r.sumAlong(dlogp, {classDim}, /*keepdim=*/true);
-    r.give(x, r.sub(dlogp, r.mul(r.make("tp.exp", logp), s)));
-  }
+  if (r.active(x))
+    r.give(x, r.softmaxBackward(r.mul(gw, smoothed), logp, classDim,
+                                /*log=*/true));
   if (r.active(t))
     r.give(t, r.scale(r.mul(gw, logp), 1.0 - eps));
   return success();
@@ -207,11 +205,8 @@ LogicalResult classIndexRule(Rule &r, const ClassLoss &l) {
     logp = r.make("tp.log_softmax", rowsIn,
                   {r.attr("dim", r.b.builder.getI64IntegerAttr(1))});
   Value d = classLogpGrad(r, l, logp, target, grad);
-  if (l.crossEntropy) {
-    // log_softmax's backward: g - exp(logp) * sum(g, classes).
-    Value s = r.sumAlong(d, {1}, /*keepdim=*/true);
-    d = r.sub(d, r.mul(r.make("tp.exp", logp), s));
-  }
+  if (l.crossEntropy)
+    d = r.softmaxBackward(d, logp, 1, /*log=*/true);
   if (rank > 2) {
     SmallVector<int64_t> lastShape(shapeOf(last));
     d = r.make("tp.permute", r.reshape(d, lastShape),

@@ -1,7 +1,8 @@
 //===- BackwardRulesNormalization.cpp - Rules of the normalizations -------===//
 //
-// The backward of layer_norm, group_norm and batch_norm (training form with
-// batch statistics, inference form with running statistics). The
+// The backward of layer_norm (tp.layer_norm_backward), group_norm and
+// batch_norm (training form with batch statistics, inference form with
+// running statistics). The
 // statistics are recomputed from the saved input (exact: the forward's
 // own formula); f16 and bf16 normalizations compute their backward in f32,
 // as PyTorch's kernels accumulate, and hand back gradients that the
@@ -89,19 +90,28 @@ void giveAffine(Rule &r, Value weight, Value bias, Value g, Value xhat,
     r.give(bias, sumOver(r, g, dims));
 }
 
+/// layer_norm: one tp.layer_norm_backward, which recomputes the statistics
+/// and computes in f32 for f16/bf16 itself.
 LogicalResult layerNormRule(Rule &r, LayerNormOp ln) {
-  Value x = ln.getInput();
-  Type ct = computeType(elementTypeOf(x));
-  int64_t rank = rankOf(x);
-  int64_t lead = rank - static_cast<int64_t>(ln.getNormalizedShape().size());
-  SmallVector<int64_t> dims = range(lead, rank), leadDims = range(0, lead);
-  Value xc = r.castTo(x, ct), g = r.castTo(r.grad, ct);
-  Normalized n = normalize(r, xc, dims, ln.getEps().convertToDouble());
-  Value weight = ln.getWeight();
-  Value gw = weight ? r.mul(g, r.castTo(weight, ct)) : g;
+  Value x = ln.getInput(), weight = ln.getWeight(), bias = ln.getBias();
+  SmallVector<Value> operands = {r.grad, x};
+  if (weight)
+    operands.push_back(weight);
+  OpBuilder &builder = r.b.builder;
+  Operation *bwd = r.makeOp(
+      "tp.layer_norm_backward", operands,
+      {r.attr("normalized_shape", ln.getNormalizedShapeAttr()),
+       r.attr("eps", ln.getEpsAttr()),
+       r.attr("operandSegmentSizes",
+              builder.getDenseI32ArrayAttr({1, 1, weight ? 1 : 0, 0}))});
+  if (!bwd)
+    return success(); // diagnosed by the builder
   if (r.active(x))
-    r.give(x, batchStatsGradient(r, gw, n.xhat, n.rstd, dims));
-  giveAffine(r, weight, ln.getBias(), g, n.xhat, leadDims);
+    r.give(x, bwd->getResult(0));
+  if (r.active(weight))
+    r.give(weight, bwd->getResult(1));
+  if (r.active(bias))
+    r.give(bias, bwd->getResult(2));
   return success();
 }
 

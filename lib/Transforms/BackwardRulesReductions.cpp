@@ -4,7 +4,8 @@
 // dimensions), prod (from exclusive cumulative products, exact with
 // zeros), cumprod (exact with zeros too), the p-norms and dist, cumsum, the
 // layout ops (the inverse layout change, or the sum over what expand
-// broadcast), and softmax / log_softmax / softmin from their saved outputs.
+// broadcast), and softmax / log_softmax / softmin from their saved outputs
+// (tp.softmax_backward and tp.log_softmax_backward).
 //
 //===----------------------------------------------------------------------===//
 
@@ -239,19 +240,12 @@ LogicalResult layoutRule(Rule &r) {
 
 LogicalResult softmaxRule(Rule &r) {
   Operation *op = r.op;
-  Value x = op->getOperand(0), y = op->getResult(0), g = r.grad;
-  int64_t dim = op->getAttrOfType<IntegerAttr>("dim").getInt();
-  if (dim < 0)
-    dim += rankOf(x);
-  if (isa<LogSoftmaxOp>(op)) {
-    // g - exp(y) * sum(g, dim)
-    Value s = r.sumAlong(g, {dim}, /*keepdim=*/true);
-    r.give(x, r.sub(g, r.mul(r.make("tp.exp", y), s)));
-    return success();
-  }
-  // softmax: y * (g - sum(g * y, dim)); softmin is softmax(-x).
-  Value s = r.sumAlong(r.mul(g, y), {dim}, /*keepdim=*/true);
-  Value dx = r.mul(y, r.sub(g, s));
+  Value x = op->getOperand(0);
+  int64_t dim =
+      normalizeDim(op->getAttrOfType<IntegerAttr>("dim").getInt(), rankOf(x));
+  // softmin is softmax(-x).
+  Value dx =
+      r.softmaxBackward(r.grad, op->getResult(0), dim, isa<LogSoftmaxOp>(op));
   r.give(x, isa<SoftminOp>(op) ? r.neg(dx) : dx);
   return success();
 }

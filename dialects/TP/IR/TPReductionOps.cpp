@@ -111,6 +111,39 @@ LogicalResult mlir::tp::inferAlongDimShape(RuleContext &op, Value input,
   return op.setResultShape(0, shapeOf(input));
 }
 
+/// Checks that a backward op's `grad` has the shape `expected` of the
+/// forward's `whose` ("output", "input").
+static LogicalResult expectGradShape(RuleContext &op, Value grad,
+                                     ArrayRef<int64_t> expected,
+                                     StringRef whose) {
+  ArrayRef<int64_t> g = shapeOf(grad);
+  if (g.size() != expected.size())
+    return op.emitOpError("grad_output must have the ")
+           << whose << "'s shape " << formatShape(expected) << ", got "
+           << formatShape(g);
+  for (auto [d, sizes] : llvm::enumerate(llvm::zip(g, expected)))
+    if (failed(expectDimsMatch(op, std::get<0>(sizes), std::get<1>(sizes),
+                               "grad_output dim " + Twine(d) +
+                                   " must equal the " + whose + "'s")))
+      return failure();
+  return success();
+}
+
+LogicalResult mlir::tp::inferSoftmaxBackwardShape(RuleContext &op) {
+  Value grad = op.getOperand(0), output = op.getOperand(1);
+  for (Value v : {grad, output})
+    if (!isa<FloatType>(elementTypeOf(v)))
+      return op.emitOpError("expected floating grad_output and output, got ")
+             << v.getType();
+  ArrayRef<int64_t> y = shapeOf(output);
+  if (failed(expectGradShape(op, grad, y, "output")))
+    return failure();
+  int64_t dim = op.getAttrOfType<IntegerAttr>("dim").getInt();
+  if (failed(normalizeDim(op, dim, rankOf(output))))
+    return failure();
+  return op.setResultShape(0, y);
+}
+
 /// Checks an optional per-feature parameter (weight, bias, running stats).
 static LogicalResult expectParam(RuleContext &op, Value param, StringRef name,
                                  ArrayRef<int64_t> expected) {
@@ -127,24 +160,48 @@ static LogicalResult expectParam(RuleContext &op, Value param, StringRef name,
                           << formatShape(shapeOf(param));
 }
 
+/// Checks that `normalized` is the trailing dims of the input shape `x`.
+static LogicalResult expectNormalizedShape(RuleContext &op, ArrayRef<int64_t> x,
+                                           ArrayRef<int64_t> normalized) {
+  if (normalized.size() <= x.size() &&
+      llvm::equal(x.take_back(normalized.size()), normalized,
+                  [](int64_t a, int64_t b) {
+                    return ShapedType::isDynamic(a) || a == b;
+                  }))
+    return success();
+  return op.emitOpError("normalized_shape ")
+         << formatShape(normalized) << " must match the trailing dimensions "
+         << "of the input shape " << formatShape(x);
+}
+
 LogicalResult mlir::tp::inferLayerNormShape(RuleContext &op) {
   auto ln = op.as<LayerNormOp>();
   if (failed(expectFloatingInput(op, ln.getInput())))
     return failure();
   ArrayRef<int64_t> x = shapeOf(ln.getInput()),
                     normalized = ln.getNormalizedShape();
-  if (normalized.size() > x.size() ||
-      !llvm::equal(x.take_back(normalized.size()), normalized,
-                   [](int64_t a, int64_t b) {
-                     return ShapedType::isDynamic(a) || a == b;
-                   }))
-    return op.emitOpError("normalized_shape ")
-           << formatShape(normalized) << " must match the trailing dimensions "
-           << "of the input shape " << formatShape(x);
-  if (failed(expectParam(op, ln.getWeight(), "weight", normalized)) ||
+  if (failed(expectNormalizedShape(op, x, normalized)) ||
+      failed(expectParam(op, ln.getWeight(), "weight", normalized)) ||
       failed(expectParam(op, ln.getBias(), "bias", normalized)))
     return failure();
   return op.setResultShape(0, x);
+}
+
+LogicalResult mlir::tp::inferLayerNormBackwardShape(RuleContext &op) {
+  auto ln = op.as<LayerNormBackwardOp>();
+  Value input = ln.getInput();
+  if (failed(expectFloatingInput(op, input)) ||
+      failed(expectFloatingInput(op, ln.getGradOutput())))
+    return failure();
+  ArrayRef<int64_t> x = shapeOf(input), normalized = ln.getNormalizedShape();
+  if (failed(expectNormalizedShape(op, x, normalized)) ||
+      failed(expectParam(op, ln.getWeight(), "weight", normalized)) ||
+      failed(expectGradShape(op, ln.getGradOutput(), x, "input")))
+    return failure();
+  if (failed(op.setResultShape(0, x)) ||
+      failed(op.setResultShape(1, normalized)))
+    return failure();
+  return op.setResultShape(2, normalized);
 }
 
 LogicalResult mlir::tp::inferGroupNormShape(RuleContext &op) {

@@ -1,6 +1,7 @@
 //===- NormalizationToLinalg.cpp - softmax and norms to linalg ------------===//
 //
-// softmax, log_softmax, softmin (max-shifted, one exp per element),
+// softmax, log_softmax, softmin (max-shifted, one exp per element), their
+// backward ops,
 // layer_norm, group_norm, batch_norm (two-pass mean and biased variance),
 // normalize and cosine_similarity. All compute in f32 for f16/bf16 inputs
 // and round once to the result dtype.
@@ -46,6 +47,60 @@ struct SoftmaxOpLowering : public OpConversionPattern<OpTy> {
                            computeTypeFor(resultElem), Log, Negate);
     y = convertTensor(rewriter, loc, y, resultElem);
     rewriter.replaceOp(op, reshapeTo(rewriter, loc, y, resultType.getShape()));
+    return success();
+  }
+};
+
+/// softmax_backward: y (g - sum(g y)); log_softmax_backward: g - exp(y)
+/// sum(g); the sum along dim and the rest in f32 for f16/bf16.
+template <typename OpTy, bool Log>
+struct SoftmaxBackwardLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type resultElem = resultType.getElementType();
+    Type accType = computeTypeFor(resultElem);
+    Value g = adaptor.getGradOutput(), y = adaptor.getOutput();
+    int64_t rank = shapeOf(y).size();
+    if (rank == 0) {
+      g = reshapeTo(rewriter, loc, g, {1});
+      y = reshapeTo(rewriter, loc, y, {1});
+    }
+    SmallVector<int64_t> shape(shapeOf(y));
+    int64_t dim = normalizeDim((int64_t)op.getDim(), shape.size());
+    auto accTensor = RankedTensorType::get(shape, accType);
+    auto toAcc = [&](OpBuilder &nb, Location nloc, Value v) {
+      return convertScalar(nb, nloc, v, accType);
+    };
+    Value summed = g;
+    if (!Log)
+      summed = buildElementwise(
+          rewriter, loc, accTensor, {g, y},
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            return (Value)arith::MulFOp::create(
+                nb, nloc, toAcc(nb, nloc, args[0]), toAcc(nb, nloc, args[1]));
+          });
+    Value sum = insertUnitDims(
+        rewriter, loc, buildSum(rewriter, loc, summed, {dim}, accType), {dim});
+    Value dx = buildElementwise(
+        rewriter, loc, RankedTensorType::get(shape, resultElem), {g, y, sum},
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          Value gv = toAcc(nb, nloc, args[0]), yv = toAcc(nb, nloc, args[1]);
+          Value v = Log ? (Value)arith::SubFOp::create(
+                              nb, nloc, gv,
+                              arith::MulFOp::create(
+                                  nb, nloc, math::ExpOp::create(nb, nloc, yv),
+                                  args[2]))
+                        : (Value)arith::MulFOp::create(
+                              nb, nloc, yv,
+                              arith::SubFOp::create(nb, nloc, gv, args[2]));
+          return convertScalar(nb, nloc, v, resultElem);
+        });
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, dx, resultType.getShape()));
     return success();
   }
 };
@@ -139,6 +194,123 @@ struct LayerNormOpLowering : public OpConversionPattern<LayerNormOp> {
                                        adaptor.getWeight(), adaptor.getBias(),
                                        op.getEps().convertToDouble(),
                                        resultType, accType));
+    return success();
+  }
+};
+
+/// layer_norm_backward: the statistics again (buildMoments), then per
+/// result only what it needs: grad_input from sum(gw) and sum(gw xhat) over
+/// the normalized dims, grad_weight = sum(g xhat) and grad_bias = sum(g)
+/// over the leading ones; all in accType, rounded once.
+struct LayerNormBackwardLowering
+    : public OpConversionPattern<LayerNormBackwardOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(LayerNormBackwardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem =
+        cast<RankedTensorType>(op.getGradInput().getType()).getElementType();
+    if (!isa<FloatType>(elem))
+      return emitUnsupported(op, "has no CPU lowering for ")
+             << elem << " tensors";
+    Type acc = computeTypeFor(elem);
+    Value g = adaptor.getGradOutput(), x = adaptor.getInput(),
+          w = adaptor.getWeight();
+    SmallVector<int64_t> shape(shapeOf(x));
+    int64_t rank = shape.size();
+    int64_t lead = rank - static_cast<int64_t>(op.getNormalizedShape().size());
+    SmallVector<int64_t> dims, leadDims;
+    int64_t count = 1;
+    for (int64_t d = 0; d < rank; ++d) {
+      (d < lead ? leadDims : dims).push_back(d);
+      if (d >= lead)
+        count *= shape[d];
+    }
+    // Operands {g, x, mean, rstd[, w]}: g, xhat and g * w in accType (the
+    // statistics only for the results that need them).
+    SmallVector<Value> operands;
+    if (!op.getGradInput().use_empty() || !op.getGradWeight().use_empty()) {
+      auto [mean, var] = buildMoments(rewriter, loc, x, dims, acc);
+      double eps = op.getEps().convertToDouble();
+      Value rstd = buildElementwise(
+          rewriter, loc, cast<RankedTensorType>(var.getType()), var,
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            return (Value)math::RsqrtOp::create(
+                nb, nloc,
+                arith::AddFOp::create(nb, nloc, args[0],
+                                      scalarConstant(nb, nloc, acc, eps)));
+          });
+      operands = {g, x, mean, rstd};
+      if (w)
+        operands.push_back(w);
+    }
+    struct Scalars {
+      Value g, xhat, gw;
+    };
+    auto scalars = [&](OpBuilder &nb, Location nloc, ValueRange args) {
+      Value gv = convertScalar(nb, nloc, args[0], acc);
+      Value xhat = arith::MulFOp::create(
+          nb, nloc,
+          arith::SubFOp::create(nb, nloc, convertScalar(nb, nloc, args[1], acc),
+                                args[2]),
+          args[3]);
+      Value gw = w ? (Value)arith::MulFOp::create(
+                         nb, nloc, gv, convertScalar(nb, nloc, args[4], acc))
+                   : gv;
+      return Scalars{gv, xhat, gw};
+    };
+    auto accTensor = RankedTensorType::get(shape, acc);
+    auto empty = [&](Value result) {
+      auto type = cast<RankedTensorType>(result.getType());
+      return (Value)tensor::EmptyOp::create(rewriter, loc, type.getShape(),
+                                            type.getElementType());
+    };
+    auto sumOver = [&](Value v, ArrayRef<int64_t> over) {
+      return over.empty() ? v : buildSum(rewriter, loc, v, over, acc);
+    };
+    Value dx = empty(op.getGradInput());
+    if (!op.getGradInput().use_empty()) {
+      SmallVector<Value> products = buildElementwiseMulti(
+          rewriter, loc, shape, {acc, acc}, operands,
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Scalars v = scalars(nb, nloc, args);
+            return SmallVector<Value>{
+                v.gw, arith::MulFOp::create(nb, nloc, v.gw, v.xhat)};
+          });
+      SmallVector<Value> withSums(operands);
+      for (Value p : products)
+        withSums.push_back(
+            insertUnitDims(rewriter, loc, sumOver(p, dims), dims));
+      Value n = scalarConstant(rewriter, loc, acc, static_cast<double>(count));
+      size_t sums = operands.size();
+      dx = buildElementwise(
+          rewriter, loc, RankedTensorType::get(shape, elem), withSums,
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Scalars v = scalars(nb, nloc, args);
+            Value meanG = arith::DivFOp::create(nb, nloc, args[sums], n);
+            Value meanGX = arith::DivFOp::create(nb, nloc, args[sums + 1], n);
+            Value d = arith::SubFOp::create(
+                nb, nloc, arith::SubFOp::create(nb, nloc, v.gw, meanG),
+                arith::MulFOp::create(nb, nloc, v.xhat, meanGX));
+            return convertScalar(
+                nb, nloc, arith::MulFOp::create(nb, nloc, args[3], d), elem);
+          });
+    }
+    Value dw = empty(op.getGradWeight());
+    if (!op.getGradWeight().use_empty()) {
+      Value gx = buildElementwise(
+          rewriter, loc, accTensor, operands,
+          [&](OpBuilder &nb, Location nloc, ValueRange args) {
+            Scalars v = scalars(nb, nloc, args);
+            return (Value)arith::MulFOp::create(nb, nloc, v.g, v.xhat);
+          });
+      dw = convertTensor(rewriter, loc, sumOver(gx, leadDims), elem);
+    }
+    Value db = empty(op.getGradBias());
+    if (!op.getGradBias().use_empty())
+      db = convertTensor(rewriter, loc, sumOver(g, leadDims), elem);
+    rewriter.replaceOp(op, {dx, dw, db});
     return success();
   }
 };
@@ -343,7 +515,10 @@ void mlir::tp::populateNormalizationToLinalgPatterns(
   MLIRContext *ctx = patterns.getContext();
   patterns.add<SoftmaxOpLowering<SoftmaxOp, false, false>,
                SoftmaxOpLowering<LogSoftmaxOp, true, false>,
-               SoftmaxOpLowering<SoftminOp, false, true>, LayerNormOpLowering,
+               SoftmaxOpLowering<SoftminOp, false, true>,
+               SoftmaxBackwardLowering<SoftmaxBackwardOp, false>,
+               SoftmaxBackwardLowering<LogSoftmaxBackwardOp, true>,
+               LayerNormOpLowering, LayerNormBackwardLowering,
                GroupNormOpLowering, BatchNormOpLowering, NormalizeOpLowering,
                CosineSimilarityOpLowering>(ctx);
 }

@@ -2681,3 +2681,67 @@ func.func @custom_backward_shape(%x: tensor<4xf32>) -> tensor<f32> {
   }
   return %y : tensor<f32>
 }
+
+// -----
+
+func.func @softmax_backward_dtype(%g: tensor<4x8xi32>, %y: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tp.softmax_backward' op expected floating grad_output and output, got 'tensor<4x8xi32>'}}
+  %r = tp.softmax_backward %g, %y {dim = 1 : i64} : (tensor<4x8xi32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_backward_rank(%g: tensor<8xf32>, %y: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tp.log_softmax_backward' op grad_output must have the output's shape 4x8, got 8}}
+  %r = tp.log_softmax_backward %g, %y {dim = 1 : i64} : (tensor<8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_backward_shape(%g: tensor<4x7xf32>, %y: tensor<4x8xf32>) {
+  // expected-error @+1 {{grad_output dim 1 must equal the output's (7 vs 8)}}
+  %r = tp.softmax_backward %g, %y {dim = 1 : i64} : (tensor<4x7xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @softmax_backward_dim(%g: tensor<4x8xf32>, %y: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tp.softmax_backward' op dim 2 is out of range for a tensor of rank 2}}
+  %r = tp.softmax_backward %g, %y {dim = 2 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @layer_norm_backward_grad(%g: tensor<4x7xf32>, %x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tp.layer_norm_backward' op grad_output dim 1 must equal the input's (7 vs 8)}}
+  %r:3 = tp.layer_norm_backward %g, %x {normalized_shape = array<i64: 8>} : (tensor<4x7xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_backward_normalized(%g: tensor<4x8xf32>, %x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tp.layer_norm_backward' op normalized_shape 4 must match the trailing dimensions of the input shape 4x8}}
+  %r:3 = tp.layer_norm_backward %g, %x {normalized_shape = array<i64: 4>} : (tensor<4x8xf32>, tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_backward_weight(%g: tensor<4x8xf32>, %x: tensor<4x8xf32>, %w: tensor<4xf32>) {
+  // expected-error @+1 {{'tp.layer_norm_backward' op weight must have shape 8, got 4}}
+  %r:3 = tp.layer_norm_backward %g, %x weight(%w) {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
+// -----
+
+func.func @layer_norm_backward_int(%g: tensor<4x8xf32>, %x: tensor<4x8xi32>) {
+  // expected-error @+1 {{'tp.layer_norm_backward' op expected a floating or complex input (or a floating dtype=), got 'tensor<4x8xi32>'}}
+  %r:3 = tp.layer_norm_backward %g, %x {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<4x8xi32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  return
+}

@@ -514,6 +514,24 @@ func.func @convolution_backward(%g: tensor<2x4x12xf32>, %x: tensor<2x3x16xf32>, 
   return
 }
 
+// CHECK-LABEL: func.func @softmax_backward(
+// CHECK-NEXT: %{{.*}} = tp.softmax_backward %{{.*}}, %{{.*}} {dim = -1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %{{.*}} = tp.log_softmax_backward %{{.*}}, %{{.*}} {dim = 0 : i64} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+func.func @softmax_backward(%g: tensor<4x8xf32>, %y: tensor<4x8xf32>, %h: tensor<4x8xbf16>, %z: tensor<4x8xbf16>) {
+  %r = tp.softmax_backward %g, %y {dim = -1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s = tp.log_softmax_backward %h, %z {dim = 0 : i64} : (tensor<4x8xbf16>, tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  return
+}
+
+// CHECK-LABEL: func.func @layer_norm_backward(
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}} = tp.layer_norm_backward %{{.*}}, %{{.*}} weight(%{{.*}}) {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}} = tp.layer_norm_backward %{{.*}}, %{{.*}} {eps = 1.000000e-03 : f64, normalized_shape = array<i64: 2, 8>} : (tensor<2x8xbf16>, tensor<2x8xbf16>) -> (tensor<2x8xbf16>, tensor<2x8xbf16>, tensor<2x8xbf16>)
+func.func @layer_norm_backward(%g: tensor<4x8xf32>, %x: tensor<4x8xf32>, %w: tensor<8xf32>, %h: tensor<2x8xbf16>, %y: tensor<2x8xbf16>) {
+  %a:3 = tp.layer_norm_backward %g, %x weight(%w) {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
+  %b:3 = tp.layer_norm_backward %h, %y {normalized_shape = array<i64: 2, 8>, eps = 1.0e-3 : f64} : (tensor<2x8xbf16>, tensor<2x8xbf16>) -> (tensor<2x8xbf16>, tensor<2x8xbf16>, tensor<2x8xbf16>)
+  return
+}
+
 // CHECK-LABEL: func.func @embedding_dense_backward(
 // CHECK-NEXT: %{{.*}} = tp.embedding_dense_backward %{{.*}}, %{{.*}} {num_weights = 100 : i64} : (tensor<4x7x16xf32>, tensor<4x7xi64>) -> tensor<100x16xf32>
 // CHECK-NEXT: %{{.*}} = tp.embedding_dense_backward %{{.*}}, %{{.*}} {num_weights = 9 : i64, padding_idx = 0 : i64, scale_grad_by_freq = true} : (tensor<3x8xbf16>, tensor<3xi32>) -> tensor<9x8xbf16>

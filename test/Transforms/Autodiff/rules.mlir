@@ -33,7 +33,7 @@ func.func @mm_loss(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<f32> {
 // FP16-DAG: %[[X16:.*]] = tp.cast %arg0 : tensor<4x8xf32> to tensor<4x8xf16>
 // FP16: %[[H:.*]] = tp.linear %[[X16]], %[[W16]] bias(%[[B16]]) : (tensor<4x8xf16>, tensor<16x8xf16>, tensor<16xf16>) -> tensor<4x16xf16>
 // FP16: %[[S:.*]] = tp.softmax %{{.*}} {dim = 1 : i64, dtype = f32} : (tensor<4x16xf16>) -> tensor<4x16xf32>
-// FP16: %[[GS:.*]] = tp.mul %[[S]], %{{.*}} : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
+// FP16: %[[GS:.*]] = tp.softmax_backward %{{.*}}, %[[S]] {dim = 1 : i64} : (tensor<4x16xf32>, tensor<4x16xf32>) -> tensor<4x16xf32>
 // FP16-NEXT: %[[GS16:.*]] = tp.cast %[[GS]] : tensor<4x16xf32> to tensor<4x16xf16>
 // FP16-NEXT: %[[GH:.*]] = tp.gelu_backward %[[GS16]], %[[H]] : (tensor<4x16xf16>, tensor<4x16xf16>) -> tensor<4x16xf16>
 // FP16-NEXT: %[[DX:.*]] = tp.mm %[[GH]], %[[W16]] : (tensor<4x16xf16>, tensor<16x8xf16>) -> tensor<4x8xf16>
@@ -79,8 +79,8 @@ func.func @partial(%x: tensor<4x3xf32>, %w: tensor<3xf32>, %labels: tensor<4xi64
 // Batched products and the normalizations. Under cuda:fp16 the 4-D
 // matmuls run in f16 and so do their four backward products (each g @ b^T
 // with the last two dims transposed); softmax's backward is f32 from its
-// f32 output; layer_norm (fp32 list) recomputes its statistics from its f32
-// input and computes its backward in f32, and its input's gradient is cast
+// f32 output; layer_norm (fp32 list) has one layer_norm_backward in f32
+// from its f32 input (which recomputes the statistics), and its input's gradient is cast
 // back to the f16 of the product that made it (the forward's cast
 // reversed). The weight and bias gradients sum over the leading dims.
 // FP16-LABEL: func.func @attention_loss_grad(
@@ -91,11 +91,7 @@ func.func @partial(%x: tensor<4x3xf32>, %w: tensor<3xf32>, %labels: tensor<4xi64
 // FP16: %[[P16:.*]] = tp.cast %[[P]] : tensor<2x4x8x8xf32> to tensor<2x4x8x8xf16>
 // FP16: %[[O32:.*]] = tp.cast %{{.*}} : tensor<2x4x8x16xf16> to tensor<2x4x8x16xf32>
 // FP16: tp.layer_norm %[[O32]] weight(%arg3) bias(%arg4)
-// FP16: %[[MU:.*]] = tp.mean %[[O32]] {dim = array<i64: 3>, keepdim = true} : (tensor<2x4x8x16xf32>) -> tensor<2x4x8x1xf32>
-// FP16: %[[RSTD:.*]] = tp.rsqrt %{{.*}} : (tensor<2x4x8x1xf32>) -> tensor<2x4x8x1xf32>
-// FP16: %[[DN:.*]] = tp.mul %[[RSTD]], %{{.*}} : (tensor<2x4x8x1xf32>, tensor<2x4x8x16xf32>) -> tensor<2x4x8x16xf32>
-// FP16: %[[DG:.*]] = tp.sum %{{.*}} {dim = array<i64: 0, 1, 2>} : (tensor<2x4x8x16xf32>) -> tensor<16xf32>
-// FP16-NEXT: %[[DB:.*]] = tp.sum %{{.*}} {dim = array<i64: 0, 1, 2>} : (tensor<2x4x8x16xf32>) -> tensor<16xf32>
+// FP16: %[[DN:.*]], %[[DG:.*]], %[[DB:.*]] = tp.layer_norm_backward %{{.*}}, %[[O32]] weight(%arg3) {normalized_shape = array<i64: 16>} : (tensor<2x4x8x16xf32>, tensor<2x4x8x16xf32>, tensor<16xf32>) -> (tensor<2x4x8x16xf32>, tensor<16xf32>, tensor<16xf32>)
 // FP16-NEXT: %[[DO:.*]] = tp.cast %[[DN]] : tensor<2x4x8x16xf32> to tensor<2x4x8x16xf16>
 // FP16-NEXT: %[[VT:.*]] = tp.transpose %[[V16]] {dim0 = 2 : i64, dim1 = 3 : i64} : (tensor<2x4x8x16xf16>) -> tensor<2x4x16x8xf16>
 // FP16-NEXT: %[[DP:.*]] = tp.matmul %[[DO]], %[[VT]] : (tensor<2x4x8x16xf16>, tensor<2x4x16x8xf16>) -> tensor<2x4x8x8xf16>
@@ -180,7 +176,7 @@ func.func @conv_loss(%x: tensor<2x3x7x6xf32>, %w: tensor<4x3x3x3xf32>, %b: tenso
 // CHECK-NOT: tp.scaled_dot_product_attention
 // CHECK: %[[MASK:.*]] = tp.constant dense<{{.*}}> : tensor<8x8xi1>
 // CHECK: %[[P:.*]] = tp.softmax
-// CHECK: tp.mul %[[P]], %{{.*}} : (tensor<2x4x8x8xf32>, tensor<2x4x8x8xf32>)
+// CHECK: tp.softmax_backward %{{.*}}, %[[P]] {dim = 3 : i64} : (tensor<2x4x8x8xf32>, tensor<2x4x8x8xf32>) -> tensor<2x4x8x8xf32>
 // CHECK: tp.where %[[MASK]], %{{.*}}, %{{.*}} : (tensor<8x8xi1>, tensor<2x4x8x8xf32>, tensor<f32>) -> tensor<2x4x8x8xf32>
 // CHECK: return
 func.func @sdpa_loss(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x8x16xf32>, %v: tensor<2x4x8x16xf32>) -> tensor<f32> {

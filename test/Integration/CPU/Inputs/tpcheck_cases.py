@@ -26,6 +26,15 @@ def rounded(dt, x):
     return x
 
 
+def as_input(x, dt):
+    """`x` as an input of dtype `dt`, stored as rand() stores it."""
+    x = np.asarray(x, np.float32)
+    if dt == "bf16":
+        return (to_bf16(x), dt)
+    return (x.astype({"f16": np.float16, "f64": np.float64}.get(dt, np.float32)),
+            dt)
+
+
 # ----------------------------------------------------------------------------
 def elementwise(mode):
     dt = fdt(mode)
@@ -407,6 +416,37 @@ def normalization(mode):
                 "%a0", "dim = -1 : i64", [((8, 8, 128, 128), dt)],
                 lambda v: [softmax(v, -1)]),
     ]
+    # The backward ops, from a gradient and a softmax (log_softmax) output.
+    def softmax_bwd(g, y, axis):
+        return y * (g - (g * y).sum(axis=axis, keepdims=True))
+
+    def log_softmax_bwd(g, y, axis):
+        return g - np.exp(y) * g.sum(axis=axis, keepdims=True)
+    gx = rand((4, 6, 10), -2, 2, dt)
+    big = (8, 8, 128, 128)
+    cases += [
+        op_case("softmax_backward",
+                [gx, as_input(softmax(f64(x[0]), -1), dt)], "softmax_backward",
+                "%a0, %a1", "dim = -1 : i64", [((4, 6, 10), dt)],
+                lambda g, y: [softmax_bwd(g, y, -1)]),
+        op_case("softmax_backward_dim1",
+                [gx, as_input(softmax(f64(x[0]), 1), dt)], "softmax_backward",
+                "%a0, %a1", "dim = 1 : i64", [((4, 6, 10), dt)],
+                lambda g, y: [softmax_bwd(g, y, 1)]),
+        op_case("log_softmax_backward",
+                [gx, as_input(log_softmax(f64(x[0]), 0), dt)],
+                "log_softmax_backward", "%a0, %a1", "dim = 0 : i64",
+                [((4, 6, 10), dt)], lambda g, y: [log_softmax_bwd(g, y, 0)]),
+        op_case("log_softmax_backward_0d", [rand((), dtype=dt),
+                                            as_input(np.zeros(()), dt)],
+                "log_softmax_backward", "%a0, %a1", "dim = 0 : i64",
+                [((), dt)], lambda g, y: [log_softmax_bwd(g, y, None)]),
+        op_case("softmax_backward_big",
+                [rand(big, dtype=dt),
+                 as_input(softmax(f64(rand(big, -5, 5, dt)[0]), -1), dt)],
+                "softmax_backward", "%a0, %a1", "dim = -1 : i64", [(big, dt)],
+                lambda g, y: [softmax_bwd(g, y, -1)]),
+    ]
     def ln(v, w, b, k, eps=1e-5):
         axes = tuple(range(v.ndim - k, v.ndim))
         m = v.mean(axis=axes, keepdims=True)
@@ -426,7 +466,40 @@ def normalization(mode):
                                    rand((512,), dtype=dt), rand((512,), dtype=dt)],
                 "layer_norm", "%a0 weight(%a1) bias(%a2)",
                 "normalized_shape = array<i64: 512>", [((8, 128, 512), dt)],
-                lambda v, w, b: [ln(v, w, b, 1)]),
+                lambda v, w, b: [ln(v, w, b, 1)]),    ]
+    def ln_bwd(g, v, w, k, eps=1e-5):
+        """native_layer_norm_backward by its textbook formula."""
+        axes = tuple(range(v.ndim - k, v.ndim))
+        lead = tuple(range(v.ndim - k))
+        m = v.mean(axis=axes, keepdims=True)
+        rstd = 1 / np.sqrt(((v - m)**2).mean(axis=axes, keepdims=True) + eps)
+        xhat = (v - m) * rstd
+        gw = g * (w if w is not None else 1)
+        dx = rstd * (gw - gw.mean(axis=axes, keepdims=True)
+                     - xhat * (gw * xhat).mean(axis=axes, keepdims=True))
+        return [dx, (g * xhat).sum(axis=lead), g.sum(axis=lead)]
+    three = lambda *s: [(s, dt), (s[-1:], dt), (s[-1:], dt)]
+    cases += [
+        op_case("layer_norm_backward",
+                [rand((4, 8, 32), -2, 2, dt), y, g], "layer_norm_backward",
+                "%a0, %a1 weight(%a2)", "normalized_shape = array<i64: 32>",
+                three(4, 8, 32), lambda gr, v, w: ln_bwd(gr, v, w, 1)),
+        op_case("layer_norm_backward_2d", [rand((4, 8, 32), -2, 2, dt), y],
+                "layer_norm_backward", "%a0, %a1",
+                "normalized_shape = array<i64: 8, 32>, eps = 1.0e-3 : f64",
+                [((4, 8, 32), dt), ((8, 32), dt), ((8, 32), dt)],
+                lambda gr, v: ln_bwd(gr, v, None, 2, 1e-3)),
+        op_case("layer_norm_backward_all", [rand((6, 5), -2, 2, dt),
+                                            rand((6, 5), -2, 2, dt)],
+                "layer_norm_backward", "%a0, %a1",
+                "normalized_shape = array<i64: 6, 5>",
+                [((6, 5), dt), ((6, 5), dt), ((6, 5), dt)],
+                lambda gr, v: ln_bwd(gr, v, None, 2)),
+        op_case("layer_norm_backward_big",
+                [rand((8, 128, 512), -2, 2, dt), rand((8, 128, 512), -3, 3, dt),
+                 rand((512,), dtype=dt)], "layer_norm_backward",
+                "%a0, %a1 weight(%a2)", "normalized_shape = array<i64: 512>",
+                three(8, 128, 512), lambda gr, v, w: ln_bwd(gr, v, w, 1)),
     ]
     def gn(v, groups, w, b, eps=1e-5):
         n, c = v.shape[:2]

@@ -217,6 +217,12 @@ LogicalResult inferNativeMultiHeadAttentionShape(RuleContext &op);
 LogicalResult inferReductionShape(RuleContext &op, Value input, DimList dims,
                                   bool keepdim);
 LogicalResult inferAlongDimShape(RuleContext &op, Value input, int64_t dim);
+/// softmax_backward / log_softmax_backward: floating grad_output and output
+/// of one shape, dim in range; the result has that shape.
+LogicalResult inferSoftmaxBackwardShape(RuleContext &op);
+/// layer_norm_backward: the forward's checks, grad_output of the input's
+/// shape; results of the input's and of normalized_shape's shapes.
+LogicalResult inferLayerNormBackwardShape(RuleContext &op);
 LogicalResult inferLayerNormShape(RuleContext &op);
 LogicalResult inferGroupNormShape(RuleContext &op);
 LogicalResult inferBatchNormShape(RuleContext &op);

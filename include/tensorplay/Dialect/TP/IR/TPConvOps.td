@@ -115,8 +115,9 @@ def TP_ConvolutionBackwardOp : TP_ComputeOp<"convolution_backward",
       "weight's and the (C_out) bias's shapes. Results without uses are not "
       "computed. tp-autodiff builds it for every convolution; the CPU "
       "pipeline computes the weight and bias gradients with oneDNN's "
-      "backward-weights primitive (f32, bf16) and expands the op into "
-      "convolutions (tp-expand-backward-ops) elsewhere.";
+      "backward-weights primitive (f32, bf16) and elsewhere as one im2col "
+      "product per group (the linalg path); the input gradient is the "
+      "adjoint tp.convolution.";
   let results = (outs TP_Tensor:$grad_input, TP_Tensor:$grad_weight,
                       TP_Tensor:$grad_bias);
 }

@@ -128,6 +128,29 @@ def TP_LogSoftmaxOp : TP_AlongDimOp<"log_softmax", "Log of softmax along dim",
 def TP_SoftminOp : TP_AlongDimOp<"softmin", "Softmin (softmax of -x) along dim",
     TP_DtypeRule<"First">, "Floating">;
 
+/// aten::_softmax_backward_data and _log_softmax_backward_data: what
+/// tp-autodiff builds for softmax, log_softmax, softmin and cross_entropy.
+class TP_SoftmaxBackwardOp<string mnemonic, string summaryText,
+                           string formula>
+    : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"First">,
+        (ins TP_Tensor:$grad_output, TP_Tensor:$output, I64Attr:$dim),
+        "$grad_output `,` $output",
+        "%r = tp." # mnemonic # " %g, %y {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x8xf32>",
+        [], "::mlir::tp::inferSoftmaxBackwardShape(op)"> {
+  let familyDescription =
+      "The gradient of the input of a softmax along `dim` (negative values "
+      "count from the end) from the gradient `grad_output` of its result and "
+      "the result itself (`output`, of the same shape, floating): " #
+      formula # ". Lowered to one reduction along dim and one elementwise "
+      "loop; f16 and bf16 compute in f32 and round once.";
+}
+def TP_SoftmaxBackwardOp : TP_SoftmaxBackwardOp<"softmax_backward",
+    "aten::_softmax_backward_data: softmax's input gradient",
+    "output * (grad_output - sum(grad_output * output, dim))">;
+def TP_LogSoftmaxBackwardOp : TP_SoftmaxBackwardOp<"log_softmax_backward",
+    "aten::_log_softmax_backward_data: log_softmax's input gradient",
+    "grad_output - exp(output) * sum(grad_output, dim)">;
+
 def TP_NormalizeOp : TP_SingleResultOp<"normalize",
     "Lp-normalize along dim: x / max(||x||_p, eps)", TP_DtypeRule<"First">,
     (ins TP_Tensor:$input, DefaultValuedAttr<F64Attr, "2.0">:$p,
@@ -155,6 +178,35 @@ def TP_LayerNormOp : TP_SingleResultOp<"layer_norm",
     "$input (`weight` `(` $weight^ `)`)? (`bias` `(` $bias^ `)`)?",
     "%r = tp.layer_norm %x weight(%g) bias(%b) {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<4x8xf32>",
     [AttrSizedOperandSegments], "::mlir::tp::inferLayerNormShape(op)">;
+
+/// aten::native_layer_norm_backward, with the statistics recomputed from
+/// the input: what tp-autodiff builds for layer_norm.
+def TP_LayerNormBackwardOp : TP_ComputeOp<"layer_norm_backward",
+    "aten::native_layer_norm_backward: layer_norm's input, weight and bias "
+    "gradients",
+    TP_DtypeRule<"First", ["Value", "Value", "Value"]>,
+    (ins TP_Tensor:$grad_output, TP_Tensor:$input,
+         Optional<TP_Tensor>:$weight, DenseI64ArrayAttr:$normalized_shape,
+         DefaultValuedAttr<F64Attr, "1e-05">:$eps),
+    "$grad_output `,` $input (`weight` `(` $weight^ `)`)?",
+    "%gx, %gw, %gb = tp.layer_norm_backward %g, %x weight(%w) {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<4x8xf32>, tensor<8xf32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)",
+    [AttrSizedOperandSegments, Pure],
+    "::mlir::tp::inferLayerNormBackwardShape(op)"> {
+  let familyDescription =
+      "The gradients of `tp.layer_norm` over the trailing `normalized_shape` "
+      "dims of `input` (with `eps`) with respect to its input, weight and "
+      "bias, given the gradient `grad_output` (the input's shape) of its "
+      "result and the forward's `input` and optional `weight` (the bias "
+      "takes no part). The mean and the biased variance are recomputed from "
+      "the input with the forward's two-pass formula (exact), xhat = (x - "
+      "mean) rstd, gw = grad_output weight: grad_input = rstd (gw - mean(gw) "
+      "- xhat mean(gw xhat)), grad_weight = sum(grad_output xhat) and "
+      "grad_bias = sum(grad_output) over the leading dims. Results without "
+      "uses are not computed. Lowered to three reductions and two "
+      "elementwise loops; f16 and bf16 compute in f32 and round once.";
+  let results = (outs TP_Tensor:$grad_input, TP_Tensor:$grad_weight,
+                      TP_Tensor:$grad_bias);
+}
 
 def TP_GroupNormOp : TP_SingleResultOp<"group_norm",
     "Group normalization over groups of channels", TP_DtypeRule<"First">,
