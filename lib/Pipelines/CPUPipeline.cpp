@@ -102,6 +102,7 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createTPDecomposeCompositeOpsPass());
   ConvertTPToRuntimePassOptions toRuntime;
   toRuntime.onednn = options.useOneDNN;
+  toRuntime.onednnSoftmaxBackward = options.onednnSoftmaxBackward;
   pm.addPass(createConvertTPToRuntimePass(toRuntime));
   ConvertTPToLinalgPassOptions toLinalg;
   toLinalg.dropoutSeed = options.dropoutSeed;

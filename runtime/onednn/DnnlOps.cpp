@@ -907,6 +907,84 @@ tp_rt_status convBackwardWeights(dt type, View diffDst, View src,
   return TP_RT_SUCCESS;
 }
 
+/// A softmax or logsoftmax backward primitive and its descriptors (the
+/// primitive's: dense, in the compute type; the caller's: its strides).
+struct SoftmaxBackwardEntry {
+  dnnl::primitive primitive;
+  dnnl::memory::desc data, userDiffDst, userDst, userDiffSrc;
+};
+
+std::unordered_map<std::string, std::shared_ptr<SoftmaxBackwardEntry>>
+    softmaxBackwardCache;
+
+/// The forward hint and the backward primitive of (log)softmax along
+/// `axis` on `data`.
+template <typename Fwd, typename Bwd>
+dnnl::primitive buildSoftmaxBackward(const dnnl::memory::desc &data, int axis) {
+  typename Fwd::primitive_desc hint(
+      typename Fwd::desc(dnnl::prop_kind::forward_training, data, axis),
+      engine());
+  return Bwd(typename Bwd::primitive_desc(typename Bwd::desc(data, data, axis),
+                                          engine(), hint));
+}
+
+/// The input gradient of softmax (logsoftmax when `log`) along `axis` from
+/// its output `dst` and the output's gradient `diffDst`, through oneDNN's
+/// backward primitive; bf16 without bf16 kernels computes in f32 and
+/// rounds once.
+tp_rt_status softmaxBackward(dt type, View diffDst, View dst, View diffSrc,
+                             int64_t axis, int64_t log) {
+  dims sizes = dst.sizes();
+  if (diffDst.sizes() != sizes || diffSrc.sizes() != sizes || axis < 0 ||
+      axis >= dst.rank)
+    return tensorplay::codegen::fail(
+        TP_RT_ERROR_INVALID_ARGUMENT,
+        "tp_rt_dnnl_softmax_backward: the gradient, the output and the "
+        "result must have one shape and the axis must be one of its dims");
+  if (dst.numel() == 0)
+    return TP_RT_SUCCESS;
+  dims gStrides = fixStrides(sizes, diffDst.strides()),
+       yStrides = fixStrides(sizes, dst.strides()),
+       dStrides = fixStrides(sizes, diffSrc.strides());
+  std::string k = key("softmax_backward", {sizes, gStrides, yStrides, dStrides},
+                      {(int)type, (int)axis, (int)log});
+  std::shared_ptr<SoftmaxBackwardEntry> entry =
+      cachedEntry(softmaxBackwardCache, k, [&] {
+        auto entry = std::make_shared<SoftmaxBackwardEntry>();
+        entry->userDiffDst = dnnl::memory::desc(sizes, type, gStrides);
+        entry->userDst = dnnl::memory::desc(sizes, type, yStrides);
+        entry->userDiffSrc = dnnl::memory::desc(sizes, type, dStrides);
+        entry->data =
+            dnnl::memory::desc(sizes, computeType(type), denseStrides(sizes));
+        int a = static_cast<int>(axis);
+        entry->primitive =
+            log ? buildSoftmaxBackward<dnnl::logsoftmax_forward,
+                                       dnnl::logsoftmax_backward>(entry->data,
+                                                                  a)
+                : buildSoftmaxBackward<dnnl::softmax_forward,
+                                       dnnl::softmax_backward>(entry->data, a);
+        return entry;
+      });
+  size_t width = sizeOf(type);
+  dnnl::stream stream(engine());
+  dnnl::memory g = prepared(
+      stream, dnnl::memory(entry->userDiffDst, engine(), diffDst.data(width)),
+      entry->data);
+  dnnl::memory y =
+      prepared(stream, dnnl::memory(entry->userDst, engine(), dst.data(width)),
+               entry->data);
+  dnnl::memory user(entry->userDiffSrc, engine(), diffSrc.data(width));
+  dnnl::memory d = entry->data == entry->userDiffSrc
+                       ? user
+                       : dnnl::memory(entry->data, engine());
+  entry->primitive.execute(
+      stream,
+      {{DNNL_ARG_DST, y}, {DNNL_ARG_DIFF_DST, g}, {DNNL_ARG_DIFF_SRC, d}});
+  finish(stream, d, user);
+  stream.wait();
+  return TP_RT_SUCCESS;
+}
+
 /// Runs `fn`, turning oneDNN and C++ errors into a status and the error slot.
 template <typename Fn>
 tp_rt_status guarded(const char *what, Fn &&fn) {
@@ -982,5 +1060,17 @@ TP_CONV(tp_rt_dnnl_conv_bf16_bf16, dt::bf16, dt::bf16)
 TP_CONV_BACKWARD_WEIGHTS(tp_rt_dnnl_conv_backward_weights_f32, dt::f32)
 TP_CONV_BACKWARD_WEIGHTS(tp_rt_dnnl_conv_backward_weights_bf16, dt::bf16)
 #undef TP_CONV_BACKWARD_WEIGHTS
+
+#define TP_SOFTMAX_BACKWARD(NAME, TYPE)                                        \
+  tp_rt_status NAME(int64_t gr, tp_rt_memref *g, int64_t yr, tp_rt_memref *y,  \
+                    int64_t dr, tp_rt_memref *d, int64_t axis, int64_t log) {  \
+    return guarded(#NAME, [&] {                                                \
+      return softmaxBackward(TYPE, View{gr, g}, View{yr, y}, View{dr, d},      \
+                             axis, log);                                       \
+    });                                                                        \
+  }
+TP_SOFTMAX_BACKWARD(tp_rt_dnnl_softmax_backward_f32, dt::f32)
+TP_SOFTMAX_BACKWARD(tp_rt_dnnl_softmax_backward_bf16, dt::bf16)
+#undef TP_SOFTMAX_BACKWARD
 
 } // extern "C"

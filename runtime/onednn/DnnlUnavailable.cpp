@@ -46,4 +46,13 @@ TP_UNAVAILABLE(tp_rt_dnnl_conv_backward_weights_f32)
 TP_UNAVAILABLE(tp_rt_dnnl_conv_backward_weights_bf16)
 #undef TP_UNAVAILABLE
 
+#define TP_UNAVAILABLE(NAME)                                                   \
+  tp_rt_status NAME(int64_t, tp_rt_memref *, int64_t, tp_rt_memref *, int64_t, \
+                    tp_rt_memref *, int64_t, int64_t) {                        \
+    return unavailable(#NAME);                                                 \
+  }
+TP_UNAVAILABLE(tp_rt_dnnl_softmax_backward_f32)
+TP_UNAVAILABLE(tp_rt_dnnl_softmax_backward_bf16)
+#undef TP_UNAVAILABLE
+
 } // extern "C"

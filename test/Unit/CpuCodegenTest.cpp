@@ -479,6 +479,74 @@ TEST(DnnlConvBackwardWeights, Conv1dMatchesNaiveAndRefusesBadGeometry) {
   tp_rt_codegen_clear_error();
 }
 
+TEST(DnnlSoftmaxBackward, MatchesTheFormulaAlongEachAxisAndRefusesBadShapes) {
+  if (!tp_rt_onednn_available())
+    GTEST_SKIP() << "runtime built without oneDNN";
+  // [2, 3, 4]: y a softmax (log-softmax) along `axis`, g arbitrary.
+  constexpr int A = 2, B = 3, C = 4, SIZE = A * B * C;
+  const int sizes[3] = {A, B, C}, strides[3] = {B * C, C, 1};
+  float x[SIZE], g[SIZE], y[SIZE], dx[SIZE];
+  for (int i = 0; i < SIZE; ++i) {
+    x[i] = (float)((i * 7) % 11) * 0.3f - 1.5f;
+    g[i] = (float)((i * 5) % 9) * 0.25f - 1.0f;
+  }
+  for (int log = 0; log <= 1; ++log)
+    for (int axis = 0; axis < 3; ++axis) {
+      // Each row along `axis`: its first element and its stride.
+      std::vector<int> starts;
+      for (int i = 0; i < SIZE; ++i)
+        if ((i / strides[axis]) % sizes[axis] == 0)
+          starts.push_back(i);
+      for (int s : starts) {
+        double m = -1e30, total = 0;
+        for (int k = 0; k < sizes[axis]; ++k)
+          m = std::max(m, (double)x[s + k * strides[axis]]);
+        for (int k = 0; k < sizes[axis]; ++k)
+          total += std::exp(x[s + k * strides[axis]] - m);
+        for (int k = 0; k < sizes[axis]; ++k) {
+          double v = x[s + k * strides[axis]] - m;
+          y[s + k * strides[axis]] =
+              (float)(log ? v - std::log(total) : std::exp(v) / total);
+        }
+      }
+      Desc3 dg = dense3(g, A, B, C), dy = dense3(y, A, B, C),
+            ddx = dense3(dx, A, B, C);
+      tp_rt_codegen_clear_error();
+      ASSERT_EQ(tp_rt_dnnl_softmax_backward_f32(3, memref(&dg), 3, memref(&dy),
+                                                3, memref(&ddx), axis, log),
+                TP_RT_SUCCESS)
+          << tp_rt_codegen_error();
+      for (int s : starts) {
+        double sum = 0;
+        for (int k = 0; k < sizes[axis]; ++k) {
+          int i = s + k * strides[axis];
+          sum += log ? g[i] : (double)g[i] * y[i];
+        }
+        for (int k = 0; k < sizes[axis]; ++k) {
+          int i = s + k * strides[axis];
+          double want =
+              log ? g[i] - std::exp((double)y[i]) * sum : y[i] * (g[i] - sum);
+          EXPECT_NEAR(dx[i], want, 1e-5)
+              << "log " << log << " axis " << axis << " element " << i;
+        }
+      }
+    }
+  // An axis out of range, or a result of another shape: an error status
+  // and message, not a crash.
+  Desc3 dg = dense3(g, A, B, C), dy = dense3(y, A, B, C),
+        ddx = dense3(dx, A, B, C), small = dense3(dx, A, B, C - 1);
+  EXPECT_EQ(tp_rt_dnnl_softmax_backward_f32(3, memref(&dg), 3, memref(&dy), 3,
+                                            memref(&ddx), 3, 0),
+            TP_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tp_rt_codegen_error()).find("one shape"),
+            std::string::npos);
+  tp_rt_codegen_clear_error();
+  EXPECT_EQ(tp_rt_dnnl_softmax_backward_f32(3, memref(&dg), 3, memref(&dy), 3,
+                                            memref(&small), 1, 0),
+            TP_RT_ERROR_INVALID_ARGUMENT);
+  tp_rt_codegen_clear_error();
+}
+
 TEST(FloatBuiltins, TruncSfBf2RoundsToNearestEven) {
   // Every exponent, with mantissas around the ties and the extremes.
   const uint32_t lows[] = {0x0000, 0x0001, 0x7fff, 0x8000, 0x8001, 0xffff};

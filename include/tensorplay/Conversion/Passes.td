@@ -32,11 +32,21 @@ def ConvertTPToRuntimePass
     GradScaler runtime's kernels (`tp_rt_codegen_*`), with the state they
     update as updated outputs, so that bufferization runs them in place.
     These need no oneDNN and are lowered also with `onednn=0`.
+
+    With `onednn-softmax-backward`, `softmax_backward` and
+    `log_softmax_backward` of f32 or bf16 tensors become
+    `tp_rt_dnnl_softmax_backward_*` calls too.
   }];
   let options = [
     Option<"onednn", "onednn", "bool", /*default=*/"true",
            "Lower products and convolutions to oneDNN calls (otherwise only "
            "the train-step ops are rewritten)">,
+    Option<"onednnSoftmaxBackward", "onednn-softmax-backward", "bool",
+           /*default=*/"false",
+           "With onednn, also lower softmax_backward and "
+           "log_softmax_backward to oneDNN's primitives (off by default: on "
+           "AVX2 CPUs oneDNN 2.6's take 2-5x longer than the fused linalg "
+           "loops, docs/benchmarks.md)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

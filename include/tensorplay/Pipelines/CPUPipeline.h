@@ -33,6 +33,12 @@ struct TPLowerToCPUOptions : public PassPipelineOptions<TPLowerToCPUOptions> {
       llvm::cl::desc("Lower matrix products and convolutions to oneDNN calls "
                      "(default: when the runtime has oneDNN)"),
       llvm::cl::init(isOneDNNAvailable())};
+  PassOptions::Option<bool> onednnSoftmaxBackward{
+      *this, "onednn-softmax-backward",
+      llvm::cl::desc("With use-onednn, lower softmax_backward and "
+                     "log_softmax_backward to oneDNN's primitives too (off: "
+                     "the fused linalg loops, 2-5x faster on AVX2 CPUs)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> parallel{
       *this, "parallel",
       llvm::cl::desc("Run outer parallel loops on the runtime's threads"),

@@ -169,6 +169,22 @@ tp_rt_status tp_rt_dnnl_conv_backward_weights_bf16(
     int64_t diff_bias_rank, tp_rt_memref *diff_bias, int64_t params_rank,
     tp_rt_memref *params);
 
+/// tp.softmax_backward (log = 0) and tp.log_softmax_backward (log = 1)
+/// along `axis` (in [0, rank)): diff_src from the output's gradient
+/// diff_dst and the output dst, all of one shape, through oneDNN's
+/// softmax_backward / logsoftmax_backward primitive. The bf16 entry point
+/// computes in f32 and rounds once where oneDNN has no bf16 kernels.
+tp_rt_status
+tp_rt_dnnl_softmax_backward_f32(int64_t diff_dst_rank, tp_rt_memref *diff_dst,
+                                int64_t dst_rank, tp_rt_memref *dst,
+                                int64_t diff_src_rank, tp_rt_memref *diff_src,
+                                int64_t axis, int64_t log);
+tp_rt_status
+tp_rt_dnnl_softmax_backward_bf16(int64_t diff_dst_rank, tp_rt_memref *diff_dst,
+                                 int64_t dst_rank, tp_rt_memref *dst,
+                                 int64_t diff_src_rank, tp_rt_memref *diff_src,
+                                 int64_t axis, int64_t log);
+
 /// The GradScaler and fused optimizer steps of a compiled train step
 /// (tp.amp_check_finite, tp.amp_update_scale, tp.fused_sgd, tp.fused_adamw):
 /// each views its dense memrefs as tp_rt_buffers and calls the CAPI.h

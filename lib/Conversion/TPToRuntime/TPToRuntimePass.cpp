@@ -1,8 +1,10 @@
 //===- TPToRuntimePass.cpp - The convert-tp-to-runtime pass ---------------===//
 //
-// Applies the MatmulToRuntime and ConvToRuntime patterns (with `onednn`) and
-// the TrainingToRuntime ones greedily; ops they do not take (other dtypes,
-// unsupported geometry) stay for convert-tp-to-linalg.
+// Applies the MatmulToRuntime and ConvToRuntime patterns (with `onednn`;
+// NormalizationToRuntime's with `onednn-softmax-backward` too) and the
+// TrainingToRuntime ones greedily; ops they
+// do not take (other dtypes, unsupported geometry) stay for
+// convert-tp-to-linalg.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +47,8 @@ struct ConvertTPToRuntimePass
     if (onednn) {
       populateMatmulToRuntimePatterns(patterns);
       populateConvToRuntimePatterns(patterns);
+      if (onednnSoftmaxBackward)
+        populateNormalizationToRuntimePatterns(patterns);
     }
     populateTrainingToRuntimePatterns(patterns);
     GreedyRewriteConfig config;

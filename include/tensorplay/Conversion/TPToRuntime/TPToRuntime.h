@@ -20,6 +20,9 @@ void populateMatmulToRuntimePatterns(RewritePatternSet &patterns);
 /// conv1d/2d/3d, conv_transpose1d/2d/3d, convolution -> tp_rt_dnnl_conv_*.
 void populateConvToRuntimePatterns(RewritePatternSet &patterns);
 
+/// softmax_backward, log_softmax_backward -> tp_rt_dnnl_softmax_backward_*.
+void populateNormalizationToRuntimePatterns(RewritePatternSet &patterns);
+
 /// amp_check_finite, amp_update_scale, fused_sgd, fused_adamw ->
 /// tp_rt_codegen_* (the GradScaler runtime's kernels; no oneDNN needed).
 void populateTrainingToRuntimePatterns(RewritePatternSet &patterns);

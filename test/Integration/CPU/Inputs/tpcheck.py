@@ -9,7 +9,8 @@ independently of the compiler.
 
 Usage: tpcheck.py --tp-run PATH --family NAME --tmp DIR [--mode MODE]
   mode: "default" or a "+"-joined set of: linalg (use-onednn=0), serial
-  (parallel=0 vectorize=0), bf16 / f16 (the same cases with bf16 / f16
+  (parallel=0 vectorize=0), dnnl-softmax (onednn-softmax-backward=1: the
+  opt-in oneDNN route of the softmax backward ops), bf16 / f16 (the same cases with bf16 / f16
   tensors, their tolerances), autocast (tp-run --autocast=cpu:bf16, bf16
   tolerances; families without autocast cases ignore it); e.g.
   "bf16+linalg".
@@ -367,6 +368,8 @@ def main():
         options.append("use-onednn=0")
     if "serial" in modes:
         options += ["parallel=0", "vectorize=0"]
+    if "dnnl-softmax" in modes:
+        options.append("onednn-softmax-backward=1")
     if options:
         cmd.append("--pipeline-options=" + " ".join(options))
     if "autocast" in modes:
