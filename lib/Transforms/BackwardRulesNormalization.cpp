@@ -1,8 +1,8 @@
 //===- BackwardRulesNormalization.cpp - Rules of the normalizations -------===//
 //
-// The backward of layer_norm (tp.layer_norm_backward), group_norm and
-// batch_norm (training form with batch statistics, inference form with
-// running statistics). The
+// The backward of layer_norm (tp.layer_norm_backward), group_norm
+// (tp.group_norm_backward) and batch_norm (training form with batch
+// statistics, inference form with running statistics). The
 // statistics are recomputed from the saved input (exact: the forward's
 // own formula); f16 and bf16 normalizations compute their backward in f32,
 // as PyTorch's kernels accumulate, and hand back gradients that the
@@ -90,20 +90,19 @@ void giveAffine(Rule &r, Value weight, Value bias, Value g, Value xhat,
     r.give(bias, sumOver(r, g, dims));
 }
 
-/// layer_norm: one tp.layer_norm_backward, which recomputes the statistics
+/// The gradients of a normalization from its backward op `name` on
+/// (g, x[, weight]) with `attrs`: one op, which recomputes the statistics
 /// and computes in f32 for f16/bf16 itself.
-LogicalResult layerNormRule(Rule &r, LayerNormOp ln) {
-  Value x = ln.getInput(), weight = ln.getWeight(), bias = ln.getBias();
+LogicalResult normalizationBackward(Rule &r, StringRef name, Value x,
+                                    Value weight, Value bias,
+                                    SmallVector<NamedAttribute> attrs) {
   SmallVector<Value> operands = {r.grad, x};
   if (weight)
     operands.push_back(weight);
-  OpBuilder &builder = r.b.builder;
-  Operation *bwd = r.makeOp(
-      "tp.layer_norm_backward", operands,
-      {r.attr("normalized_shape", ln.getNormalizedShapeAttr()),
-       r.attr("eps", ln.getEpsAttr()),
-       r.attr("operandSegmentSizes",
-              builder.getDenseI32ArrayAttr({1, 1, weight ? 1 : 0, 0}))});
+  attrs.push_back(
+      r.attr("operandSegmentSizes",
+             r.b.builder.getDenseI32ArrayAttr({1, 1, weight ? 1 : 0, 0})));
+  Operation *bwd = r.makeOp(name, operands, attrs);
   if (!bwd)
     return success(); // diagnosed by the builder
   if (r.active(x))
@@ -115,27 +114,18 @@ LogicalResult layerNormRule(Rule &r, LayerNormOp ln) {
   return success();
 }
 
+LogicalResult layerNormRule(Rule &r, LayerNormOp ln) {
+  return normalizationBackward(
+      r, "tp.layer_norm_backward", ln.getInput(), ln.getWeight(), ln.getBias(),
+      {r.attr("normalized_shape", ln.getNormalizedShapeAttr()),
+       r.attr("eps", ln.getEpsAttr())});
+}
+
 LogicalResult groupNormRule(Rule &r, GroupNormOp gn) {
-  Value x = gn.getInput();
-  Type ct = computeType(elementTypeOf(x));
-  ArrayRef<int64_t> shape = shapeOf(x);
-  int64_t rank = rankOf(x), groups = gn.getNumGroups();
-  int64_t perGroup = numElementsOrDynamic(shape) / (shape[0] * groups);
-  SmallVector<int64_t> grouped = {shape[0], groups, perGroup};
-  Value xc = r.castTo(x, ct), g = r.castTo(r.grad, ct);
-  Normalized n = normalize(r, r.reshape(xc, grouped), {2},
-                           gn.getEps().convertToDouble());
-  Value weight = gn.getWeight();
-  Value gw =
-      weight ? r.mul(g, perChannel(r, r.castTo(weight, ct), rank)) : g;
-  if (r.active(x))
-    r.give(x, r.reshape(batchStatsGradient(r, r.reshape(gw, grouped), n.xhat,
-                                           n.rstd, {2}),
-                        shape));
-  SmallVector<int64_t> dims = {0};
-  dims.append(range(2, rank));
-  giveAffine(r, weight, gn.getBias(), g, r.reshape(n.xhat, shape), dims);
-  return success();
+  return normalizationBackward(r, "tp.group_norm_backward", gn.getInput(),
+                               gn.getWeight(), gn.getBias(),
+                               {r.attr("num_groups", gn.getNumGroupsAttr()),
+                                r.attr("eps", gn.getEpsAttr())});
 }
 
 LogicalResult batchNormRule(Rule &r, BatchNormOp bn) {

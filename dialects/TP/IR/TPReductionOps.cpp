@@ -204,21 +204,41 @@ LogicalResult mlir::tp::inferLayerNormBackwardShape(RuleContext &op) {
   return op.setResultShape(2, normalized);
 }
 
-LogicalResult mlir::tp::inferGroupNormShape(RuleContext &op) {
-  auto gn = op.as<GroupNormOp>();
-  if (failed(expectFloatingInput(op, gn.getInput())) ||
-      failed(expectRank(op, gn.getInput(), "an (N, C, ...) input", 2,
+/// The checks of group_norm and its backward on `input` and `weight`.
+static LogicalResult expectGroupNormOperands(RuleContext &op, Value input,
+                                             Value weight, int64_t groups) {
+  if (failed(expectFloatingInput(op, input)) ||
+      failed(expectRank(op, input, "an (N, C, ...) input", 2,
                         std::numeric_limits<int64_t>::max())))
     return failure();
-  ArrayRef<int64_t> x = shapeOf(gn.getInput());
-  int64_t groups = gn.getNumGroups();
+  ArrayRef<int64_t> x = shapeOf(input);
   if (groups <= 0 || (!ShapedType::isDynamic(x[1]) && x[1] % groups != 0))
     return op.emitOpError("expected the number of channels (")
            << x[1] << ") to be divisible by num_groups (" << groups << ")";
-  if (failed(expectParam(op, gn.getWeight(), "weight", {x[1]})) ||
+  return expectParam(op, weight, "weight", {x[1]});
+}
+
+LogicalResult mlir::tp::inferGroupNormShape(RuleContext &op) {
+  auto gn = op.as<GroupNormOp>();
+  ArrayRef<int64_t> x = shapeOf(gn.getInput());
+  if (failed(expectGroupNormOperands(op, gn.getInput(), gn.getWeight(),
+                                     gn.getNumGroups())) ||
       failed(expectParam(op, gn.getBias(), "bias", {x[1]})))
     return failure();
   return op.setResultShape(0, x);
+}
+
+LogicalResult mlir::tp::inferGroupNormBackwardShape(RuleContext &op) {
+  auto gn = op.as<GroupNormBackwardOp>();
+  ArrayRef<int64_t> x = shapeOf(gn.getInput());
+  if (failed(expectGroupNormOperands(op, gn.getInput(), gn.getWeight(),
+                                     gn.getNumGroups())) ||
+      failed(expectFloatingInput(op, gn.getGradOutput())) ||
+      failed(expectGradShape(op, gn.getGradOutput(), x, "input")))
+    return failure();
+  if (failed(op.setResultShape(0, x)) || failed(op.setResultShape(1, {x[1]})))
+    return failure();
+  return op.setResultShape(2, {x[1]});
 }
 
 LogicalResult mlir::tp::inferBatchNormShape(RuleContext &op) {

@@ -198,119 +198,180 @@ struct LayerNormOpLowering : public OpConversionPattern<LayerNormOp> {
   }
 };
 
-/// layer_norm_backward: the statistics again (buildMoments), then per
-/// result only what it needs: grad_input from sum(gw) and sum(gw xhat) over
-/// the normalized dims, grad_weight = sum(g xhat) and grad_bias = sum(g)
-/// over the leading ones; all in accType, rounded once.
+/// Which gradients of a normalization to compute (the results with uses).
+struct NeededGradients {
+  bool input, weight, bias;
+};
+
+/// The backward of a normalization of `x` over `dims` with batch
+/// statistics (layer_norm over the trailing dims, group_norm over a group's
+/// elements): the statistics again (buildMoments), then only the needed
+/// results: grad_input = rstd (gw - mean(gw) - xhat mean(gw xhat)) over
+/// `dims` with gw = g w (`w` shaped to broadcast against x, or null), and
+/// grad_weight = sum(g xhat), grad_bias = sum(g) over `paramDims`; all in
+/// accType, rounded once to `elem`. Unneeded results are null.
+SmallVector<Value> buildNormalizationBackward(OpBuilder &b, Location loc,
+                                              Value g, Value x, Value w,
+                                              ArrayRef<int64_t> dims,
+                                              ArrayRef<int64_t> paramDims,
+                                              double eps, Type elem,
+                                              NeededGradients needed) {
+  Type acc = computeTypeFor(elem);
+  SmallVector<int64_t> shape(shapeOf(x));
+  int64_t count = 1;
+  for (int64_t d : dims)
+    count *= shape[d];
+  // Operands {g, x, mean, rstd[, w]}: g, xhat and g * w in accType (the
+  // statistics only for the results that need them).
+  SmallVector<Value> operands;
+  if (needed.input || needed.weight) {
+    auto [mean, var] = buildMoments(b, loc, x, dims, acc);
+    Value rstd = buildElementwise(
+        b, loc, cast<RankedTensorType>(var.getType()), var,
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          return (Value)math::RsqrtOp::create(
+              nb, nloc,
+              arith::AddFOp::create(nb, nloc, args[0],
+                                    scalarConstant(nb, nloc, acc, eps)));
+        });
+    operands = {g, x, mean, rstd};
+    if (w)
+      operands.push_back(w);
+  }
+  struct Scalars {
+    Value g, xhat, gw;
+  };
+  auto scalars = [&](OpBuilder &nb, Location nloc, ValueRange args) {
+    Value gv = convertScalar(nb, nloc, args[0], acc);
+    Value xhat = arith::MulFOp::create(
+        nb, nloc,
+        arith::SubFOp::create(nb, nloc, convertScalar(nb, nloc, args[1], acc),
+                              args[2]),
+        args[3]);
+    Value gw = w ? (Value)arith::MulFOp::create(
+                       nb, nloc, gv, convertScalar(nb, nloc, args[4], acc))
+                 : gv;
+    return Scalars{gv, xhat, gw};
+  };
+  auto sumOver = [&](Value v, ArrayRef<int64_t> over) {
+    return over.empty() ? v : buildSum(b, loc, v, over, acc);
+  };
+  SmallVector<Value> results(3);
+  if (needed.input) {
+    SmallVector<Value> products = buildElementwiseMulti(
+        b, loc, shape, {acc, acc}, operands,
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          Scalars v = scalars(nb, nloc, args);
+          return SmallVector<Value>{
+              v.gw, arith::MulFOp::create(nb, nloc, v.gw, v.xhat)};
+        });
+    SmallVector<Value> withSums(operands);
+    for (Value p : products)
+      withSums.push_back(insertUnitDims(b, loc, sumOver(p, dims), dims));
+    Value n = scalarConstant(b, loc, acc, static_cast<double>(count));
+    size_t sums = operands.size();
+    results[0] = buildElementwise(
+        b, loc, RankedTensorType::get(shape, elem), withSums,
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          Scalars v = scalars(nb, nloc, args);
+          Value meanG = arith::DivFOp::create(nb, nloc, args[sums], n);
+          Value meanGX = arith::DivFOp::create(nb, nloc, args[sums + 1], n);
+          Value d = arith::SubFOp::create(
+              nb, nloc, arith::SubFOp::create(nb, nloc, v.gw, meanG),
+              arith::MulFOp::create(nb, nloc, v.xhat, meanGX));
+          return convertScalar(
+              nb, nloc, arith::MulFOp::create(nb, nloc, args[3], d), elem);
+        });
+  }
+  if (needed.weight) {
+    Value gx = buildElementwise(
+        b, loc, RankedTensorType::get(shape, acc), operands,
+        [&](OpBuilder &nb, Location nloc, ValueRange args) {
+          Scalars v = scalars(nb, nloc, args);
+          return (Value)arith::MulFOp::create(nb, nloc, v.g, v.xhat);
+        });
+    results[1] = convertTensor(b, loc, sumOver(gx, paramDims), elem);
+  }
+  if (needed.bias)
+    results[2] = convertTensor(b, loc, sumOver(g, paramDims), elem);
+  return results;
+}
+
+/// The results of a normalization backward op: `computed`, reshaped to the
+/// op's result types, with an (unused) empty tensor for each null.
+SmallVector<Value> normalizationResults(OpBuilder &b, Location loc,
+                                        Operation *op,
+                                        ArrayRef<Value> computed) {
+  SmallVector<Value> results;
+  for (auto [result, value] : llvm::zip(op->getResults(), computed)) {
+    auto type = cast<RankedTensorType>(result.getType());
+    results.push_back(
+        value ? reshapeTo(b, loc, value, type.getShape())
+              : (Value)tensor::EmptyOp::create(b, loc, type.getShape(),
+                                               type.getElementType()));
+  }
+  return results;
+}
+
+template <typename OpTy>
+NeededGradients neededGradients(OpTy op) {
+  return {!op.getGradInput().use_empty(), !op.getGradWeight().use_empty(),
+          !op.getGradBias().use_empty()};
+}
+
+/// layer_norm_backward: statistics over the trailing normalized dims, the
+/// parameter gradients over the leading ones.
 struct LayerNormBackwardLowering
     : public OpConversionPattern<LayerNormBackwardOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
   matchAndRewrite(LayerNormBackwardOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type elem =
-        cast<RankedTensorType>(op.getGradInput().getType()).getElementType();
+    Type elem = elementTypeOf(op.getGradInput());
     if (!isa<FloatType>(elem))
       return emitUnsupported(op, "has no CPU lowering for ")
              << elem << " tensors";
-    Type acc = computeTypeFor(elem);
-    Value g = adaptor.getGradOutput(), x = adaptor.getInput(),
-          w = adaptor.getWeight();
-    SmallVector<int64_t> shape(shapeOf(x));
-    int64_t rank = shape.size();
+    int64_t rank = shapeOf(adaptor.getInput()).size();
     int64_t lead = rank - static_cast<int64_t>(op.getNormalizedShape().size());
     SmallVector<int64_t> dims, leadDims;
-    int64_t count = 1;
-    for (int64_t d = 0; d < rank; ++d) {
+    for (int64_t d = 0; d < rank; ++d)
       (d < lead ? leadDims : dims).push_back(d);
-      if (d >= lead)
-        count *= shape[d];
-    }
-    // Operands {g, x, mean, rstd[, w]}: g, xhat and g * w in accType (the
-    // statistics only for the results that need them).
-    SmallVector<Value> operands;
-    if (!op.getGradInput().use_empty() || !op.getGradWeight().use_empty()) {
-      auto [mean, var] = buildMoments(rewriter, loc, x, dims, acc);
-      double eps = op.getEps().convertToDouble();
-      Value rstd = buildElementwise(
-          rewriter, loc, cast<RankedTensorType>(var.getType()), var,
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            return (Value)math::RsqrtOp::create(
-                nb, nloc,
-                arith::AddFOp::create(nb, nloc, args[0],
-                                      scalarConstant(nb, nloc, acc, eps)));
-          });
-      operands = {g, x, mean, rstd};
-      if (w)
-        operands.push_back(w);
-    }
-    struct Scalars {
-      Value g, xhat, gw;
-    };
-    auto scalars = [&](OpBuilder &nb, Location nloc, ValueRange args) {
-      Value gv = convertScalar(nb, nloc, args[0], acc);
-      Value xhat = arith::MulFOp::create(
-          nb, nloc,
-          arith::SubFOp::create(nb, nloc, convertScalar(nb, nloc, args[1], acc),
-                                args[2]),
-          args[3]);
-      Value gw = w ? (Value)arith::MulFOp::create(
-                         nb, nloc, gv, convertScalar(nb, nloc, args[4], acc))
-                   : gv;
-      return Scalars{gv, xhat, gw};
-    };
-    auto accTensor = RankedTensorType::get(shape, acc);
-    auto empty = [&](Value result) {
-      auto type = cast<RankedTensorType>(result.getType());
-      return (Value)tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                            type.getElementType());
-    };
-    auto sumOver = [&](Value v, ArrayRef<int64_t> over) {
-      return over.empty() ? v : buildSum(rewriter, loc, v, over, acc);
-    };
-    Value dx = empty(op.getGradInput());
-    if (!op.getGradInput().use_empty()) {
-      SmallVector<Value> products = buildElementwiseMulti(
-          rewriter, loc, shape, {acc, acc}, operands,
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Scalars v = scalars(nb, nloc, args);
-            return SmallVector<Value>{
-                v.gw, arith::MulFOp::create(nb, nloc, v.gw, v.xhat)};
-          });
-      SmallVector<Value> withSums(operands);
-      for (Value p : products)
-        withSums.push_back(
-            insertUnitDims(rewriter, loc, sumOver(p, dims), dims));
-      Value n = scalarConstant(rewriter, loc, acc, static_cast<double>(count));
-      size_t sums = operands.size();
-      dx = buildElementwise(
-          rewriter, loc, RankedTensorType::get(shape, elem), withSums,
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Scalars v = scalars(nb, nloc, args);
-            Value meanG = arith::DivFOp::create(nb, nloc, args[sums], n);
-            Value meanGX = arith::DivFOp::create(nb, nloc, args[sums + 1], n);
-            Value d = arith::SubFOp::create(
-                nb, nloc, arith::SubFOp::create(nb, nloc, v.gw, meanG),
-                arith::MulFOp::create(nb, nloc, v.xhat, meanGX));
-            return convertScalar(
-                nb, nloc, arith::MulFOp::create(nb, nloc, args[3], d), elem);
-          });
-    }
-    Value dw = empty(op.getGradWeight());
-    if (!op.getGradWeight().use_empty()) {
-      Value gx = buildElementwise(
-          rewriter, loc, accTensor, operands,
-          [&](OpBuilder &nb, Location nloc, ValueRange args) {
-            Scalars v = scalars(nb, nloc, args);
-            return (Value)arith::MulFOp::create(nb, nloc, v.g, v.xhat);
-          });
-      dw = convertTensor(rewriter, loc, sumOver(gx, leadDims), elem);
-    }
-    Value db = empty(op.getGradBias());
-    if (!op.getGradBias().use_empty())
-      db = convertTensor(rewriter, loc, sumOver(g, leadDims), elem);
-    rewriter.replaceOp(op, {dx, dw, db});
+    SmallVector<Value> computed = buildNormalizationBackward(
+        rewriter, op.getLoc(), adaptor.getGradOutput(), adaptor.getInput(),
+        adaptor.getWeight(), dims, leadDims, op.getEps().convertToDouble(),
+        elem, neededGradients(op));
+    rewriter.replaceOp(
+        op, normalizationResults(rewriter, op.getLoc(), op, computed));
+    return success();
+  }
+};
+
+/// group_norm_backward: in the (N, G, C / G, S) view of the input,
+/// statistics over dims 2 and 3, the parameter gradients over 0 and 3.
+struct GroupNormBackwardLowering
+    : public OpConversionPattern<GroupNormBackwardOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(GroupNormBackwardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = elementTypeOf(op.getGradInput());
+    if (!isa<FloatType>(elem))
+      return emitUnsupported(op, "has no CPU lowering for ")
+             << elem << " tensors";
+    ArrayRef<int64_t> shape = shapeOf(adaptor.getInput());
+    int64_t groups = static_cast<int64_t>(op.getNumGroups());
+    int64_t n = shape[0], c = shape[1];
+    SmallVector<int64_t> view = {n, groups, c / groups,
+                                 numElements(shape.drop_front(2))};
+    Value w = adaptor.getWeight();
+    if (w)
+      w = reshapeTo(rewriter, loc, w, {groups, c / groups, 1});
+    SmallVector<Value> computed = buildNormalizationBackward(
+        rewriter, loc, reshapeTo(rewriter, loc, adaptor.getGradOutput(), view),
+        reshapeTo(rewriter, loc, adaptor.getInput(), view), w, {2, 3}, {0, 3},
+        op.getEps().convertToDouble(), elem, neededGradients(op));
+    rewriter.replaceOp(op, normalizationResults(rewriter, loc, op, computed));
     return success();
   }
 };
@@ -513,12 +574,13 @@ struct CosineSimilarityOpLowering
 void mlir::tp::populateNormalizationToLinalgPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<SoftmaxOpLowering<SoftmaxOp, false, false>,
-               SoftmaxOpLowering<LogSoftmaxOp, true, false>,
-               SoftmaxOpLowering<SoftminOp, false, true>,
-               SoftmaxBackwardLowering<SoftmaxBackwardOp, false>,
-               SoftmaxBackwardLowering<LogSoftmaxBackwardOp, true>,
-               LayerNormOpLowering, LayerNormBackwardLowering,
-               GroupNormOpLowering, BatchNormOpLowering, NormalizeOpLowering,
-               CosineSimilarityOpLowering>(ctx);
+  patterns
+      .add<SoftmaxOpLowering<SoftmaxOp, false, false>,
+           SoftmaxOpLowering<LogSoftmaxOp, true, false>,
+           SoftmaxOpLowering<SoftminOp, false, true>,
+           SoftmaxBackwardLowering<SoftmaxBackwardOp, false>,
+           SoftmaxBackwardLowering<LogSoftmaxBackwardOp, true>,
+           LayerNormOpLowering, LayerNormBackwardLowering,
+           GroupNormBackwardLowering, GroupNormOpLowering, BatchNormOpLowering,
+           NormalizeOpLowering, CosineSimilarityOpLowering>(ctx);
 }

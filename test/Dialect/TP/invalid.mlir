@@ -2745,3 +2745,19 @@ func.func @layer_norm_backward_int(%g: tensor<4x8xf32>, %x: tensor<4x8xi32>) {
   %r:3 = tp.layer_norm_backward %g, %x {normalized_shape = array<i64: 8>} : (tensor<4x8xf32>, tensor<4x8xi32>) -> (tensor<4x8xf32>, tensor<8xf32>, tensor<8xf32>)
   return
 }
+
+// -----
+
+func.func @group_norm_backward_groups(%g: tensor<2x6x5xf32>, %x: tensor<2x6x5xf32>) {
+  // expected-error @+1 {{'tp.group_norm_backward' op expected the number of channels (6) to be divisible by num_groups (4)}}
+  %r:3 = tp.group_norm_backward %g, %x {num_groups = 4 : i64} : (tensor<2x6x5xf32>, tensor<2x6x5xf32>) -> (tensor<2x6x5xf32>, tensor<6xf32>, tensor<6xf32>)
+  return
+}
+
+// -----
+
+func.func @group_norm_backward_grad(%g: tensor<2x6xf32>, %x: tensor<2x6x5xf32>) {
+  // expected-error @+1 {{'tp.group_norm_backward' op grad_output must have the input's shape 2x6x5, got 2x6}}
+  %r:3 = tp.group_norm_backward %g, %x {num_groups = 3 : i64} : (tensor<2x6xf32>, tensor<2x6x5xf32>) -> (tensor<2x6x5xf32>, tensor<6xf32>, tensor<6xf32>)
+  return
+}

@@ -532,6 +532,13 @@ func.func @layer_norm_backward(%g: tensor<4x8xf32>, %x: tensor<4x8xf32>, %w: ten
   return
 }
 
+// CHECK-LABEL: func.func @group_norm_backward(
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}} = tp.group_norm_backward %{{.*}}, %{{.*}} weight(%{{.*}}) {num_groups = 2 : i64} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<4xf32>) -> (tensor<2x4x8xf32>, tensor<4xf32>, tensor<4xf32>)
+func.func @group_norm_backward(%g: tensor<2x4x8xf32>, %x: tensor<2x4x8xf32>, %w: tensor<4xf32>) {
+  %a:3 = tp.group_norm_backward %g, %x weight(%w) {num_groups = 2 : i64} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<4xf32>) -> (tensor<2x4x8xf32>, tensor<4xf32>, tensor<4xf32>)
+  return
+}
+
 // CHECK-LABEL: func.func @embedding_dense_backward(
 // CHECK-NEXT: %{{.*}} = tp.embedding_dense_backward %{{.*}}, %{{.*}} {num_weights = 100 : i64} : (tensor<4x7x16xf32>, tensor<4x7xi64>) -> tensor<100x16xf32>
 // CHECK-NEXT: %{{.*}} = tp.embedding_dense_backward %{{.*}}, %{{.*}} {num_weights = 9 : i64, padding_idx = 0 : i64, scale_grad_by_freq = true} : (tensor<3x8xbf16>, tensor<3xi32>) -> tensor<9x8xbf16>

@@ -514,6 +514,40 @@ def normalization(mode):
                          "group_norm", "%a0 weight(%a1) bias(%a2)",
                          "num_groups = 3 : i64", [((2, 6, 5, 3), dt)],
                          lambda v, w, b: [gn(v, 3, w, b)]))
+    def gn_bwd(g, v, groups, w, eps=1e-5):
+        """native_group_norm_backward by its textbook formula."""
+        n, c = v.shape[:2]
+        vg, gg = v.reshape(n, groups, -1), g.reshape(n, groups, -1)
+        m = vg.mean(axis=2, keepdims=True)
+        rstd = 1 / np.sqrt(((vg - m)**2).mean(axis=2, keepdims=True) + eps)
+        xhat = ((vg - m) * rstd).reshape(v.shape)
+        sh = (1, c) + (1,) * (v.ndim - 2)
+        gw = (g * (w.reshape(sh) if w is not None else 1)).reshape(n, groups, -1)
+        xh = xhat.reshape(n, groups, -1)
+        dx = rstd * (gw - gw.mean(axis=2, keepdims=True)
+                     - xh * (gw * xh).mean(axis=2, keepdims=True))
+        axes = (0,) + tuple(range(2, v.ndim))
+        return [dx.reshape(v.shape), (g * xhat).sum(axis=axes), g.sum(axis=axes)]
+    cases += [
+        op_case("group_norm_backward",
+                [rand((2, 6, 5, 3), -2, 2, dt), z, rand((6,), dtype=dt)],
+                "group_norm_backward", "%a0, %a1 weight(%a2)",
+                "num_groups = 3 : i64",
+                [((2, 6, 5, 3), dt), ((6,), dt), ((6,), dt)],
+                lambda gr, v, w: gn_bwd(gr, v, 3, w)),
+        op_case("group_norm_backward_2d", [rand((4, 8), -2, 2, dt),
+                                           rand((4, 8), -2, 2, dt)],
+                "group_norm_backward", "%a0, %a1",
+                "num_groups = 2 : i64, eps = 1.0e-3 : f64",
+                [((4, 8), dt), ((8,), dt), ((8,), dt)],
+                lambda gr, v: gn_bwd(gr, v, 2, None, 1e-3)),
+        op_case("group_norm_backward_big",
+                [rand((8, 64, 28, 28), -2, 2, dt), rand((8, 64, 28, 28), -3, 3, dt),
+                 rand((64,), dtype=dt)], "group_norm_backward",
+                "%a0, %a1 weight(%a2)", "num_groups = 8 : i64",
+                [((8, 64, 28, 28), dt), ((64,), dt), ((64,), dt)],
+                lambda gr, v, w: gn_bwd(gr, v, 8, w)),
+    ]
     def bn_eval(v, w, b, rm, rv, eps=1e-5):
         sh = (1, -1) + (1,) * (v.ndim - 2)
         return (v - rm.reshape(sh)) / np.sqrt(rv.reshape(sh) + eps) * w.reshape(sh) + b.reshape(sh)
@@ -1270,6 +1304,20 @@ def empty(mode):
                 [((0, 8), dt)], lambda v, w, b: [v]),
         op_case("group_norm", [E(0, 4, 5)], "group_norm", "%a0",
                 "num_groups = 2 : i64", [((0, 4, 5), dt)], lambda v: [v]),
+        # The backward ops over no samples: an empty input gradient, zero
+        # parameter gradients (sums of nothing).
+        op_case("layer_norm_backward", [E(0, 8), E(0, 8), E(8)],
+                "layer_norm_backward", "%a0, %a1 weight(%a2)",
+                "normalized_shape = array<i64: 8>",
+                [((0, 8), dt), ((8,), dt), ((8,), dt)],
+                lambda g, v, w: [v, np.zeros(8), np.zeros(8)]),
+        op_case("group_norm_backward", [E(0, 4, 5), E(0, 4, 5)],
+                "group_norm_backward", "%a0, %a1", "num_groups = 2 : i64",
+                [((0, 4, 5), dt), ((4,), dt), ((4,), dt)],
+                lambda g, v: [v, np.zeros(4), np.zeros(4)]),
+        op_case("softmax_backward", [E(3, 0), E(3, 0)], "softmax_backward",
+                "%a0, %a1", "dim = 1 : i64", [((3, 0), dt)],
+                lambda g, y: [y]),
         op_case("mm_empty_m", [E(0, 8), E(8, 4)], "mm", "%a0, %a1", "",
                 [((0, 4), dt)], lambda a, b: [a @ b]),
         op_case("mm_empty_k", [E(4, 0), E(0, 5)], "mm", "%a0, %a1", "",

@@ -223,6 +223,9 @@ LogicalResult inferSoftmaxBackwardShape(RuleContext &op);
 /// layer_norm_backward: the forward's checks, grad_output of the input's
 /// shape; results of the input's and of normalized_shape's shapes.
 LogicalResult inferLayerNormBackwardShape(RuleContext &op);
+/// group_norm_backward: the forward's checks, grad_output of the input's
+/// shape; results of the input's shape and (C).
+LogicalResult inferGroupNormBackwardShape(RuleContext &op);
 LogicalResult inferLayerNormShape(RuleContext &op);
 LogicalResult inferGroupNormShape(RuleContext &op);
 LogicalResult inferBatchNormShape(RuleContext &op);

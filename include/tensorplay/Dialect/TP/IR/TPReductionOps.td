@@ -217,6 +217,34 @@ def TP_GroupNormOp : TP_SingleResultOp<"group_norm",
     "%r = tp.group_norm %x {num_groups = 2 : i64} : (tensor<2x4x8xf32>) -> tensor<2x4x8xf32>",
     [AttrSizedOperandSegments], "::mlir::tp::inferGroupNormShape(op)">;
 
+/// aten::native_group_norm_backward, with the statistics recomputed from
+/// the input: what tp-autodiff builds for group_norm.
+def TP_GroupNormBackwardOp : TP_ComputeOp<"group_norm_backward",
+    "aten::native_group_norm_backward: group_norm's input, weight and bias "
+    "gradients",
+    TP_DtypeRule<"First", ["Value", "Value", "Value"]>,
+    (ins TP_Tensor:$grad_output, TP_Tensor:$input,
+         Optional<TP_Tensor>:$weight, I64Attr:$num_groups,
+         DefaultValuedAttr<F64Attr, "1e-05">:$eps),
+    "$grad_output `,` $input (`weight` `(` $weight^ `)`)?",
+    "%gx, %gw, %gb = tp.group_norm_backward %g, %x weight(%w) {num_groups = 2 : i64} : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<4xf32>) -> (tensor<2x4x8xf32>, tensor<4xf32>, tensor<4xf32>)",
+    [AttrSizedOperandSegments, Pure],
+    "::mlir::tp::inferGroupNormBackwardShape(op)"> {
+  let familyDescription =
+      "The gradients of `tp.group_norm` of an (N, C, ...) `input` in "
+      "`num_groups` groups of channels (with `eps`) with respect to its "
+      "input, its (C) weight and its (C) bias, given the gradient "
+      "`grad_output` (the input's shape) of its result and the forward's "
+      "`input` and optional `weight`. Per sample and group the statistics "
+      "are recomputed from the input (exact), and grad_input = rstd (gw - "
+      "mean(gw) - xhat mean(gw xhat)) with gw = grad_output weight; "
+      "grad_weight = sum(grad_output xhat) and grad_bias = sum(grad_output) "
+      "over the samples and the spatial dims. Results without uses are not "
+      "computed; f16 and bf16 compute in f32 and round once.";
+  let results = (outs TP_Tensor:$grad_input, TP_Tensor:$grad_weight,
+                      TP_Tensor:$grad_bias);
+}
+
 def TP_BatchNormOp : TP_SingleResultOp<"batch_norm",
     "Batch normalization over the channel dimension (dim 1)",
     TP_DtypeRule<"First">,
