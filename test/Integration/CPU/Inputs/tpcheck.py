@@ -91,15 +91,19 @@ def rng_for(name):
 RNG = np.random.default_rng(1234)
 
 
-def rand(shape, lo=-1.0, hi=1.0, dtype="f32"):
-    x = RNG.uniform(lo, hi, size=shape).astype(np.float32)
+def as_input(x, dtype):
+    """`x` as an input of `dtype`: rounded to f32, then to bf16 or f16 (or
+    widened to f64), stored as NP_DTYPE stores it."""
+    x = np.asarray(x, np.float32)
     if dtype == "bf16":
-        x = to_bf16(x)
-    if dtype == "f16":
-        x = x.astype(np.float16)
-    if dtype == "f64":
-        x = x.astype(np.float64)
-    return (x, dtype)
+        return (to_bf16(x), dtype)
+    return (x.astype({"f16": np.float16, "f64": np.float64}.get(dtype,
+                                                                np.float32)),
+            dtype)
+
+
+def rand(shape, lo=-1.0, hi=1.0, dtype="f32"):
+    return as_input(RNG.uniform(lo, hi, size=shape), dtype)
 
 
 def randint(shape, lo, hi, dtype="i64"):

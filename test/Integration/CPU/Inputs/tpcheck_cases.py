@@ -5,7 +5,7 @@ import math
 
 import numpy as np
 
-from tpcheck import (Case, binary, conv_nd, conv_transpose_nd,
+from tpcheck import (Case, as_input, binary, conv_nd, conv_transpose_nd,
                      conv_transpose_weight_grad_nd, conv_weight_grad_nd, erf, erfinv_ref,
                      f64, gelu, gelu_tanh, log_softmax, nll, op_case, rand,
                      randint, reduce_loss, sigmoid, softmax, softplus, to_bf16,
@@ -24,15 +24,6 @@ def rounded(dt, x):
     if dt == "f16":
         return np.asarray(x, np.float16).astype(np.float64)
     return x
-
-
-def as_input(x, dt):
-    """`x` as an input of dtype `dt`, stored as rand() stores it."""
-    x = np.asarray(x, np.float32)
-    if dt == "bf16":
-        return (to_bf16(x), dt)
-    return (x.astype({"f16": np.float16, "f64": np.float64}.get(dt, np.float32)),
-            dt)
 
 
 # ----------------------------------------------------------------------------
