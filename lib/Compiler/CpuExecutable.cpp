@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Compiler/CpuExecutable.h"
+#include "JitPerfMap.h"
 #include "tensorplay/Codegen/CPU/Donation.h"
 #include "tensorplay/Compiler/Compiler.h"
 
@@ -365,6 +366,9 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
   engineOptions.jitCodeGenOptLevel = codegenLevel;
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
+  // TP_JIT_PERF=1: name the generated functions for `perf` (JitPerfMap.h).
+  bool perfMap = tensorplay::compiler::jitPerfMapRequested();
+  engineOptions.enableObjectDump = perfMap;
   auto engine = ExecutionEngine::create(*module, engineOptions, std::move(*tm));
   if (!engine)
     return engine.takeError();
@@ -380,6 +384,10 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
     return symbols;
   });
   exe->engine->initialize();
+  if (perfMap && !exe->sigs.empty())
+    tensorplay::compiler::writeJitPerfMap(
+        *exe->engine,
+        ("_mlir_ciface_" + kSymbolPrefix + exe->sigs[0].name).str());
   return std::move(exe);
 }
 

@@ -1,0 +1,37 @@
+//===- JitPerfMap.h - Name the JIT's functions for perf ---------*- C++ -*-===//
+//
+// Part of tensorplay-autocast.
+//
+//===----------------------------------------------------------------------===//
+//
+// With TP_JIT_PERF=1 the CPU executable appends its generated functions to
+// /tmp/perf-<pid>.map (perf's map format for JIT code: "address size name"),
+// so that `perf report` names them instead of showing bare addresses; with
+// TP_JIT_PERF=<path> (a value holding a '/') it appends to that file instead.
+// oneDNN names its kernels in the same map with DNNL_JIT_PROFILE=2 but
+// truncates the file when it opens it: to have both, write ours to a path
+// and append it to /tmp/perf-<pid>.map before `perf report`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TENSORPLAY_LIB_COMPILER_JITPERFMAP_H
+#define TENSORPLAY_LIB_COMPILER_JITPERFMAP_H
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+
+namespace tensorplay::compiler {
+
+/// True where the environment asks for the perf map (TP_JIT_PERF set and
+/// not "0").
+bool jitPerfMapRequested();
+
+/// Appends the functions of `engine`'s object to the process's perf map;
+/// `anchor` is a symbol of that object, looked up first so that the module
+/// is compiled before its object is read. The engine must have been
+/// created with enableObjectDump. Failures are reported on stderr only: a
+/// profile is never a reason to fail a run.
+void writeJitPerfMap(mlir::ExecutionEngine &engine, llvm::StringRef anchor);
+
+} // namespace tensorplay::compiler
+
+#endif // TENSORPLAY_LIB_COMPILER_JITPERFMAP_H
