@@ -96,7 +96,6 @@ def main():
     torch.set_num_threads(args.threads)
     if args.model == "mlp":
         product_roof(args.steps)
-    if args.model == "mlp":
         make, loss_of = model, loss_fn
         x = torch.randn(256, 1024)
         labels = torch.randint(0, 10, (256,))

@@ -367,8 +367,8 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
   // TP_JIT_PERF=1: name the generated functions for `perf` (JitPerfMap.h).
-  bool perfMap = tensorplay::compiler::jitPerfMapRequested();
-  engineOptions.enableObjectDump = perfMap;
+  std::string perfMap = tensorplay::compiler::jitPerfMapPath();
+  engineOptions.enableObjectDump = !perfMap.empty();
   auto engine = ExecutionEngine::create(*module, engineOptions, std::move(*tm));
   if (!engine)
     return engine.takeError();
@@ -384,10 +384,10 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
     return symbols;
   });
   exe->engine->initialize();
-  if (perfMap && !exe->sigs.empty())
+  if (!perfMap.empty() && !exe->sigs.empty())
     tensorplay::compiler::writeJitPerfMap(
         *exe->engine,
-        ("_mlir_ciface_" + kSymbolPrefix + exe->sigs[0].name).str());
+        ("_mlir_ciface_" + kSymbolPrefix + exe->sigs[0].name).str(), perfMap);
   return std::move(exe);
 }
 

@@ -28,16 +28,24 @@ using namespace llvm;
 
 namespace tensorplay::compiler {
 
-bool jitPerfMapRequested() {
+std::string jitPerfMapPath() {
   const char *v = std::getenv("TP_JIT_PERF");
-  return v && *v && std::string(v) != "0";
+  if (!v || !*v || std::string(v) == "0")
+    return "";
+  // A value with a '/' is the file to append to instead (oneDNN truncates
+  // /tmp/perf-<pid>.map when DNNL_JIT_PROFILE=2 opens it: write here and
+  // append this file to that map before `perf report`).
+  if (std::string(v).find('/') != std::string::npos)
+    return v;
+  return "/tmp/perf-" + std::to_string(sys::Process::getProcessId()) + ".map";
 }
 
 static void warn(const Twine &message) {
   errs() << "tensorplay: TP_JIT_PERF: " << message << "\n";
 }
 
-void writeJitPerfMap(mlir::ExecutionEngine &engine, StringRef anchor) {
+void writeJitPerfMap(mlir::ExecutionEngine &engine, StringRef anchor,
+                     const std::string &mapPath) {
   Expected<void *> anchorAddress = engine.lookup(anchor);
   if (!anchorAddress) {
     warn("cannot look up " + anchor + ": " +
@@ -96,13 +104,6 @@ void writeJitPerfMap(mlir::ExecutionEngine &engine, StringRef anchor) {
     else
       consumeError(address.takeError());
   }
-  // A value with a '/' is the file to append to instead (oneDNN truncates
-  // /tmp/perf-<pid>.map when DNNL_JIT_PROFILE=2 opens it: write here and
-  // append this file to that map before `perf report`).
-  std::string mapPath = std::getenv("TP_JIT_PERF");
-  if (mapPath.find('/') == std::string::npos)
-    mapPath =
-        "/tmp/perf-" + std::to_string(sys::Process::getProcessId()) + ".map";
   std::error_code ec;
   raw_fd_ostream map(mapPath, ec, sys::fs::OF_Append | sys::fs::OF_Text);
   if (ec) {

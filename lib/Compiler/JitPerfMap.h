@@ -19,18 +19,22 @@
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 
+#include <string>
+
 namespace tensorplay::compiler {
 
-/// True where the environment asks for the perf map (TP_JIT_PERF set and
-/// not "0").
-bool jitPerfMapRequested();
+/// The file the environment asks the perf map to be appended to: empty
+/// where TP_JIT_PERF is unset, empty or "0".
+std::string jitPerfMapPath();
 
-/// Appends the functions of `engine`'s object to the process's perf map;
-/// `anchor` is a symbol of that object, looked up first so that the module
+/// Appends the functions of `engine`'s object to `mapPath` (from
+/// jitPerfMapPath); `anchor` is a symbol of that object, looked up first so
+/// that the module
 /// is compiled before its object is read. The engine must have been
 /// created with enableObjectDump. Failures are reported on stderr only: a
 /// profile is never a reason to fail a run.
-void writeJitPerfMap(mlir::ExecutionEngine &engine, llvm::StringRef anchor);
+void writeJitPerfMap(mlir::ExecutionEngine &engine, llvm::StringRef anchor,
+                     const std::string &mapPath);
 
 } // namespace tensorplay::compiler
 
