@@ -167,6 +167,15 @@ tp_rt_status tp_rt_sgd_step(const tp_rt_buffer *params,
                             int64_t num_params,
                             const tp_rt_sgd_options *options, int64_t *step,
                             const float *scale, const float *found_inf) {
+  return tp_rt_sgd_step_with_copies(params, grads, momentum_buffers, num_params,
+                                    options, step, scale, found_inf, nullptr);
+}
+
+tp_rt_status tp_rt_sgd_step_with_copies(
+    const tp_rt_buffer *params, const tp_rt_buffer *grads,
+    const tp_rt_buffer *momentum_buffers, int64_t num_params,
+    const tp_rt_sgd_options *options, int64_t *step, const float *scale,
+    const float *found_inf, const tp_rt_buffer *param_copies) {
   return guarded([&] {
     if (!options)
       return nullPointer("options");
@@ -183,8 +192,12 @@ tp_rt_status tp_rt_sgd_step(const tp_rt_buffer *params,
     if (hyper.momentum != 0.0)
       TP_RT_RETURN_IF_ERROR(
           toList(momentum_buffers, num_params, "momentum_buffers", bufferList));
+    TensorList copyList;
+    if (param_copies)
+      TP_RT_RETURN_IF_ERROR(
+          toList(param_copies, num_params, "param_copies", copyList));
     return sgdStep(hyper, paramList, gradList, bufferList, step, scale,
-                   found_inf);
+                   found_inf, copyList);
   });
 }
 
@@ -194,6 +207,17 @@ tp_rt_adamw_step(const tp_rt_buffer *params, const tp_rt_buffer *grads,
                  const tp_rt_buffer *max_exp_avg_sqs, int64_t num_params,
                  const tp_rt_adamw_options *options, int64_t *step,
                  const float *scale, const float *found_inf) {
+  return tp_rt_adamw_step_with_copies(params, grads, exp_avgs, exp_avg_sqs,
+                                      max_exp_avg_sqs, num_params, options,
+                                      step, scale, found_inf, nullptr);
+}
+
+tp_rt_status tp_rt_adamw_step_with_copies(
+    const tp_rt_buffer *params, const tp_rt_buffer *grads,
+    const tp_rt_buffer *exp_avgs, const tp_rt_buffer *exp_avg_sqs,
+    const tp_rt_buffer *max_exp_avg_sqs, int64_t num_params,
+    const tp_rt_adamw_options *options, int64_t *step, const float *scale,
+    const float *found_inf, const tp_rt_buffer *param_copies) {
   return guarded([&] {
     if (!options)
       return nullPointer("options");
@@ -214,8 +238,12 @@ tp_rt_adamw_step(const tp_rt_buffer *params, const tp_rt_buffer *grads,
     if (hyper.amsgrad)
       TP_RT_RETURN_IF_ERROR(
           toList(max_exp_avg_sqs, num_params, "max_exp_avg_sqs", maxList));
+    TensorList copyList;
+    if (param_copies)
+      TP_RT_RETURN_IF_ERROR(
+          toList(param_copies, num_params, "param_copies", copyList));
     return adamwStep(hyper, paramList, gradList, avgList, sqList, maxList, step,
-                     scale, found_inf);
+                     scale, found_inf, copyList);
   });
 }
 

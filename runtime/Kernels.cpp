@@ -58,8 +58,9 @@ Status verifyList(TensorList list, const char *name, Device &device,
 }
 
 /// Checks that `list` pairs up with the parameters: same length, numel,
-/// dtype and device.
-Status verifyCompanion(TensorList params, TensorList list, const char *name) {
+/// dtype (or, given `narrow`, that dtype) and device.
+Status verifyCompanion(TensorList params, TensorList list, const char *name,
+                       const DType *narrow = nullptr) {
   if (list.size() != params.size())
     return Status(StatusCode::SizeMismatch,
                   std::string(name) + " has " + std::to_string(list.size()) +
@@ -67,7 +68,8 @@ Status verifyCompanion(TensorList params, TensorList list, const char *name) {
                       " parameters");
   Device device = params.empty() ? Device::CPU : params[0].device;
   Device listDevice = device;
-  TP_RT_RETURN_IF_ERROR(verifyList(list, name, listDevice, &params[0].dtype));
+  TP_RT_RETURN_IF_ERROR(
+      verifyList(list, name, listDevice, narrow ? narrow : &params[0].dtype));
   if (listDevice != device)
     return Status(StatusCode::DeviceMismatch,
                   std::string(name) + " is on " + deviceName(listDevice) +
@@ -80,6 +82,43 @@ Status verifyCompanion(TensorList params, TensorList list, const char *name) {
                         itemName("params", i) + " has " +
                         std::to_string(params[i].numel));
   return Status::success();
+}
+
+/// Checks a list that may be narrower than f32 parameters (the gradients, or
+/// with `copies` the parameter copies, which must be): bf16 or f16, one
+/// dtype for the list, on the CPU. Otherwise as verifyCompanion.
+Status verifyNarrowCompanion(TensorList params, TensorList list,
+                             const char *name, bool copies) {
+  DType first = list.empty() ? params[0].dtype : list[0].dtype;
+  if (!copies && first == params[0].dtype)
+    return verifyCompanion(params, list, name);
+  if (list.size() == params.size()) {
+    if (params[0].dtype != DType::F32 || first == DType::F32)
+      return Status(StatusCode::UnsupportedDType,
+                    std::string(name) + " are " + dtypeName(first) +
+                        " but the parameters are " +
+                        dtypeName(params[0].dtype) +
+                        (copies ? ": parameter copies are bf16 or f16 "
+                                  "copies of f32 parameters"
+                                : ": only f32 parameters take narrower "
+                                  "(bf16 or f16) gradients"));
+    if (params[0].device != Device::CPU)
+      return Status(StatusCode::Unsupported,
+                    std::string(name) + ": " +
+                        (copies ? "parameter copies" : "narrower gradients") +
+                        " are supported on the CPU only");
+  }
+  return verifyCompanion(params, list, name, &first);
+}
+
+/// The gradients and (when not empty) the parameter copies of an optimizer
+/// step.
+Status verifyOptimizerGrads(TensorList params, TensorList grads,
+                            TensorList copies) {
+  TP_RT_RETURN_IF_ERROR(verifyNarrowCompanion(params, grads, "grads", false));
+  if (copies.empty())
+    return Status::success();
+  return verifyNarrowCompanion(params, copies, "param_copies", true);
 }
 
 /// Checks the parameter list (non-empty callers only) and returns its device.
@@ -255,7 +294,8 @@ Status updateScale(Device device, float *scale, int32_t *growthTracker,
 
 Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
                TensorList momentumBuffers, int64_t *step,
-               const float *gradScale, const float *foundInf) {
+               const float *gradScale, const float *foundInf,
+               TensorList paramCopies) {
   return detail::catchExceptions([&] {
     TP_RT_RETURN_IF_ERROR(verifySgdHyperParams(hyper));
     if (!step)
@@ -264,7 +304,7 @@ Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
       return Status::success();
     Device device = Device::CPU;
     TP_RT_RETURN_IF_ERROR(verifyParams(params, device));
-    TP_RT_RETURN_IF_ERROR(verifyCompanion(params, grads, "grads"));
+    TP_RT_RETURN_IF_ERROR(verifyOptimizerGrads(params, grads, paramCopies));
     bool momentum = hyper.momentum != 0.0;
     if (momentum)
       TP_RT_RETURN_IF_ERROR(
@@ -275,7 +315,8 @@ Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
       return cuda::sgdStep(hyper, params, grads, buffers, step, gradScale,
                            foundInf);
     }
-    cpu::sgdStep(hyper, params, grads, buffers, step, gradScale, foundInf);
+    cpu::sgdStep(hyper, params, grads, buffers, step, gradScale, foundInf,
+                 paramCopies);
     return Status::success();
   });
 }
@@ -283,7 +324,7 @@ Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
 Status adamwStep(const AdamWHyperParams &hyper, TensorList params,
                  TensorList grads, TensorList expAvgs, TensorList expAvgSqs,
                  TensorList maxExpAvgSqs, int64_t *step, const float *gradScale,
-                 const float *foundInf) {
+                 const float *foundInf, TensorList paramCopies) {
   return detail::catchExceptions([&] {
     TP_RT_RETURN_IF_ERROR(verifyAdamWHyperParams(hyper));
     if (!step)
@@ -292,7 +333,7 @@ Status adamwStep(const AdamWHyperParams &hyper, TensorList params,
       return Status::success();
     Device device = Device::CPU;
     TP_RT_RETURN_IF_ERROR(verifyParams(params, device));
-    TP_RT_RETURN_IF_ERROR(verifyCompanion(params, grads, "grads"));
+    TP_RT_RETURN_IF_ERROR(verifyOptimizerGrads(params, grads, paramCopies));
     TP_RT_RETURN_IF_ERROR(verifyCompanion(params, expAvgs, "exp_avgs"));
     TP_RT_RETURN_IF_ERROR(verifyCompanion(params, expAvgSqs, "exp_avg_sqs"));
     if (hyper.amsgrad)
@@ -305,7 +346,7 @@ Status adamwStep(const AdamWHyperParams &hyper, TensorList params,
                              step, gradScale, foundInf);
     }
     cpu::adamwStep(hyper, params, grads, expAvgs, expAvgSqs, maxSqs, step,
-                   gradScale, foundInf);
+                   gradScale, foundInf, paramCopies);
     return Status::success();
   });
 }

@@ -67,6 +67,37 @@ private:
 
 } // namespace
 
+/// With param-copies: when the f32 `param` is cast down by tp.casts to one
+/// type (bf16 or f16), a new argument of its block of that type, which
+/// replaces the casts; else null.
+static Value replaceDownCastsByCopy(BlockArgument param, Location loc) {
+  if (!getElementTypeOrSelf(param.getType()).isF32())
+    return {};
+  SmallVector<CastOp> casts;
+  Type copyType;
+  for (Operation *user : param.getUsers()) {
+    auto cast = dyn_cast<CastOp>(user);
+    if (!cast)
+      continue;
+    Type to = cast.getType();
+    Type elem = getElementTypeOrSelf(to);
+    if (!elem.isBF16() && !elem.isF16())
+      continue;
+    if (copyType && to != copyType)
+      return {}; // cast to two types: no one copy serves both
+    copyType = to;
+    casts.push_back(cast);
+  }
+  if (casts.empty())
+    return {};
+  Value copy = param.getOwner()->addArgument(copyType, loc);
+  for (CastOp cast : casts) {
+    cast.getResult().replaceAllUsesWith(copy);
+    cast.erase();
+  }
+  return copy;
+}
+
 /// `base`, or `base` with a number appended, whichever no symbol has.
 static std::string unusedName(SymbolTable &symbols, const std::string &base) {
   std::string name = base;
@@ -239,6 +270,12 @@ FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
   }
   for (Operation &op : gradBody.without_terminator())
     b.clone(op, mapping);
+  // With param-copies: the copy arguments, standing for the forward's
+  // down-casts of their parameters (null: the parameter has none).
+  SmallVector<Value> copies(params.size());
+  if (opts.paramCopies)
+    for (auto [i, p] : llvm::enumerate(params))
+      copies[i] = replaceDownCastsByCopy(entry->getArgument(p), loc);
   auto gradRet = cast<func::ReturnOp>(gradBody.getTerminator());
   unsigned numForward = gradRet.getNumOperands() - params.size();
   Value loss = mapping.lookup(gradRet.getOperand(opts.gradScaler ? 1 : 0));
@@ -253,7 +290,8 @@ FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
     foundInf = AmpCheckFiniteOp::create(b, loc, grads).getFoundInf();
   SmallVector<Value> newParams, newState;
   unsigned stateArg = type.getNumInputs();
-  for (auto [p, g] : llvm::zip_equal(params, grads)) {
+  SmallVector<Value> newCopies;
+  for (auto [p, g, copy] : llvm::zip_equal(params, grads, copies)) {
     Value param = entry->getArgument(p);
     ValueRange state = entry->getArguments().slice(stateArg, names.size());
     stateArg += names.size();
@@ -261,14 +299,14 @@ FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
     if (kind == Optimizer::SGD) {
       Value buffer = opts.momentum != 0.0 ? state[0] : Value();
       update = FusedSgdOp::create(
-          b, loc, param, g, buffer, state.back(), scale, foundInf,
+          b, loc, param, g, buffer, copy, state.back(), scale, foundInf,
           b.getF64FloatAttr(opts.lr), b.getF64FloatAttr(opts.momentum),
           b.getF64FloatAttr(opts.dampening), b.getF64FloatAttr(decay),
           b.getBoolAttr(opts.nesterov), b.getBoolAttr(opts.maximize));
     } else {
       Value max = opts.amsgrad ? state[2] : Value();
       update = FusedAdamwOp::create(
-          b, loc, param, g, state[0], state[1], max, state.back(), scale,
+          b, loc, param, g, state[0], state[1], max, copy, state.back(), scale,
           foundInf, b.getF64FloatAttr(opts.lr), b.getF64FloatAttr(opts.beta1),
           b.getF64FloatAttr(opts.beta2), b.getF64FloatAttr(opts.eps),
           b.getF64FloatAttr(decay), b.getBoolAttr(opts.amsgrad),
@@ -276,8 +314,17 @@ FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
     }
     if (failed(verify(update)))
       return failure();
-    newParams.push_back(update->getResult(0));
-    llvm::append_range(newState, update->getResults().drop_front());
+    // The results: parameter, state (the copy last but for the step).
+    ResultRange results = update->getResults();
+    newParams.push_back(results.front());
+    ResultRange updated = results.drop_front();
+    if (copy) {
+      newCopies.push_back(updated[updated.size() - 2]);
+      llvm::append_range(newState, updated.drop_back(2));
+      newState.push_back(updated.back());
+    } else {
+      llvm::append_range(newState, updated);
+    }
   }
   SmallVector<Value> returned = {loss};
   llvm::append_range(returned, newParams);
@@ -289,10 +336,21 @@ FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
         b.getI64IntegerAttr(opts.growthInterval));
     if (failed(verify(updateScale)))
       return failure();
-    returned.append({updateScale.getNewScale(),
-                     updateScale.getNewGrowthTracker(), foundInf});
+    returned.append(
+        {updateScale.getNewScale(), updateScale.getNewGrowthTracker()});
   }
+  llvm::append_range(returned, newCopies);
+  if (opts.gradScaler)
+    returned.push_back(foundInf);
   func::ReturnOp::create(b, loc, returned);
+  step.setType(FunctionType::get(ctx, entry->getArgumentTypes(),
+                                 ValueRange(returned).getTypes()));
+  SmallVector<int64_t> copied;
+  for (auto [i, copy] : llvm::enumerate(copies))
+    if (copy)
+      copied.push_back(static_cast<int64_t>(i));
+  layout.set("param_copies", b.getDenseI64ArrayAttr(copied));
+  step->setAttr(kTrainStepAttrName, layout.getDictionary(ctx));
   return step;
 }
 
@@ -328,6 +386,7 @@ TrainStepPassOptions TrainStepPass::currentOptions() const {
   o.growthFactor = pass.growthFactor;
   o.backoffFactor = pass.backoffFactor;
   o.growthInterval = pass.growthInterval;
+  o.paramCopies = pass.paramCopies;
   return o;
 }
 
@@ -356,6 +415,7 @@ DictionaryAttr tp::trainStepOptionsAttr(MLIRContext *ctx,
       b.getNamedAttr("growth_factor", f(o.growthFactor)),
       b.getNamedAttr("backoff_factor", f(o.backoffFactor)),
       b.getNamedAttr("growth_interval", b.getI64IntegerAttr(o.growthInterval)),
+      b.getNamedAttr("param_copies", b.getBoolAttr(o.paramCopies)),
   });
 }
 
@@ -398,6 +458,9 @@ FailureOr<TrainStepPassOptions> tp::readTrainStepOptions(func::FuncOp step) {
   flag("amsgrad", o.amsgrad);
   flag("maximize", o.maximize);
   flag("grad_scaler", o.gradScaler);
+  // Absent in steps recorded before the option existed.
+  if (auto copies = dict ? dict.getAs<BoolAttr>("param_copies") : nullptr)
+    o.paramCopies = copies.getValue();
   auto optimizer = dict ? dict.getAs<StringAttr>("optimizer") : nullptr;
   ok &= static_cast<bool>(optimizer);
   if (!ok)

@@ -62,32 +62,53 @@ tp_rt_status checkFinite(const char *what, tp_rt_dtype dtype, View grad,
   return status == TP_RT_SUCCESS ? status : failed(what, status);
 }
 
+/// The gradient and the optional parameter copy of an optimizer step.
+struct GradAndCopy {
+  tp_rt_buffer grad, copy;
+  bool hasCopy;
+};
+
+bool gradAndCopy(const char *what, View grad, tp_rt_dtype gradDtype, View copy,
+                 tp_rt_dtype copyDtype, GradAndCopy &out) {
+  if (!toBuffer(what, grad, gradDtype, out.grad) ||
+      !toBuffer(what, copy, copyDtype, out.copy))
+    return false;
+  out.hasCopy = out.copy.numel != 0;
+  return true;
+}
+
 tp_rt_status sgdStep(const char *what, tp_rt_dtype dtype, View param, View grad,
                      View momentum, View step, View scale, View foundInf,
+                     View copy, tp_rt_dtype gradDtype, tp_rt_dtype copyDtype,
                      const tp_rt_sgd_options &options) {
-  tp_rt_buffer p, g, m;
-  if (!toBuffer(what, param, dtype, p) || !toBuffer(what, grad, dtype, g) ||
-      !toBuffer(what, momentum, dtype, m))
+  tp_rt_buffer p, m;
+  GradAndCopy gc;
+  if (!toBuffer(what, param, dtype, p) || !toBuffer(what, momentum, dtype, m) ||
+      !gradAndCopy(what, grad, gradDtype, copy, copyDtype, gc))
     return TP_RT_ERROR_INVALID_ARGUMENT;
-  tp_rt_status status = tp_rt_sgd_step(
-      &p, &g, m.numel ? &m : nullptr, 1, &options, step.data<int64_t>(),
-      optionalScalar(scale), optionalScalar(foundInf));
+  tp_rt_status status = tp_rt_sgd_step_with_copies(
+      &p, &gc.grad, m.numel ? &m : nullptr, 1, &options, step.data<int64_t>(),
+      optionalScalar(scale), optionalScalar(foundInf),
+      gc.hasCopy ? &gc.copy : nullptr);
   return status == TP_RT_SUCCESS ? status : failed(what, status);
 }
 
 tp_rt_status adamwStep(const char *what, tp_rt_dtype dtype, View param,
                        View grad, View expAvg, View expAvgSq, View maxExpAvgSq,
-                       View step, View scale, View foundInf,
+                       View step, View scale, View foundInf, View copy,
+                       tp_rt_dtype gradDtype, tp_rt_dtype copyDtype,
                        const tp_rt_adamw_options &options) {
-  tp_rt_buffer p, g, m, v, vmax;
-  if (!toBuffer(what, param, dtype, p) || !toBuffer(what, grad, dtype, g) ||
-      !toBuffer(what, expAvg, dtype, m) ||
+  tp_rt_buffer p, m, v, vmax;
+  GradAndCopy gc;
+  if (!toBuffer(what, param, dtype, p) || !toBuffer(what, expAvg, dtype, m) ||
       !toBuffer(what, expAvgSq, dtype, v) ||
-      !toBuffer(what, maxExpAvgSq, dtype, vmax))
+      !toBuffer(what, maxExpAvgSq, dtype, vmax) ||
+      !gradAndCopy(what, grad, gradDtype, copy, copyDtype, gc))
     return TP_RT_ERROR_INVALID_ARGUMENT;
-  tp_rt_status status = tp_rt_adamw_step(
-      &p, &g, &m, &v, vmax.numel ? &vmax : nullptr, 1, &options,
-      step.data<int64_t>(), optionalScalar(scale), optionalScalar(foundInf));
+  tp_rt_status status = tp_rt_adamw_step_with_copies(
+      &p, &gc.grad, &m, &v, vmax.numel ? &vmax : nullptr, 1, &options,
+      step.data<int64_t>(), optionalScalar(scale), optionalScalar(foundInf),
+      gc.hasCopy ? &gc.copy : nullptr);
   return status == TP_RT_SUCCESS ? status : failed(what, status);
 }
 
@@ -109,32 +130,42 @@ tp_rt_status tp_rt_codegen_update_scale(int64_t sr, tp_rt_memref *scale,
   return status == TP_RT_SUCCESS ? status : failed(what, status);
 }
 
-#define TP_TRAINING_CALLS(SUFFIX, DTYPE)                                       \
+#define TP_CHECK_FINITE_CALL(SUFFIX, DTYPE)                                    \
   tp_rt_status tp_rt_codegen_check_finite_##SUFFIX(                            \
       int64_t gr, tp_rt_memref *grad, int64_t fr, tp_rt_memref *foundInf) {    \
     return checkFinite("tp.amp_check_finite", DTYPE, View{gr, grad},           \
                        View{fr, foundInf});                                    \
-  }                                                                            \
-  tp_rt_status tp_rt_codegen_sgd_step_##SUFFIX(                                \
+  }
+
+TP_CHECK_FINITE_CALL(f32, TP_RT_F32)
+TP_CHECK_FINITE_CALL(bf16, TP_RT_BF16)
+TP_CHECK_FINITE_CALL(f16, TP_RT_F16)
+
+// One SGD and one AdamW entry point per (parameter, gradient, copy) dtype
+// combination; COPY is the parameter's dtype for the variants without a
+// copy (whose copy memref has zero elements).
+#define TP_OPTIMIZER_CALLS(NAME, PARAM, GRAD, COPY)                            \
+  tp_rt_status tp_rt_codegen_sgd_step_##NAME(                                  \
       int64_t pr, tp_rt_memref *param, int64_t gr, tp_rt_memref *grad,         \
       int64_t mr, tp_rt_memref *momentum, int64_t nr, tp_rt_memref *step,      \
       int64_t sr, tp_rt_memref *scale, int64_t fr, tp_rt_memref *foundInf,     \
-      double lr, double momentumFactor, double dampening, double weightDecay,  \
-      int64_t nesterov, int64_t maximize) {                                    \
+      int64_t cr, tp_rt_memref *copy, double lr, double momentumFactor,        \
+      double dampening, double weightDecay, int64_t nesterov,                  \
+      int64_t maximize) {                                                      \
     tp_rt_sgd_options options = {                                              \
         lr,          momentumFactor,    dampening,                             \
         weightDecay, (int32_t)nesterov, (int32_t)maximize};                    \
-    return sgdStep("tp.fused_sgd", DTYPE, View{pr, param}, View{gr, grad},     \
+    return sgdStep("tp.fused_sgd", PARAM, View{pr, param}, View{gr, grad},     \
                    View{mr, momentum}, View{nr, step}, View{sr, scale},        \
-                   View{fr, foundInf}, options);                               \
+                   View{fr, foundInf}, View{cr, copy}, GRAD, COPY, options);   \
   }                                                                            \
-  tp_rt_status tp_rt_codegen_adamw_step_##SUFFIX(                              \
+  tp_rt_status tp_rt_codegen_adamw_step_##NAME(                                \
       int64_t pr, tp_rt_memref *param, int64_t gr, tp_rt_memref *grad,         \
       int64_t mr, tp_rt_memref *expAvg, int64_t vr, tp_rt_memref *expAvgSq,    \
       int64_t xr, tp_rt_memref *maxExpAvgSq, int64_t nr, tp_rt_memref *step,   \
       int64_t sr, tp_rt_memref *scale, int64_t fr, tp_rt_memref *foundInf,     \
-      double lr, double beta1, double beta2, double eps, double weightDecay,   \
-      int64_t amsgrad, int64_t maximize) {                                     \
+      int64_t cr, tp_rt_memref *copy, double lr, double beta1, double beta2,   \
+      double eps, double weightDecay, int64_t amsgrad, int64_t maximize) {     \
     tp_rt_adamw_options options = {lr,                                         \
                                    beta1,                                      \
                                    beta2,                                      \
@@ -142,16 +173,25 @@ tp_rt_status tp_rt_codegen_update_scale(int64_t sr, tp_rt_memref *scale,
                                    weightDecay,                                \
                                    (int32_t)amsgrad,                           \
                                    (int32_t)maximize};                         \
-    return adamwStep("tp.fused_adamw", DTYPE, View{pr, param}, View{gr, grad}, \
+    return adamwStep("tp.fused_adamw", PARAM, View{pr, param}, View{gr, grad}, \
                      View{mr, expAvg}, View{vr, expAvgSq},                     \
                      View{xr, maxExpAvgSq}, View{nr, step}, View{sr, scale},   \
-                     View{fr, foundInf}, options);                             \
+                     View{fr, foundInf}, View{cr, copy}, GRAD, COPY, options); \
   }
 
-TP_TRAINING_CALLS(f32, TP_RT_F32)
-TP_TRAINING_CALLS(bf16, TP_RT_BF16)
-TP_TRAINING_CALLS(f16, TP_RT_F16)
+TP_OPTIMIZER_CALLS(f32, TP_RT_F32, TP_RT_F32, TP_RT_F32)
+TP_OPTIMIZER_CALLS(bf16, TP_RT_BF16, TP_RT_BF16, TP_RT_BF16)
+TP_OPTIMIZER_CALLS(f16, TP_RT_F16, TP_RT_F16, TP_RT_F16)
+TP_OPTIMIZER_CALLS(f32_gbf16, TP_RT_F32, TP_RT_BF16, TP_RT_F32)
+TP_OPTIMIZER_CALLS(f32_gf16, TP_RT_F32, TP_RT_F16, TP_RT_F32)
+TP_OPTIMIZER_CALLS(f32_cbf16, TP_RT_F32, TP_RT_F32, TP_RT_BF16)
+TP_OPTIMIZER_CALLS(f32_gbf16_cbf16, TP_RT_F32, TP_RT_BF16, TP_RT_BF16)
+TP_OPTIMIZER_CALLS(f32_gf16_cbf16, TP_RT_F32, TP_RT_F16, TP_RT_BF16)
+TP_OPTIMIZER_CALLS(f32_cf16, TP_RT_F32, TP_RT_F32, TP_RT_F16)
+TP_OPTIMIZER_CALLS(f32_gbf16_cf16, TP_RT_F32, TP_RT_BF16, TP_RT_F16)
+TP_OPTIMIZER_CALLS(f32_gf16_cf16, TP_RT_F32, TP_RT_F16, TP_RT_F16)
 
-#undef TP_TRAINING_CALLS
+#undef TP_CHECK_FINITE_CALL
+#undef TP_OPTIMIZER_CALLS
 
 } // extern "C"

@@ -21,13 +21,15 @@ void scaleLoss(const Tensor &loss, float scale, const Tensor &out);
 void updateScale(float *scale, int32_t *growthTracker, const float *foundInf,
                  int64_t numFoundInf, double growthFactor, double backoffFactor,
                  int64_t growthInterval);
+/// The fused optimizer steps; `paramCopies` (empty when none) receive the
+/// updated parameters rounded to their dtype.
 void sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
              TensorList momentumBuffers, int64_t *step, const float *gradScale,
-             const float *foundInf);
+             const float *foundInf, TensorList paramCopies);
 void adamwStep(const AdamWHyperParams &hyper, TensorList params,
                TensorList grads, TensorList expAvgs, TensorList expAvgSqs,
                TensorList maxExpAvgSqs, int64_t *step, const float *gradScale,
-               const float *foundInf);
+               const float *foundInf, TensorList paramCopies);
 /// Whether sgdStep / adamwStep run their AVX2 + FMA build of the loops (the
 /// default on x86-64 CPUs with both) rather than the baseline build (where
 /// fmaf is a library call). Both give the same bits; tests select each.

@@ -2,8 +2,13 @@
 //
 // One pass over every (parameter, gradient, state...) element: optional
 // unscale of the gradient (divided by the scale and written back, as torch's
-// fused kernels do), then the update of OptimizerMath.h. A set found_inf
-// returns before anything is read or written, the step counter included.
+// fused kernels do), then the update of OptimizerMath.h, and with parameter
+// copies the updated parameter rounded into its bf16 / f16 copy. f32
+// parameters may have bf16 / f16 gradients, widened exactly as they are
+// read (a compiled mixed-precision step's gradients need no up-cast). A set
+// found_inf returns before anything else is read or written, the step
+// counter included; only the copies are then written, from the unchanged
+// parameters.
 //
 // The updates use fmaf. On x86-64 the loops are built twice: for the
 // baseline ISA, where fmaf is a library call, and for AVX2 + FMA (target
@@ -56,46 +61,79 @@ bool useFmaLoops() {
   return cpuHasAvx2Fma() && !fmaLoopsDisabled.load(std::memory_order_relaxed);
 }
 
-/// Gradient i; when Unscale, divided by `scale` and written back (rounded to
-/// the element type), the update using the unrounded quotient as torch's
-/// fused kernels do.
-template <typename Elem, bool Unscale>
-TP_RT_ALWAYS_INLINE float loadGrad(typename ElementTraits<Elem>::Storage *grad,
-                                   int64_t i, float scale) {
-  using Traits = ElementTraits<Elem>;
+template <typename Elem>
+using StorageOf = typename ElementTraits<Elem>::Storage;
+
+/// The CopyElem of the loops when there are no parameter copies.
+struct NoCopy {};
+
+/// Gradient i, read in its own type (the parameter's, or a narrower bf16 /
+/// f16 one, widened exactly); when Unscale, divided by `scale`, the update
+/// using the unrounded quotient as torch's fused kernels do. A gradient of
+/// the parameter's type is written back unscaled (rounded to it), as
+/// torch's are; a narrower one is only read.
+template <typename Elem, typename GradElem, bool Unscale>
+TP_RT_ALWAYS_INLINE float loadGrad(StorageOf<GradElem> *grad, int64_t i,
+                                   float scale) {
+  using Traits = ElementTraits<GradElem>;
   float value = Traits::load(grad[i]);
   if (Unscale) {
     value = detail::unscaled(value, scale);
-    grad[i] = Traits::store(value);
+    if constexpr (std::is_same_v<Elem, GradElem>)
+      grad[i] = Traits::store(value);
   }
   return value;
 }
 
+/// Element i of the parameter's copy: the updated parameter rounded to the
+/// copy's type (nothing without a copy).
+template <typename CopyElem>
+TP_RT_ALWAYS_INLINE void storeCopy(void *copy, int64_t i, float param) {
+  if constexpr (!std::is_same_v<CopyElem, NoCopy>)
+    static_cast<StorageOf<CopyElem> *>(copy)[i] =
+        ElementTraits<CopyElem>::store(param);
+}
+
+/// The element types of one optimizer loop: parameter and state, gradient,
+/// parameter copy (NoCopy when none).
+template <typename Elem, typename GradElem, typename CopyElem>
+struct Types {
+  using Param = Elem;
+  using Grad = GradElem;
+  using Copy = CopyElem;
+};
+
 /// The elements [begin, end) of one tensor. Scalars come by value: as
 /// locals they are loop invariants the compiler can hoist (through a
 /// reference they might alias the tensors), and the loop vectorises.
-template <typename Elem, bool Unscale, bool Momentum>
+template <typename T, bool Unscale, bool Momentum>
 struct SgdLoop {
-  using Storage = typename ElementTraits<Elem>::Storage;
+  using Storage = StorageOf<typename T::Param>;
   struct Args {
     SgdScalars s;
     bool firstStep;
     float scale;
-    Storage *p, *g, *m;
+    Storage *p, *m;
+    StorageOf<typename T::Grad> *g;
+    void *copy;
     int64_t begin, end;
   };
   TP_RT_ALWAYS_INLINE static void run(const Args a) {
-    using Traits = ElementTraits<Elem>;
+    using Traits = ElementTraits<typename T::Param>;
     const SgdScalars s = a.s;
     const bool firstStep = a.firstStep;
     const float scale = a.scale;
-    Storage *p = a.p, *g = a.g, *m = a.m;
+    Storage *p = a.p, *m = a.m;
+    StorageOf<typename T::Grad> *g = a.g;
+    void *copy = a.copy;
     for (int64_t i = a.begin; i < a.end; ++i) {
-      float grad = loadGrad<Elem, Unscale>(g, i, scale);
+      float grad =
+          loadGrad<typename T::Param, typename T::Grad, Unscale>(g, i, scale);
       float param = Traits::load(p[i]);
       float buf = Momentum ? Traits::load(m[i]) : 0.0f;
       detail::sgdUpdate<Momentum>(s, firstStep, param, grad, buf);
       p[i] = Traits::store(param);
+      storeCopy<typename T::Copy>(copy, i, param);
       if (Momentum)
         m[i] = Traits::store(buf);
     }
@@ -103,30 +141,36 @@ struct SgdLoop {
 };
 
 /// The elements [begin, end) of one tensor (scalars by value, as SgdLoop).
-template <typename Elem, bool Unscale, bool Amsgrad>
+template <typename T, bool Unscale, bool Amsgrad>
 struct AdamWLoop {
-  using Storage = typename ElementTraits<Elem>::Storage;
+  using Storage = StorageOf<typename T::Param>;
   struct Args {
     AdamWScalars s;
     AdamWBiasCorrection bc;
     float scale;
-    Storage *p, *g, *m, *v, *vmax;
+    Storage *p, *m, *v, *vmax;
+    StorageOf<typename T::Grad> *g;
+    void *copy;
     int64_t begin, end;
   };
   TP_RT_ALWAYS_INLINE static void run(const Args a) {
-    using Traits = ElementTraits<Elem>;
+    using Traits = ElementTraits<typename T::Param>;
     const AdamWScalars s = a.s;
     const AdamWBiasCorrection bc = a.bc;
     const float scale = a.scale;
-    Storage *p = a.p, *g = a.g, *m = a.m, *v = a.v, *vmax = a.vmax;
+    Storage *p = a.p, *m = a.m, *v = a.v, *vmax = a.vmax;
+    StorageOf<typename T::Grad> *g = a.g;
+    void *copy = a.copy;
     for (int64_t i = a.begin; i < a.end; ++i) {
-      float grad = loadGrad<Elem, Unscale>(g, i, scale);
+      float grad =
+          loadGrad<typename T::Param, typename T::Grad, Unscale>(g, i, scale);
       float param = Traits::load(p[i]);
       float expAvg = Traits::load(m[i]);
       float expAvgSq = Traits::load(v[i]);
       float maxSq = Amsgrad ? Traits::load(vmax[i]) : 0.0f;
       detail::adamwUpdate<Amsgrad>(s, bc, param, grad, expAvg, expAvgSq, maxSq);
       p[i] = Traits::store(param);
+      storeCopy<typename T::Copy>(copy, i, param);
       m[i] = Traits::store(expAvg);
       v[i] = Traits::store(expAvgSq);
       if (Amsgrad)
@@ -156,63 +200,127 @@ void runLoop(const typename Loop::Args &args) {
   runBaseline<Loop>(args);
 }
 
-template <typename Elem, bool Unscale, bool Momentum>
+/// Tensor `index` of `list` as `Elem` storage, or null when the list is
+/// empty (an absent state).
+template <typename Elem>
+StorageOf<Elem> *storageOf(TensorList list, size_t index) {
+  return list.empty() ? nullptr : list[index].as<StorageOf<Elem>>();
+}
+
+/// The copy of parameter `index`, or null without copies.
+template <typename CopyElem>
+void *copyOf(TensorList copies, size_t index) {
+  if constexpr (std::is_same_v<CopyElem, NoCopy>)
+    return nullptr;
+  else
+    return storageOf<CopyElem>(copies, index);
+}
+
+template <typename T, bool Unscale, bool Momentum>
 void sgdTyped(const SgdScalars &s, bool firstStep, TensorList params,
-              TensorList grads, TensorList buffers, float scale) {
-  using Loop = SgdLoop<Elem, Unscale, Momentum>;
-  using Storage = typename Loop::Storage;
+              TensorList grads, TensorList buffers, TensorList copies,
+              float scale) {
+  using Loop = SgdLoop<T, Unscale, Momentum>;
+  using Param = typename T::Param;
   forEachRange(params, [&](const Range &r) {
-    runLoop<Loop>({s, firstStep, scale, params[r.tensor].as<Storage>(),
-                   grads[r.tensor].as<Storage>(),
-                   Momentum ? buffers[r.tensor].as<Storage>() : nullptr,
-                   r.begin, r.end});
+    runLoop<Loop>({s, firstStep, scale, storageOf<Param>(params, r.tensor),
+                   storageOf<Param>(buffers, r.tensor),
+                   storageOf<typename T::Grad>(grads, r.tensor),
+                   copyOf<typename T::Copy>(copies, r.tensor), r.begin, r.end});
   });
 }
 
-template <typename Elem, bool Unscale, bool Amsgrad>
+template <typename T, bool Unscale, bool Amsgrad>
 void adamwTyped(const AdamWScalars &s, const AdamWBiasCorrection &bc,
                 TensorList params, TensorList grads, TensorList expAvgs,
-                TensorList expAvgSqs, TensorList maxExpAvgSqs, float scale) {
-  using Loop = AdamWLoop<Elem, Unscale, Amsgrad>;
-  using Storage = typename Loop::Storage;
+                TensorList expAvgSqs, TensorList maxExpAvgSqs,
+                TensorList copies, float scale) {
+  using Loop = AdamWLoop<T, Unscale, Amsgrad>;
+  using Param = typename T::Param;
   forEachRange(params, [&](const Range &r) {
-    runLoop<Loop>({s, bc, scale, params[r.tensor].as<Storage>(),
-                   grads[r.tensor].as<Storage>(),
-                   expAvgs[r.tensor].as<Storage>(),
-                   expAvgSqs[r.tensor].as<Storage>(),
-                   Amsgrad ? maxExpAvgSqs[r.tensor].as<Storage>() : nullptr,
-                   r.begin, r.end});
+    runLoop<Loop>({s, bc, scale, storageOf<Param>(params, r.tensor),
+                   storageOf<Param>(expAvgs, r.tensor),
+                   storageOf<Param>(expAvgSqs, r.tensor),
+                   storageOf<Param>(maxExpAvgSqs, r.tensor),
+                   storageOf<typename T::Grad>(grads, r.tensor),
+                   copyOf<typename T::Copy>(copies, r.tensor), r.begin, r.end});
   });
 }
 
-/// Calls fn(Elem{}, std::bool_constant<A>{}, std::bool_constant<B>{}) for
-/// the runtime dtype and flags.
+/// Calls fn(Elem{}) for a 16- or 32-bit floating dtype.
 template <typename Fn>
-void dispatch(DType dtype, bool a, bool b, Fn &&fn) {
-  auto withDType = [&](auto elem) {
-    if (a) {
-      if (b)
-        fn(elem, std::true_type{}, std::true_type{});
-      else
-        fn(elem, std::true_type{}, std::false_type{});
-    } else {
-      if (b)
-        fn(elem, std::false_type{}, std::true_type{});
-      else
-        fn(elem, std::false_type{}, std::false_type{});
-    }
-  };
+void withElement(DType dtype, Fn &&fn) {
   switch (dtype) {
   case DType::F32:
-    return withDType(float{});
+    return fn(float{});
   case DType::F16:
-    return withDType(F16Tag{});
+    return fn(F16Tag{});
   case DType::BF16:
-    return withDType(BF16Tag{});
+    return fn(BF16Tag{});
   }
 }
 
+/// Calls fn(Types<...>{}, std::bool_constant<A>{}, std::bool_constant<B>{})
+/// for the dtypes of the parameters, gradients and copies (Kernels.cpp
+/// admits narrower gradients and copies only for f32 parameters) and the
+/// flags.
+template <typename Fn>
+void dispatch(TensorList params, TensorList grads, TensorList copies, bool a,
+              bool b, Fn &&fn) {
+  auto withFlags = [&](auto types) {
+    if (a) {
+      if (b)
+        fn(types, std::true_type{}, std::true_type{});
+      else
+        fn(types, std::true_type{}, std::false_type{});
+    } else {
+      if (b)
+        fn(types, std::false_type{}, std::true_type{});
+      else
+        fn(types, std::false_type{}, std::false_type{});
+    }
+  };
+  if (params[0].dtype != DType::F32)
+    return withElement(params[0].dtype, [&](auto elem) {
+      using Elem = decltype(elem);
+      withFlags(Types<Elem, Elem, NoCopy>{});
+    });
+  withElement(grads[0].dtype, [&](auto grad) {
+    if (copies.empty())
+      return withFlags(Types<float, decltype(grad), NoCopy>{});
+    withElement(copies[0].dtype, [&](auto copy) {
+      withFlags(Types<float, decltype(grad), decltype(copy)>{});
+    });
+  });
+}
+
 bool skipped(const float *foundInf) { return foundInf && *foundInf != 0.0f; }
+
+/// copies[i] = params[i] rounded to the copies' dtype (the copies of a
+/// skipped step: the parameters are unchanged).
+void roundParamsToCopies(TensorList params, TensorList copies) {
+  withElement(copies[0].dtype, [&](auto copy) {
+    using Copy = decltype(copy);
+    forEachRange(params, [&](const Range &r) {
+      const float *p = params[r.tensor].as<float>();
+      void *c = copyOf<Copy>(copies, r.tensor);
+      for (int64_t i = r.begin; i < r.end; ++i)
+        storeCopy<Copy>(c, i, p[i]);
+    });
+  });
+}
+
+/// Whether the step is skipped; the copies are then written from the
+/// unchanged parameters.
+bool skipStep(TensorList params, TensorList copies, const float *foundInf) {
+  if (params.empty())
+    return true;
+  if (!skipped(foundInf))
+    return false;
+  if (!copies.empty())
+    roundParamsToCopies(params, copies);
+  return true;
+}
 
 } // namespace
 
@@ -222,17 +330,18 @@ void setOptimizerFmaLoops(bool enabled) { fmaLoopsDisabled = !enabled; }
 
 void sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
              TensorList momentumBuffers, int64_t *step, const float *gradScale,
-             const float *foundInf) {
-  if (skipped(foundInf) || params.empty())
+             const float *foundInf, TensorList paramCopies) {
+  if (skipStep(params, paramCopies, foundInf))
     return;
   SgdScalars s = detail::makeSgdScalars(hyper);
   bool firstStep = *step == 0;
   float scale = gradScale ? *gradScale : 1.0f;
-  dispatch(params[0].dtype, gradScale != nullptr, s.hasMomentum,
-           [&](auto elem, auto unscale, auto momentum) {
-             sgdTyped<decltype(elem), decltype(unscale)::value,
+  dispatch(params, grads, paramCopies, gradScale != nullptr, s.hasMomentum,
+           [&](auto types, auto unscale, auto momentum) {
+             sgdTyped<decltype(types), decltype(unscale)::value,
                       decltype(momentum)::value>(s, firstStep, params, grads,
-                                                 momentumBuffers, scale);
+                                                 momentumBuffers, paramCopies,
+                                                 scale);
            });
   ++*step;
 }
@@ -240,17 +349,18 @@ void sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
 void adamwStep(const AdamWHyperParams &hyper, TensorList params,
                TensorList grads, TensorList expAvgs, TensorList expAvgSqs,
                TensorList maxExpAvgSqs, int64_t *step, const float *gradScale,
-               const float *foundInf) {
-  if (skipped(foundInf) || params.empty())
+               const float *foundInf, TensorList paramCopies) {
+  if (skipStep(params, paramCopies, foundInf))
     return;
   AdamWScalars s = detail::makeAdamWScalars(hyper);
   AdamWBiasCorrection bc = detail::adamwBiasCorrection(s, *step + 1);
   float scale = gradScale ? *gradScale : 1.0f;
-  dispatch(params[0].dtype, gradScale != nullptr, s.amsgrad,
-           [&](auto elem, auto unscale, auto amsgrad) {
-             adamwTyped<decltype(elem), decltype(unscale)::value,
-                        decltype(amsgrad)::value>(
-                 s, bc, params, grads, expAvgs, expAvgSqs, maxExpAvgSqs, scale);
+  dispatch(params, grads, paramCopies, gradScale != nullptr, s.amsgrad,
+           [&](auto types, auto unscale, auto amsgrad) {
+             adamwTyped<decltype(types), decltype(unscale)::value,
+                        decltype(amsgrad)::value>(s, bc, params, grads, expAvgs,
+                                                  expAvgSqs, maxExpAvgSqs,
+                                                  paramCopies, scale);
            });
   ++*step;
 }

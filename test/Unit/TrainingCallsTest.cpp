@@ -2,8 +2,9 @@
 //
 // The calls compiled train steps make (runtime/codegen/TrainingCalls.cpp) on
 // hand-built memref descriptors: a fused SGD step with momentum against a
-// reference, the skip on found_inf, the finite check, and the refusal of a
-// strided (non-dense) tensor with a message in the codegen error slot.
+// reference, the skip on found_inf, a bf16 gradient with a bf16 parameter
+// copy against the f32 step, the finite check, and the refusal of a strided
+// (non-dense) tensor with a message in the codegen error slot.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 
@@ -31,14 +34,40 @@ struct Desc0 {
 tp_rt_memref *mem(Desc1 &d) { return reinterpret_cast<tp_rt_memref *>(&d); }
 tp_rt_memref *mem(Desc0 &d) { return reinterpret_cast<tp_rt_memref *>(&d); }
 
-/// One SGD step (lr, momentum 0.9) on p and its momentum buffer m.
+/// The SGD entry points (lr 0.1, momentum 0.9): f32 p with its momentum
+/// buffer m, and an f32 gradient or a bf16 one with a bf16 copy.
 tp_rt_status sgd(Desc1 &p, Desc1 &g, Desc1 &m, Desc0 &step, Desc0 &scale,
                  Desc0 &found) {
+  Desc1 none{nullptr, nullptr, 0, 0, 1};
   return tp_rt_codegen_sgd_step_f32(1, mem(p), 1, mem(g), 1, mem(m), 0,
-                                    mem(step), 0, mem(scale), 0, mem(found),
-                                    /*lr=*/0.1, /*momentum=*/0.9,
+                                    mem(step), 0, mem(scale), 0, mem(found), 1,
+                                    mem(none), /*lr=*/0.1, /*momentum=*/0.9,
                                     /*dampening=*/0.0, /*weight_decay=*/0.0,
                                     /*nesterov=*/0, /*maximize=*/0);
+}
+
+tp_rt_status sgdBf16(Desc1 &p, Desc1 &g, Desc1 &m, Desc0 &step, Desc0 &scale,
+                     Desc0 &found, Desc1 &copy) {
+  return tp_rt_codegen_sgd_step_f32_gbf16_cbf16(
+      1, mem(p), 1, mem(g), 1, mem(m), 0, mem(step), 0, mem(scale), 0,
+      mem(found), 1, mem(copy), /*lr=*/0.1, /*momentum=*/0.9,
+      /*dampening=*/0.0, /*weight_decay=*/0.0,
+      /*nesterov=*/0, /*maximize=*/0);
+}
+
+/// bf16 bits of `v` (round to nearest even; no NaN here).
+uint16_t toBf16(float v) {
+  uint32_t bits;
+  std::memcpy(&bits, &v, 4);
+  bits += 0x7fff + ((bits >> 16) & 1);
+  return static_cast<uint16_t>(bits >> 16);
+}
+
+float fromBf16(uint16_t h) {
+  uint32_t bits = static_cast<uint32_t>(h) << 16;
+  float v;
+  std::memcpy(&v, &bits, 4);
+  return v;
 }
 } // namespace
 
@@ -73,6 +102,59 @@ TEST(TrainingCalls, SgdStepWithMomentumAndSkip) {
     EXPECT_EQ(m[i], mBefore[i]) << i;
   }
   EXPECT_EQ(step, 1);
+  EXPECT_STREQ(tp_rt_codegen_error(), "");
+}
+
+// A bf16 gradient and a bf16 parameter copy (a mixed-precision step with
+// param-copies): the same parameter and buffer bits as the f32 step on the
+// widened gradient, the copy the new parameter rounded, and on a skipped
+// step the copy is written from the unchanged parameter.
+TEST(TrainingCalls, NarrowGradientAndParamCopy) {
+  const float p0[5] = {1.0f, -2.0f, 0.5f, 3.0f, 1e-3f};
+  const float gv[5] = {2.5f, 4.0f, -8.125f, 0.0f, 3.0e-5f};
+  float p[5], pRef[5], gRef[5], m[5] = {0}, mRef[5] = {0};
+  uint16_t g[5], copy[5] = {0};
+  std::copy(p0, p0 + 5, p);
+  std::copy(p0, p0 + 5, pRef);
+  for (int i = 0; i < 5; ++i) {
+    g[i] = toBf16(gv[i]);
+    gRef[i] = fromBf16(g[i]);
+  }
+  float scale = 4.0f, scaleRef = 4.0f, found = 0.0f, foundRef = 0.0f;
+  int64_t step = 0, stepRef = 0;
+  Desc1 dp{p, p, 0, 5, 1}, dg{g, g, 0, 5, 1}, dm{m, m, 0, 5, 1},
+      dc{copy, copy, 0, 5, 1};
+  Desc1 rp{pRef, pRef, 0, 5, 1}, rg{gRef, gRef, 0, 5, 1},
+      rm{mRef, mRef, 0, 5, 1};
+  Desc0 dstep{&step, &step, 0}, dscale{&scale, &scale, 0},
+      dfound{&found, &found, 0};
+  Desc0 rstep{&stepRef, &stepRef, 0}, rscale{&scaleRef, &scaleRef, 0},
+      rfound{&foundRef, &foundRef, 0};
+  tp_rt_codegen_clear_error();
+  for (int k = 0; k < 2; ++k) {
+    ASSERT_EQ(sgdBf16(dp, dg, dm, dstep, dscale, dfound, dc), TP_RT_SUCCESS)
+        << tp_rt_codegen_error();
+    // The reference unscales its f32 gradient in place; start it again.
+    for (int i = 0; i < 5; ++i)
+      gRef[i] = fromBf16(g[i]);
+    ASSERT_EQ(sgd(rp, rg, rm, rstep, rscale, rfound), TP_RT_SUCCESS);
+  }
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(std::memcmp(&p[i], &pRef[i], 4), 0) << i;
+    EXPECT_EQ(std::memcmp(&m[i], &mRef[i], 4), 0) << i;
+    EXPECT_EQ(copy[i], toBf16(p[i])) << i;
+    EXPECT_EQ(g[i], toBf16(gv[i])) << i; // a narrow gradient is only read
+  }
+  EXPECT_EQ(step, 2);
+  // Skipped: the copy is rewritten from the (unchanged) parameter.
+  std::fill(copy, copy + 5, uint16_t(0));
+  found = 1.0f;
+  ASSERT_EQ(sgdBf16(dp, dg, dm, dstep, dscale, dfound, dc), TP_RT_SUCCESS);
+  for (int i = 0; i < 5; ++i) {
+    EXPECT_EQ(std::memcmp(&p[i], &pRef[i], 4), 0) << i;
+    EXPECT_EQ(copy[i], toBf16(p[i])) << i;
+  }
+  EXPECT_EQ(step, 2);
   EXPECT_STREQ(tp_rt_codegen_error(), "");
 }
 

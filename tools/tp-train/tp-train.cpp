@@ -18,9 +18,11 @@
 // the loss, the scale and the skipped steps every --print-every steps, and the
 // test accuracy (argmax of @f's second result) on --test-data at the end. The
 // step updates the parameters and the optimizer and scaler state in place
-// (tp.donate). --save writes the
+// (tp.donate); the bf16/f16 weights of an autocast step are kept as state
+// too and written by the optimizer (--param-copies). --save writes the
 // parameters, the optimizer and scaler state and the step reached as .npy
-// files; --resume continues from them bit-identically.
+// files (not the weight copies: they are the parameters rounded); --resume
+// continues from them bit-identically.
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,6 +105,13 @@ static cl::opt<bool> amsgrad("amsgrad", cl::desc("AdamW AMSGrad"),
 static cl::opt<bool> gradScaler("grad-scaler",
                                 cl::desc("Dynamic loss scaling (GradScaler)"),
                                 cl::cat(category));
+static cl::opt<bool> paramCopies(
+    "param-copies",
+    cl::desc("Keep the bf16/f16 weights of an autocast step as state that "
+             "the optimizer writes, instead of casting the f32 parameters "
+             "in every forward (tp-train-step param-copies; same numbers). "
+             "Default on; --param-copies=false casts"),
+    cl::init(true), cl::cat(category));
 static cl::opt<double> initScale("init-scale",
                                  cl::desc("GradScaler initial scale"),
                                  cl::init(65536.0), cl::cat(category));
@@ -167,6 +176,9 @@ struct Layout {
   /// Per parameter: whether it is a normalization's weight (initialised to
   /// ones, as PyTorch's LayerNorm, GroupNorm and BatchNorm are).
   std::vector<bool> normalizationWeight;
+  /// The parameters (0-based numbers) whose low-precision copies are the
+  /// step's last state arguments (param-copies), in order.
+  std::vector<int64_t> paramCopies;
 };
 
 /// Whether `value` (through autocast's casts) is the weight of a
@@ -204,6 +216,9 @@ static llvm::Expected<Layout> readLayout(ModuleOp module) {
     for (Attribute name : dict.getAs<ArrayAttr>("state"))
       layout.state.push_back(cast<StringAttr>(name).str());
     layout.gradScaler = dict.getAs<BoolAttr>("grad_scaler").getValue();
+    if (auto copies = dict.getAs<DenseI64ArrayAttr>("param_copies"))
+      layout.paramCopies.assign(copies.asArrayRef().begin(),
+                                copies.asArrayRef().end());
     for (size_t i = 0; i < layout.params.size(); ++i)
       layout.normalizationWeight.push_back(isNormalizationWeight(
           func.getArgument(layout.numInputs + static_cast<unsigned>(i))));
@@ -407,6 +422,7 @@ int main(int argc, char **argv) {
   stepOptions.growthFactor = growthFactor;
   stepOptions.backoffFactor = backoffFactor;
   stepOptions.growthInterval = growthInterval;
+  stepOptions.paramCopies = paramCopies;
   if (failed(trainStepModule(*module, stepOptions)))
     return failWith("tp-train-step failed");
   auto layout = readLayout(*module);
@@ -495,7 +511,7 @@ int main(int argc, char **argv) {
     done = savedSteps;
   } else {
     std::mt19937_64 rng(seed);
-    for (size_t i = 0; i < step->arguments.size() - k; ++i) {
+    for (size_t i = 0; i < files.size(); ++i) {
       const TensorSpec &spec = step->arguments[k + i];
       if (i < layout->params.size() && spec.shape.size() >= 2) {
         state.push_back(generateArgument(spec, InitKind::FanIn, 1, rng));
@@ -508,6 +524,15 @@ int main(int argc, char **argv) {
     }
     if (layout->gradScaler)
       state[state.size() - 2].set(0, initScale);
+  }
+  // The parameter copies (not saved): each parameter rounded, which the
+  // step keeps true.
+  for (size_t j = 0; j < layout->paramCopies.size(); ++j) {
+    const HostTensor &param = state[layout->paramCopies[j]];
+    HostTensor copy(step->arguments[k + files.size() + j].kind, param.shape());
+    for (int64_t i = 0; i < param.numElements(); ++i)
+      copy.set(i, param.get(i));
+    state.push_back(std::move(copy));
   }
 
   std::printf("tp-train: @%s, %zu parameters, %s, %s%s, batch %lld, "
@@ -563,7 +588,7 @@ int main(int argc, char **argv) {
       std::printf("step %5lld  loss %.6f", (long long)s,
                   lossCount ? lossSum / lossCount : loss);
       if (layout->gradScaler)
-        std::printf("  scale %g  skipped %lld", state[state.size() - 2].get(0),
+        std::printf("  scale %g  skipped %lld", state[files.size() - 2].get(0),
                     (long long)skipped);
       std::printf("\n");
       lossSum = 0;

@@ -3,11 +3,14 @@
 // Result types (the updated state has the type of the state it updates) and
 // the checks the runtime's kernels would otherwise make at run time: the
 // hyper-parameter ranges of torch.optim.SGD / AdamW and GradScaler, and
-// matching parameter, gradient and state tensors.
+// matching parameter, gradient and state tensors; the canonicalization that
+// lets the optimizers and the inf/NaN check read narrow gradients directly.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+#include "mlir/IR/PatternMatch.h"
 
 #include <cmath>
 #include <cstdint>
@@ -48,6 +51,8 @@ LogicalResult FusedSgdOp::inferReturnTypes(MLIRContext *,
   types.push_back(adaptor.getParam().getType());
   if (Value buffer = adaptor.getMomentumBuffer())
     types.push_back(buffer.getType());
+  if (Value copy = adaptor.getParamCopy())
+    types.push_back(copy.getType());
   types.push_back(adaptor.getStep().getType());
   return success();
 }
@@ -61,6 +66,8 @@ LogicalResult FusedAdamwOp::inferReturnTypes(MLIRContext *,
   types.push_back(adaptor.getExpAvgSq().getType());
   if (Value max = adaptor.getMaxExpAvgSq())
     types.push_back(max.getType());
+  if (Value copy = adaptor.getParamCopy())
+    types.push_back(copy.getType());
   types.push_back(adaptor.getStep().getType());
   return success();
 }
@@ -99,12 +106,33 @@ LogicalResult AmpUpdateScaleOp::verify() {
   return success();
 }
 
-/// The checks both optimizers share: every state tensor has the
-/// parameter's type, and the GradScaler operands come together.
+/// Whether `grad` may be the gradient of `param`: the parameter's type, or
+/// for an f32 parameter the same shape in bf16 or f16.
+static bool isGradientTypeOf(Type grad, Type param) {
+  if (grad == param)
+    return true;
+  auto g = cast<RankedTensorType>(grad), p = cast<RankedTensorType>(param);
+  return p.getElementType().isF32() && g.getShape() == p.getShape() &&
+         (g.getElementType().isBF16() || g.getElementType().isF16());
+}
+
+/// The checks both optimizers share: the types of the gradient and the
+/// parameter copy, every state tensor has the parameter's type, and the
+/// GradScaler operands come together.
 static LogicalResult
-verifyOptimizerOperands(Operation *op, Value param,
+verifyOptimizerOperands(Operation *op, Value param, Value grad, Value copy,
                         ArrayRef<std::pair<Value, StringRef>> state,
                         Value gradScale, Value foundInf) {
+  if (!isGradientTypeOf(grad.getType(), param.getType()))
+    return op->emitOpError("expected grad to have the parameter's type ")
+           << param.getType()
+           << " (or, for an f32 parameter, its shape in bf16 or f16), got "
+           << grad.getType();
+  if (copy && (copy.getType() == param.getType() ||
+               !isGradientTypeOf(copy.getType(), param.getType())))
+    return op->emitOpError("expected param_copy to be a bf16 or f16 tensor "
+                           "of an f32 parameter's shape, got ")
+           << copy.getType() << " for a parameter of type " << param.getType();
   for (auto [value, name] : state)
     if (value && value.getType() != param.getType())
       return op->emitOpError("expected ")
@@ -128,10 +156,10 @@ static LogicalResult expectNonNegative(Operation *op, StringRef name,
 }
 
 LogicalResult FusedSgdOp::verify() {
-  if (failed(verifyOptimizerOperands(
-          *this, getParam(),
-          {{getGrad(), "grad"}, {getMomentumBuffer(), "momentum_buffer"}},
-          getGradScale(), getFoundInf())))
+  if (failed(verifyOptimizerOperands(*this, getParam(), getGrad(),
+                                     getParamCopy(),
+                                     {{getMomentumBuffer(), "momentum_buffer"}},
+                                     getGradScale(), getFoundInf())))
     return failure();
   for (auto [name, value] : {std::pair<StringRef, APFloat>{"lr", getLr()},
                              {"momentum", getMomentum()},
@@ -151,9 +179,9 @@ LogicalResult FusedSgdOp::verify() {
 }
 
 LogicalResult FusedAdamwOp::verify() {
-  if (failed(verifyOptimizerOperands(*this, getParam(),
-                                     {{getGrad(), "grad"},
-                                      {getExpAvg(), "exp_avg"},
+  if (failed(verifyOptimizerOperands(*this, getParam(), getGrad(),
+                                     getParamCopy(),
+                                     {{getExpAvg(), "exp_avg"},
                                       {getExpAvgSq(), "exp_avg_sq"},
                                       {getMaxExpAvgSq(), "max_exp_avg_sq"}},
                                      getGradScale(), getFoundInf())))
@@ -174,4 +202,76 @@ LogicalResult FusedAdamwOp::verify() {
     return emitOpError(getAmsgrad() ? "expected a max_exp_avg_sq for amsgrad"
                                     : "a max_exp_avg_sq needs amsgrad");
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Canonicalization: exact gradient up-casts fold into their consumers
+//===----------------------------------------------------------------------===//
+
+/// The bf16 or f16 source of `grad` when it is a tp.cast widening it to f32
+/// (exact), else null.
+static Value narrowSourceOf(Value grad) {
+  auto cast = grad.getDefiningOp<CastOp>();
+  if (!cast)
+    return {};
+  Type from = getElementTypeOrSelf(cast.getInput().getType());
+  Type to = getElementTypeOrSelf(cast.getType());
+  if (!to.isF32() || !(from.isBF16() || from.isF16()))
+    return {};
+  return cast.getInput();
+}
+
+namespace {
+
+/// fused_sgd / fused_adamw %p, (tp.cast %g : bf16|f16 -> f32): the
+/// optimizer reads %g and widens it itself, with the same values.
+template <typename OpTy>
+struct FoldGradientUpcast : public OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    Value narrow = narrowSourceOf(op.getGrad());
+    if (!narrow)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getGradMutable().assign(narrow); });
+    return success();
+  }
+};
+
+/// amp_check_finite (tp.cast %g : bf16|f16 -> f32): checks %g instead.
+struct FoldCheckedUpcast : public OpRewritePattern<AmpCheckFiniteOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AmpCheckFiniteOp op,
+                                PatternRewriter &rewriter) const override {
+    bool changed = false;
+    SmallVector<Value> grads;
+    for (Value grad : op.getGrads()) {
+      Value narrow = narrowSourceOf(grad);
+      changed |= static_cast<bool>(narrow);
+      grads.push_back(narrow ? narrow : grad);
+    }
+    if (!changed)
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] { op.getGradsMutable().assign(grads); });
+    return success();
+  }
+};
+
+} // namespace
+
+void AmpCheckFiniteOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                                   MLIRContext *context) {
+  results.add<FoldCheckedUpcast>(context);
+}
+
+void FusedSgdOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                             MLIRContext *context) {
+  results.add<FoldGradientUpcast<FusedSgdOp>>(context);
+}
+
+void FusedAdamwOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                               MLIRContext *context) {
+  results.add<FoldGradientUpcast<FusedAdamwOp>>(context);
 }

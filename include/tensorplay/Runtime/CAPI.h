@@ -137,13 +137,29 @@ tp_rt_status tp_rt_update_scale(tp_rt_device device, float *scale,
 /// parameters' device) counts applied steps; it tells the first step
 /// (momentum buffer initialisation) and is incremented only when the step is
 /// applied. Every buffer of one index has the same numel; all buffers share
-/// one dtype and device.
+/// one device and, except the gradients of f32 parameters on the CPU, one
+/// dtype: those may be bf16 or f16 (all the same), widened exactly as they
+/// are read and never written (the unscaled values exist only in the
+/// update), so that a mixed-precision step needs no up-cast of its
+/// gradients.
 tp_rt_status tp_rt_sgd_step(const tp_rt_buffer *params,
                             const tp_rt_buffer *grads,
                             const tp_rt_buffer *momentum_buffers,
                             int64_t num_params,
                             const tp_rt_sgd_options *options, int64_t *step,
                             const float *scale, const float *found_inf);
+
+/// tp_rt_sgd_step that also writes each f32 parameter, once updated,
+/// rounded to nearest even into `param_copies[i]` (bf16 or f16, all one
+/// dtype, CPU only): the low-precision weights of the next forward. A
+/// skipped step (found_inf) writes the copies from the unchanged
+/// parameters, so a copy always equals its parameter rounded. A null
+/// `param_copies` is tp_rt_sgd_step.
+tp_rt_status tp_rt_sgd_step_with_copies(
+    const tp_rt_buffer *params, const tp_rt_buffer *grads,
+    const tp_rt_buffer *momentum_buffers, int64_t num_params,
+    const tp_rt_sgd_options *options, int64_t *step, const float *scale,
+    const float *found_inf, const tp_rt_buffer *param_copies);
 
 /// One fused torch.optim.AdamW step; same conventions as tp_rt_sgd_step.
 /// `max_exp_avg_sqs` is required iff amsgrad.
@@ -153,6 +169,14 @@ tp_rt_adamw_step(const tp_rt_buffer *params, const tp_rt_buffer *grads,
                  const tp_rt_buffer *max_exp_avg_sqs, int64_t num_params,
                  const tp_rt_adamw_options *options, int64_t *step,
                  const float *scale, const float *found_inf);
+
+/// tp_rt_adamw_step with parameter copies, as tp_rt_sgd_step_with_copies.
+tp_rt_status tp_rt_adamw_step_with_copies(
+    const tp_rt_buffer *params, const tp_rt_buffer *grads,
+    const tp_rt_buffer *exp_avgs, const tp_rt_buffer *exp_avg_sqs,
+    const tp_rt_buffer *max_exp_avg_sqs, int64_t num_params,
+    const tp_rt_adamw_options *options, int64_t *step, const float *scale,
+    const float *found_inf, const tp_rt_buffer *param_copies);
 
 #ifdef __cplusplus
 } /* extern "C" */

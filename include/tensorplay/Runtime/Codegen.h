@@ -190,39 +190,58 @@ tp_rt_dnnl_softmax_backward_bf16(int64_t diff_dst_rank, tp_rt_memref *diff_dst,
 /// each views its dense memrefs as tp_rt_buffers and calls the CAPI.h
 /// kernel, which updates them in place: found_inf (set to 1 on an inf or
 /// NaN, else untouched), scale and growth tracker, the parameter, its state
-/// and step counter, and, with a scale, the gradient (written back
-/// unscaled). A zero-element memref stands for an absent momentum buffer,
-/// max_exp_avg_sq, scale or found_inf. The suffix names the element type of
-/// the gradients and parameters (f32, bf16, f16); scalars are f32, the
-/// tracker i32, the step i64. Failures record the runtime's message.
+/// and step counter, the parameter copy, and, with a scale, a gradient of
+/// the parameter's type (written back unscaled). A zero-element memref
+/// stands for an absent momentum buffer, max_exp_avg_sq, scale, found_inf
+/// or parameter copy. The check's suffix names the gradient's element type;
+/// an optimizer's names the parameter's and its state's (f32, bf16, f16),
+/// then for f32 parameters a narrower gradient (`_gbf16`, `_gf16`) and a
+/// parameter copy (`_cbf16`, `_cf16`; see tp_rt_sgd_step_with_copies).
+/// Scalars are f32, the tracker i32, the step i64. Failures record the
+/// runtime's message.
 tp_rt_status tp_rt_codegen_update_scale(
     int64_t scale_rank, tp_rt_memref *scale, int64_t tracker_rank,
     tp_rt_memref *tracker, int64_t found_inf_rank, tp_rt_memref *found_inf,
     double growth_factor, double backoff_factor, int64_t growth_interval);
-#define TP_RT_CODEGEN_TRAINING_DECLS(SUFFIX)                                   \
+#define TP_RT_CODEGEN_CHECK_FINITE_DECL(SUFFIX)                                \
   tp_rt_status tp_rt_codegen_check_finite_##SUFFIX(                            \
       int64_t grad_rank, tp_rt_memref *grad, int64_t found_inf_rank,           \
-      tp_rt_memref *found_inf);                                                \
-  tp_rt_status tp_rt_codegen_sgd_step_##SUFFIX(                                \
+      tp_rt_memref *found_inf);
+TP_RT_CODEGEN_CHECK_FINITE_DECL(f32)
+TP_RT_CODEGEN_CHECK_FINITE_DECL(bf16)
+TP_RT_CODEGEN_CHECK_FINITE_DECL(f16)
+#undef TP_RT_CODEGEN_CHECK_FINITE_DECL
+#define TP_RT_CODEGEN_OPTIMIZER_DECLS(NAME)                                    \
+  tp_rt_status tp_rt_codegen_sgd_step_##NAME(                                  \
       int64_t param_rank, tp_rt_memref *param, int64_t grad_rank,              \
       tp_rt_memref *grad, int64_t momentum_rank, tp_rt_memref *momentum,       \
       int64_t step_rank, tp_rt_memref *step, int64_t scale_rank,               \
       tp_rt_memref *scale, int64_t found_inf_rank, tp_rt_memref *found_inf,    \
-      double lr, double momentum_factor, double dampening,                     \
-      double weight_decay, int64_t nesterov, int64_t maximize);                \
-  tp_rt_status tp_rt_codegen_adamw_step_##SUFFIX(                              \
+      int64_t copy_rank, tp_rt_memref *param_copy, double lr,                  \
+      double momentum_factor, double dampening, double weight_decay,           \
+      int64_t nesterov, int64_t maximize);                                     \
+  tp_rt_status tp_rt_codegen_adamw_step_##NAME(                                \
       int64_t param_rank, tp_rt_memref *param, int64_t grad_rank,              \
       tp_rt_memref *grad, int64_t exp_avg_rank, tp_rt_memref *exp_avg,         \
       int64_t exp_avg_sq_rank, tp_rt_memref *exp_avg_sq,                       \
       int64_t max_exp_avg_sq_rank, tp_rt_memref *max_exp_avg_sq,               \
       int64_t step_rank, tp_rt_memref *step, int64_t scale_rank,               \
       tp_rt_memref *scale, int64_t found_inf_rank, tp_rt_memref *found_inf,    \
-      double lr, double beta1, double beta2, double eps, double weight_decay,  \
-      int64_t amsgrad, int64_t maximize);
-TP_RT_CODEGEN_TRAINING_DECLS(f32)
-TP_RT_CODEGEN_TRAINING_DECLS(bf16)
-TP_RT_CODEGEN_TRAINING_DECLS(f16)
-#undef TP_RT_CODEGEN_TRAINING_DECLS
+      int64_t copy_rank, tp_rt_memref *param_copy, double lr, double beta1,    \
+      double beta2, double eps, double weight_decay, int64_t amsgrad,          \
+      int64_t maximize);
+TP_RT_CODEGEN_OPTIMIZER_DECLS(f32)
+TP_RT_CODEGEN_OPTIMIZER_DECLS(bf16)
+TP_RT_CODEGEN_OPTIMIZER_DECLS(f16)
+TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gbf16)
+TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gf16)
+TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_cbf16)
+TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gbf16_cbf16)
+TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gf16_cbf16)
+TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_cf16)
+TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gbf16_cf16)
+TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gf16_cf16)
+#undef TP_RT_CODEGEN_OPTIMIZER_DECLS
 
 #ifdef __cplusplus
 } /* extern "C" */

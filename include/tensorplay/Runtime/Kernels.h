@@ -93,19 +93,24 @@ Status updateScale(Device device, float *scale, int32_t *growthTracker,
                    double growthFactor, double backoffFactor,
                    int64_t growthInterval);
 
-/// A fused SGD step (see tp_rt_sgd_step): with `gradScale`, the gradients
-/// are divided by it and written back. `momentumBuffers` is empty iff
-/// momentum == 0. `gradScale` and `foundInf` may be null.
+/// A fused SGD step (see tp_rt_sgd_step_with_copies): with `gradScale`, the
+/// gradients are divided by it and written back (those of the parameters'
+/// dtype). `momentumBuffers` is empty iff momentum == 0. `gradScale` and
+/// `foundInf` may be null. On the CPU, f32 parameters may have bf16 or f16
+/// gradients and `paramCopies` (empty when none): bf16 or f16 tensors that
+/// receive the parameters after the step (also a skipped one) rounded to
+/// their dtype.
 Status sgdStep(const SgdHyperParams &hyper, TensorList params, TensorList grads,
                TensorList momentumBuffers, int64_t *step,
-               const float *gradScale, const float *foundInf);
+               const float *gradScale, const float *foundInf,
+               TensorList paramCopies = {});
 
-/// A fused AdamW step (see tp_rt_adamw_step). `maxExpAvgSqs` is empty iff
-/// !amsgrad.
+/// A fused AdamW step (see tp_rt_adamw_step_with_copies). `maxExpAvgSqs` is
+/// empty iff !amsgrad. Gradients and copies as for sgdStep.
 Status adamwStep(const AdamWHyperParams &hyper, TensorList params,
                  TensorList grads, TensorList expAvgs, TensorList expAvgSqs,
                  TensorList maxExpAvgSqs, int64_t *step, const float *gradScale,
-                 const float *foundInf);
+                 const float *foundInf, TensorList paramCopies = {});
 
 //===----------------------------------------------------------------------===//
 // CPU implementation choice

@@ -136,6 +136,20 @@ def TrainStepPass : Pass<"tp-train-step", "::mlir::ModuleOp"> {
     this layout for tools (tp-train) and the options, with which a later
     tp-autocast builds the step again from the autocast loss function. Values are functional: a caller keeps
     the state by passing each result back as the next step's argument.
+
+    With `param-copies`, each f32 parameter that the forward casts down
+    (`tp.cast` to bf16 or f16, one type per parameter: an autocast step's
+    weights) keeps that cast as state: the step takes it as an argument
+    after the GradScaler state (or after the optimizer state without one),
+    reads it instead of casting, and the optimizer writes the next one as
+    it updates the parameter (`param_copy` of `tp.fused_sgd` /
+    `tp.fused_adamw`), returned before found_inf. The values are the same
+    bits as without the option provided each copy argument is its
+    parameter rounded to the copy's type, which the step keeps true (also
+    on a skipped step); the caller makes it true for the first step.
+    `tp.train_step` lists those parameters as `param_copies` (0-based
+    parameter numbers). Together with the gradients' up-casts, which fold
+    into the optimizer, a mixed-precision step then converts no weight.
   }];
   let options = [
     Option<"function", "function", "std::string", /*default=*/"\"\"",
@@ -170,6 +184,9 @@ def TrainStepPass : Pass<"tp-train-step", "::mlir::ModuleOp"> {
            "GradScaler backoff factor">,
     Option<"growthInterval", "growth-interval", "int64_t",
            /*default=*/"2000", "GradScaler growth interval (steps)">,
+    Option<"paramCopies", "param-copies", "bool", /*default=*/"false",
+           "Keep the bf16/f16 casts of f32 parameters as optimizer state, "
+           "written by the optimizer step instead of cast by the forward">,
   ];
   let dependentDialects = ["::mlir::tp::TPDialect",
                            "::mlir::func::FuncDialect"];

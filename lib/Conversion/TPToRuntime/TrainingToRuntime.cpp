@@ -91,27 +91,58 @@ struct UpdateScaleToRuntime : public OpRewritePattern<AmpUpdateScaleOp> {
   }
 };
 
+/// The optimizer wrapper's suffix (Codegen.h): the parameter's element
+/// type, then a gradient of another type and the copy's, when present.
+static std::string optimizerSuffix(Value param, Value grad, Value copy) {
+  std::string suffix = suffixOf(param).str();
+  if (grad.getType() != param.getType())
+    suffix += ("_g" + suffixOf(grad)).str();
+  if (copy)
+    suffix += ("_c" + suffixOf(copy)).str();
+  return suffix;
+}
+
 /// The arguments both optimizers end their tensors with: the step, the
-/// scale and found_inf (zero-element when absent).
-static void appendStepArguments(OpBuilder &b, Location loc, Value step,
-                                Value gradScale, Value foundInf,
+/// scale and found_inf (zero-element when absent) and the parameter copy
+/// (updated: its buffer receives the rounded parameter; zero-element of the
+/// parameter's element type when absent).
+static void appendStepArguments(OpBuilder &b, Location loc, Value param,
+                                Value step, Value gradScale, Value foundInf,
+                                Value copy,
                                 SmallVectorImpl<rc::Argument> &args) {
   args.push_back(rc::update(step));
   args.push_back(optionalInput(b, loc, gradScale, b.getF32Type()));
   args.push_back(optionalInput(b, loc, foundInf, b.getF32Type()));
+  args.push_back(
+      copy ? rc::update(copy)
+           : rc::input(rc::emptyTensor(
+                 b, loc,
+                 cast<RankedTensorType>(param.getType()).getElementType())));
 }
 
-/// The gradient: updated (written back unscaled) when there is a scale.
-static rc::Argument gradArgument(Value grad, Value gradScale) {
-  return gradScale ? rc::update(grad) : rc::input(grad);
+/// Whether the call updates the gradient: it writes it back unscaled when
+/// there is a scale and the gradient has the parameter's type (a narrower
+/// gradient is only read).
+static bool gradUpdated(Value param, Value grad, Value gradScale) {
+  return gradScale && grad.getType() == param.getType();
 }
 
-/// Replaces `op` by the call's results without the gradient's (the call
-/// returns it when it is updated; the op does not).
-static void replaceWithoutGrad(PatternRewriter &rewriter, Operation *op,
-                               SmallVector<Value> results, bool gradUpdated) {
-  if (gradUpdated)
+static rc::Argument gradArgument(Value param, Value grad, Value gradScale) {
+  return gradUpdated(param, grad, gradScale) ? rc::update(grad)
+                                             : rc::input(grad);
+}
+
+/// Replaces `op` by the call's results: those are the parameter, the
+/// gradient when it is updated (the op does not return it), the state, the
+/// step and the copy when there is one, which the op returns before the
+/// step.
+static void replaceOptimizer(PatternRewriter &rewriter, Operation *op,
+                             SmallVector<Value> results, bool withGrad,
+                             bool withCopy) {
+  if (withGrad)
     results.erase(results.begin() + 1);
+  if (withCopy)
+    std::swap(results[results.size() - 2], results.back());
   rewriter.replaceOp(op, results);
 }
 
@@ -126,21 +157,24 @@ struct SgdToRuntime : public OpRewritePattern<FusedSgdOp> {
     Value momentum = op.getMomentumBuffer();
     SmallVector<rc::Argument> args = {
         rc::update(op.getParam()),
-        gradArgument(op.getGrad(), op.getGradScale()),
+        gradArgument(op.getParam(), op.getGrad(), op.getGradScale()),
         momentum ? rc::update(momentum)
                  : rc::input(rc::emptyTensor(rewriter, loc, elem))};
-    appendStepArguments(rewriter, loc, op.getStep(), op.getGradScale(),
-                        op.getFoundInf(), args);
+    appendStepArguments(rewriter, loc, op.getParam(), op.getStep(),
+                        op.getGradScale(), op.getFoundInf(), op.getParamCopy(),
+                        args);
     for (const APFloat &value :
          {op.getLr(), op.getMomentum(), op.getDampening(), op.getWeightDecay()})
       args.push_back(rc::input(f64Constant(rewriter, loc, value)));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getNesterov())));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getMaximize())));
     std::string name =
-        ("tp_rt_codegen_sgd_step_" + suffixOf(op.getParam())).str();
-    replaceWithoutGrad(rewriter, op,
-                       rc::emitCall(rewriter, loc, op, name, args),
-                       static_cast<bool>(op.getGradScale()));
+        "tp_rt_codegen_sgd_step_" +
+        optimizerSuffix(op.getParam(), op.getGrad(), op.getParamCopy());
+    replaceOptimizer(
+        rewriter, op, rc::emitCall(rewriter, loc, op, name, args),
+        gradUpdated(op.getParam(), op.getGrad(), op.getGradScale()),
+        static_cast<bool>(op.getParamCopy()));
     return success();
   }
 };
@@ -156,22 +190,25 @@ struct AdamwToRuntime : public OpRewritePattern<FusedAdamwOp> {
     Value max = op.getMaxExpAvgSq();
     SmallVector<rc::Argument> args = {
         rc::update(op.getParam()),
-        gradArgument(op.getGrad(), op.getGradScale()),
+        gradArgument(op.getParam(), op.getGrad(), op.getGradScale()),
         rc::update(op.getExpAvg()), rc::update(op.getExpAvgSq()),
         max ? rc::update(max)
             : rc::input(rc::emptyTensor(rewriter, loc, elem))};
-    appendStepArguments(rewriter, loc, op.getStep(), op.getGradScale(),
-                        op.getFoundInf(), args);
+    appendStepArguments(rewriter, loc, op.getParam(), op.getStep(),
+                        op.getGradScale(), op.getFoundInf(), op.getParamCopy(),
+                        args);
     for (const APFloat &value : {op.getLr(), op.getBeta1(), op.getBeta2(),
                                  op.getEps(), op.getWeightDecay()})
       args.push_back(rc::input(f64Constant(rewriter, loc, value)));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getAmsgrad())));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getMaximize())));
     std::string name =
-        ("tp_rt_codegen_adamw_step_" + suffixOf(op.getParam())).str();
-    replaceWithoutGrad(rewriter, op,
-                       rc::emitCall(rewriter, loc, op, name, args),
-                       static_cast<bool>(op.getGradScale()));
+        "tp_rt_codegen_adamw_step_" +
+        optimizerSuffix(op.getParam(), op.getGrad(), op.getParamCopy());
+    replaceOptimizer(
+        rewriter, op, rc::emitCall(rewriter, loc, op, name, args),
+        gradUpdated(op.getParam(), op.getGrad(), op.getGradScale()),
+        static_cast<bool>(op.getParamCopy()));
     return success();
   }
 };

@@ -2470,9 +2470,34 @@ func.func @update_scale_interval(%s: tensor<f32>, %t: tensor<i32>, %f: tensor<f3
 
 // -----
 
-func.func @sgd_grad_type(%p: tensor<8xf32>, %g: tensor<8xbf16>, %n: tensor<i64>) {
-  // expected-error @+1 {{expected grad to have the parameter's type 'tensor<8xf32>', got 'tensor<8xbf16>'}}
-  %a, %b = tp.fused_sgd %p, %g step(%n) {lr = 0.1 : f64} : (tensor<8xf32>, tensor<8xbf16>, tensor<i64>) -> (tensor<8xf32>, tensor<i64>)
+func.func @sgd_grad_type(%p: tensor<8xbf16>, %g: tensor<8xf32>, %n: tensor<i64>) {
+  // expected-error @+1 {{expected grad to have the parameter's type 'tensor<8xbf16>' (or, for an f32 parameter, its shape in bf16 or f16), got 'tensor<8xf32>'}}
+  %a, %b = tp.fused_sgd %p, %g step(%n) {lr = 0.1 : f64} : (tensor<8xbf16>, tensor<8xf32>, tensor<i64>) -> (tensor<8xbf16>, tensor<i64>)
+  return
+}
+
+// -----
+
+// A narrower gradient must still have the parameter's shape.
+func.func @sgd_grad_shape(%p: tensor<8xf32>, %g: tensor<4xbf16>, %n: tensor<i64>) {
+  // expected-error @+1 {{expected grad to have the parameter's type 'tensor<8xf32>' (or, for an f32 parameter, its shape in bf16 or f16), got 'tensor<4xbf16>'}}
+  %a, %b = tp.fused_sgd %p, %g step(%n) {lr = 0.1 : f64} : (tensor<8xf32>, tensor<4xbf16>, tensor<i64>) -> (tensor<8xf32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @sgd_copy_type(%p: tensor<8xf32>, %g: tensor<8xf32>, %c: tensor<8xf32>, %n: tensor<i64>) {
+  // expected-error @+1 {{expected param_copy to be a bf16 or f16 tensor of an f32 parameter's shape, got 'tensor<8xf32>' for a parameter of type 'tensor<8xf32>'}}
+  %a, %b, %d = tp.fused_sgd %p, %g param_copy(%c) step(%n) {lr = 0.1 : f64} : (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<i64>) -> (tensor<8xf32>, tensor<8xf32>, tensor<i64>)
+  return
+}
+
+// -----
+
+func.func @adamw_copy_of_bf16(%p: tensor<8xbf16>, %c: tensor<8xf16>, %n: tensor<i64>) {
+  // expected-error @+1 {{expected param_copy to be a bf16 or f16 tensor of an f32 parameter's shape, got 'tensor<8xf16>' for a parameter of type 'tensor<8xbf16>'}}
+  %a, %b, %d, %e, %f = tp.fused_adamw %p, %p, %p, %p param_copy(%c) step(%n) {lr = 0.001 : f64} : (tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<8xf16>, tensor<i64>) -> (tensor<8xbf16>, tensor<8xbf16>, tensor<8xbf16>, tensor<8xf16>, tensor<i64>)
   return
 }
 

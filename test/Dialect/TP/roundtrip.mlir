@@ -1548,6 +1548,18 @@ func.func @train_step_ops(%w: tensor<4x8xf32>, %gw: tensor<4x8xf32>, %mw: tensor
   return
 }
 
+// f32 parameters with bf16 / f16 gradients and parameter copies (the copy
+// result comes before the step counter).
+// CHECK-LABEL: func.func @train_step_copies(
+// CHECK-NEXT: {{.*}} = tp.fused_sgd %{{.*}}, %{{.*}} momentum_buffer(%{{.*}}) param_copy(%{{.*}}) step(%{{.*}}) {lr = 1.000000e-01 : f64, momentum = 9.000000e-01 : f64} : (tensor<4x8xf32>, tensor<4x8xbf16>, tensor<4x8xf32>, tensor<4x8xbf16>, tensor<i64>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xbf16>, tensor<i64>)
+// CHECK-NEXT: {{.*}} = tp.fused_adamw %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} max_exp_avg_sq(%{{.*}}) param_copy(%{{.*}}) step(%{{.*}}) {amsgrad = true, lr = 1.000000e-03 : f64} : (tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<i64>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<i64>)
+func.func @train_step_copies(%w: tensor<4x8xf32>, %g: tensor<4x8xbf16>, %h: tensor<4x8xf16>,
+                             %c: tensor<4x8xbf16>, %d: tensor<4x8xf16>, %n: tensor<i64>) {
+  %w1, %m1, %c1, %n1 = tp.fused_sgd %w, %g momentum_buffer(%w) param_copy(%c) step(%n) {lr = 0.1 : f64, momentum = 0.9 : f64} : (tensor<4x8xf32>, tensor<4x8xbf16>, tensor<4x8xf32>, tensor<4x8xbf16>, tensor<i64>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xbf16>, tensor<i64>)
+  %w2, %a, %v, %x, %d1, %n2 = tp.fused_adamw %w, %h, %w, %w max_exp_avg_sq(%w) param_copy(%d) step(%n) {lr = 0.001 : f64, amsgrad = true} : (tensor<4x8xf32>, tensor<4x8xf16>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<i64>) -> (tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf32>, tensor<4x8xf16>, tensor<i64>)
+  return
+}
+
 // CHECK-LABEL: func.func @custom_function(
 // CHECK: %{{.*}} = tp.custom_function(%{{.*}}, %{{.*}}) {custom_bwd = {device_type = "cuda"}, custom_fwd = {cast_inputs = f32, device_type = "cuda"}} : (tensor<4x8xf32>, tensor<8x2xf32>) -> tensor<4x2xf32> forward {
 // CHECK: ^bb0(%{{.*}}: tensor<4x8xf32>, %{{.*}}: tensor<8x2xf32>):

@@ -32,7 +32,10 @@ def TP_AmpCheckFiniteOp : TP_TrainingOp<"amp_check_finite"> {
     the result is 1.0 when any element of any of `grads` is inf or NaN and
     0.0 otherwise. The unscaling itself happens in the fused optimizer step
     (its `grad_scale`), as with torch's fused optimizers. f16 gradients are
-    accepted (only the unscale of a non-fused step refuses them).
+    accepted (only the unscale of a non-fused step refuses them). A gradient
+    that is an exact widening `tp.cast` (bf16 or f16 to f32) is checked
+    before the cast (canonicalization): the widening keeps every inf and
+    NaN and makes no new one.
 
     Example:
 
@@ -44,6 +47,7 @@ def TP_AmpCheckFiniteOp : TP_TrainingOp<"amp_check_finite"> {
   let results = (outs TP_ScalarF32:$found_inf);
   let assemblyFormat =
       "$grads attr-dict `:` type($grads) `->` type($found_inf)";
+  let hasCanonicalizer = 1;
 }
 
 def TP_AmpUpdateScaleOp : TP_TrainingOp<"amp_update_scale"> {
@@ -89,14 +93,23 @@ def TP_FusedSgdOp : TP_TrainingOp<"fused_sgd", [AttrSizedOperandSegments]> {
                 "(torch._fused_sgd_)";
   let description = [{
     Returns the updated parameter, momentum buffer (present iff
-    `momentum != 0`) and step counter. With `grad_scale` the gradient is
+    `momentum != 0`), parameter copy (present iff `param_copy` is) and step
+    counter. With `grad_scale` the gradient is
     divided by it first (the fused GradScaler path: for power-of-two scales
     bit-identical to `unscale_` followed by the step); with `found_inf`
     non-zero nothing changes (the step is skipped and the counter kept).
     The step counter tells the first step, which initialises the momentum
     buffer from the gradient. Parameter, gradient and buffer share one
-    shape and one floating element type. Bit-identical to torch's
-    `fused=True` CPU kernel (docs/Runtime.md).
+    shape and one floating element type, except that the gradient of an f32
+    parameter may be bf16 or f16: it is widened exactly as it is read, so a
+    mixed-precision step's `tp.cast` of a gradient up to its f32 master
+    weight folds into the optimizer (canonicalization) with the same bits.
+    `param_copy`, a bf16 or f16 tensor of an f32 parameter's shape, asks for
+    the updated parameter rounded to its type (the low-precision weight the
+    next step's forward reads; tp-train-step `param-copies`): the result is
+    `tp.cast` of the new parameter, also when the step is skipped; the
+    operand's value is not read, it is the buffer the copy is written into.
+    Bit-identical to torch's `fused=True` CPU kernel (docs/Runtime.md).
 
     Example:
 
@@ -105,7 +118,8 @@ def TP_FusedSgdOp : TP_TrainingOp<"fused_sgd", [AttrSizedOperandSegments]> {
     ```
   }];
   let arguments = !con((ins TP_FloatTensor:$param, TP_FloatTensor:$grad,
-                            Optional<TP_FloatTensor>:$momentum_buffer),
+                            Optional<TP_FloatTensor>:$momentum_buffer,
+                            Optional<TP_FloatTensor>:$param_copy),
                        TP_OptimizerStepArgs,
                        (ins F64Attr:$lr,
                             DefaultValuedAttr<F64Attr, "0.0">:$momentum,
@@ -113,11 +127,24 @@ def TP_FusedSgdOp : TP_TrainingOp<"fused_sgd", [AttrSizedOperandSegments]> {
                             DefaultValuedAttr<F64Attr, "0.0">:$weight_decay,
                             DefaultValuedAttr<BoolAttr, "false">:$nesterov,
                             DefaultValuedAttr<BoolAttr, "false">:$maximize));
+  // The momentum buffer and the copy, each when present.
   let results = (outs TP_FloatTensor:$new_param,
-                      Optional<TP_FloatTensor>:$new_momentum_buffer,
+                      Variadic<TP_FloatTensor>:$new_state,
                       TP_ScalarI64:$new_step);
   let assemblyFormat = !strconcat("$param `,` $grad "
-      "(`momentum_buffer` `(` $momentum_buffer^ `)`)? ", TP_OptimizerStepFormat);
+      "(`momentum_buffer` `(` $momentum_buffer^ `)`)? "
+      "(`param_copy` `(` $param_copy^ `)`)? ", TP_OptimizerStepFormat);
+  let extraClassDeclaration = [{
+    /// The updated momentum buffer, or null without momentum.
+    Value getNewMomentumBuffer() {
+      return getMomentumBuffer() ? getNewState().front() : Value();
+    }
+    /// The updated parameter copy, or null without one.
+    Value getNewParamCopy() {
+      return getParamCopy() ? getNewState().back() : Value();
+    }
+  }];
+  let hasCanonicalizer = 1;
 }
 
 def TP_FusedAdamwOp : TP_TrainingOp<"fused_adamw", [AttrSizedOperandSegments]> {
@@ -127,7 +154,9 @@ def TP_FusedAdamwOp : TP_TrainingOp<"fused_adamw", [AttrSizedOperandSegments]> {
     Returns the updated parameter, first and second moments, the running
     maximum of the second moment (present iff `amsgrad`) and the step
     counter, which counts applied steps (bias correction uses it after the
-    increment). `grad_scale` and `found_inf` as for `tp.fused_sgd`.
+    increment). `grad_scale`, `found_inf`, the gradient's type and
+    `param_copy` (its result comes before the step counter) as for
+    `tp.fused_sgd`.
     Bit-identical to torch's `fused=True` CPU kernel.
 
     Example:
@@ -138,7 +167,8 @@ def TP_FusedAdamwOp : TP_TrainingOp<"fused_adamw", [AttrSizedOperandSegments]> {
   }];
   let arguments = !con((ins TP_FloatTensor:$param, TP_FloatTensor:$grad,
                             TP_FloatTensor:$exp_avg, TP_FloatTensor:$exp_avg_sq,
-                            Optional<TP_FloatTensor>:$max_exp_avg_sq),
+                            Optional<TP_FloatTensor>:$max_exp_avg_sq,
+                            Optional<TP_FloatTensor>:$param_copy),
                        TP_OptimizerStepArgs,
                        (ins F64Attr:$lr,
                             DefaultValuedAttr<F64Attr, "0.9">:$beta1,
@@ -147,12 +177,25 @@ def TP_FusedAdamwOp : TP_TrainingOp<"fused_adamw", [AttrSizedOperandSegments]> {
                             DefaultValuedAttr<F64Attr, "0.01">:$weight_decay,
                             DefaultValuedAttr<BoolAttr, "false">:$amsgrad,
                             DefaultValuedAttr<BoolAttr, "false">:$maximize));
+  // The running maximum and the copy, each when present.
   let results = (outs TP_FloatTensor:$new_param, TP_FloatTensor:$new_exp_avg,
                       TP_FloatTensor:$new_exp_avg_sq,
-                      Optional<TP_FloatTensor>:$new_max_exp_avg_sq,
+                      Variadic<TP_FloatTensor>:$new_state,
                       TP_ScalarI64:$new_step);
   let assemblyFormat = !strconcat("$param `,` $grad `,` $exp_avg `,` $exp_avg_sq "
-      "(`max_exp_avg_sq` `(` $max_exp_avg_sq^ `)`)? ", TP_OptimizerStepFormat);
+      "(`max_exp_avg_sq` `(` $max_exp_avg_sq^ `)`)? "
+      "(`param_copy` `(` $param_copy^ `)`)? ", TP_OptimizerStepFormat);
+  let extraClassDeclaration = [{
+    /// The updated running maximum, or null without amsgrad.
+    Value getNewMaxExpAvgSq() {
+      return getMaxExpAvgSq() ? getNewState().front() : Value();
+    }
+    /// The updated parameter copy, or null without one.
+    Value getNewParamCopy() {
+      return getParamCopy() ? getNewState().back() : Value();
+    }
+  }];
+  let hasCanonicalizer = 1;
 }
 
 #endif // TENSORPLAY_DIALECT_TP_IR_TPTRAININGOPS_TD
