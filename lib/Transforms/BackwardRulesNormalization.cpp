@@ -2,7 +2,8 @@
 //
 // The backward of layer_norm (tp.layer_norm_backward), group_norm
 // (tp.group_norm_backward) and batch_norm (training form with batch
-// statistics, inference form with running statistics). The
+// statistics: tp.batch_norm_backward; inference form with running
+// statistics: composite). The
 // statistics are recomputed from the saved input (exact: the forward's
 // own formula); f16 and bf16 normalizations compute their backward in f32,
 // as PyTorch's kernels accumulate, and hand back gradients that the
@@ -35,27 +36,6 @@ Type computeType(Type element) {
   if (element.isF16() || element.isBF16())
     return Float32Type::get(element.getContext());
   return element;
-}
-
-/// Statistics of x over `dims` (kept as size-1 dims): x - mean and rstd.
-struct Normalized {
-  Value centered, rstd, xhat;
-};
-
-Normalized normalize(Rule &r, Value x, ArrayRef<int64_t> dims, double eps) {
-  Value mean = r.meanAlong(x, dims, /*keepdim=*/true);
-  Value centered = r.sub(x, mean);
-  Value var = r.meanAlong(r.mul(centered, centered), dims, /*keepdim=*/true);
-  Value rstd = r.make("tp.rsqrt", r.add(var, r.scalar(var, eps)));
-  return {centered, rstd, r.mul(centered, rstd)};
-}
-
-/// dx of a normalization with batch statistics over `dims`.
-Value batchStatsGradient(Rule &r, Value gw, Value xhat, Value rstd,
-                         ArrayRef<int64_t> dims) {
-  Value meanG = r.meanAlong(gw, dims, /*keepdim=*/true);
-  Value meanGX = r.meanAlong(r.mul(gw, xhat), dims, /*keepdim=*/true);
-  return r.mul(rstd, r.sub(r.sub(gw, meanG), r.mul(xhat, meanGX)));
 }
 
 /// `values` summed over `dims`, or itself when there are none.
@@ -130,26 +110,23 @@ LogicalResult groupNormRule(Rule &r, GroupNormOp gn) {
 
 LogicalResult batchNormRule(Rule &r, BatchNormOp bn) {
   Value x = bn.getInput();
+  Value weight = bn.getWeight();
+  Value runningMean = bn.getRunningMean(), runningVar = bn.getRunningVar();
+  if (bn.getTraining() || !runningMean || !runningVar) {
+    // Batch statistics (the running ones are only updated, and get no
+    // gradient): one tp.batch_norm_backward.
+    return normalizationBackward(r, "tp.batch_norm_backward", x, weight,
+                                 bn.getBias(),
+                                 {r.attr("eps", bn.getEpsAttr())});
+  }
+  // Inference: y = (x - rm) * rsqrt(rv + eps) * w + b.
   Type ct = computeType(elementTypeOf(x));
   int64_t rank = rankOf(x);
   double eps = bn.getEps().convertToDouble();
   SmallVector<int64_t> dims = {0};
   dims.append(range(2, rank));
   Value xc = r.castTo(x, ct), g = r.castTo(r.grad, ct);
-  Value weight = bn.getWeight();
-  Value gw =
-      weight ? r.mul(g, perChannel(r, r.castTo(weight, ct), rank)) : g;
-  Value runningMean = bn.getRunningMean(), runningVar = bn.getRunningVar();
-  if (bn.getTraining() || !runningMean || !runningVar) {
-    // Batch statistics; the running ones are only updated, and get no
-    // gradient.
-    Normalized n = normalize(r, xc, dims, eps);
-    if (r.active(x))
-      r.give(x, batchStatsGradient(r, gw, n.xhat, n.rstd, dims));
-    giveAffine(r, weight, bn.getBias(), g, n.xhat, dims);
-    return success();
-  }
-  // Inference: y = (x - rm) * rsqrt(rv + eps) * w + b.
+  Value gw = weight ? r.mul(g, perChannel(r, r.castTo(weight, ct), rank)) : g;
   Value rm = perChannel(r, r.castTo(runningMean, ct), rank);
   Value rv = perChannel(r, r.castTo(runningVar, ct), rank);
   Value rstd = r.make("tp.rsqrt", r.add(rv, r.scalar(rv, eps)));

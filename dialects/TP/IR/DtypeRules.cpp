@@ -10,6 +10,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::tp;
@@ -244,6 +245,11 @@ mlir::tp::inferResultElementTypes(const RuleContext &op, OperandRule rule,
       break;
     case ResultKind::Bool:
       types.push_back(IntegerType::get(ctx, 1));
+      break;
+    case ResultKind::Weight:
+      types.push_back(operands.size() > 2
+                          ? mlir::getElementTypeOrSelf(operands[2].getType())
+                          : base);
       break;
     }
   }

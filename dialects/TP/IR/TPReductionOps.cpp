@@ -260,6 +260,22 @@ LogicalResult mlir::tp::inferBatchNormShape(RuleContext &op) {
   return op.setResultShape(0, x);
 }
 
+LogicalResult mlir::tp::inferBatchNormBackwardShape(RuleContext &op) {
+  auto bn = op.as<BatchNormBackwardOp>();
+  if (failed(expectFloatingInput(op, bn.getInput())) ||
+      failed(expectRank(op, bn.getInput(), "an (N, C, ...) input", 2,
+                        std::numeric_limits<int64_t>::max())))
+    return failure();
+  ArrayRef<int64_t> x = shapeOf(bn.getInput());
+  if (failed(expectParam(op, bn.getWeight(), "weight", {x[1]})) ||
+      failed(expectFloatingInput(op, bn.getGradOutput())) ||
+      failed(expectGradShape(op, bn.getGradOutput(), x, "input")))
+    return failure();
+  if (failed(op.setResultShape(0, x)) || failed(op.setResultShape(1, {x[1]})))
+    return failure();
+  return op.setResultShape(2, {x[1]});
+}
+
 LogicalResult mlir::tp::inferDistShape(RuleContext &op) {
   auto dist = op.as<DistOp>();
   if (failed(expectFloatingInput(op, dist.getInput())))

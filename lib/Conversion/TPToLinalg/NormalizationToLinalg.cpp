@@ -2,7 +2,8 @@
 //
 // softmax, log_softmax, softmin (max-shifted, one exp per element), their
 // backward ops,
-// layer_norm, group_norm, batch_norm (two-pass mean and biased variance),
+// layer_norm, group_norm, batch_norm (two-pass mean and biased variance)
+// and their backward ops,
 // normalize and cosine_similarity. All compute in f32 for f16/bf16 inputs
 // and round once to the result dtype.
 //
@@ -205,17 +206,17 @@ struct NeededGradients {
 
 /// The backward of a normalization of `x` over `dims` with batch
 /// statistics (layer_norm over the trailing dims, group_norm over a group's
-/// elements): the statistics again (buildMoments), then only the needed
-/// results: grad_input = rstd (gw - mean(gw) - xhat mean(gw xhat)) over
-/// `dims` with gw = g w (`w` shaped to broadcast against x, or null), and
-/// grad_weight = sum(g xhat), grad_bias = sum(g) over `paramDims`; all in
-/// accType, rounded once to `elem`. Unneeded results are null.
-SmallVector<Value> buildNormalizationBackward(OpBuilder &b, Location loc,
-                                              Value g, Value x, Value w,
-                                              ArrayRef<int64_t> dims,
-                                              ArrayRef<int64_t> paramDims,
-                                              double eps, Type elem,
-                                              NeededGradients needed) {
+/// elements, batch_norm over a channel's): the statistics again
+/// (buildMoments), then only the needed results: grad_input = rstd (gw -
+/// mean(gw) - xhat mean(gw xhat)) over `dims` with gw = g w (`w` shaped to
+/// broadcast against x, or null), and grad_weight = sum(g xhat), grad_bias
+/// = sum(g) over `paramDims`; all in accType, rounded once to `elem` (the
+/// parameter gradients to `paramElem`). Unneeded results are null.
+SmallVector<Value>
+buildNormalizationBackward(OpBuilder &b, Location loc, Value g, Value x,
+                           Value w, ArrayRef<int64_t> dims,
+                           ArrayRef<int64_t> paramDims, double eps, Type elem,
+                           Type paramElem, NeededGradients needed) {
   Type acc = computeTypeFor(elem);
   SmallVector<int64_t> shape(shapeOf(x));
   int64_t count = 1;
@@ -290,10 +291,10 @@ SmallVector<Value> buildNormalizationBackward(OpBuilder &b, Location loc,
           Scalars v = scalars(nb, nloc, args);
           return (Value)arith::MulFOp::create(nb, nloc, v.g, v.xhat);
         });
-    results[1] = convertTensor(b, loc, sumOver(gx, paramDims), elem);
+    results[1] = convertTensor(b, loc, sumOver(gx, paramDims), paramElem);
   }
   if (needed.bias)
-    results[2] = convertTensor(b, loc, sumOver(g, paramDims), elem);
+    results[2] = convertTensor(b, loc, sumOver(g, paramDims), paramElem);
   return results;
 }
 
@@ -339,7 +340,7 @@ struct LayerNormBackwardLowering
     SmallVector<Value> computed = buildNormalizationBackward(
         rewriter, op.getLoc(), adaptor.getGradOutput(), adaptor.getInput(),
         adaptor.getWeight(), dims, leadDims, op.getEps().convertToDouble(),
-        elem, neededGradients(op));
+        elem, elementTypeOf(op.getGradWeight()), neededGradients(op));
     rewriter.replaceOp(
         op, normalizationResults(rewriter, op.getLoc(), op, computed));
     return success();
@@ -370,7 +371,37 @@ struct GroupNormBackwardLowering
     SmallVector<Value> computed = buildNormalizationBackward(
         rewriter, loc, reshapeTo(rewriter, loc, adaptor.getGradOutput(), view),
         reshapeTo(rewriter, loc, adaptor.getInput(), view), w, {2, 3}, {0, 3},
-        op.getEps().convertToDouble(), elem, neededGradients(op));
+        op.getEps().convertToDouble(), elem, elementTypeOf(op.getGradWeight()),
+        neededGradients(op));
+    rewriter.replaceOp(op, normalizationResults(rewriter, loc, op, computed));
+    return success();
+  }
+};
+
+/// batch_norm_backward (batch statistics): in the (N, C, S) view of the
+/// input, statistics and parameter gradients over dims 0 and 2.
+struct BatchNormBackwardLowering
+    : public OpConversionPattern<BatchNormBackwardOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(BatchNormBackwardOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Type elem = elementTypeOf(op.getGradInput());
+    if (!isa<FloatType>(elem))
+      return emitUnsupported(op, "has no CPU lowering for ")
+             << elem << " tensors";
+    ArrayRef<int64_t> shape = shapeOf(adaptor.getInput());
+    int64_t c = shape[1];
+    SmallVector<int64_t> view = {shape[0], c, numElements(shape.drop_front(2))};
+    Value w = adaptor.getWeight();
+    if (w)
+      w = reshapeTo(rewriter, loc, w, {c, 1});
+    SmallVector<Value> computed = buildNormalizationBackward(
+        rewriter, loc, reshapeTo(rewriter, loc, adaptor.getGradOutput(), view),
+        reshapeTo(rewriter, loc, adaptor.getInput(), view), w, {0, 2}, {0, 2},
+        op.getEps().convertToDouble(), elem, elementTypeOf(op.getGradWeight()),
+        neededGradients(op));
     rewriter.replaceOp(op, normalizationResults(rewriter, loc, op, computed));
     return success();
   }
@@ -574,13 +605,13 @@ struct CosineSimilarityOpLowering
 void mlir::tp::populateNormalizationToLinalgPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns
-      .add<SoftmaxOpLowering<SoftmaxOp, false, false>,
-           SoftmaxOpLowering<LogSoftmaxOp, true, false>,
-           SoftmaxOpLowering<SoftminOp, false, true>,
-           SoftmaxBackwardLowering<SoftmaxBackwardOp, false>,
-           SoftmaxBackwardLowering<LogSoftmaxBackwardOp, true>,
-           LayerNormOpLowering, LayerNormBackwardLowering,
-           GroupNormBackwardLowering, GroupNormOpLowering, BatchNormOpLowering,
-           NormalizeOpLowering, CosineSimilarityOpLowering>(ctx);
+  patterns.add<SoftmaxOpLowering<SoftmaxOp, false, false>,
+               SoftmaxOpLowering<LogSoftmaxOp, true, false>,
+               SoftmaxOpLowering<SoftminOp, false, true>,
+               SoftmaxBackwardLowering<SoftmaxBackwardOp, false>,
+               SoftmaxBackwardLowering<LogSoftmaxBackwardOp, true>,
+               LayerNormOpLowering, LayerNormBackwardLowering,
+               GroupNormBackwardLowering, BatchNormBackwardLowering,
+               GroupNormOpLowering, BatchNormOpLowering, NormalizeOpLowering,
+               CosineSimilarityOpLowering>(ctx);
 }

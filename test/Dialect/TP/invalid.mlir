@@ -2786,3 +2786,28 @@ func.func @group_norm_backward_grad(%g: tensor<2x6xf32>, %x: tensor<2x6x5xf32>) 
   %r:3 = tp.group_norm_backward %g, %x {num_groups = 3 : i64} : (tensor<2x6xf32>, tensor<2x6x5xf32>) -> (tensor<2x6x5xf32>, tensor<6xf32>, tensor<6xf32>)
   return
 }
+
+// -----
+
+func.func @batch_norm_backward_weight(%g: tensor<2x6x5xf32>, %x: tensor<2x6x5xf32>, %w: tensor<5xf32>) {
+  // expected-error @+1 {{'tp.batch_norm_backward' op weight must have shape 6, got 5}}
+  %r:3 = tp.batch_norm_backward %g, %x weight(%w) : (tensor<2x6x5xf32>, tensor<2x6x5xf32>, tensor<5xf32>) -> (tensor<2x6x5xf32>, tensor<6xf32>, tensor<6xf32>)
+  return
+}
+
+// -----
+
+func.func @batch_norm_backward_rank(%g: tensor<6xf32>, %x: tensor<6xf32>) {
+  // expected-error @+1 {{'tp.batch_norm_backward' op expected an (N, C, ...) input of rank 2 or more, got rank 1}}
+  %r:3 = tp.batch_norm_backward %g, %x : (tensor<6xf32>, tensor<6xf32>) -> (tensor<6xf32>, tensor<6xf32>, tensor<6xf32>)
+  return
+}
+
+// -----
+
+// A bf16 weight's gradients are bf16, whatever the input.
+func.func @batch_norm_backward_weight_dtype(%g: tensor<2x6xf32>, %x: tensor<2x6xf32>, %w: tensor<6xbf16>) {
+  // expected-error @+1 {{'tp.batch_norm_backward' op result #1 has element type 'f32' but the operands imply 'bf16'}}
+  %r:3 = tp.batch_norm_backward %g, %x weight(%w) : (tensor<2x6xf32>, tensor<2x6xf32>, tensor<6xbf16>) -> (tensor<2x6xf32>, tensor<6xf32>, tensor<6xf32>)
+  return
+}

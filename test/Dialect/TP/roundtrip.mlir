@@ -539,6 +539,19 @@ func.func @group_norm_backward(%g: tensor<2x4x8xf32>, %x: tensor<2x4x8xf32>, %w:
   return
 }
 
+// The parameter gradients take the weight's dtype (f32 for the f32 weight
+// of a bf16 input); without a weight, the input's.
+// CHECK-LABEL: func.func @batch_norm_backward(
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}} = tp.batch_norm_backward %{{.*}}, %{{.*}} weight(%{{.*}}) {eps = 1.000000e-03 : f64} : (tensor<2x4x8xbf16>, tensor<2x4x8xbf16>, tensor<4xf32>) -> (tensor<2x4x8xbf16>, tensor<4xf32>, tensor<4xf32>)
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}} = tp.batch_norm_backward %{{.*}}, %{{.*}} : (tensor<5x4xf32>, tensor<5x4xf32>) -> (tensor<5x4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}} = tp.layer_norm_backward %{{.*}}, %{{.*}} weight(%{{.*}}) {normalized_shape = array<i64: 8>} : (tensor<2x4x8xbf16>, tensor<2x4x8xbf16>, tensor<8xf32>) -> (tensor<2x4x8xbf16>, tensor<8xf32>, tensor<8xf32>)
+func.func @batch_norm_backward(%g: tensor<2x4x8xbf16>, %x: tensor<2x4x8xbf16>, %w: tensor<4xf32>, %h: tensor<5x4xf32>, %lw: tensor<8xf32>) {
+  %a:3 = tp.batch_norm_backward %g, %x weight(%w) {eps = 1.0e-3 : f64} : (tensor<2x4x8xbf16>, tensor<2x4x8xbf16>, tensor<4xf32>) -> (tensor<2x4x8xbf16>, tensor<4xf32>, tensor<4xf32>)
+  %b:3 = tp.batch_norm_backward %h, %h : (tensor<5x4xf32>, tensor<5x4xf32>) -> (tensor<5x4xf32>, tensor<4xf32>, tensor<4xf32>)
+  %c:3 = tp.layer_norm_backward %g, %x weight(%lw) {normalized_shape = array<i64: 8>} : (tensor<2x4x8xbf16>, tensor<2x4x8xbf16>, tensor<8xf32>) -> (tensor<2x4x8xbf16>, tensor<8xf32>, tensor<8xf32>)
+  return
+}
+
 // CHECK-LABEL: func.func @embedding_dense_backward(
 // CHECK-NEXT: %{{.*}} = tp.embedding_dense_backward %{{.*}}, %{{.*}} {num_weights = 100 : i64} : (tensor<4x7x16xf32>, tensor<4x7xi64>) -> tensor<100x16xf32>
 // CHECK-NEXT: %{{.*}} = tp.embedding_dense_backward %{{.*}}, %{{.*}} {num_weights = 9 : i64, padding_idx = 0 : i64, scale_grad_by_freq = true} : (tensor<3x8xbf16>, tensor<3xi32>) -> tensor<9x8xbf16>

@@ -116,16 +116,16 @@ func.func @attention_loss(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x16x8xf32>, %v
   return %l : tensor<f32>
 }
 
-// batch_norm of an f16 input (not on a list: it runs in f16) computes its
-// backward in f32, as PyTorch's kernels accumulate, from the f16 values
-// cast up, and hands the f16 producer an f16 gradient; group_norm and pow
-// (fp32 list) differentiate in f32, group_norm's through one
-// group_norm_backward. In f32 the batch statistics are recomputed over dim
-// 0 and pow's derivative is 3 x^2.
+// batch_norm of an f16 input (not on a list: it runs in f16) differentiates
+// through one batch_norm_backward (which computes in f32, as PyTorch's
+// kernels accumulate), handing the f16 producer an f16 gradient and the f32
+// weight and bias f32 gradients, as PyTorch's mixed-type kernel; group_norm
+// and pow (fp32 list) differentiate in f32, group_norm's through one
+// group_norm_backward. In f32 pow's derivative is 3 x^2.
 // CHECK-LABEL: func.func @norms_loss_grad(
 // CHECK: tp.pow %{{.*}} {scalar_exponent = 2.000000e+00 : f64} : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
 // CHECK: tp.group_norm_backward %{{.*}}, %{{.*}} {num_groups = 2 : i64} : (tensor<2x4x1xf32>, tensor<2x4x1xf32>) -> (tensor<2x4x1xf32>, tensor<4xf32>, tensor<4xf32>)
-// CHECK: tp.mean %{{.*}} {dim = array<i64: 0>, keepdim = true} : (tensor<2x4xf32>) -> tensor<1x4xf32>
+// CHECK: tp.batch_norm_backward %{{.*}}, %{{.*}} weight(%arg2) : (tensor<2x4xf32>, tensor<2x4xf32>, tensor<4xf32>) -> (tensor<2x4xf32>, tensor<4xf32>, tensor<4xf32>)
 // FP16-LABEL: func.func @norms_loss_grad(
 // FP16: %[[H:.*]] = tp.linear %{{.*}}, %{{.*}} : (tensor<2x8xf16>, tensor<4x8xf16>) -> tensor<2x4xf16>
 // FP16: tp.batch_norm %[[H]] weight(%arg2) bias(%arg3) {training = true} : (tensor<2x4xf16>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4xf16>
@@ -133,10 +133,8 @@ func.func @attention_loss(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x16x8xf32>, %v
 // FP16: tp.pow %[[G]] {scalar_exponent = 2.000000e+00 : f64} : (tensor<2x4x1xf32>) -> tensor<2x4x1xf32>
 // FP16: %[[DG:.*]], %{{.*}}, %{{.*}} = tp.group_norm_backward %{{.*}}, %{{.*}} {num_groups = 2 : i64} : (tensor<2x4x1xf32>, tensor<2x4x1xf32>)
 // FP16: %[[DR:.*]] = tp.cast %[[DG]] : tensor<2x4x1xf32> to tensor<2x4x1xf16>
-// FP16: %[[H32:.*]] = tp.cast %[[H]] : tensor<2x4xf16> to tensor<2x4xf32>
-// FP16-NEXT: %[[G32:.*]] = tp.cast %{{.*}} : tensor<2x4xf16> to tensor<2x4xf32>
-// FP16: tp.mean %[[H32]] {dim = array<i64: 0>, keepdim = true} : (tensor<2x4xf32>) -> tensor<1x4xf32>
-// FP16: %[[DH:.*]] = tp.cast %{{.*}} : tensor<2x4xf32> to tensor<2x4xf16>
+// FP16: %[[DH:.*]], %[[DW:.*]], %[[DB:.*]] = tp.batch_norm_backward %{{.*}}, %[[H]] weight(%arg2) : (tensor<2x4xf16>, tensor<2x4xf16>, tensor<4xf32>) -> (tensor<2x4xf16>, tensor<4xf32>, tensor<4xf32>)
+// FP16-NOT: tp.cast %[[DW]]
 // FP16: tp.mm %[[DH]], %{{.*}} : (tensor<2x4xf16>, tensor<4x8xf16>) -> tensor<2x8xf16>
 func.func @norms_loss(%x: tensor<2x8xf32>, %w: tensor<4x8xf32>, %g: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> {
   %h = tp.linear %x, %w : (tensor<2x8xf32>, tensor<4x8xf32>) -> tensor<2x4xf32>

@@ -36,7 +36,7 @@ func.func @loss(%x: tensor<4x3xf32>, %y: tensor<4xi64>, %w: tensor<2x3xf32>, %b:
 // The bf16 gradients go to the check and the optimizer without a cast.
 // SGD: %[[GW:.*]] = tp.mm {{.*}} -> tensor<2x3xbf16>
 // SGD: %[[GB:.*]] = tp.sum {{.*}} -> tensor<2xbf16>
-// SGD: %[[F:.*]] = tp.amp_check_finite %[[GW]], %[[GB]], %{{.*}} : tensor<2x3xbf16>, tensor<2xbf16>, tensor<2xbf16> -> tensor<f32>
+// SGD: %[[F:.*]] = tp.amp_check_finite %[[GW]], %[[GB]], %{{.*}} : tensor<2x3xbf16>, tensor<2xbf16>, tensor<2xf32> -> tensor<f32>
 // SGD: %[[W1:.*]], %[[WS:.*]]:2, %[[WN:.*]] = tp.fused_sgd %[[W]], %[[GW]] momentum_buffer(%{{.*}}) param_copy(%[[WC]]) step(%{{.*}}) grad_scale(%[[S]]) found_inf(%[[F]]) {{.*}} : (tensor<2x3xf32>, tensor<2x3xbf16>, tensor<2x3xf32>, tensor<2x3xbf16>, tensor<i64>, tensor<f32>, tensor<f32>) -> (tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xbf16>, tensor<i64>)
 // SGD: %[[B1:.*]], %[[BS:.*]]:2, %[[BN:.*]] = tp.fused_sgd %[[B]], %[[GB]] momentum_buffer(%{{.*}}) param_copy(%[[BC]])
 // The layer_norm weight is not cast: no copy.

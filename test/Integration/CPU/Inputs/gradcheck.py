@@ -411,6 +411,15 @@ CASES = [
                      rng.uniform(-1, 1, (3,)), rng.uniform(0.5, 1.5, (4,)),
                      rng.uniform(-1, 1, (4,)), rng.uniform(-0.5, 0.5, (4,)),
                      rng.uniform(0.5, 2, (4,))]),
+    # batch_norm_backward's views: an (N, C, H, W) input with parameters and
+    # an (N, C) one without.
+    Case("batch_norm_shapes", [(3, 4, 2, 2), (4,), (4,), (5, 4)], [
+        "%b4 = tp.batch_norm %a0 weight(%a1) bias(%a2) {training = true} : (tensor<3x4x2x2xf64>, tensor<4xf64>, tensor<4xf64>) -> tensor<3x4x2x2xf64>",
+        "%b2 = tp.batch_norm %a3 {training = true, eps = 0.1 : f64} : (tensor<5x4xf64>) -> tensor<5x4xf64>"] +
+        weighted([("b4", (3, 4, 2, 2)), ("b2", (5, 4))], 12),
+        lambda rng: [rng.uniform(-2, 2, (3, 4, 2, 2)),
+                     rng.uniform(0.5, 1.5, (4,)), rng.uniform(-1, 1, (4,)),
+                     rng.uniform(-2, 2, (5, 4))]),
     # Convolutions: dx through conv_transpose (output_padding where the
     # forward's windows leave rows unused), dw through the swapped
     # correlation cropped to the kernel (the stride-2 W and D below need

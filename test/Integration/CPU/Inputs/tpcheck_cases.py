@@ -539,6 +539,42 @@ def normalization(mode):
                 [((8, 64, 28, 28), dt), ((64,), dt), ((64,), dt)],
                 lambda gr, v, w: gn_bwd(gr, v, 8, w)),
     ]
+    def bn_bwd(g, v, w, eps=1e-5):
+        """native_batch_norm_backward (batch statistics) by its textbook
+        formula: per channel over the batch and the spatial dims."""
+        axes = (0,) + tuple(range(2, v.ndim))
+        sh = (1, -1) + (1,) * (v.ndim - 2)
+        m = v.mean(axis=axes, keepdims=True)
+        rstd = 1 / np.sqrt(((v - m)**2).mean(axis=axes, keepdims=True) + eps)
+        xhat = (v - m) * rstd
+        gw = g * (w.reshape(sh) if w is not None else 1)
+        dx = rstd * (gw - gw.mean(axis=axes, keepdims=True)
+                     - xhat * (gw * xhat).mean(axis=axes, keepdims=True))
+        return [dx, (g * xhat).sum(axis=axes), g.sum(axis=axes)]
+    cases += [
+        op_case("batch_norm_backward",
+                [rand((2, 6, 5, 3), -2, 2, dt), z, rand((6,), dtype=dt)],
+                "batch_norm_backward", "%a0, %a1 weight(%a2)", "",
+                [((2, 6, 5, 3), dt), ((6,), dt), ((6,), dt)],
+                lambda gr, v, w: bn_bwd(gr, v, w)),
+        op_case("batch_norm_backward_2d", [rand((16, 8), -2, 2, dt),
+                                           rand((16, 8), -2, 2, dt)],
+                "batch_norm_backward", "%a0, %a1", "eps = 1.0e-3 : f64",
+                [((16, 8), dt), ((8,), dt), ((8,), dt)],
+                lambda gr, v: bn_bwd(gr, v, None, 1e-3)),
+        # An f32 weight of a (bf16 / f16) input: f32 parameter gradients.
+        op_case("batch_norm_backward_f32_weight",
+                [rand((4, 6, 7), -2, 2, dt), rand((4, 6, 7), -2, 2, dt),
+                 rand((6,))], "batch_norm_backward", "%a0, %a1 weight(%a2)",
+                "", [((4, 6, 7), dt), ((6,), "f32"), ((6,), "f32")],
+                lambda gr, v, w: bn_bwd(gr, v, w)),
+        op_case("layer_norm_backward_f32_weight",
+                [rand((4, 6, 8), -2, 2, dt), rand((4, 6, 8), -2, 2, dt),
+                 rand((8,))], "layer_norm_backward", "%a0, %a1 weight(%a2)",
+                "normalized_shape = array<i64: 8>",
+                [((4, 6, 8), dt), ((8,), "f32"), ((8,), "f32")],
+                lambda gr, v, w: ln_bwd(gr, v, w, 1)),
+    ]
     def bn_eval(v, w, b, rm, rv, eps=1e-5):
         sh = (1, -1) + (1,) * (v.ndim - 2)
         return (v - rm.reshape(sh)) / np.sqrt(rv.reshape(sh) + eps) * w.reshape(sh) + b.reshape(sh)

@@ -39,7 +39,9 @@ enum class OperandRule {
 };
 
 /// What one result holds, relative to the computation dtype.
-enum class ResultKind { Value, Complex, Real, I64, I32, U8, Bool };
+/// Weight: the element type of the third operand where there is one (a
+/// normalization backward's weight), else the computation dtype.
+enum class ResultKind { Value, Complex, Real, I64, I32, U8, Bool, Weight };
 
 /// Returns the dtype tensorplay's native type promotion (torch.result_type)
 /// gives for tensors of these types and ranks: dimensioned tensors take

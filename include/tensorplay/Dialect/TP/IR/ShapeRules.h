@@ -229,6 +229,7 @@ LogicalResult inferGroupNormBackwardShape(RuleContext &op);
 LogicalResult inferLayerNormShape(RuleContext &op);
 LogicalResult inferGroupNormShape(RuleContext &op);
 LogicalResult inferBatchNormShape(RuleContext &op);
+LogicalResult inferBatchNormBackwardShape(RuleContext &op);
 LogicalResult inferDistShape(RuleContext &op);
 LogicalResult inferCdistShape(RuleContext &op);
 LogicalResult inferPdistShape(RuleContext &op);

@@ -109,7 +109,10 @@ def TP_IntTensor : RankedTensorOf<[I32, I64]>;
 ///   Float    as Promote, but integral inputs compute in f32 (exp, log, ...)
 ///   First    the dtype of the first operand (reshape, layer_norm, pools, ...)
 /// and, per result, what the result holds: `Value` (the computation dtype),
-/// `Complex` / `Real` (its complex or real counterpart), `I64`, `I32`, `Bool`.
+/// `Complex` / `Real` (its complex or real counterpart), `I64`, `I32`, `Bool`,
+/// `Weight` (the third operand's dtype where there is one: the parameter
+/// gradients of a normalization's backward, f32 for an f32 weight of a bf16
+/// input, as PyTorch's mixed-type kernels give).
 class TP_DtypeRule<string operandRule, list<string> results = ["Value"]>
     : ParamNativeOpTrait<"DtypeRuleTrait",
         "::mlir::tp::OperandRule::" # operandRule #
@@ -142,7 +145,10 @@ class TP_DtypeRule<string operandRule, list<string> results = ["Value"]>
           !eq(r, "I64"): "i64",
           !eq(r, "I32"): "i32",
           !eq(r, "U8"): "ui8",
-          !eq(r, "Bool"): "i1")), ", ") #
+          !eq(r, "Bool"): "i1",
+          !eq(r, "Weight"): "the dtype of the weight (the third operand) "
+                            "where there is one, else the computation "
+                            "dtype")), ", ") #
       ". An explicit `dtype` attribute, where the op has one, overrides the "
       "computation dtype.";
 }

@@ -184,7 +184,7 @@ def TP_LayerNormOp : TP_SingleResultOp<"layer_norm",
 def TP_LayerNormBackwardOp : TP_ComputeOp<"layer_norm_backward",
     "aten::native_layer_norm_backward: layer_norm's input, weight and bias "
     "gradients",
-    TP_DtypeRule<"First", ["Value", "Value", "Value"]>,
+    TP_DtypeRule<"First", ["Value", "Weight", "Weight"]>,
     (ins TP_Tensor:$grad_output, TP_Tensor:$input,
          Optional<TP_Tensor>:$weight, DenseI64ArrayAttr:$normalized_shape,
          DefaultValuedAttr<F64Attr, "1e-05">:$eps),
@@ -203,7 +203,8 @@ def TP_LayerNormBackwardOp : TP_ComputeOp<"layer_norm_backward",
       "- xhat mean(gw xhat)), grad_weight = sum(grad_output xhat) and "
       "grad_bias = sum(grad_output) over the leading dims. Results without "
       "uses are not computed. Lowered to three reductions and two "
-      "elementwise loops; f16 and bf16 compute in f32 and round once.";
+      "elementwise loops; f16 and bf16 compute in f32 and round once, the "
+      "parameter gradients to the weight's dtype (f32 for an f32 weight).";
   let results = (outs TP_Tensor:$grad_input, TP_Tensor:$grad_weight,
                       TP_Tensor:$grad_bias);
 }
@@ -222,7 +223,7 @@ def TP_GroupNormOp : TP_SingleResultOp<"group_norm",
 def TP_GroupNormBackwardOp : TP_ComputeOp<"group_norm_backward",
     "aten::native_group_norm_backward: group_norm's input, weight and bias "
     "gradients",
-    TP_DtypeRule<"First", ["Value", "Value", "Value"]>,
+    TP_DtypeRule<"First", ["Value", "Weight", "Weight"]>,
     (ins TP_Tensor:$grad_output, TP_Tensor:$input,
          Optional<TP_Tensor>:$weight, I64Attr:$num_groups,
          DefaultValuedAttr<F64Attr, "1e-05">:$eps),
@@ -240,7 +241,8 @@ def TP_GroupNormBackwardOp : TP_ComputeOp<"group_norm_backward",
       "mean(gw) - xhat mean(gw xhat)) with gw = grad_output weight; "
       "grad_weight = sum(grad_output xhat) and grad_bias = sum(grad_output) "
       "over the samples and the spatial dims. Results without uses are not "
-      "computed; f16 and bf16 compute in f32 and round once.";
+      "computed; f16 and bf16 compute in f32 and round once, the parameter "
+      "gradients to the weight's dtype (f32 for an f32 weight).";
   let results = (outs TP_Tensor:$grad_input, TP_Tensor:$grad_weight,
                       TP_Tensor:$grad_bias);
 }
@@ -260,6 +262,38 @@ def TP_BatchNormOp : TP_SingleResultOp<"batch_norm",
     "(`running_var` `(` $running_var^ `)`)?",
     "%r = tp.batch_norm %x running_mean(%m) running_var(%v) : (tensor<2x4x8xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<2x4x8xf32>",
     [AttrSizedOperandSegments], "::mlir::tp::inferBatchNormShape(op)">;
+
+/// aten::native_batch_norm_backward with batch statistics (training form),
+/// recomputed from the input: what tp-autodiff builds for batch_norm with
+/// training = true or without running statistics.
+def TP_BatchNormBackwardOp : TP_ComputeOp<"batch_norm_backward",
+    "aten::native_batch_norm_backward (batch statistics): batch_norm's "
+    "input, weight and bias gradients",
+    TP_DtypeRule<"First", ["Value", "Weight", "Weight"]>,
+    (ins TP_Tensor:$grad_output, TP_Tensor:$input,
+         Optional<TP_Tensor>:$weight,
+         DefaultValuedAttr<F64Attr, "1e-05">:$eps),
+    "$grad_output `,` $input (`weight` `(` $weight^ `)`)?",
+    "%gx, %gw, %gb = tp.batch_norm_backward %g, %x weight(%w) : (tensor<2x4x8xf32>, tensor<2x4x8xf32>, tensor<4xf32>) -> (tensor<2x4x8xf32>, tensor<4xf32>, tensor<4xf32>)",
+    [AttrSizedOperandSegments, Pure],
+    "::mlir::tp::inferBatchNormBackwardShape(op)"> {
+  let familyDescription =
+      "The gradients of `tp.batch_norm` normalizing with the batch's "
+      "statistics (training form) an (N, C, ...) `input` (with `eps`) with "
+      "respect to its input, its (C) weight and its (C) bias, given the "
+      "gradient `grad_output` (the input's shape) of its result and the "
+      "forward's `input` and optional `weight`. Per channel the mean and "
+      "the biased variance are recomputed from the input over the batch and "
+      "the spatial dims (exact), and grad_input = rstd (gw - mean(gw) - "
+      "xhat mean(gw xhat)) with gw = grad_output weight; grad_weight = "
+      "sum(grad_output xhat) and grad_bias = sum(grad_output) over the same "
+      "dims. The running statistics take no part (they get no gradient). "
+      "Results without uses are not computed; f16 and bf16 compute in f32 "
+      "and round once, the parameter gradients to the weight's dtype (f32 "
+      "for an f32 weight).";
+  let results = (outs TP_Tensor:$grad_input, TP_Tensor:$grad_weight,
+                      TP_Tensor:$grad_bias);
+}
 
 def TP_DistOp : TP_SingleResultOp<"dist", "p-norm of (self - other)",
     TP_DtypeRule<"Promote">,
