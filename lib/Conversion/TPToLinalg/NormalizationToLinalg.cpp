@@ -320,88 +320,74 @@ NeededGradients neededGradients(OpTy op) {
           !op.getGradBias().use_empty()};
 }
 
-/// layer_norm_backward: statistics over the trailing normalized dims, the
-/// parameter gradients over the leading ones.
-struct LayerNormBackwardLowering
-    : public OpConversionPattern<LayerNormBackwardOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(LayerNormBackwardOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type elem = elementTypeOf(op.getGradInput());
-    if (!isa<FloatType>(elem))
-      return emitUnsupported(op, "has no CPU lowering for ")
-             << elem << " tensors";
-    int64_t rank = shapeOf(adaptor.getInput()).size();
-    int64_t lead = rank - static_cast<int64_t>(op.getNormalizedShape().size());
-    SmallVector<int64_t> dims, leadDims;
-    for (int64_t d = 0; d < rank; ++d)
-      (d < lead ? leadDims : dims).push_back(d);
-    SmallVector<Value> computed = buildNormalizationBackward(
-        rewriter, op.getLoc(), adaptor.getGradOutput(), adaptor.getInput(),
-        adaptor.getWeight(), dims, leadDims, op.getEps().convertToDouble(),
-        elem, elementTypeOf(op.getGradWeight()), neededGradients(op));
-    rewriter.replaceOp(
-        op, normalizationResults(rewriter, op.getLoc(), op, computed));
-    return success();
-  }
+/// Where a normalization backward op computes: the view of its input (and
+/// grad_output), the shape its weight is viewed in, and the dims of the
+/// statistics and of the parameter gradients in that view.
+struct BackwardView {
+  SmallVector<int64_t> shape, weightShape, dims, paramDims;
 };
+
+/// layer_norm_backward: statistics over the trailing normalized dims, the
+/// parameter gradients over the leading ones (no reshape).
+BackwardView backwardView(LayerNormBackwardOp op) {
+  ArrayRef<int64_t> shape = shapeOf(op.getInput());
+  int64_t rank = shape.size();
+  int64_t lead = rank - static_cast<int64_t>(op.getNormalizedShape().size());
+  BackwardView v{SmallVector<int64_t>(shape),
+                 SmallVector<int64_t>(shape.drop_front(lead)),
+                 {},
+                 {}};
+  for (int64_t d = 0; d < rank; ++d)
+    (d < lead ? v.paramDims : v.dims).push_back(d);
+  return v;
+}
 
 /// group_norm_backward: in the (N, G, C / G, S) view of the input,
 /// statistics over dims 2 and 3, the parameter gradients over 0 and 3.
-struct GroupNormBackwardLowering
-    : public OpConversionPattern<GroupNormBackwardOp> {
-  using OpConversionPattern::OpConversionPattern;
-  LogicalResult
-  matchAndRewrite(GroupNormBackwardOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    Type elem = elementTypeOf(op.getGradInput());
-    if (!isa<FloatType>(elem))
-      return emitUnsupported(op, "has no CPU lowering for ")
-             << elem << " tensors";
-    ArrayRef<int64_t> shape = shapeOf(adaptor.getInput());
-    int64_t groups = static_cast<int64_t>(op.getNumGroups());
-    int64_t n = shape[0], c = shape[1];
-    SmallVector<int64_t> view = {n, groups, c / groups,
-                                 numElements(shape.drop_front(2))};
-    Value w = adaptor.getWeight();
-    if (w)
-      w = reshapeTo(rewriter, loc, w, {groups, c / groups, 1});
-    SmallVector<Value> computed = buildNormalizationBackward(
-        rewriter, loc, reshapeTo(rewriter, loc, adaptor.getGradOutput(), view),
-        reshapeTo(rewriter, loc, adaptor.getInput(), view), w, {2, 3}, {0, 3},
-        op.getEps().convertToDouble(), elem, elementTypeOf(op.getGradWeight()),
-        neededGradients(op));
-    rewriter.replaceOp(op, normalizationResults(rewriter, loc, op, computed));
-    return success();
-  }
-};
+BackwardView backwardView(GroupNormBackwardOp op) {
+  ArrayRef<int64_t> shape = shapeOf(op.getInput());
+  int64_t groups = static_cast<int64_t>(op.getNumGroups());
+  int64_t n = shape[0], c = shape[1];
+  return {{n, groups, c / groups, numElements(shape.drop_front(2))},
+          {groups, c / groups, 1},
+          {2, 3},
+          {0, 3}};
+}
 
 /// batch_norm_backward (batch statistics): in the (N, C, S) view of the
 /// input, statistics and parameter gradients over dims 0 and 2.
-struct BatchNormBackwardLowering
-    : public OpConversionPattern<BatchNormBackwardOp> {
-  using OpConversionPattern::OpConversionPattern;
+BackwardView backwardView(BatchNormBackwardOp op) {
+  ArrayRef<int64_t> shape = shapeOf(op.getInput());
+  return {{shape[0], shape[1], numElements(shape.drop_front(2))},
+          {shape[1], 1},
+          {0, 2},
+          {0, 2}};
+}
+
+/// The normalization backward ops: buildNormalizationBackward in the op's
+/// view, the results reshaped back.
+template <typename OpTy>
+struct NormalizationBackwardLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
   LogicalResult
-  matchAndRewrite(BatchNormBackwardOp op, OpAdaptor adaptor,
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type elem = elementTypeOf(op.getGradInput());
     if (!isa<FloatType>(elem))
       return emitUnsupported(op, "has no CPU lowering for ")
              << elem << " tensors";
-    ArrayRef<int64_t> shape = shapeOf(adaptor.getInput());
-    int64_t c = shape[1];
-    SmallVector<int64_t> view = {shape[0], c, numElements(shape.drop_front(2))};
+    BackwardView view = backwardView(op);
     Value w = adaptor.getWeight();
     if (w)
-      w = reshapeTo(rewriter, loc, w, {c, 1});
+      w = reshapeTo(rewriter, loc, w, view.weightShape);
     SmallVector<Value> computed = buildNormalizationBackward(
-        rewriter, loc, reshapeTo(rewriter, loc, adaptor.getGradOutput(), view),
-        reshapeTo(rewriter, loc, adaptor.getInput(), view), w, {0, 2}, {0, 2},
-        op.getEps().convertToDouble(), elem, elementTypeOf(op.getGradWeight()),
-        neededGradients(op));
+        rewriter, loc,
+        reshapeTo(rewriter, loc, adaptor.getGradOutput(), view.shape),
+        reshapeTo(rewriter, loc, adaptor.getInput(), view.shape), w, view.dims,
+        view.paramDims, op.getEps().convertToDouble(), elem,
+        elementTypeOf(op.getGradWeight()), neededGradients(op));
     rewriter.replaceOp(op, normalizationResults(rewriter, loc, op, computed));
     return success();
   }
@@ -605,13 +591,15 @@ struct CosineSimilarityOpLowering
 void mlir::tp::populateNormalizationToLinalgPatterns(
     RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
-  patterns.add<SoftmaxOpLowering<SoftmaxOp, false, false>,
-               SoftmaxOpLowering<LogSoftmaxOp, true, false>,
-               SoftmaxOpLowering<SoftminOp, false, true>,
-               SoftmaxBackwardLowering<SoftmaxBackwardOp, false>,
-               SoftmaxBackwardLowering<LogSoftmaxBackwardOp, true>,
-               LayerNormOpLowering, LayerNormBackwardLowering,
-               GroupNormBackwardLowering, BatchNormBackwardLowering,
-               GroupNormOpLowering, BatchNormOpLowering, NormalizeOpLowering,
-               CosineSimilarityOpLowering>(ctx);
+  patterns.add<
+      SoftmaxOpLowering<SoftmaxOp, false, false>,
+      SoftmaxOpLowering<LogSoftmaxOp, true, false>,
+      SoftmaxOpLowering<SoftminOp, false, true>,
+      SoftmaxBackwardLowering<SoftmaxBackwardOp, false>,
+      SoftmaxBackwardLowering<LogSoftmaxBackwardOp, true>, LayerNormOpLowering,
+      NormalizationBackwardLowering<LayerNormBackwardOp>,
+      NormalizationBackwardLowering<GroupNormBackwardOp>,
+      NormalizationBackwardLowering<BatchNormBackwardOp>, GroupNormOpLowering,
+      BatchNormOpLowering, NormalizeOpLowering, CosineSimilarityOpLowering>(
+      ctx);
 }
