@@ -3,7 +3,9 @@
 // tp_rt_parallel_for, the thread count and the codegen error slot of
 // Codegen.h. With oneDNN (built on GNU OpenMP here) parallel loops run on
 // the same OpenMP team as oneDNN's primitives, so the two never compete for
-// the cores; without it they run on the runtime's own CPU thread pool.
+// the cores, and so do the runtime's CPU kernels (the optimizers of a train
+// step; cpu::setParallelRunner); without it they run on the runtime's own
+// CPU thread pool.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,9 +27,9 @@ int omp_get_max_threads(void);
 int omp_in_parallel(void);
 void omp_set_num_threads(int n);
 }
-#else
-#include "cpu/ThreadPool.h"
 #endif
+#include "cpu/Parallel.h"
+#include "cpu/ThreadPool.h"
 #include "tensorplay/Runtime/Kernels.h"
 
 namespace {
@@ -63,6 +65,34 @@ void gompTrampoline(void *data) {
   for (int64_t i = omp_get_thread_num(); i < loop.pieces; i += threads)
     runPiece(loop, i);
 }
+
+/// The runtime kernels' pieces on the OpenMP team (cpu::setParallelRunner).
+struct RunnerTask {
+  const std::function<void(unsigned)> *fn;
+  unsigned tasks;
+};
+
+void runnerTrampoline(void *data) {
+  const RunnerTask &task = *static_cast<const RunnerTask *>(data);
+  unsigned threads = static_cast<unsigned>(omp_get_num_threads());
+  for (unsigned i = static_cast<unsigned>(omp_get_thread_num()); i < task.tasks;
+       i += threads)
+    (*task.fn)(i);
+}
+
+void gompRunner(unsigned tasks, const std::function<void(unsigned)> &fn) {
+  if (omp_in_parallel()) {
+    for (unsigned i = 0; i < tasks; ++i)
+      fn(i);
+    return;
+  }
+  RunnerTask task{&fn, tasks};
+  GOMP_parallel(runnerTrampoline, &task, tasks, 0);
+}
+
+/// Installed when the library loads.
+const bool gompRunnerInstalled =
+    (tensorplay::amp::cpu::setParallelRunner(gompRunner), true);
 #else
 thread_local bool insideLoop = false;
 #endif

@@ -6,8 +6,15 @@
 #include "tensorplay/Runtime/Kernels.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace tensorplay::amp::cpu {
+
+namespace {
+std::atomic<ParallelRunner> parallelRunner{nullptr};
+} // namespace
+
+void setParallelRunner(ParallelRunner runner) { parallelRunner = runner; }
 
 unsigned workersFor(TensorList tensors) {
   int64_t total = 0;
@@ -50,6 +57,8 @@ void forEachRange(TensorList tensors, unsigned workers,
   };
   if (workers == 1)
     runPiece(0);
+  else if (ParallelRunner runner = parallelRunner.load())
+    runner(workers, runPiece);
   else
     ThreadPool::global().run(workers, runPiece);
 }

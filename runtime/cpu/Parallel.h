@@ -25,6 +25,17 @@ struct Range {
   int64_t end;
 };
 
+/// Runs fn(0) .. fn(workers - 1), each once, in parallel, and waits.
+using ParallelRunner = void (*)(unsigned workers,
+                                const std::function<void(unsigned)> &fn);
+
+/// Makes forEachRange run its pieces with `runner` (null: the runtime's
+/// ThreadPool, the default). The codegen runtime installs its OpenMP team
+/// when it is built with oneDNN's GNU OpenMP, so that the kernels of a
+/// compiled train step (the optimizers) run on the threads its products and
+/// loops use instead of waking a second set that competes for the cores.
+void setParallelRunner(ParallelRunner runner);
+
 /// The number of workers forEachRange splits `tensors` over:
 /// cpuThreadsFor(total elements).
 unsigned workersFor(TensorList tensors);

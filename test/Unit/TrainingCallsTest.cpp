@@ -190,3 +190,59 @@ TEST(TrainingCalls, StridedTensorIsAnError) {
   EXPECT_EQ(step, 0);
   tp_rt_codegen_clear_error();
 }
+
+// The optimizer kernels split large tensors over the compiled code's
+// threads (the OpenMP team where oneDNN runs on it): the same bits on 1 and
+// 2 threads, and called from inside a parallel loop (where they run on the
+// calling thread).
+namespace {
+struct NestedSgd {
+  Desc1 *p, *g, *m;
+  Desc0 *step, *scale, *found;
+  tp_rt_status status = TP_RT_SUCCESS;
+};
+
+void nestedSgd(void *context, int64_t begin, int64_t end) {
+  auto *n = static_cast<NestedSgd *>(context);
+  if (begin == 0) // the piece holding index 0 runs the step
+    n->status = sgd(*n->p, *n->g, *n->m, *n->step, *n->scale, *n->found);
+  (void)end;
+}
+} // namespace
+
+TEST(TrainingCalls, LargeStepSameOnAnyThreadCount) {
+  const int64_t n = 1 << 18;
+  std::vector<std::vector<float>> params(3), grads(3), buffers(3);
+  for (int k = 0; k < 3; ++k) {
+    params[k].resize(n);
+    grads[k].resize(n);
+    buffers[k].assign(n, 0.0f);
+    for (int64_t i = 0; i < n; ++i) {
+      params[k][i] = std::sin(0.001f * i);
+      grads[k][i] = std::cos(0.003f * i);
+    }
+  }
+  float scale = 1.0f, found = 0.0f;
+  int64_t steps[3] = {0, 0, 0};
+  for (int k = 0; k < 3; ++k) {
+    Desc1 dp{params[k].data(), params[k].data(), 0, n, 1},
+        dg{grads[k].data(), grads[k].data(), 0, n, 1},
+        dm{buffers[k].data(), buffers[k].data(), 0, n, 1};
+    Desc0 dstep{&steps[k], &steps[k], 0}, dscale{&scale, &scale, 0},
+        dfound{&found, &found, 0};
+    ASSERT_EQ(tp_rt_set_num_threads(k == 0 ? 1 : 2), TP_RT_SUCCESS);
+    if (k < 2) {
+      ASSERT_EQ(sgd(dp, dg, dm, dstep, dscale, dfound), TP_RT_SUCCESS);
+    } else {
+      NestedSgd nested{&dp, &dg, &dm, &dstep, &dscale, &dfound};
+      tp_rt_parallel_for(nestedSgd, &nested, 0, 4);
+      ASSERT_EQ(nested.status, TP_RT_SUCCESS);
+    }
+    EXPECT_EQ(steps[k], 1);
+  }
+  ASSERT_EQ(tp_rt_set_num_threads(0), TP_RT_SUCCESS);
+  for (int k = 1; k < 3; ++k) {
+    EXPECT_EQ(std::memcmp(params[k].data(), params[0].data(), n * 4), 0) << k;
+    EXPECT_EQ(std::memcmp(buffers[k].data(), buffers[0].data(), n * 4), 0) << k;
+  }
+}
