@@ -88,6 +88,34 @@ private:
   /// loop's start (a replay loop) and then the backward of one iteration.
   LogicalResult backwardFor(scf::ForOp loop);
 
+  /// The state of a nested backward region (a backward scf.if branch, a
+  /// backward scf.for body): a gradient map of its own and the insertion
+  /// point before its yield. The outer ones come back when the scope ends,
+  /// also on an early failure.
+  class RegionScope {
+  public:
+    explicit RegionScope(Differentiator &d)
+        : d(d), outerGrads(std::move(d.grads)), outerPoint(d.insertBefore) {}
+    ~RegionScope() {
+      d.grads = std::move(outerGrads);
+      d.insertBefore = outerPoint;
+      d.builder.setInsertionPoint(outerPoint);
+    }
+    /// Starts (again) with no gradients, inserting before `yield`.
+    void enter(Operation *yield) {
+      d.grads.clear();
+      d.insertBefore = yield;
+      d.builder.setInsertionPoint(yield);
+    }
+    /// The gradient `value` has outside the region.
+    Value outer(Value value) const { return outerGrads.lookup(value); }
+
+  private:
+    Differentiator &d;
+    DenseMap<Value, Value> outerGrads;
+    Operation *outerPoint;
+  };
+
   func::FuncOp func;
   ArrayRef<unsigned> wrt;
   OpBuilder builder;
@@ -237,40 +265,37 @@ LogicalResult Differentiator::backwardIf(scf::IfOp op) {
   builder.setInsertionPoint(insertBefore);
   auto backward = scf::IfOp::create(builder, op.getLoc(), types,
                                     op.getCondition(), /*withElse=*/true);
-  DenseMap<Value, Value> outer = std::move(grads);
-  Operation *outerPoint = insertBefore;
-  for (auto [forward, reverse] :
-       {std::pair<Region *, Region *>{&op.getThenRegion(),
-                                      &backward.getThenRegion()},
-        {&op.getElseRegion(), &backward.getElseRegion()}}) {
-    grads.clear();
-    Block &block = reverse->front();
-    builder.setInsertionPointToEnd(&block);
-    auto yield = scf::YieldOp::create(builder, op.getLoc());
-    insertBefore = yield;
-    builder.setInsertionPoint(yield);
-    if (!forward->empty()) {
-      auto forwardYield = cast<scf::YieldOp>(forward->front().getTerminator());
-      for (auto [result, yielded] :
-           llvm::zip(op.getResults(), forwardYield.getOperands()))
-        accumulate(yielded, outer.lookup(result));
-      if (failedToAccumulate || failed(this->backward(forward->front())))
-        return failure();
+  {
+    RegionScope scope(*this);
+    for (auto [forward, reverse] :
+         {std::pair<Region *, Region *>{&op.getThenRegion(),
+                                        &backward.getThenRegion()},
+          {&op.getElseRegion(), &backward.getElseRegion()}}) {
+      Block &block = reverse->front();
+      builder.setInsertionPointToEnd(&block);
+      auto yield = scf::YieldOp::create(builder, op.getLoc());
+      scope.enter(yield);
+      if (!forward->empty()) {
+        auto forwardYield =
+            cast<scf::YieldOp>(forward->front().getTerminator());
+        for (auto [result, yielded] :
+             llvm::zip(op.getResults(), forwardYield.getOperands()))
+          accumulate(yielded, scope.outer(result));
+        if (failedToAccumulate || failed(this->backward(forward->front())))
+          return failure();
+      }
+      builder.setInsertionPoint(yield);
+      SmallVector<Value> values;
+      for (Value v : captured) {
+        Value g = grads.lookup(v);
+        values.push_back(
+            g ? g
+              : createFloatSplat(builder, op.getLoc(),
+                                 cast<RankedTensorType>(v.getType()), 0.0));
+      }
+      yield->setOperands(values);
     }
-    builder.setInsertionPoint(yield);
-    SmallVector<Value> values;
-    for (Value v : captured) {
-      Value g = grads.lookup(v);
-      values.push_back(g ? g
-                         : createFloatSplat(builder, op.getLoc(),
-                                            cast<RankedTensorType>(v.getType()),
-                                            0.0));
-    }
-    yield->setOperands(values);
   }
-  grads = std::move(outer);
-  insertBefore = outerPoint;
-  builder.setInsertionPoint(insertBefore);
   for (auto [v, g] : llvm::zip(captured, backward.getResults()))
     accumulate(v, g);
   return success(!failedToAccumulate);
@@ -381,33 +406,29 @@ LogicalResult Differentiator::backwardFor(scf::ForOp loop) {
   for (Operation *op : iteration)
     propagateActivity(op);
 
-  DenseMap<Value, Value> outer = std::move(grads);
-  grads.clear();
-  Operation *outerPoint = insertBefore;
-  insertBefore = yield;
-  builder.setInsertionPoint(yield);
-  auto forwardYield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-  for (auto [n, i] : llvm::enumerate(carried))
-    accumulate(once.lookupOrDefault(forwardYield.getOperand(i)),
-               body->getArgument(1 + n));
-  if (failedToAccumulate || failed(backwardOps(iteration)))
-    return failure();
-  builder.setInsertionPoint(yield);
-  SmallVector<Value> values;
-  for (unsigned i : carried) {
-    Value g = grads.lookup(replay.getResult(i));
-    values.push_back(g ? g : zeros(replay.getResult(i).getType()));
+  {
+    RegionScope scope(*this);
+    scope.enter(yield);
+    auto forwardYield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [n, i] : llvm::enumerate(carried))
+      accumulate(once.lookupOrDefault(forwardYield.getOperand(i)),
+                 body->getArgument(1 + n));
+    if (failedToAccumulate || failed(backwardOps(iteration)))
+      return failure();
+    builder.setInsertionPoint(yield);
+    SmallVector<Value> values;
+    for (unsigned i : carried) {
+      Value g = grads.lookup(replay.getResult(i));
+      values.push_back(g ? g : zeros(replay.getResult(i).getType()));
+    }
+    for (auto [c, v] : llvm::enumerate(captured)) {
+      Value sum = body->getArgument(1 + carried.size() + c);
+      if (Value g = grads.lookup(v))
+        sum = AddOp::create(builder, loc, ValueRange{sum, g});
+      values.push_back(sum);
+    }
+    yield->setOperands(values);
   }
-  for (auto [c, v] : llvm::enumerate(captured)) {
-    Value sum = body->getArgument(1 + carried.size() + c);
-    if (Value g = grads.lookup(v))
-      sum = AddOp::create(builder, loc, ValueRange{sum, g});
-    values.push_back(sum);
-  }
-  yield->setOperands(values);
-  grads = std::move(outer);
-  insertBefore = outerPoint;
-  builder.setInsertionPoint(insertBefore);
   for (auto [n, i] : llvm::enumerate(carried))
     accumulate(loop.getInitArgs()[i], reverse.getResult(n));
   for (auto [c, v] : llvm::enumerate(captured))

@@ -49,6 +49,8 @@ struct Rule {
   /// The transpose of the last two dimensions.
   Value transposeLast(Value x);
   Value reshape(Value x, ArrayRef<int64_t> shape);
+  /// tp.permute of `x` by `dims` (x itself for the identity).
+  Value permute(Value x, ArrayRef<int64_t> dims);
   Value expand(Value x, ArrayRef<int64_t> shape);
   Value sumAlong(Value x, ArrayRef<int64_t> dims, bool keepdim);
   Value meanAlong(Value x, ArrayRef<int64_t> dims, bool keepdim);

@@ -13,6 +13,8 @@
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -125,6 +127,16 @@ Value Rule::transposeLast(Value x) {
   return transpose(x, rank - 2, rank - 1);
 }
 
+Value Rule::permute(Value x, ArrayRef<int64_t> dims) {
+  bool identity = true;
+  for (auto [i, d] : llvm::enumerate(dims))
+    identity &= d == static_cast<int64_t>(i);
+  if (!x || identity)
+    return x;
+  return make("tp.permute", x,
+              {attr("dims", b.builder.getDenseI64ArrayAttr(dims))});
+}
+
 Value Rule::reshape(Value x, ArrayRef<int64_t> shape) {
   if (!x || shapeOf(x) == shape)
     return x;
@@ -226,13 +238,8 @@ Value Rule::gatherAlong(Value v, int64_t dim, ArrayRef<int64_t> indices) {
   for (int64_t d = 0; d < rank; ++d)
     if (d != dim)
       perm.push_back(d);
-  SmallVector<int64_t> inverse(rank);
-  for (int64_t i = 0; i < rank; ++i)
-    inverse[perm[i]] = i;
-  Value front =
-      dim == 0 ? v
-               : make("tp.permute", v,
-                      {attr("dims", b.builder.getDenseI64ArrayAttr(perm))});
+  SmallVector<int64_t> inverse = invertPermutationVector(perm);
+  Value front = permute(v, perm);
   if (!front)
     return {};
   SmallVector<int64_t> frontShape(shapeOf(front));
@@ -245,11 +252,7 @@ Value Rule::gatherAlong(Value v, int64_t dim, ArrayRef<int64_t> indices) {
                          b.builder.getIntegerType(64), entries);
   Value kept = make("tp.embedding", {rows, index});
   frontShape[0] = static_cast<int64_t>(indices.size());
-  Value back = reshape(kept, frontShape);
-  if (dim == 0)
-    return back;
-  return make("tp.permute", back,
-              {attr("dims", b.builder.getDenseI64ArrayAttr(inverse))});
+  return permute(reshape(kept, frontShape), inverse);
 }
 
 Value Rule::sliceAlong(Value v, int64_t dim, int64_t start, int64_t size) {

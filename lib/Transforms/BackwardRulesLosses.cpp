@@ -12,6 +12,8 @@
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+
 using namespace mlir;
 using namespace mlir::tp;
 
@@ -188,13 +190,8 @@ LogicalResult classIndexRule(Rule &r, const ClassLoss &l) {
   for (int64_t d = 2; d < rank; ++d)
     perm.push_back(d);
   perm.push_back(1);
-  SmallVector<int64_t> inverse(rank);
-  for (int64_t i = 0; i < rank; ++i)
-    inverse[perm[i]] = i;
-  Value last = x;
-  if (rank > 2)
-    last = r.make("tp.permute", x,
-                  {r.attr("dims", r.b.builder.getDenseI64ArrayAttr(perm))});
+  SmallVector<int64_t> inverse = invertPermutationVector(perm);
+  Value last = rank > 2 ? r.permute(x, perm) : x;
   int64_t rows = numElementsOrDynamic(shape) / classes;
   Value rowsIn = r.reshape(last, {rows, classes});
   Value target = r.reshape(l.target, {rows});
@@ -209,8 +206,7 @@ LogicalResult classIndexRule(Rule &r, const ClassLoss &l) {
     d = r.softmaxBackward(d, logp, 1, /*log=*/true);
   if (rank > 2) {
     SmallVector<int64_t> lastShape(shapeOf(last));
-    d = r.make("tp.permute", r.reshape(d, lastShape),
-               {r.attr("dims", r.b.builder.getDenseI64ArrayAttr(inverse))});
+    d = r.permute(r.reshape(d, lastShape), inverse);
   }
   r.give(x, r.reshape(d, shape));
   return success();

@@ -14,6 +14,8 @@
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
+#include "mlir/Dialect/Utils/IndexingUtils.h"
+
 using namespace mlir;
 using namespace mlir::tp;
 
@@ -163,16 +165,7 @@ LogicalResult tensordotRule(Rule &r, TensordotOp dot) {
   // The permutation taking `result` (dims `order`, each an operand dim) to
   // the operand's own order.
   auto toOrder = [&](Value result, ArrayRef<int64_t> order) {
-    SmallVector<int64_t> perm(order.size());
-    bool identity = true;
-    for (auto [i, d] : llvm::enumerate(order)) {
-      perm[d] = static_cast<int64_t>(i);
-      identity &= d == static_cast<int64_t>(i);
-    }
-    if (identity || !result)
-      return result;
-    return r.make("tp.permute", result,
-                  {r.attr("dims", builder.getDenseI64ArrayAttr(perm))});
+    return r.permute(result, invertPermutationVector(order));
   };
   auto position = [](ArrayRef<int64_t> list, int64_t v) {
     return static_cast<size_t>(llvm::find(list, v) - list.begin());

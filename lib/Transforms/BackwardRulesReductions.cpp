@@ -231,9 +231,7 @@ LogicalResult layoutRule(Rule &r) {
     SmallVector<int64_t> inverse(dims.size());
     for (auto [i, d] : llvm::enumerate(dims))
       inverse[d < 0 ? d + dims.size() : d] = static_cast<int64_t>(i);
-    r.give(x,
-           r.make("tp.permute", g,
-                  {r.attr("dims", r.b.builder.getDenseI64ArrayAttr(inverse))}));
+    r.give(x, r.permute(g, inverse));
   }
   return success();
 }
