@@ -695,6 +695,29 @@ struct ConvEntry {
 
 std::unordered_map<std::string, std::shared_ptr<ConvEntry>> convCache;
 
+/// The inference primitive `Fwd` (convolution_forward with
+/// convolution_direct, deconvolution_forward with deconvolution_direct) of
+/// `c` on the layouts oneDNN picks from `srcAny`, `wAny`, `dstAny` (and the
+/// entry's compute bias), recorded in `entry`.
+template <typename Fwd>
+void buildConvForward(ConvEntry &entry, dnnl::algorithm algorithm,
+                      const ConvShape &c, const dnnl::memory::desc &srcAny,
+                      const dnnl::memory::desc &wAny,
+                      const dnnl::memory::desc &dstAny) {
+  auto kind = dnnl::prop_kind::forward_inference;
+  auto desc =
+      entry.hasBias
+          ? typename Fwd::desc(kind, algorithm, srcAny, wAny, entry.computeBias,
+                               dstAny, c.strides, c.dil, c.padL, c.padR)
+          : typename Fwd::desc(kind, algorithm, srcAny, wAny, dstAny, c.strides,
+                               c.dil, c.padL, c.padR);
+  typename Fwd::primitive_desc pd(desc, engine());
+  entry.src = pd.src_desc();
+  entry.weights = pd.weights_desc();
+  entry.dst = pd.dst_desc();
+  entry.primitive = Fwd(pd);
+}
+
 tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
                   View params) {
   std::optional<ConvShape> c = readConvShape(src, w, dst, params);
@@ -726,39 +749,14 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
     if (hasBias)
       entry->computeBias =
           dnnl::memory::desc({c->cout}, computeType(inType), dims{1});
-    if (!transposed) {
-      auto desc = hasBias
-                      ? dnnl::convolution_forward::desc(
-                            dnnl::prop_kind::forward_inference,
-                            dnnl::algorithm::convolution_direct, srcAny, wAny,
-                            entry->computeBias, dstAny, c->strides, c->dil,
-                            c->padL, c->padR)
-                      : dnnl::convolution_forward::desc(
-                            dnnl::prop_kind::forward_inference,
-                            dnnl::algorithm::convolution_direct, srcAny, wAny,
-                            dstAny, c->strides, c->dil, c->padL, c->padR);
-      dnnl::convolution_forward::primitive_desc pd(desc, engine());
-      entry->src = pd.src_desc();
-      entry->weights = pd.weights_desc();
-      entry->dst = pd.dst_desc();
-      entry->primitive = dnnl::convolution_forward(pd);
-    } else {
-      auto desc = hasBias
-                      ? dnnl::deconvolution_forward::desc(
-                            dnnl::prop_kind::forward_inference,
-                            dnnl::algorithm::deconvolution_direct, srcAny, wAny,
-                            entry->computeBias, dstAny, c->strides, c->dil,
-                            c->padL, c->padR)
-                      : dnnl::deconvolution_forward::desc(
-                            dnnl::prop_kind::forward_inference,
-                            dnnl::algorithm::deconvolution_direct, srcAny, wAny,
-                            dstAny, c->strides, c->dil, c->padL, c->padR);
-      dnnl::deconvolution_forward::primitive_desc pd(desc, engine());
-      entry->src = pd.src_desc();
-      entry->weights = pd.weights_desc();
-      entry->dst = pd.dst_desc();
-      entry->primitive = dnnl::deconvolution_forward(pd);
-    }
+    if (transposed)
+      buildConvForward<dnnl::deconvolution_forward>(
+          *entry, dnnl::algorithm::deconvolution_direct, *c, srcAny, wAny,
+          dstAny);
+    else
+      buildConvForward<dnnl::convolution_forward>(
+          *entry, dnnl::algorithm::convolution_direct, *c, srcAny, wAny,
+          dstAny);
     return entry;
   });
   dnnl::stream stream(engine());
