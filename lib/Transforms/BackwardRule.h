@@ -109,6 +109,13 @@ Value expandReduced(Rule &r, Value grad, Value input, ArrayRef<int64_t> dims,
 Value pnormGradient(Rule &r, Value x, Value y, Value grad, double p,
                     ArrayRef<int64_t> dims, bool keepdim);
 
+/// `g` shared evenly among the entries of `values` equal to `extreme` (its
+/// maximum or minimum over `dims`, expanded to values' shape): g / (the
+/// number of ties) there, 0 elsewhere; `g` broadcasts against the keepdim
+/// reduction. The gradient of amax, max and the +-inf norms, as PyTorch.
+Value shareAmongTies(Rule &r, Value values, Value extreme, Value g,
+                     ArrayRef<int64_t> dims);
+
 /// The gradients of x and y from that (`g`) of maximum(x, y) or minimum(x,
 /// y): g where the operand wins, g / 2 each on ties, as PyTorch.
 std::pair<Value, Value> extremumGradients(Rule &r, Value x, Value y, Value g,

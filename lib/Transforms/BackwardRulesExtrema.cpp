@@ -32,16 +32,24 @@ std::pair<Value, Value> mlir::tp::extremumGradients(Rule &r, Value x, Value y,
   return {r.add(xWins, tie), r.add(yWins, tie)};
 }
 
+// Declared in BackwardRule.h.
+Value mlir::tp::shareAmongTies(Rule &r, Value values, Value extreme, Value g,
+                               ArrayRef<int64_t> dims) {
+  Value mask = r.isZero(r.sub(values, extreme));
+  Value count = r.sumAlong(mask, dims, /*keepdim=*/true);
+  return r.mul(mask, r.div(g, count));
+}
+
 namespace {
-/// amax over `dims` and max over all: mask = (x == y), dx = mask g /
-/// count(mask).
+/// amax over `dims` and max over all: shared among the maxima.
 LogicalResult evenRule(Rule &r, ArrayRef<int64_t> dims, bool keepdim) {
   Value x = r.op->getOperand(0), y = r.op->getResult(0);
   Value ye = expandReduced(r, y, x, dims, keepdim);
-  Value mask = r.isZero(r.sub(x, ye));
-  Value count = r.sumAlong(mask, dims, /*keepdim=*/true);
-  Value g = keepdim ? r.grad : r.reshape(r.grad, shapeOf(count));
-  r.give(x, r.mul(mask, r.div(g, count)));
+  // g with the reduced dims kept (size 1): divided before it broadcasts.
+  SmallVector<int64_t> kept(shapeOf(x));
+  for (int64_t d : dims)
+    kept[d] = 1;
+  r.give(x, shareAmongTies(r, x, ye, r.reshape(r.grad, kept), dims));
   return success();
 }
 

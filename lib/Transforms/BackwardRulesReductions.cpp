@@ -31,10 +31,7 @@ Value mlir::tp::pnormGradient(Rule &r, Value x, Value y, Value grad, double p,
   if (std::isinf(p)) {
     // The entries of the largest (p = inf) or smallest (p = -inf)
     // magnitude share g evenly.
-    Value mask = r.isZero(r.sub(r.make("tp.abs", x), n));
-    Value count =
-        r.expand(r.sumAlong(mask, dims, /*keepdim=*/true), shapeOf(x));
-    return r.mul(r.mul(r.sign(x), mask), r.div(g, count));
+    return r.mul(r.sign(x), shareAmongTies(r, r.make("tp.abs", x), n, g, dims));
   }
   if (p < 1.0) {
     // PyTorch's: sign(x) |x|^(p-1) n^(1-p) g, 0 where x = 0 (|x|^(p-1) is
