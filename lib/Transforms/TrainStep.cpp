@@ -244,13 +244,11 @@ FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
   symbols.insert(step);
   step.setPublic();
   NamedAttrList layout;
+  // The layout; num_inputs, optimizer and grad_scaler are in `options`.
   layout.set("function", b.getStringAttr(func.getName()));
-  layout.set("num_inputs", b.getI64IntegerAttr(opts.numInputs));
   layout.set("params", b.getDenseI64ArrayAttr(
                            SmallVector<int64_t>(params.begin(), params.end())));
   layout.set("state", b.getStrArrayAttr(names));
-  layout.set("optimizer", b.getStringAttr(opts.optimizer));
-  layout.set("grad_scaler", b.getBoolAttr(opts.gradScaler));
   layout.set("options", trainStepOptionsAttr(ctx, opts));
   step->setAttr(kTrainStepAttrName, layout.getDictionary(ctx));
 

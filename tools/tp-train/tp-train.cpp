@@ -209,13 +209,16 @@ static llvm::Expected<Layout> readLayout(ModuleOp module) {
     if (!dict)
       continue;
     Layout layout;
+    auto options = dict.getAs<DictionaryAttr>("options");
+    if (!options || !dict.getAs<StringAttr>("function"))
+      return error("malformed tp.train_step on @" + func.getName());
     layout.function = dict.getAs<StringAttr>("function").str();
-    layout.numInputs = dict.getAs<IntegerAttr>("num_inputs").getInt();
+    layout.numInputs = options.getAs<IntegerAttr>("num_inputs").getInt();
     for (int64_t p : dict.getAs<DenseI64ArrayAttr>("params").asArrayRef())
       layout.params.push_back(p);
     for (Attribute name : dict.getAs<ArrayAttr>("state"))
       layout.state.push_back(cast<StringAttr>(name).str());
-    layout.gradScaler = dict.getAs<BoolAttr>("grad_scaler").getValue();
+    layout.gradScaler = options.getAs<BoolAttr>("grad_scaler").getValue();
     if (auto copies = dict.getAs<DenseI64ArrayAttr>("param_copies"))
       layout.paramCopies.assign(copies.asArrayRef().begin(),
                                 copies.asArrayRef().end());

@@ -25,7 +25,7 @@ func.func @loss(%x: tensor<4x3xf32>, %y: tensor<4xi64>, %w: tensor<2x3xf32>, %b:
 // SGD-SAME: %[[WM:[a-z0-9]+]]: tensor<2x3xf32>, %[[WN:[a-z0-9]+]]: tensor<i64>, %[[BM:[a-z0-9]+]]: tensor<2xf32>, %[[BN:[a-z0-9]+]]: tensor<i64>,
 // SGD-SAME: %[[S:[a-z0-9]+]]: tensor<f32>, %[[T:[a-z0-9]+]]: tensor<i32>)
 // SGD-SAME: -> (tensor<f32>, tensor<2x3xf32>, tensor<2xf32>, tensor<2x3xf32>, tensor<i64>, tensor<2xf32>, tensor<i64>, tensor<f32>, tensor<i32>, tensor<f32>)
-// SGD-SAME: attributes {tp.train_step = {function = "loss", grad_scaler = true, num_inputs = 2 : i64, optimizer = "sgd",
+// SGD-SAME: attributes {tp.train_step = {function = "loss",
 // SGD-SAME: options = {amsgrad = false, backoff_factor = 5.000000e-01 : f64, beta1 = 9.000000e-01 : f64, beta2 = 0.99899999999999999 : f64, dampening = 0.000000e+00 : f64, eps = 1.000000e-08 : f64, grad_scaler = true, growth_factor = 2.000000e+00 : f64, growth_interval = 100 : i64, lr = 1.000000e-01 : f64, maximize = false, momentum = 9.000000e-01 : f64, nesterov = false, num_inputs = 2 : i64, optimizer = "sgd", param_copies = false, weight_decay = -1.000000e+00 : f64},
 // SGD-SAME: params = array<i64: 2, 3>, state = ["momentum_buffer", "step"]}}
 // SGD: %[[H:.*]] = tp.linear %[[X]], %[[W]] bias(%[[B]])
