@@ -44,7 +44,8 @@ tp_ensure_lit_numpy() {
 # Configures an instrumented build directory with clang 22 when it has no
 # build.ninja yet: tp_configure_clang22 <build dir> <sanitizer flags>
 # [more cmake arguments]. -O1 -g without -DNDEBUG: the project's asserts are
-# on (libLLVM/libMLIR are Debian's release builds). The flags are compile
+# on (libLLVM/libMLIR are Debian's release builds; cmake/
+# ReleaseLLVMStatistics.h gives llvm::Statistic their layout). The flags are compile
 # flags only (CMake links C/C++ with them too): as linker flags they would
 # reach CMake's probe of nvcc, whose host g++ then adds GCC's -lasan -lubsan
 # to every CUDA-linked target.
@@ -57,7 +58,8 @@ tp_configure_clang22() {
   cmake -G Ninja -S "$root" -B "$build" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
-    -DCMAKE_C_FLAGS="$flags" -DCMAKE_CXX_FLAGS="$flags" \
+    -DCMAKE_C_FLAGS="$flags" \
+    -DCMAKE_CXX_FLAGS="$flags -include $root/cmake/ReleaseLLVMStatistics.h" \
     -DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g" -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" \
     -DMLIR_DIR="$llvm_dir/lib/cmake/mlir" \
     -DLLVM_EXTERNAL_LIT="$llvm_dir/bin/lit" "$@"
