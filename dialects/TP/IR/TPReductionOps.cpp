@@ -228,6 +228,25 @@ LogicalResult mlir::tp::inferGroupNormShape(RuleContext &op) {
   return op.setResultShape(0, x);
 }
 
+/// The results of a channel normalization's backward (group_norm,
+/// batch_norm): grad_input of the input's shape `x`, the weight and bias
+/// gradients of shape (C).
+static LogicalResult setChannelGradientShapes(RuleContext &op,
+                                              ArrayRef<int64_t> x) {
+  if (failed(op.setResultShape(0, x)) || failed(op.setResultShape(1, {x[1]})))
+    return failure();
+  return op.setResultShape(2, {x[1]});
+}
+
+/// batch_norm's (and its backward's) floating (N, C, ...) input.
+static LogicalResult expectBatchNormInput(RuleContext &op, Value input) {
+  if (failed(expectFloatingInput(op, input)) ||
+      failed(expectRank(op, input, "an (N, C, ...) input", 2,
+                        std::numeric_limits<int64_t>::max())))
+    return failure();
+  return success();
+}
+
 LogicalResult mlir::tp::inferGroupNormBackwardShape(RuleContext &op) {
   auto gn = op.as<GroupNormBackwardOp>();
   ArrayRef<int64_t> x = shapeOf(gn.getInput());
@@ -236,16 +255,12 @@ LogicalResult mlir::tp::inferGroupNormBackwardShape(RuleContext &op) {
       failed(expectFloatingInput(op, gn.getGradOutput())) ||
       failed(expectGradShape(op, gn.getGradOutput(), x, "input")))
     return failure();
-  if (failed(op.setResultShape(0, x)) || failed(op.setResultShape(1, {x[1]})))
-    return failure();
-  return op.setResultShape(2, {x[1]});
+  return setChannelGradientShapes(op, x);
 }
 
 LogicalResult mlir::tp::inferBatchNormShape(RuleContext &op) {
   auto bn = op.as<BatchNormOp>();
-  if (failed(expectFloatingInput(op, bn.getInput())) ||
-      failed(expectRank(op, bn.getInput(), "an (N, C, ...) input", 2,
-                        std::numeric_limits<int64_t>::max())))
+  if (failed(expectBatchNormInput(op, bn.getInput())))
     return failure();
   ArrayRef<int64_t> x = shapeOf(bn.getInput());
   if (!bn.getTraining() && (!bn.getRunningMean() || !bn.getRunningVar()))
@@ -262,18 +277,14 @@ LogicalResult mlir::tp::inferBatchNormShape(RuleContext &op) {
 
 LogicalResult mlir::tp::inferBatchNormBackwardShape(RuleContext &op) {
   auto bn = op.as<BatchNormBackwardOp>();
-  if (failed(expectFloatingInput(op, bn.getInput())) ||
-      failed(expectRank(op, bn.getInput(), "an (N, C, ...) input", 2,
-                        std::numeric_limits<int64_t>::max())))
+  if (failed(expectBatchNormInput(op, bn.getInput())))
     return failure();
   ArrayRef<int64_t> x = shapeOf(bn.getInput());
   if (failed(expectParam(op, bn.getWeight(), "weight", {x[1]})) ||
       failed(expectFloatingInput(op, bn.getGradOutput())) ||
       failed(expectGradShape(op, bn.getGradOutput(), x, "input")))
     return failure();
-  if (failed(op.setResultShape(0, x)) || failed(op.setResultShape(1, {x[1]})))
-    return failure();
-  return op.setResultShape(2, {x[1]});
+  return setChannelGradientShapes(op, x);
 }
 
 LogicalResult mlir::tp::inferDistShape(RuleContext &op) {

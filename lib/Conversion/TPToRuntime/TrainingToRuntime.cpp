@@ -91,17 +91,6 @@ struct UpdateScaleToRuntime : public OpRewritePattern<AmpUpdateScaleOp> {
   }
 };
 
-/// The optimizer wrapper's suffix (Codegen.h): the parameter's element
-/// type, then a gradient of another type and the copy's, when present.
-static std::string optimizerSuffix(Value param, Value grad, Value copy) {
-  std::string suffix = suffixOf(param).str();
-  if (grad.getType() != param.getType())
-    suffix += ("_g" + suffixOf(grad)).str();
-  if (copy)
-    suffix += ("_c" + suffixOf(copy)).str();
-  return suffix;
-}
-
 /// The arguments both optimizers end their tensors with: the step, the
 /// scale and found_inf (zero-element when absent) and the parameter copy
 /// (updated: its buffer receives the rounded parameter; zero-element of the
@@ -132,16 +121,28 @@ static rc::Argument gradArgument(Value param, Value grad, Value gradScale) {
                                              : rc::input(grad);
 }
 
-/// Replaces `op` by the call's results: those are the parameter, the
-/// gradient when it is updated (the op does not return it), the state, the
-/// step and the copy when there is one, which the op returns before the
-/// step.
-static void replaceOptimizer(PatternRewriter &rewriter, Operation *op,
-                             SmallVector<Value> results, bool withGrad,
-                             bool withCopy) {
-  if (withGrad)
+/// Calls tp_rt_codegen_<kind>_step_<suffix> with `args` (the suffix names
+/// the parameter's element type, then a gradient of another type and the
+/// copy's, when present: Codegen.h) and replaces `op` by the call's
+/// results: those are the parameter, the gradient when it is updated (the
+/// op does not return it), the state, the step and the copy when there is
+/// one, which the op returns before the step.
+template <typename OpTy>
+static void replaceByOptimizerCall(PatternRewriter &rewriter, OpTy op,
+                                   StringRef kind,
+                                   ArrayRef<rc::Argument> args) {
+  Value param = op.getParam(), grad = op.getGrad(), copy = op.getParamCopy();
+  std::string name =
+      ("tp_rt_codegen_" + kind + "_step_" + suffixOf(param)).str();
+  if (grad.getType() != param.getType())
+    name += ("_g" + suffixOf(grad)).str();
+  if (copy)
+    name += ("_c" + suffixOf(copy)).str();
+  SmallVector<Value> results =
+      rc::emitCall(rewriter, op.getLoc(), op, name, args);
+  if (gradUpdated(param, grad, op.getGradScale()))
     results.erase(results.begin() + 1);
-  if (withCopy)
+  if (copy)
     std::swap(results[results.size() - 2], results.back());
   rewriter.replaceOp(op, results);
 }
@@ -168,13 +169,7 @@ struct SgdToRuntime : public OpRewritePattern<FusedSgdOp> {
       args.push_back(rc::input(f64Constant(rewriter, loc, value)));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getNesterov())));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getMaximize())));
-    std::string name =
-        "tp_rt_codegen_sgd_step_" +
-        optimizerSuffix(op.getParam(), op.getGrad(), op.getParamCopy());
-    replaceOptimizer(
-        rewriter, op, rc::emitCall(rewriter, loc, op, name, args),
-        gradUpdated(op.getParam(), op.getGrad(), op.getGradScale()),
-        static_cast<bool>(op.getParamCopy()));
+    replaceByOptimizerCall(rewriter, op, "sgd", args);
     return success();
   }
 };
@@ -202,13 +197,7 @@ struct AdamwToRuntime : public OpRewritePattern<FusedAdamwOp> {
       args.push_back(rc::input(f64Constant(rewriter, loc, value)));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getAmsgrad())));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getMaximize())));
-    std::string name =
-        "tp_rt_codegen_adamw_step_" +
-        optimizerSuffix(op.getParam(), op.getGrad(), op.getParamCopy());
-    replaceOptimizer(
-        rewriter, op, rc::emitCall(rewriter, loc, op, name, args),
-        gradUpdated(op.getParam(), op.getGrad(), op.getGradScale()),
-        static_cast<bool>(op.getParamCopy()));
+    replaceByOptimizerCall(rewriter, op, "adamw", args);
     return success();
   }
 };
