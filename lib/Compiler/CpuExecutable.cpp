@@ -122,12 +122,14 @@ HostTensor::HostTensor(ElementKind kind, std::vector<int64_t> shape)
   storage = std::shared_ptr<uint8_t>(static_cast<uint8_t *>(p), std::free);
 }
 
-int64_t HostTensor::numElements() const {
+static int64_t numElementsOf(llvm::ArrayRef<int64_t> shape) {
   int64_t n = 1;
-  for (int64_t d : dims)
+  for (int64_t d : shape)
     n *= d;
   return n;
 }
+
+int64_t HostTensor::numElements() const { return numElementsOf(dims); }
 
 static float bitsToFloat(uint32_t bits) {
   float f;
@@ -401,7 +403,7 @@ const FunctionSignature *CpuExecutable::lookup(llvm::StringRef name) const {
 /// An MLIR ranked memref descriptor for `t`: {allocated, aligned, offset,
 /// sizes..., strides...} as 64-bit words.
 static std::vector<int64_t> descriptorOf(void *data,
-                                         const std::vector<int64_t> &shape) {
+                                         llvm::ArrayRef<int64_t> shape) {
   std::vector<int64_t> d = {(int64_t)(intptr_t)data, (int64_t)(intptr_t)data,
                             0};
   for (int64_t s : shape)
@@ -422,27 +424,54 @@ llvm::Error CpuExecutable::run(llvm::StringRef name,
   const FunctionSignature *sig = lookup(name);
   if (!sig)
     return makeError("no public function @" + name + " in the module");
-  if (args.size() != sig->arguments.size())
-    return makeError("@" + name + " takes " +
-                     llvm::Twine(sig->arguments.size()) + " arguments, got " +
-                     llvm::Twine(args.size()));
-  for (size_t i = 0; i < args.size(); ++i) {
-    const TensorSpec &spec = sig->arguments[i];
-    if (args[i]->kind() != spec.kind || args[i]->shape() != spec.shape)
-      return makeError("@" + name + " argument #" + llvm::Twine(i) +
-                       " must be " + describe(spec) + ", got " +
-                       describe({args[i]->kind(), args[i]->shape()}));
-  }
+  std::vector<TensorRef> argRefs;
+  for (const HostTensor *t : args)
+    argRefs.push_back({t->kind(), t->shape(), const_cast<void *>(t->data())});
   results.clear();
   for (const TensorSpec &spec : sig->results)
     results.emplace_back(spec.kind, spec.shape);
+  std::vector<TensorRef> resultRefs;
+  for (HostTensor &t : results)
+    resultRefs.push_back({t.kind(), t.shape(), t.data()});
+  return run(name, argRefs, resultRefs);
+}
+
+/// Checks `refs` against `specs`: "argument" or "result" `what`.
+static llvm::Error checkRefs(llvm::StringRef name, llvm::StringRef what,
+                             llvm::ArrayRef<TensorSpec> specs,
+                             llvm::ArrayRef<TensorRef> refs) {
+  if (refs.size() != specs.size())
+    return makeError("@" + name + " has " + llvm::Twine(specs.size()) + " " +
+                     what + "s, got " + llvm::Twine(refs.size()));
+  for (size_t i = 0; i < refs.size(); ++i) {
+    std::vector<int64_t> shape(refs[i].shape.begin(), refs[i].shape.end());
+    if (refs[i].kind != specs[i].kind || shape != specs[i].shape)
+      return makeError("@" + name + " " + what + " #" + llvm::Twine(i) +
+                       " must be " + describe(specs[i]) + ", got " +
+                       describe({refs[i].kind, shape}));
+    if (!refs[i].data && numElementsOf(shape) != 0)
+      return makeError("@" + name + " " + what + " #" + llvm::Twine(i) +
+                       " has no data");
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error CpuExecutable::run(llvm::StringRef name,
+                               llvm::ArrayRef<TensorRef> args,
+                               llvm::ArrayRef<TensorRef> results) {
+  const FunctionSignature *sig = lookup(name);
+  if (!sig)
+    return makeError("no public function @" + name + " in the module");
+  if (llvm::Error e = checkRefs(name, "argument", sig->arguments, args))
+    return e;
+  if (llvm::Error e = checkRefs(name, "result", sig->results, results))
+    return e;
 
   std::vector<std::vector<int64_t>> descriptors;
-  for (const HostTensor *t : args)
-    descriptors.push_back(
-        descriptorOf(const_cast<void *>(t->data()), t->shape()));
-  for (HostTensor &t : results)
-    descriptors.push_back(descriptorOf(t.data(), t.shape()));
+  for (const TensorRef &t : args)
+    descriptors.push_back(descriptorOf(t.data, t.shape));
+  for (const TensorRef &t : results)
+    descriptors.push_back(descriptorOf(t.data, t.shape));
   std::vector<void *> pointers(descriptors.size());
   std::vector<void *> packed(descriptors.size());
   for (size_t i = 0; i < descriptors.size(); ++i) {

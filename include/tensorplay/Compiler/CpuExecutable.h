@@ -14,6 +14,7 @@
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -73,6 +74,15 @@ struct TensorSpec {
   std::vector<int64_t> shape;
 };
 
+/// A dense, row-major tensor in memory the caller owns (a NumPy array, a
+/// tensorplay tensor): how the Python backend passes its inputs and outputs
+/// without copies. No alignment is required.
+struct TensorRef {
+  ElementKind kind;
+  llvm::ArrayRef<int64_t> shape;
+  void *data;
+};
+
 /// The signature of a public function, as seen after autocast. Results
 /// that a `tp.donate` attribute gives to an argument (Codegen/CPU/
 /// Donation.h) are not results: run() writes them into that argument's
@@ -119,6 +129,13 @@ public:
   llvm::Error run(llvm::StringRef name,
                   const std::vector<const HostTensor *> &args,
                   std::vector<HostTensor> &results);
+
+  /// Calls `name` on caller-owned memory: `args` and `results` must match
+  /// the signature's specs (checked) and must not overlap, except that the
+  /// arguments in `updatedArguments` are updated in place. The compiled code
+  /// writes the results into their buffers.
+  llvm::Error run(llvm::StringRef name, llvm::ArrayRef<TensorRef> args,
+                  llvm::ArrayRef<TensorRef> results);
 
 private:
   CpuExecutable() = default;

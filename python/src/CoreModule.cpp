@@ -1,0 +1,292 @@
+//===- CoreModule.cpp - tensorplay_mlir._core: the compiler API in Python -===//
+//
+// The Python binding (nanobind) of the compiler's C++ API
+// (tensorplay/Compiler): transform a tp module's text (autocast, autodiff)
+// and compile it for the CPU into an Executable whose functions run on
+// caller-owned memory: each tensor crosses as (address, dtype name, shape),
+// so the backend passes tensorplay tensors and NumPy arrays of every dtype,
+// bf16 included, without copies. The GIL is released while compiled code
+// runs. Diagnostics become RuntimeError messages with their locations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Compiler/Compiler.h"
+#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Runtime/Codegen.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <nanobind/nanobind.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
+
+#include <deque>
+#include <dlfcn.h>
+#include <mutex>
+
+namespace nb = nanobind;
+using namespace mlir;
+using namespace mlir::tp;
+
+namespace {
+
+/// Collects a context's diagnostics as "loc: error: message" lines.
+class DiagnosticCollector {
+public:
+  explicit DiagnosticCollector(MLIRContext &context)
+      : handler(&context, [this](Diagnostic &diag) {
+          llvm::raw_string_ostream os(text);
+          if (!text.empty())
+            os << "\n";
+          os << diag.getLocation() << ": ";
+          switch (diag.getSeverity()) {
+          case DiagnosticSeverity::Error:
+            os << "error: ";
+            break;
+          case DiagnosticSeverity::Warning:
+            os << "warning: ";
+            break;
+          default:
+            os << "note: ";
+            break;
+          }
+          os << diag;
+          for (Diagnostic &note : diag.getNotes())
+            os << "\n" << note.getLocation() << ": note: " << note;
+          return success();
+        }) {}
+
+  /// Raises RuntimeError with `what`, the diagnostics and `error`'s text.
+  [[noreturn]] void raise(const std::string &what, llvm::Error error) {
+    std::string message = what;
+    if (!text.empty())
+      message += "\n" + text;
+    if (error) {
+      std::string detail = llvm::toString(std::move(error));
+      if (message.find(detail) == std::string::npos)
+        message += "\n" + detail;
+    } else {
+      llvm::consumeError(std::move(error));
+    }
+    throw std::runtime_error(message);
+  }
+  [[noreturn]] void raise(const std::string &what) {
+    raise(what, llvm::Error::success());
+  }
+
+private:
+  std::string text;
+  ScopedDiagnosticHandler handler;
+};
+
+ElementKind kindNamed(const std::string &name) {
+  static const ElementKind kinds[] = {
+      ElementKind::F32, ElementKind::F64, ElementKind::F16, ElementKind::BF16,
+      ElementKind::I64, ElementKind::I32, ElementKind::I16, ElementKind::I8,
+      ElementKind::U8,  ElementKind::Bool};
+  for (ElementKind kind : kinds)
+    if (name == elementKindName(kind))
+      return kind;
+  throw nb::value_error(("unsupported dtype '" + name +
+                         "' (f32, f64, f16, bf16, i64, i32, i16, i8, u8, bool)")
+                            .c_str());
+}
+
+using Spec = std::tuple<std::string, std::vector<int64_t>>;
+using Buffer = std::tuple<uintptr_t, std::string, std::vector<int64_t>>;
+
+Spec specTuple(const TensorSpec &spec) {
+  return {elementKindName(spec.kind), spec.shape};
+}
+
+/// A parsed module in its own context, transformed stage by stage.
+OwningOpRef<ModuleOp> parse(MLIRContext &context, DiagnosticCollector &diags,
+                            const std::string &source) {
+  OwningOpRef<ModuleOp> module = parseModuleString(context, source);
+  if (!module)
+    diags.raise("tensorplay_mlir: the tp module does not parse");
+  return module;
+}
+
+struct TransformOptions {
+  std::string autocast;
+  bool keepIoTypes = false;
+  std::vector<std::string> autodiff;
+  std::vector<unsigned> wrt;
+};
+
+void transform(ModuleOp module, DiagnosticCollector &diags,
+               const TransformOptions &options) {
+  if (!options.autocast.empty() &&
+      failed(autocastModule(module, options.autocast, options.keepIoTypes)))
+    diags.raise("tensorplay_mlir: autocast '" + options.autocast + "' failed");
+  if (!options.autodiff.empty() &&
+      failed(autodiffModule(module, options.autodiff, options.wrt)))
+    diags.raise("tensorplay_mlir: autodiff failed");
+}
+
+std::string transformText(const std::string &source,
+                          const TransformOptions &options) {
+  MLIRContext context;
+  prepareCompilerContext(context);
+  DiagnosticCollector diags(context);
+  OwningOpRef<ModuleOp> module = parse(context, diags, source);
+  transform(*module, diags, options);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  module->print(os);
+  return text;
+}
+
+/// A compiled module: its context (which outlives the engine) and the JIT.
+class Executable {
+public:
+  Executable(const std::string &source, const TransformOptions &transforms,
+             const std::string &pipelineOptions, unsigned optLevel) {
+    prepareCompilerContext(context);
+    DiagnosticCollector diags(context);
+    OwningOpRef<ModuleOp> module = parse(context, diags, source);
+    transform(*module, diags, transforms);
+    CpuCompileOptions options;
+    options.pipelineOptions = pipelineOptions;
+    options.optLevel = optLevel;
+    auto compiled = CpuExecutable::compile(std::move(module), options);
+    if (!compiled)
+      diags.raise("tensorplay_mlir: CPU compilation failed",
+                  compiled.takeError());
+    exe = std::move(*compiled);
+  }
+
+  std::vector<std::string> functions() const {
+    std::vector<std::string> names;
+    for (const FunctionSignature &sig : exe->functions())
+      names.push_back(sig.name);
+    return names;
+  }
+
+  const FunctionSignature &signature(const std::string &name) const {
+    const FunctionSignature *sig = exe->lookup(name);
+    if (!sig)
+      throw nb::key_error(("no public function @" + name).c_str());
+    return *sig;
+  }
+
+  std::tuple<std::vector<Spec>, std::vector<Spec>, std::vector<unsigned>>
+  describe(const std::string &name) const {
+    const FunctionSignature &sig = signature(name);
+    std::vector<Spec> args, results;
+    for (const TensorSpec &spec : sig.arguments)
+      args.push_back(specTuple(spec));
+    for (const TensorSpec &spec : sig.results)
+      results.push_back(specTuple(spec));
+    return {args, results, sig.updatedArguments};
+  }
+
+  void run(const std::string &name, const std::vector<Buffer> &args,
+           const std::vector<Buffer> &results) {
+    std::deque<std::vector<int64_t>> shapes;
+    std::vector<TensorRef> argRefs = refs(args, shapes);
+    std::vector<TensorRef> resultRefs = refs(results, shapes);
+    llvm::Error error = llvm::Error::success();
+    {
+      nb::gil_scoped_release release;
+      // The codegen runtime reports errors through one process-wide slot:
+      // one compiled call at a time.
+      std::lock_guard<std::mutex> lock(runMutex());
+      error = exe->run(name, argRefs, resultRefs);
+    }
+    if (error)
+      throw std::runtime_error("tensorplay_mlir: " +
+                               llvm::toString(std::move(error)));
+  }
+
+private:
+  static std::mutex &runMutex() {
+    static std::mutex mutex;
+    return mutex;
+  }
+  static std::vector<TensorRef>
+  refs(const std::vector<Buffer> &buffers,
+       std::deque<std::vector<int64_t>> &shapes) {
+    std::vector<TensorRef> out;
+    for (const Buffer &b : buffers) {
+      shapes.push_back(std::get<2>(b));
+      out.push_back({kindNamed(std::get<1>(b)), shapes.back(),
+                     reinterpret_cast<void *>(std::get<0>(b))});
+    }
+    return out;
+  }
+
+  MLIRContext context{MLIRContext::Threading::DISABLED};
+  std::unique_ptr<CpuExecutable> exe;
+};
+
+/// Makes the codegen runtime's symbols visible to the JIT's symbol lookup
+/// (the process's global scope): Python loads extensions RTLD_LOCAL, and
+/// with them the libraries they need.
+void exposeRuntimeSymbols() {
+  Dl_info info;
+  if (dladdr(reinterpret_cast<void *>(&tp_rt_codegen_clear_error), &info) &&
+      info.dli_fname)
+    dlopen(info.dli_fname, RTLD_NOW | RTLD_GLOBAL | RTLD_NOLOAD);
+}
+
+} // namespace
+
+NB_MODULE(_core, m) {
+  m.doc() = "tensorplay-autocast's compiler API: transform tp modules and "
+            "compile them for the CPU";
+  exposeRuntimeSymbols();
+
+  m.def(
+      "transform",
+      [](const std::string &source, const std::string &autocast,
+         bool keepIoTypes, const std::vector<std::string> &autodiff,
+         const std::vector<unsigned> &wrt) {
+        return transformText(source, {autocast, keepIoTypes, autodiff, wrt});
+      },
+      nb::arg("source"), nb::arg("autocast") = "",
+      nb::arg("keep_io_types") = false,
+      nb::arg("autodiff") = std::vector<std::string>(),
+      nb::arg("wrt") = std::vector<unsigned>(),
+      "Runs tp-autocast (target 'cpu:bf16', ...) and then tp-autodiff (for "
+      "the named functions, w.r.t. the argument indices `wrt`) on a tp "
+      "module's text; returns the transformed text.");
+
+  m.def("has_onednn", &cpuLoweringHasOneDNN,
+        "Whether the CPU lowering calls oneDNN.");
+
+  nb::class_<Executable>(m, "Executable",
+                         "A tp module compiled for the host CPU.")
+      .def(
+          "__init__",
+          [](Executable *self, const std::string &source,
+             const std::string &autocast, bool keepIoTypes,
+             const std::vector<std::string> &autodiff,
+             const std::vector<unsigned> &wrt,
+             const std::string &pipelineOptions, unsigned optLevel) {
+            new (self) Executable(source, {autocast, keepIoTypes, autodiff, wrt},
+                                  pipelineOptions, optLevel);
+          },
+          nb::arg("source"), nb::arg("autocast") = "",
+          nb::arg("keep_io_types") = false,
+          nb::arg("autodiff") = std::vector<std::string>(),
+          nb::arg("wrt") = std::vector<unsigned>(),
+          nb::arg("pipeline_options") = "", nb::arg("opt_level") = 3,
+          "Parses `source`, applies `transform`'s stages, lowers with "
+          "tp-lower-to-cpu (`pipeline_options`) and JIT-compiles it. Raises "
+          "RuntimeError with the diagnostics.")
+      .def("functions", &Executable::functions,
+           "The public functions' names, in module order.")
+      .def("signature", &Executable::describe, nb::arg("name"),
+           "(arguments, results, updated argument indices) of `name`, each "
+           "spec a (dtype name, shape) tuple.")
+      .def("run", &Executable::run, nb::arg("name"), nb::arg("args"),
+           nb::arg("results"),
+           "Runs `name` on (address, dtype name, shape) buffers the caller "
+           "owns (dense, row-major), writing the results into `results`; "
+           "checks them against the signature. Releases the GIL.");
+}

@@ -1,0 +1,11 @@
+"""tensorplay-mlir: the ``mlir`` backend of ``tensorplay.compile``.
+
+``tensorplay.compile(model, backend="mlir")`` finds it through the
+``tensorplay_compiler_backends`` entry point. The graph is translated to the
+tp dialect (:mod:`tensorplay_mlir.translate`), compiled to CPU code with the
+autocast state it is called under, and run on the tensors' own memory.
+"""
+
+from ._core import Executable, transform, has_onednn  # noqa: F401
+
+__all__ = ["Executable", "transform", "has_onednn"]
