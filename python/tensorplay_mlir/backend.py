@@ -1,0 +1,93 @@
+"""``tensorplay.compile(model, backend="mlir")``: the backend entry point.
+
+``backend(gm, example_inputs, **kwargs)`` translates the captured graph to
+the tp dialect and returns a :class:`~tensorplay_mlir.compiled.CompiledGraph`,
+which compiles it for the CPU on first use per autocast state and runs it on
+the tensors' memory. Options (``tensorplay.compile(..., options={...})``):
+
+- ``fallback`` (default True): a graph with a node the translator cannot
+  express runs on the graph's own Python executor, with one warning naming
+  the node and its target; False makes that an error.
+- ``autocast``: ``"cpu:bf16"``/``"cpu:fp16"`` compiles for that target
+  whatever the ambient state; ``"off"`` compiles without autocast. Default:
+  the ambient ``tensorplay.autocast`` state of each call.
+- ``keep_io_types`` (default False): results keep the graph's dtypes instead
+  of eager autocast's (f32 logits instead of bf16).
+- ``pipeline``: tp-lower-to-cpu options, e.g. ``"use-onednn=0"``.
+
+A ``with tensorplay.autocast(...)`` written inside the compiled function is
+lost by the frontend before the backend sees the graph (both 1.0 and 1.1);
+enter autocast around the call instead, or pass ``options={"autocast": ...}``.
+"""
+
+import warnings
+
+from . import dtypes
+from .compiled import CompiledGraph, ambient_autocast
+from .translate import UnsupportedNode, translate
+
+_OPTIONS = {"fallback", "autocast", "keep_io_types", "pipeline"}
+_warned = set()
+
+
+class BackendError(RuntimeError):
+    pass
+
+
+def _autocast_option(value):
+    if value is None:
+        return None
+    if value in ("off", "none", "", False):
+        return ""
+    if not isinstance(value, str) or ":" not in value:
+        raise BackendError(f"tensorplay_mlir: options['autocast'] must be "
+                           f"'cpu:bf16', 'cpu:fp16' or 'off', got {value!r}")
+    device, dtype = value.split(":", 1)
+    if device != "cpu" or dtype not in ("bf16", "fp16", "f16"):
+        raise BackendError(f"tensorplay_mlir: options['autocast']={value!r}: "
+                           "this backend compiles for the CPU: 'cpu:bf16' or "
+                           "'cpu:fp16'")
+    return f"cpu:{'fp16' if dtype == 'f16' else dtype}"
+
+
+def carries_casts(gm):
+    """Whether the graph already holds autocast's decisions (tensorplay
+    1.1's AOT path traces under the ambient autocast): half-precision
+    values appear in its metadata."""
+    for node in gm.graph.nodes:
+        meta = node.meta.get("tensor_meta")
+        dtype = getattr(meta, "dtype", None)
+        if dtype is not None and dtypes.dtype_name(dtype) in ("bfloat16",
+                                                              "float16"):
+            return True
+    return False
+
+
+def backend(gm, example_inputs, **kwargs):
+    options = dict(kwargs.get("options") or {})
+    unknown = set(options) - _OPTIONS
+    if unknown:
+        raise BackendError(f"tensorplay_mlir: unknown options {sorted(unknown)}"
+                           f" (known: {sorted(_OPTIONS)})")
+    fallback = options.get("fallback", True)
+    name = kwargs.get("name") or getattr(gm, "__class__", type(gm)).__name__
+    try:
+        program = translate(gm, example_inputs)
+    except UnsupportedNode as e:
+        if not fallback:
+            raise BackendError(f"tensorplay_mlir: cannot compile graph "
+                               f"'{name}': {e}") from e
+        key = (id(gm.graph), e.node.name)
+        if key not in _warned:
+            _warned.add(key)
+            warnings.warn(f"tensorplay_mlir: graph '{name}' runs on its "
+                          f"Python executor: {e}", RuntimeWarning,
+                          stacklevel=2)
+        return gm
+    casts = carries_casts(gm)
+    return CompiledGraph(
+        gm, program, autocast=_autocast_option(options.get("autocast")),
+        keep_io_types=bool(options.get("keep_io_types", False)),
+        carries_casts=casts,
+        traced_autocast=ambient_autocast("cpu") if casts else "",
+        pipeline=options.get("pipeline", ""), name=name)

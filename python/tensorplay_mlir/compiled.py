@@ -1,0 +1,247 @@
+"""The callable the backend returns: compiled variants chosen at call time.
+
+One translated graph (a :class:`~tensorplay_mlir.translate.Program`) is
+compiled lazily into variants keyed by
+
+- the autocast target it is compiled for: read from the ambient state
+  (``tensorplay.is_autocast_enabled('cpu')``, ``get_autocast_dtype``) at
+  every call, because the frontend neither records autocast in the graph nor
+  keys its cache on it; fixed by ``options={"autocast": "cpu:bf16"}``; none
+  for graphs that already carry autocast's casts (tensorplay 1.1's AOT path);
+- which arguments require grad, when autograd records the call: that
+  variant also holds ``@forward_vjp_grad`` (tp-autodiff of the cotangent
+  contraction), which the backward of a ``tensorplay.autograd.Function``
+  runs.
+
+Every call checks each input's shape and dtype against the translated
+graph (the frontend's memo, keyed on tensor id and version, can hand over
+others when memory is reused) and refuses a mismatch with a clear error.
+"""
+
+import threading
+
+import tensorplay
+
+from . import _core, dtypes
+from .translate import Leaf
+
+
+class GuardError(RuntimeError):
+    """A call with inputs the compiled graph was not made for."""
+
+
+class AutocastMismatchError(RuntimeError):
+    """A graph traced with autocast's casts called under another state."""
+
+
+def ambient_autocast(device="cpu"):
+    """The tp-autocast target of the ambient autocast state, or ''."""
+    if not tensorplay.is_autocast_enabled(device):
+        return ""
+    return dtypes.autocast_target(device, tensorplay.get_autocast_dtype(device))
+
+
+class Variant:
+    """One compiled module: @forward (and, for training, @forward_vjp_grad)."""
+
+    def __init__(self, program, autocast, keep_io_types, wrt, pipeline):
+        self.wrt = wrt
+        source = program.module_text(vjp=wrt is not None)
+        autodiff = ["forward_vjp"] if wrt is not None else []
+        self.exe = _core.Executable(source, autocast=autocast,
+                                    keep_io_types=keep_io_types,
+                                    autodiff=autodiff, wrt=list(wrt or []),
+                                    pipeline_options=pipeline)
+        self.arg_specs, self.result_specs, self.updated = \
+            self.exe.signature("forward")
+        self.result_dtypes = [dtypes.from_kind(k) for k, _ in self.result_specs]
+        self.cot_results = program.differentiable_results()
+        if wrt is not None:
+            grad_args, grad_results, _ = self.exe.signature("forward_vjp_grad")
+            self.grad_arg_specs = grad_args
+            self.grad_result_specs = grad_results[1:]  # after the scalar
+            self.grad_results = grad_results
+
+    def forward(self, tensors):
+        outs = [tensorplay.empty(tuple(shape), dtype=dt)
+                for (_, shape), dt in zip(self.result_specs,
+                                          self.result_dtypes)]
+        self.exe.run("forward", _buffers(tensors, self.arg_specs),
+                     _buffers(outs, self.result_specs))
+        return outs
+
+    def vjp(self, tensors, cotangents):
+        """d(sum_k <result_k, cotangent_k>)/d(argument) for the wrt
+        arguments; `cotangents` per floating result (None: zero)."""
+        cots = []
+        for k, g in zip(self.cot_results, cotangents):
+            _, shape = self.result_specs[k]
+            if g is None:
+                g = tensorplay.zeros(tuple(shape), dtype=tensorplay.float32)
+            elif g.dtype != tensorplay.float32:
+                g = g.float()  # bf16/f16 -> f32 is exact
+            cots.append(g)
+        outs = [tensorplay.empty(tuple(shape), dtype=dtypes.from_kind(kind))
+                for kind, shape in self.grad_results]
+        self.exe.run("forward_vjp_grad",
+                     _buffers(list(tensors) + cots, self.grad_arg_specs),
+                     _buffers(outs, self.grad_results))
+        return outs[1:]
+
+
+def _buffers(tensors, specs):
+    buffers = []
+    for t, (kind, shape) in zip(tensors, specs):
+        if not t.is_contiguous():
+            raise GuardError("internal: a non-contiguous tensor reached the "
+                             "compiled code")
+        buffers.append((t.data_ptr(), kind, list(shape)))
+    return buffers
+
+
+class CompiledGraph:
+    """What `backend` returns for a graph it could translate."""
+
+    def __init__(self, gm, program, *, autocast=None, keep_io_types=False,
+                 carries_casts=False, traced_autocast="", pipeline="",
+                 name="graph"):
+        self.gm = gm
+        self.program = program
+        self.fixed_autocast = autocast
+        self.keep_io_types = keep_io_types
+        self.carries_casts = carries_casts
+        self.traced_autocast = traced_autocast
+        self.pipeline = pipeline
+        self.name = name
+        self.variants = {}
+        self.lock = threading.Lock()
+        self.specs = [(a.elt, tuple(a.shape)) for a in program.arguments]
+        self.is_backward = any(n.meta.get("is_backward", False)
+                               for n in gm.graph.nodes)
+
+    # --- choosing the variant --------------------------------------------
+    def autocast_target(self):
+        if self.fixed_autocast is not None:
+            return self.fixed_autocast
+        ambient = ambient_autocast("cpu")
+        if self.carries_casts:
+            if not self.is_backward and ambient != self.traced_autocast:
+                raise AutocastMismatchError(
+                    f"tensorplay_mlir: graph '{self.name}' was traced with "
+                    f"autocast's casts for {self.traced_autocast or 'no autocast'} "
+                    f"and is now called under {ambient or 'no autocast'}: "
+                    "tensorplay.compile does not key its cache on the autocast "
+                    "state, so it reuses a graph whose dtypes were decided for "
+                    "another state. Compile one function per autocast state "
+                    "(e.g. tensorplay.compile(model) inside and outside the "
+                    "autocast region separately) or pass "
+                    "options={'autocast': ...}.")
+            return ""
+        return ambient
+
+    def variant(self, autocast, wrt):
+        key = (autocast, wrt)
+        variant = self.variants.get(key)
+        if variant is None:
+            with self.lock:
+                variant = self.variants.get(key)
+                if variant is None:
+                    variant = Variant(self.program, autocast,
+                                      self.keep_io_types, wrt, self.pipeline)
+                    self.variants[key] = variant
+        return variant
+
+    # --- inputs -----------------------------------------------------------
+    def gather(self, args):
+        tensors = []
+        for i, source in enumerate(self.program.inputs):
+            if source.kind == "placeholder":
+                if source.index >= len(args):
+                    raise GuardError(
+                        f"tensorplay_mlir: graph '{self.name}' takes input "
+                        f"#{source.index}, got {len(args)} arguments")
+                t = args[source.index]
+            elif source.kind == "attr":
+                t = self.gm
+                for part in source.name.split("."):
+                    t = getattr(t, part)
+            else:
+                t = source.tensor
+            self.check(i, source, t)
+            if not t.is_contiguous():
+                t = t.contiguous()
+            tensors.append(t)
+        return tensors
+
+    def check(self, i, source, t):
+        elt, shape = self.specs[i]
+        if not isinstance(t, tensorplay.Tensor):
+            raise GuardError(f"tensorplay_mlir: graph '{self.name}' input "
+                             f"{_describe(source)} must be a tensor, got "
+                             f"{type(t).__name__}")
+        got_shape = tuple(t.shape)
+        try:
+            got_elt = dtypes.mlir_type(t.dtype)
+        except dtypes.UnsupportedDtype:
+            got_elt = str(t.dtype)
+        if got_shape != shape or got_elt != elt:
+            raise GuardError(
+                f"tensorplay_mlir: graph '{self.name}' was compiled for input "
+                f"{_describe(source)} of shape {list(shape)} and dtype {elt}, "
+                f"but is called with shape {list(got_shape)} and dtype "
+                f"{got_elt}. tensorplay.compile's memo keys on tensor id and "
+                "version, which memory reuse breaks; call the compiled "
+                "function again with fresh tensors or recompile "
+                "(tensorplay.compile the model anew).")
+
+    # --- calling ----------------------------------------------------------
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            raise GuardError(f"tensorplay_mlir: graph '{self.name}' takes "
+                             f"positional inputs only, got keywords "
+                             f"{sorted(kwargs)}")
+        tensors = self.gather(args)
+        autocast = self.autocast_target()
+        wrt = None
+        if tensorplay.is_grad_enabled():
+            mask = tuple(i for i, (t, (elt, _)) in enumerate(
+                zip(tensors, self.specs))
+                if t.requires_grad and elt in dtypes.FLOATING)
+            if mask and self.program.differentiable_results():
+                wrt = mask
+        variant = self.variant(autocast, wrt)
+        if wrt is None:
+            results = variant.forward(tensors)
+        else:
+            from .autograd import apply_compiled
+            results = apply_compiled(variant, tensors)
+        return self.rebuild(self.program.outputs, results, args)
+
+    def rebuild(self, template, results, args):
+        if isinstance(template, list):
+            return [self.rebuild(t, results, args) for t in template]
+        if isinstance(template, Leaf):
+            kind, value = template
+            if kind == "result":
+                return results[value]
+            if kind == "input":
+                if value.kind == "placeholder":
+                    return args[value.index]
+                if value.kind == "attr":
+                    t = self.gm
+                    for part in value.name.split("."):
+                        t = getattr(t, part)
+                    return t
+                return value.tensor
+            return value
+        if isinstance(template, tuple):
+            return tuple(self.rebuild(t, results, args) for t in template)
+        return template
+
+
+def _describe(source):
+    if source.kind == "placeholder":
+        return f"#{source.index}"
+    if source.kind == "attr":
+        return f"'{source.name}'"
+    return "(a captured tensor)"

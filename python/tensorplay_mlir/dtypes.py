@@ -1,0 +1,59 @@
+"""Element types: tensorplay dtypes, MLIR element types and _core kind names."""
+
+import tensorplay
+
+# tensorplay dtype name -> (MLIR element type, _core kind name).
+_TABLE = {
+    "float32": ("f32", "f32"),
+    "float64": ("f64", "f64"),
+    "float16": ("f16", "f16"),
+    "bfloat16": ("bf16", "bf16"),
+    "int64": ("i64", "i64"),
+    "int32": ("i32", "i32"),
+    "int16": ("i16", "i16"),
+    "int8": ("i8", "i8"),
+    "uint8": ("ui8", "u8"),
+    "bool": ("i1", "bool"),
+}
+
+FLOATING = {"f32", "f64", "f16", "bf16"}
+
+
+class UnsupportedDtype(ValueError):
+    pass
+
+
+def dtype_name(dtype):
+    """'float32' for tensorplay.float32."""
+    return str(dtype).rsplit(".", 1)[-1]
+
+
+def mlir_type(dtype):
+    name = dtype_name(dtype)
+    if name not in _TABLE:
+        raise UnsupportedDtype(f"dtype {dtype} has no tp element type")
+    return _TABLE[name][0]
+
+
+def kind_name(dtype):
+    name = dtype_name(dtype)
+    if name not in _TABLE:
+        raise UnsupportedDtype(f"dtype {dtype} has no tp element type")
+    return _TABLE[name][1]
+
+
+_BY_KIND = {kind: getattr(tensorplay, name) for name, (_, kind) in _TABLE.items()}
+
+
+def from_kind(kind):
+    """The tensorplay dtype of a _core kind name ('bf16' -> bfloat16)."""
+    return _BY_KIND[kind]
+
+
+def autocast_target(device, dtype):
+    """The tp-autocast target for an autocast state: 'cpu:bf16', 'cpu:fp16'."""
+    short = {"bfloat16": "bf16", "float16": "fp16"}.get(dtype_name(dtype))
+    if short is None:
+        raise UnsupportedDtype(f"autocast dtype {dtype} (the tp tables know "
+                               "bfloat16 and float16)")
+    return f"{device}:{short}"

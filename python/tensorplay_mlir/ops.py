@@ -1,0 +1,446 @@
+"""Graph targets -> tp ops, one handler per canonical target name.
+
+A target arrives as a function (``tensorplay.nn.functional.linear``,
+``operator.add``, ``tensorplay.functional.exp``), a method name (``'exp'``,
+``'view'``) or, in tensorplay 1.1's operator graphs, an OpOverload
+(``tp.linear.default``); :func:`canonical_name` maps all of them to one name
+('linear', 'add', 'exp'), so that each op is written once. A handler gets
+the translator, the node and its resolved arguments (Values for tensors) and
+returns the node's Value (or a Python value); it raises UnsupportedNode (or
+TypeError/ValueError, which the translator reports the same way) for
+arguments the tp op cannot express.
+"""
+
+import operator
+
+from . import dtypes
+
+HANDLERS = {}
+
+_OPERATOR_NAMES = {
+    operator.add: "add", operator.iadd: "add", operator.sub: "sub",
+    operator.isub: "sub", operator.mul: "mul", operator.imul: "mul",
+    operator.truediv: "truediv", operator.itruediv: "truediv",
+    operator.neg: "neg", operator.matmul: "matmul", operator.getitem:
+    "getitem", operator.pow: "pow",
+}
+
+# Method and function spellings of the same op.
+_ALIASES = {"div": "truediv", "divide": "truediv", "multiply": "mul",
+            "subtract": "sub", "absolute": "abs", "true_divide": "truediv",
+            "_softmax": "softmax", "_log_softmax": "log_softmax"}
+
+
+def canonical_name(node):
+    target = node.target
+    if isinstance(target, str):
+        name = target
+    elif target in _OPERATOR_NAMES:
+        name = _OPERATOR_NAMES[target]
+    else:
+        # An OpOverload ('tp.linear.default') names its packet first.
+        packet = getattr(target, "_overloadpacket", None)
+        name = getattr(packet, "__name__", None) or getattr(
+            target, "__name__", None) or str(target)
+        if "." in name:
+            parts = name.split(".")
+            name = parts[1] if len(parts) > 2 else parts[-1]
+        module = getattr(target, "__module__", "") or ""
+        if packet is None and not (module.startswith("tensorplay") or
+                                   module in ("builtins", "_operator")):
+            return f"{module}.{name}"
+    return _ALIASES.get(name, name)
+
+
+def handles(*names):
+    def register(fn):
+        for name in names:
+            HANDLERS[name] = fn
+        return fn
+    return register
+
+
+class Unsupported(ValueError):
+    pass
+
+
+def _value(tr, x):
+    from .translate import Value
+    if not isinstance(x, Value):
+        raise Unsupported(f"expected a tensor, got {type(x).__name__}")
+    return x
+
+
+def _is_value(x):
+    from .translate import Value
+    return isinstance(x, Value)
+
+
+def _result(node):
+    from .translate import Translator
+    return Translator.meta_of(node)
+
+
+def _scalar_elt(x, tensor):
+    """The element type of the 0-d constant for Python scalar `x` beside
+    `tensor`: a wrapped number never changes a tensor's dtype in PyTorch's
+    promotion, so floats become f32 (f64 beside f64: the value keeps full
+    precision beside a bf16 or f16 tensor, as eager's opmath does) and ints
+    take an integer tensor's type."""
+    if isinstance(x, bool):
+        return "i1" if tensor is None or tensor.elt == "i1" else tensor.elt
+    if isinstance(x, float) or (tensor is not None and tensor.elt in
+                                dtypes.FLOATING):
+        return "f64" if tensor is not None and tensor.elt == "f64" else "f32"
+    return tensor.elt if tensor is not None else "i64"
+
+
+def _operand(tr, x, other):
+    if _is_value(x):
+        return x
+    if isinstance(x, (bool, int, float)):
+        return tr.constant(x, _scalar_elt(x, other if _is_value(other)
+                                          else None))
+    raise Unsupported(f"operand of type {type(x).__name__}")
+
+
+def _dim(d, rank):
+    d = int(d)
+    if not -rank <= d < max(rank, 1):
+        raise Unsupported(f"dimension {d} out of range for rank {rank}")
+    return d
+
+
+# --- element-wise -----------------------------------------------------------
+
+_UNARY = ["exp", "log", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid",
+          "erf", "abs", "neg", "relu", "silu", "reciprocal", "log1p", "expm1",
+          "log2", "log10", "tan", "asin", "acos", "sinh", "cosh", "erfinv"]
+
+
+def _unary(op):
+    def handler(tr, node, x, *rest, **kwargs):
+        x = _value(tr, x)
+        kwargs.pop("inplace", None)
+        if rest and not (op == "relu" and rest == (False,)):
+            raise Unsupported(f"extra arguments {rest}")
+        if kwargs:
+            raise Unsupported(f"keyword arguments {sorted(kwargs)}")
+        shape, elt = _result(node)
+        return tr.emit(op, [x], shape, elt)
+    return handler
+
+
+for _op in _UNARY:
+    HANDLERS[_op] = _unary(_op)
+
+
+@handles("gelu")
+def _gelu(tr, node, x, approximate="none"):
+    if approximate != "none":
+        raise Unsupported(f"approximate='{approximate}'")
+    shape, elt = _result(node)
+    return tr.emit("gelu", [_value(tr, x)], shape, elt)
+
+
+_BINARY = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div",
+           "maximum": "maximum", "minimum": "minimum"}
+
+
+def _binary(op):
+    def handler(tr, node, a, b, **kwargs):
+        alpha = kwargs.pop("alpha", 1)
+        if kwargs.pop("rounding_mode", None) is not None:
+            raise Unsupported("rounding_mode")
+        if kwargs:
+            raise Unsupported(f"keyword arguments {sorted(kwargs)}")
+        if not _is_value(a) and not _is_value(b):
+            return {"add": operator.add, "sub": operator.sub,
+                    "mul": operator.mul, "div": operator.truediv,
+                    "maximum": max, "minimum": min}[op](a, b)
+        if alpha != 1:
+            if not isinstance(alpha, (int, float)):
+                raise Unsupported("alpha")
+            b = _operand(tr, b, a)
+            shape_b = b.shape
+            b = tr.emit("mul", [b, tr.constant(alpha, _scalar_elt(alpha, b))],
+                        shape_b, b.elt)
+        a_val = _operand(tr, a, b)
+        b_val = _operand(tr, b, a)
+        shape, elt = _result(node)
+        return tr.emit(op, [a_val, b_val], shape, elt)
+    return handler
+
+
+for _name, _op in _BINARY.items():
+    HANDLERS[_name] = _binary(_op)
+
+
+@handles("pow")
+def _pow(tr, node, x, exponent):
+    if not _is_value(x):
+        raise Unsupported("a scalar base")
+    shape, elt = _result(node)
+    if isinstance(exponent, (int, float)) and not isinstance(exponent, bool):
+        from .translate import format_float
+        return tr.emit("pow", [x], shape, elt,
+                       f"scalar_exponent = {format_float(exponent)} : f64")
+    raise Unsupported("a tensor exponent")
+
+
+# --- products and layers ----------------------------------------------------
+
+@handles("matmul", "mm", "bmm")
+def _matmul(tr, node, a, b):
+    shape, elt = _result(node)
+    op = canonical_name(node)
+    return tr.emit(op, [_value(tr, a), _value(tr, b)], shape, elt)
+
+
+@handles("linear")
+def _linear(tr, node, x, weight, bias=None):
+    shape, elt = _result(node)
+    x, weight = _value(tr, x), _value(tr, weight)
+    if bias is None:
+        return tr.emit("linear", [x, weight], shape, elt)
+    bias = _value(tr, bias)
+    return tr.emit("linear", [x, weight, bias], shape, elt,
+                   operand_format=f"{x.ssa}, {weight.ssa} bias({bias.ssa})")
+
+
+def _pair(v, n):
+    if isinstance(v, (list, tuple)):
+        if len(v) != n:
+            raise Unsupported(f"expected {n} values, got {v}")
+        return [int(i) for i in v]
+    return [int(v)] * n
+
+
+@handles("conv1d", "conv2d", "conv3d")
+def _conv(tr, node, x, weight, bias=None, stride=1, padding=0, dilation=1,
+          groups=1):
+    op = canonical_name(node)
+    n = int(op[-2])
+    if isinstance(padding, str):
+        raise Unsupported(f"padding='{padding}'")
+    shape, elt = _result(node)
+    x, weight = _value(tr, x), _value(tr, weight)
+    attrs = (f"stride = {_array(_pair(stride, n))}, padding = "
+             f"{_array(_pair(padding, n))}, dilation = "
+             f"{_array(_pair(dilation, n))}, groups = {int(groups)} : i64")
+    if bias is None:
+        return tr.emit(op, [x, weight], shape, elt, attrs)
+    bias = _value(tr, bias)
+    return tr.emit(op, [x, weight, bias], shape, elt, attrs,
+                   operand_format=f"{x.ssa}, {weight.ssa} bias({bias.ssa})")
+
+
+def _array(values):
+    from .translate import array_attr
+    return array_attr(values)
+
+
+@handles("layer_norm")
+def _layer_norm(tr, node, x, normalized_shape, weight=None, bias=None,
+                eps=1e-5):
+    from .translate import format_float
+    shape, elt = _result(node)
+    x = _value(tr, x)
+    operands, text = [x], x.ssa
+    if weight is not None:
+        operands.append(_value(tr, weight))
+        text += f" weight({weight.ssa})"
+    if bias is not None:
+        operands.append(_value(tr, bias))
+        text += f" bias({bias.ssa})"
+    attrs = (f"normalized_shape = {_array(list(normalized_shape))}, "
+             f"eps = {format_float(eps)} : f64")
+    return tr.emit("layer_norm", operands, shape, elt, attrs,
+                   operand_format=text)
+
+
+@handles("softmax", "log_softmax")
+def _softmax(tr, node, x, dim=None, *rest, dtype=None, **kwargs):
+    # F.softmax(input, dim, _stacklevel, dtype); _softmax(x, dim, half_to_float)
+    if dim is None:
+        raise Unsupported("softmax without dim")
+    if dtype is not None or any(r not in (None, False, 3) for r in rest):
+        raise Unsupported("dtype")
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    return tr.emit(canonical_name(node), [x], shape, elt,
+                   f"dim = {_dim(dim, x.rank)} : i64")
+
+
+def _reduction(value):
+    if value not in ("mean", "sum", "none"):
+        raise Unsupported(f"reduction='{value}'")
+    return f"reduction = #tp.reduction<{value}>"
+
+
+@handles("cross_entropy", "nll_loss")
+def _class_loss(tr, node, x, target, weight=None, size_average=None,
+                ignore_index=-100, reduce=None, reduction="mean",
+                label_smoothing=0.0):
+    from .translate import format_float
+    if size_average is not None or reduce is not None:
+        raise Unsupported("size_average/reduce (deprecated)")
+    op = canonical_name(node)
+    shape, elt = _result(node)
+    x, target = _value(tr, x), _value(tr, target)
+    operands, text = [x, target], f"{x.ssa}, {target.ssa}"
+    if weight is not None:
+        weight = _value(tr, weight)
+        operands.append(weight)
+        text += f" weight({weight.ssa})"
+    attrs = f"ignore_index = {int(ignore_index)} : i64, {_reduction(reduction)}"
+    if op == "cross_entropy":
+        attrs += f", label_smoothing = {format_float(label_smoothing)} : f64"
+    elif label_smoothing:
+        raise Unsupported("label_smoothing")
+    return tr.emit(op, operands, shape, elt, attrs, operand_format=text)
+
+
+@handles("mse_loss", "l1_loss")
+def _pointwise_loss(tr, node, x, target, size_average=None, reduce=None,
+                    reduction="mean"):
+    if size_average is not None or reduce is not None:
+        raise Unsupported("size_average/reduce (deprecated)")
+    shape, elt = _result(node)
+    return tr.emit(canonical_name(node), [_value(tr, x), _value(tr, target)],
+                   shape, elt, _reduction(reduction))
+
+
+@handles("embedding")
+def _embedding(tr, node, indices, weight, padding_idx=None, max_norm=None,
+               norm_type=2.0, scale_grad_by_freq=False, sparse=False):
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise Unsupported("max_norm/scale_grad_by_freq/sparse")
+    shape, elt = _result(node)
+    weight, indices = _value(tr, weight), _value(tr, indices)
+    attrs = f"padding_idx = {int(padding_idx)} : i64" \
+        if padding_idx is not None else ""
+    return tr.emit("embedding", [weight, indices], shape, elt, attrs)
+
+
+@handles("dropout")
+def _dropout(tr, node, x, p=0.5, training=True, inplace=False):
+    if training and p:
+        raise Unsupported("dropout in training mode (its random mask would "
+                          "differ from eager's)")
+    return _value(tr, x)
+
+
+# --- reductions -------------------------------------------------------------
+
+@handles("sum", "mean")
+def _reduce(tr, node, x, dim=None, keepdim=False, *, dtype=None):
+    if dtype is not None:
+        raise Unsupported("dtype")
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    attrs = []
+    if dim is not None:
+        dims = dim if isinstance(dim, (list, tuple)) else [dim]
+        attrs.append(f"dim = {_array([_dim(d, x.rank) for d in dims])}")
+    if keepdim:
+        attrs.append("keepdim = true")
+    return tr.emit(canonical_name(node), [x], shape, elt, ", ".join(attrs))
+
+
+# --- layout -----------------------------------------------------------------
+
+@handles("view", "reshape", "flatten", "unsqueeze", "squeeze", "view_as",
+         "reshape_as", "unflatten")
+def _reshape(tr, node, x, *args, **kwargs):
+    """Every reshape-like op is tp.reshape to the node's static shape."""
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    if tuple(shape) == tuple(x.shape):
+        return x
+    return tr.emit("reshape", [x], shape, elt, f"shape = {_array(shape)}")
+
+
+@handles("transpose", "swapaxes")
+def _transpose(tr, node, x, dim0, dim1):
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    return tr.emit("transpose", [x], shape, elt,
+                   f"dim0 = {_dim(dim0, x.rank)} : i64, "
+                   f"dim1 = {_dim(dim1, x.rank)} : i64")
+
+
+@handles("t")
+def _t(tr, node, x):
+    x = _value(tr, x)
+    if x.rank < 2:
+        return x
+    return _transpose(tr, node, x, 0, 1)
+
+
+@handles("permute")
+def _permute(tr, node, x, *dims):
+    x = _value(tr, x)
+    if len(dims) == 1 and isinstance(dims[0], (list, tuple)):
+        dims = dims[0]
+    shape, elt = _result(node)
+    return tr.emit("permute", [x], shape, elt,
+                   f"dims = {_array([_dim(d, x.rank) % max(x.rank, 1) for d in dims])}")
+
+
+@handles("contiguous", "clone", "detach", "alias")
+def _identity(tr, node, x, *args, **kwargs):
+    """Values are immutable in tp: copies and layout changes are no-ops."""
+    return _value(tr, x)
+
+
+@handles("cat", "concat", "stack")
+def _cat(tr, node, tensors, dim=0):
+    values = [_value(tr, t) for t in tensors]
+    shape, elt = _result(node)
+    op = "stack" if canonical_name(node) == "stack" else "cat"
+    rank = values[0].rank + (1 if op == "stack" else 0)
+    return tr.emit(op, values, shape, elt, f"dim = {_dim(dim, rank)} : i64",
+                   operand_format="[" + ", ".join(v.ssa for v in values) + "]")
+
+
+# --- casts and Python-level values -------------------------------------------
+
+def _cast_to(tr, node, x):
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    return tr.cast(x, elt)
+
+
+@handles("to", "type")
+def _to(tr, node, x, *args, **kwargs):
+    """x.to(dtype), x.to('cpu'), x.to(device, dtype): a cast on the CPU."""
+    for a in list(args) + [kwargs.get("device")]:
+        if a is not None and "device" in type(a).__name__.lower() or \
+                isinstance(a, str):
+            if str(a).split(":")[0] != "cpu":
+                raise Unsupported(f"device '{a}'")
+    return _cast_to(tr, node, x)
+
+
+for _name in ("float", "double", "half", "bfloat16", "long", "int", "bool",
+              "type_as", "_to_copy"):
+    HANDLERS[_name] = lambda tr, node, x, *a, **k: _cast_to(tr, node, x)
+
+
+@handles("getitem")
+def _getitem(tr, node, container, index):
+    if _is_value(container):
+        raise Unsupported("tensor indexing/slicing (no tp slice op yet)")
+    return container[index]
+
+
+@handles("size")
+def _size(tr, node, x, dim=None):
+    x = _value(tr, x)
+    return tuple(x.shape) if dim is None else x.shape[_dim(dim, x.rank)]
+
+
+@handles("dim")
+def _rank(tr, node, x):
+    return _value(tr, x).rank

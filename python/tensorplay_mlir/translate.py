@@ -1,0 +1,369 @@
+"""Translation of a captured tensorplay graph into a tp-dialect module.
+
+The graph is FX-like (``placeholder``, ``get_attr``, ``call_function``,
+``call_method``, ``output``). Every node's shape and dtype come from its
+``meta['tensor_meta']`` (static shapes: the frontend specializes on them).
+Tensor placeholders, parameters (``get_attr``) and tensors that appear as
+literals in ``args`` become arguments of one public function ``@forward``,
+passed at call time, so that in-place updates (an optimizer step) are seen
+without recompiling. Python scalars among the placeholders are specialized
+(the frontend keys its cache on them) and fold into the IR.
+
+A node this module cannot translate raises :class:`UnsupportedNode`, which
+names the node and its target; the backend then falls back to the graph's
+own Python executor (or raises, with ``options={"fallback": False}``).
+"""
+
+import math
+from dataclasses import dataclass
+
+import tensorplay
+
+from . import dtypes
+from .ops import HANDLERS, canonical_name
+
+
+class UnsupportedNode(Exception):
+    """A node the tp dialect (or this translator) cannot express."""
+
+    def __init__(self, node, reason):
+        self.node = node
+        self.reason = reason
+        super().__init__(f"node '{node.name}' ({node.op} "
+                         f"{describe_target(node)}): {reason}")
+
+
+def describe_target(node):
+    target = node.target
+    if isinstance(target, str):
+        return repr(target)
+    module = getattr(target, "__module__", None) or ""
+    name = getattr(target, "__qualname__", None) or getattr(
+        target, "__name__", None) or repr(target)
+    if module in ("_operator", "operator"):
+        module = "operator"
+    return f"{module}.{name}" if module else name
+
+
+@dataclass
+class Value:
+    """An SSA value of the module: its name, static shape and element type."""
+    ssa: str
+    shape: tuple
+    elt: str
+
+    @property
+    def type(self):
+        dims = "x".join(str(d) for d in self.shape)
+        return f"tensor<{dims}x{self.elt}>" if dims else f"tensor<{self.elt}>"
+
+    @property
+    def rank(self):
+        return len(self.shape)
+
+
+@dataclass
+class Input:
+    """Where a function argument comes from at call time: the user's
+    positional argument `index` ('placeholder'), a module attribute
+    ('attr', dotted `name`) or a tensor object captured in the graph
+    ('literal')."""
+    kind: str
+    index: int = -1
+    name: str = ""
+    tensor: object = None
+
+
+class Leaf(tuple):
+    """An output template leaf: ('result', k), ('input', Input) or
+    ('const', value)."""
+
+
+@dataclass
+class Program:
+    """A translated graph: the module's text, where each argument of
+    @forward comes from, and how the outputs are rebuilt from its results.
+    `outputs` is a template: nested tuples/lists whose leaves are
+    ('result', k), ('input', Input) or ('const', value)."""
+    inputs: list
+    outputs: object
+    arguments: list  # Values of @forward's arguments
+    body: list  # @forward's op lines
+    results: list  # Values @forward returns
+    next_id: int
+    gelus: int = 0
+
+    @property
+    def text(self):
+        """The module with @forward."""
+        return self.module_text(vjp=False)
+
+    def differentiable_results(self):
+        return [k for k, v in enumerate(self.results)
+                if v.elt in dtypes.FLOATING]
+
+    def module_text(self, vjp):
+        """The module with @forward and, with `vjp`, @forward_vjp: @forward's
+        arguments then one cotangent per floating result (f32), returning
+        the scalar sum over results of sum(result * cotangent), whose
+        gradient (tp-autodiff's @forward_vjp_grad) w.r.t. an argument is
+        the vector-Jacobian product autograd's backward needs."""
+        funcs = [self._function("forward", self.arguments, self.body,
+                                self.results)]
+        if vjp:
+            counter = [self.next_id]
+
+            def fresh():
+                counter[0] += 1
+                return f"%v{counter[0]}"
+            lines = list(self.body)
+            cots, total = [], None
+            for k in self.differentiable_results():
+                r = self.results[k]
+                c = Value(f"%c{k}", r.shape, "f32")
+                cots.append(c)
+                if r.elt != "f32":
+                    wide = Value(fresh(), r.shape, "f32")
+                    lines.append(f"    {wide.ssa} = tp.cast {r.ssa} : "
+                                 f"{r.type} to {wide.type}")
+                    r = wide
+                prod = Value(fresh(), r.shape, "f32")
+                lines.append(f"    {prod.ssa} = tp.mul {r.ssa}, {c.ssa} : "
+                             f"({r.type}, {c.type}) -> {prod.type}")
+                part = Value(fresh(), (), "f32")
+                lines.append(f"    {part.ssa} = tp.sum {prod.ssa} : "
+                             f"({prod.type}) -> {part.type}")
+                if total is None:
+                    total = part
+                else:
+                    s = Value(fresh(), (), "f32")
+                    lines.append(f"    {s.ssa} = tp.add {total.ssa}, "
+                                 f"{part.ssa} : ({total.type}, {part.type})"
+                                 f" -> {s.type}")
+                    total = s
+            if total is not None:
+                funcs.append(self._function("forward_vjp",
+                                            self.arguments + cots, lines,
+                                            [total]))
+        return "module {\n" + "\n".join(funcs) + "}\n"
+
+    @staticmethod
+    def _function(name, arguments, body, results):
+        args = ", ".join(f"{v.ssa}: {v.type}" for v in arguments)
+        result_types = ", ".join(v.type for v in results)
+        lines = [f"  func.func @{name}({args}) -> ({result_types}) {{"]
+        lines += body
+        if results:
+            lines.append("    return " + ", ".join(v.ssa for v in results) +
+                         " : " + result_types)
+        else:
+            lines.append("    return")
+        lines.append("  }\n")
+        return "\n".join(lines)
+
+
+def format_float(value):
+    """An MLIR float literal (MLIR requires a '.' or an exponent)."""
+    if math.isinf(value) or math.isnan(value):
+        raise ValueError("non-finite constant")
+    return "%.17e" % value
+
+
+def array_attr(values):
+    return "array<i64: " + ", ".join(str(int(v)) for v in values) + ">" \
+        if len(values) else "array<i64>"
+
+
+class Translator:
+    def __init__(self, gm, example_inputs):
+        self.gm = gm
+        self.example_inputs = list(example_inputs)
+        self.lines = []
+        self.arguments = []  # (Value, Input)
+        self.env = {}  # node -> Value or Python value
+        self.counter = 0
+        self.attr_args = {}  # dotted name -> Value
+        self.literal_args = {}  # id(tensor) -> Value
+        self.gelus = 0
+
+    # --- building ---------------------------------------------------------
+    def fresh(self):
+        self.counter += 1
+        return f"%v{self.counter}"
+
+    def emit(self, op, operands, result_shape, result_elt, attrs="",
+             operand_format=None):
+        """Appends `%r = tp.<op> operands {attrs} : (types) -> type`."""
+        result = Value(self.fresh(), tuple(result_shape), result_elt)
+        text = operand_format if operand_format is not None else ", ".join(
+            v.ssa for v in operands)
+        attr_text = f" {{{attrs}}}" if attrs else ""
+        types = ", ".join(v.type for v in operands)
+        self.lines.append(f"    {result.ssa} = tp.{op} {text}{attr_text} : "
+                          f"({types}) -> {result.type}")
+        return result
+
+    def constant(self, value, elt):
+        """A 0-d tp.constant holding a Python scalar."""
+        result = Value(self.fresh(), (), elt)
+        if elt in dtypes.FLOATING:
+            literal = format_float(float(value))
+        elif elt == "i1":
+            literal = "true" if value else "false"
+        else:
+            literal = str(int(value))
+        self.lines.append(f"    {result.ssa} = tp.constant dense<{literal}> : "
+                          f"{result.type}")
+        return result
+
+    def cast(self, value, elt):
+        if value.elt == elt:
+            return value
+        result = Value(self.fresh(), value.shape, elt)
+        self.lines.append(f"    {result.ssa} = tp.cast {value.ssa} : "
+                          f"{value.type} to {result.type}")
+        return result
+
+    def argument(self, shape, elt, source):
+        value = Value(f"%a{len(self.arguments)}", tuple(shape), elt)
+        self.arguments.append((value, source))
+        return value
+
+    def tensor_argument(self, tensor, source):
+        try:
+            elt = dtypes.mlir_type(tensor.dtype)
+        except dtypes.UnsupportedDtype as e:
+            raise ValueError(str(e))
+        return self.argument(tuple(tensor.shape), elt, source)
+
+    # --- node metadata ----------------------------------------------------
+    @staticmethod
+    def meta_of(node):
+        meta = node.meta.get("tensor_meta")
+        if meta is None or not hasattr(meta, "shape"):
+            raise UnsupportedNode(node, "its result is not a single tensor "
+                                  "(no tensor_meta with a shape)")
+        try:
+            elt = dtypes.mlir_type(meta.dtype)
+        except dtypes.UnsupportedDtype as e:
+            raise UnsupportedNode(node, str(e))
+        return tuple(int(d) for d in meta.shape), elt
+
+    # --- the graph --------------------------------------------------------
+    def resolve(self, arg):
+        """A node argument with nodes replaced by their values."""
+        if hasattr(arg, "op") and hasattr(arg, "meta"):
+            return self.env[arg]
+        if isinstance(arg, (tuple, list)):
+            return type(arg)(self.resolve(a) for a in arg)
+        if isinstance(arg, dict):
+            return {k: self.resolve(v) for k, v in arg.items()}
+        if isinstance(arg, tensorplay.Tensor):
+            key = id(arg)
+            if key not in self.literal_args:
+                self.literal_args[key] = self.tensor_argument(
+                    arg, Input("literal", tensor=arg))
+            return self.literal_args[key]
+        return arg
+
+    def fetch_attr(self, target):
+        obj = self.gm
+        for part in target.split("."):
+            obj = getattr(obj, part)
+        return obj
+
+    def run(self):
+        from .patterns import find_gelus
+        gelu_roots, absorbed = find_gelus(self.gm.graph)
+        placeholder_index = 0
+        output_template = None
+        for node in self.gm.graph.nodes:
+            if node.op == "placeholder":
+                index = placeholder_index
+                placeholder_index += 1
+                example = self.example_inputs[index] \
+                    if index < len(self.example_inputs) else None
+                if isinstance(example, tensorplay.Tensor):
+                    shape, elt = self.meta_of(node) if node.meta.get(
+                        "tensor_meta") is not None else (
+                        tuple(example.shape), dtypes.mlir_type(example.dtype))
+                    self.env[node] = self.argument(
+                        shape, elt, Input("placeholder", index=index))
+                elif example is None or isinstance(example, (bool, int, float)):
+                    self.env[node] = example
+                else:
+                    raise UnsupportedNode(
+                        node, f"input of type {type(example).__name__}")
+            elif node.op == "get_attr":
+                obj = self.fetch_attr(node.target)
+                if isinstance(obj, tensorplay.Tensor):
+                    if node.target not in self.attr_args:
+                        try:
+                            self.attr_args[node.target] = self.tensor_argument(
+                                obj, Input("attr", name=node.target))
+                        except ValueError as e:
+                            raise UnsupportedNode(node, str(e))
+                    self.env[node] = self.attr_args[node.target]
+                elif isinstance(obj, (bool, int, float)):
+                    self.env[node] = obj
+                else:
+                    raise UnsupportedNode(
+                        node, f"attribute of type {type(obj).__name__}")
+            elif node.op in ("call_function", "call_method"):
+                if node in absorbed:
+                    continue
+                if node in gelu_roots:
+                    x = self.env[gelu_roots[node]]
+                    shape, elt = self.meta_of(node)
+                    self.env[node] = self.emit("gelu", [x], shape, elt)
+                    self.gelus += 1
+                    continue
+                name = canonical_name(node)
+                handler = HANDLERS.get(name)
+                if handler is None:
+                    raise UnsupportedNode(node, "no tp translation for this "
+                                          "target")
+                args = self.resolve(node.args)
+                kwargs = self.resolve(dict(node.kwargs))
+                try:
+                    self.env[node] = handler(self, node, *args, **kwargs)
+                except UnsupportedNode:
+                    raise
+                except (TypeError, ValueError, KeyError) as e:
+                    raise UnsupportedNode(node, f"arguments not supported "
+                                          f"({e})")
+            elif node.op == "output":
+                output_template = node.args[0]
+            else:
+                raise UnsupportedNode(node, f"node kind {node.op}")
+        return self.finish(output_template)
+
+    def finish(self, template):
+        results = []
+        by_arg = {id(v): src for v, src in self.arguments}
+
+        def leaf(item):
+            if hasattr(item, "op") and hasattr(item, "meta"):
+                value = self.env[item]
+            else:
+                value = item
+            if isinstance(value, Value):
+                if id(value) in by_arg:
+                    return Leaf(("input", by_arg[id(value)]))
+                results.append(value)
+                return Leaf(("result", len(results) - 1))
+            if isinstance(value, (tuple, list)):
+                return type(value)(leaf(v) for v in value)
+            return Leaf(("const", value))
+
+        outputs = leaf(template)
+        return Program(inputs=[src for _, src in self.arguments],
+                       outputs=outputs,
+                       arguments=[v for v, _ in self.arguments],
+                       body=self.lines, results=results,
+                       next_id=self.counter, gelus=self.gelus)
+
+
+def translate(gm, example_inputs):
+    """The :class:`Program` of `gm`; raises :class:`UnsupportedNode`."""
+    return Translator(gm, example_inputs).run()
