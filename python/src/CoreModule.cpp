@@ -240,6 +240,10 @@ NB_MODULE(_core, m) {
   m.doc() = "tensorplay-autocast's compiler API: transform tp modules and "
             "compile them for the CPU";
   exposeRuntimeSymbols();
+  // Compiled graphs live as long as the tensorplay objects that hold them
+  // (autograd nodes, compile caches), some until after interpreter
+  // shutdown has torn nanobind down: not leaks worth a report.
+  nb::set_leak_warnings(false);
 
   m.def(
       "transform",

@@ -364,6 +364,27 @@ class Translator:
                        next_id=self.counter, gelus=self.gelus)
 
 
+def propagate_without_autocast(gm, example_inputs):
+    """Records every node's shape and dtype with autocast off.
+
+    The frontend's ShapeProp runs under the ambient autocast of the first
+    call, so a graph captured inside ``tensorplay.autocast`` carries bf16
+    metadata although it holds no cast (tensorplay 1.0): its dtypes would
+    be autocast's decisions, not the program's. Propagating again with
+    autocast off gives the graph's own dtypes (explicit casts, as in 1.1's
+    AOT graphs, stay). The random state is restored afterwards."""
+    from tensorplay.graph.passes.shape_prop import ShapeProp
+    state = tensorplay.get_rng_state() if hasattr(
+        tensorplay, "get_rng_state") else None
+    try:
+        with tensorplay.no_grad(), tensorplay.autocast("cpu", enabled=False):
+            ShapeProp(gm).propagate(*example_inputs)
+    finally:
+        if state is not None:
+            tensorplay.set_rng_state(state)
+
+
 def translate(gm, example_inputs):
     """The :class:`Program` of `gm`; raises :class:`UnsupportedNode`."""
+    propagate_without_autocast(gm, example_inputs)
     return Translator(gm, example_inputs).run()

@@ -1,0 +1,97 @@
+"""The models the backend tests compile: an MLP with its loss, a small CNN
+and a transformer encoder block, as users write them with tensorplay.nn."""
+
+import tensorplay
+import tensorplay.nn as nn
+import tensorplay.nn.functional as F
+
+
+class MLP(nn.Module):
+    """Linear + GELU layers, logits and cross entropy (the issue's MLP)."""
+
+    def __init__(self, features=64, hidden=128, classes=10, layers=2):
+        super().__init__()
+        dims = [features] + [hidden] * layers
+        self.layers = layers
+        # Attributes, not a ModuleList: tensorplay's tracer cannot iterate one.
+        for i, (a, b) in enumerate(zip(dims, dims[1:])):
+            setattr(self, f"fc{i}", nn.Linear(a, b))
+        self.act = nn.GELU()
+        self.out = nn.Linear(hidden, classes)
+
+    def forward(self, x, labels):
+        for i in range(self.layers):
+            x = self.act(getattr(self, f"fc{i}")(x))
+        logits = self.out(x)
+        return logits, F.cross_entropy(logits, labels)
+
+
+class CNN(nn.Module):
+    """Two strided convolutions with ReLU, flattened into a classifier."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.c1 = nn.Conv2d(1, 8, 3, padding=1)
+        self.c2 = nn.Conv2d(8, 16, 3, stride=2, padding=1)
+        self.fc = nn.Linear(16 * 4 * 4, classes)
+
+    def forward(self, x):
+        h = F.relu(self.c1(x))
+        h = F.relu(self.c2(h))
+        return self.fc(h.flatten(1))
+
+
+class EncoderBlock(nn.Module):
+    """Multi-head self-attention and a GELU feed-forward, post-norm."""
+
+    def __init__(self, d=32, heads=4, ff=64):
+        super().__init__()
+        self.heads = heads
+        self.q = nn.Linear(d, d)
+        self.k = nn.Linear(d, d)
+        self.v = nn.Linear(d, d)
+        self.o = nn.Linear(d, d)
+        self.n1 = nn.LayerNorm(d)
+        self.n2 = nn.LayerNorm(d)
+        self.f1 = nn.Linear(d, ff)
+        self.f2 = nn.Linear(ff, d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        h = self.heads
+
+        def split(y):
+            return y.view(b, t, h, d // h).transpose(1, 2)
+        q, k, v = split(self.q(x)), split(self.k(x)), split(self.v(x))
+        a = (q @ k.transpose(-2, -1)) * (1.0 / (d // h) ** 0.5)
+        y = (a.softmax(dim=-1) @ v).transpose(1, 2).reshape(b, t, d)
+        x = self.n1(x + self.o(y))
+        return self.n2(x + self.f2(F.gelu(self.f1(x))))
+
+
+class FusedQKV(EncoderBlock):
+    """One qkv projection split with chunk: tensor slicing, which the tp
+    dialect has no op for yet, so the backend falls back."""
+
+    def __init__(self, d=32):
+        super().__init__(d)
+        self.qkv = nn.Linear(d, 3 * d)
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        return q + k * v
+
+
+def inputs(name, batch=8, seed=0):
+    tensorplay.manual_seed(seed)
+    if name == "mlp":
+        return (tensorplay.randn(batch, 64),
+                tensorplay.randint(0, 10, (batch,)))
+    if name == "cnn":
+        return (tensorplay.randn(batch, 1, 8, 8),)
+    return (tensorplay.randn(batch // 4 or 1, 6, 32),)
+
+
+def model(name, seed=0):
+    tensorplay.manual_seed(seed)
+    return {"mlp": MLP, "cnn": CNN, "encoder": EncoderBlock}[name]()

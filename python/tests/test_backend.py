@@ -1,0 +1,227 @@
+"""tensorplay.compile(model, backend="mlir"): inference, autocast variants,
+fallback and guards, against tensorplay eager (the independent reference)."""
+
+import copy
+import warnings
+
+import numpy as np
+import pytest
+import tensorplay
+
+import models
+import tensorplay_mlir
+from tensorplay_mlir import backend as backend_module
+from tensorplay_mlir.compiled import GuardError
+
+NAMES = ["mlp", "cnn", "encoder"]
+
+
+def array(t):
+    return t.detach().float().numpy()
+
+
+def assert_close(got, want, rtol, scale=None):
+    """Max error within `rtol` of the reference's largest magnitude (or of
+    `scale`, for values that are zero up to rounding)."""
+    got, want = array(got), array(want)
+    assert got.shape == want.shape
+    scale = max(float(np.abs(want).max()), scale or 1e-6)
+    err = float(np.abs(got - want).max())
+    assert err <= rtol * scale, f"max error {err} > {rtol} * {scale}"
+
+
+def flat(out):
+    return list(out) if isinstance(out, (tuple, list)) else [out]
+
+
+def test_entry_point_registers_mlir():
+    assert "mlir" in tensorplay.compiler.list_backends()
+    assert tensorplay.compiler.lookup_backend("mlir") is backend_module.backend
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("autocast", [False, True])
+def test_inference_matches_eager(name, autocast):
+    model = models.model(name)
+    args = models.inputs(name)
+    compiled = tensorplay.compile(model, backend="mlir")
+    with tensorplay.no_grad(), tensorplay.autocast("cpu", enabled=autocast):
+        got = flat(compiled(*args))
+        want = flat(model(*args))
+    assert len(got) == len(want)
+    for g, w in zip(got, want):
+        assert g.dtype == w.dtype  # eager autocast's dtypes (bf16 logits)
+        assert_close(g, w, 2e-2 if autocast else 1e-5)
+
+
+def test_mlp_gelu_is_one_op():
+    captured = {}
+
+    def probe(gm, example_inputs, **kwargs):
+        captured["program"] = tensorplay_mlir.translate.translate(
+            gm, example_inputs)
+        return gm
+    model = models.model("mlp")
+    with tensorplay.no_grad():
+        tensorplay.compile(model, backend=probe)(*models.inputs("mlp"))
+    text = captured["program"].text
+    assert text.count("tp.gelu") == 2
+    assert "tp.erf" not in text
+
+
+def test_variant_follows_ambient_autocast_each_call():
+    model = models.model("mlp")
+    args = models.inputs("mlp")
+    compiled = tensorplay.compile(model, backend="mlir")
+    with tensorplay.no_grad():
+        for enabled in (False, True, False, True):
+            with tensorplay.autocast("cpu", enabled=enabled):
+                logits, loss = compiled(*args)
+                want_logits, want_loss = model(*args)
+            assert logits.dtype == want_logits.dtype
+            assert loss.dtype == want_loss.dtype
+            assert_close(logits, want_logits, 2e-2 if enabled else 1e-5)
+
+
+def test_explicit_autocast_option_and_keep_io_types():
+    model = models.model("mlp")
+    args = models.inputs("mlp")
+    with tensorplay.no_grad():
+        logits, _ = tensorplay.compile(
+            model, backend="mlir", options={"autocast": "cpu:bf16"})(*args)
+        assert logits.dtype == tensorplay.bfloat16
+        kept, _ = tensorplay.compile(
+            model, backend="mlir",
+            options={"autocast": "cpu:bf16", "keep_io_types": True})(*args)
+        assert kept.dtype == tensorplay.float32
+        with tensorplay.autocast("cpu"):
+            want, _ = model(*args)
+        assert_close(kept, want, 2e-2)
+
+
+def test_inner_autocast_is_lost_and_the_option_restores_it():
+    model = models.model("mlp")
+    args = models.inputs("mlp")
+
+    def inner(x, labels):
+        with tensorplay.autocast("cpu"):
+            return model(x, labels)
+    with tensorplay.no_grad():
+        eager, _ = inner(*args)
+        lost, _ = tensorplay.compile(inner, backend="mlir")(*args)
+        restored, _ = tensorplay.compile(
+            inner, backend="mlir", options={"autocast": "cpu:bf16"})(*args)
+    assert eager.dtype == tensorplay.bfloat16
+    assert lost.dtype == tensorplay.float32  # the frontend drops it
+    assert restored.dtype == tensorplay.bfloat16
+    assert_close(restored, eager, 2e-2)
+
+
+def test_bad_options_are_refused():
+    model = models.model("mlp")
+    for options in ({"autocast": "cuda:fp16"}, {"autocast": "bf16"},
+                    {"bogus": 1}):
+        with pytest.raises(backend_module.BackendError):
+            with tensorplay.no_grad():
+                tensorplay.compile(model, backend="mlir",
+                                   options=options)(*models.inputs("mlp"))
+
+
+def test_unsupported_node_falls_back_with_one_warning():
+    model = models.FusedQKV()
+    (x,) = models.inputs("encoder")
+    compiled = tensorplay.compile(model, backend="mlir")
+    with tensorplay.no_grad():
+        with pytest.warns(RuntimeWarning, match=r"'chunk'"):
+            got = compiled(x)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            again = compiled(x)
+        want = model(x)
+    assert_close(got, want, 1e-6)
+    assert_close(again, want, 1e-6)
+
+
+def test_fallback_false_is_an_error_naming_the_node():
+    model = models.FusedQKV()
+    (x,) = models.inputs("encoder")
+    compiled = tensorplay.compile(model, backend="mlir",
+                                  options={"fallback": False})
+    with tensorplay.no_grad():
+        with pytest.raises(backend_module.BackendError, match=r"chunk"):
+            compiled(x)
+
+
+def capture(model, args):
+    graphs = []
+
+    def probe(gm, example_inputs, **kwargs):
+        graphs.append((gm, list(example_inputs)))
+        return gm
+    with tensorplay.no_grad():
+        tensorplay.compile(model, backend=probe)(*args)
+    return graphs[0]
+
+
+def test_guard_refuses_another_shape_or_dtype():
+    model = models.model("mlp")
+    args = models.inputs("mlp")
+    gm, example = capture(model, args)
+    compiled = backend_module.backend(gm, example)
+    with tensorplay.no_grad():
+        compiled(*args)
+        with pytest.raises(GuardError, match=r"shape \[8, 64\].*\[4, 64\]"):
+            compiled(tensorplay.randn(4, 64), args[1][:4])
+        with pytest.raises(GuardError, match=r"dtype f32.*f64"):
+            compiled(args[0].double(), args[1])
+
+
+def test_non_contiguous_input_is_made_dense():
+    model = models.model("mlp")
+    x, labels = models.inputs("mlp")
+    gm, example = capture(model, (x, labels))
+    compiled = backend_module.backend(gm, example)
+    xt = tensorplay.randn(64, 8).t()
+    assert not xt.is_contiguous()
+    with tensorplay.no_grad():
+        got, _ = compiled(xt, labels)
+        want, _ = model(xt.contiguous(), labels)
+    assert_close(got, want, 1e-5)
+
+
+def test_parameter_updates_are_seen_without_recompiling():
+    model = models.model("mlp")
+    args = models.inputs("mlp")
+    compiled = tensorplay.compile(model, backend="mlir")
+    with tensorplay.no_grad():
+        before, _ = compiled(*args)
+        for p in model.parameters():
+            p.mul_(0.5)
+        after, _ = compiled(*args)
+        want, _ = model(*args)
+    assert_close(after, want, 1e-5)
+    assert float(np.abs(array(after) - array(before)).max()) > 1e-3
+
+
+def test_core_errors_are_clear():
+    with pytest.raises(RuntimeError, match=r"unknown"):
+        tensorplay_mlir.Executable(
+            "func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+            "  %y = tp.bogus %x : (tensor<2xf32>) -> tensor<2xf32>\n"
+            "  return %y : tensor<2xf32>\n}")
+    exe = tensorplay_mlir.Executable(
+        "func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+        "  %y = tp.exp %x : (tensor<2xf32>) -> tensor<2xf32>\n"
+        "  return %y : tensor<2xf32>\n}")
+    x = np.array([0.0, 1.0], dtype=np.float32)
+    y = np.zeros(2, dtype=np.float32)
+    with pytest.raises(RuntimeError, match=r"has 1 arguments, got 0"):
+        exe.run("f", [], [])
+    with pytest.raises(RuntimeError, match=r"must be tensor<2xf32>"):
+        exe.run("f", [(x.ctypes.data, "f32", [3])], [(y.ctypes.data, "f32",
+                                                       [2])])
+    with pytest.raises(ValueError, match=r"unsupported dtype"):
+        exe.run("f", [(x.ctypes.data, "f8", [2])], [(y.ctypes.data, "f32",
+                                                      [2])])
+    exe.run("f", [(x.ctypes.data, "f32", [2])], [(y.ctypes.data, "f32", [2])])
+    np.testing.assert_allclose(y, np.exp(x), rtol=1e-6)
