@@ -6,3 +6,6 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 "$ROOT/tools/scripts/setup.sh"
 BUILD="${TENSORPLAY_BUILD_DIR:-$ROOT/build}"
 ctest --test-dir "$BUILD" --output-on-failure -j "$(nproc)"
+# The tensorplay.compile backend (python/): pytest in its own virtual
+# environments.
+"$ROOT/tools/scripts/run-python-tests.sh"
