@@ -50,10 +50,16 @@ def _autocast_option(value):
     return f"cpu:{'fp16' if dtype == 'f16' else dtype}"
 
 
+def is_operator_graph(gm):
+    """Whether `gm` is one of tensorplay 1.1's AOT graphs (OpOverload
+    targets): traced under the ambient autocast, its dtypes are decided."""
+    return any(hasattr(n.target, "_overloadname") for n in gm.graph.nodes
+               if n.op == "call_function")
+
+
 def carries_casts(gm):
-    """Whether the graph already holds autocast's decisions (tensorplay
-    1.1's AOT path traces under the ambient autocast): half-precision
-    values appear in its metadata."""
+    """Whether the graph already holds autocast's decisions: half-precision
+    values appear in its metadata (propagated with autocast off)."""
     for node in gm.graph.nodes:
         meta = node.meta.get("tensor_meta")
         dtype = getattr(meta, "dtype", None)
@@ -84,7 +90,7 @@ def backend(gm, example_inputs, **kwargs):
                           f"Python executor: {e}", RuntimeWarning,
                           stacklevel=2)
         return gm
-    casts = carries_casts(gm)
+    casts = is_operator_graph(gm) or carries_casts(gm)
     return CompiledGraph(
         gm, program, autocast=_autocast_option(options.get("autocast")),
         keep_io_types=bool(options.get("keep_io_types", False)),

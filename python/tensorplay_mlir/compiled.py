@@ -125,6 +125,9 @@ class CompiledGraph:
             return self.fixed_autocast
         ambient = ambient_autocast("cpu")
         if self.carries_casts:
+            # A backward graph runs when .backward() is called, usually
+            # outside autocast: its dtypes are the forward's, never
+            # re-decided from the ambient state.
             if not self.is_backward and ambient != self.traced_autocast:
                 raise AutocastMismatchError(
                     f"tensorplay_mlir: graph '{self.name}' was traced with "
@@ -203,7 +206,9 @@ class CompiledGraph:
         tensors = self.gather(args)
         autocast = self.autocast_target()
         wrt = None
-        if tensorplay.is_grad_enabled():
+        # Graphs with decided dtypes come from 1.1's AOT autograd, which
+        # differentiates them itself.
+        if tensorplay.is_grad_enabled() and not self.carries_casts:
             mask = tuple(i for i, (t, (elt, _)) in enumerate(
                 zip(tensors, self.specs))
                 if t.requires_grad and elt in dtypes.FLOATING)

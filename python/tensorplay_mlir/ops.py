@@ -37,17 +37,17 @@ def canonical_name(node):
         name = target
     elif target in _OPERATOR_NAMES:
         name = _OPERATOR_NAMES[target]
+    elif hasattr(target, "_opname") and hasattr(target, "_overloadname"):
+        # An OpOverload of tensorplay 1.1's operator graphs (tp.nll_loss.
+        # default): its own handler ('op.nll_loss') where the operator's
+        # signature differs from the functional form's.
+        name = _ALIASES.get(target._opname, target._opname)
+        return "op." + name if "op." + name in HANDLERS else name
     else:
-        # An OpOverload ('tp.linear.default') names its packet first.
-        packet = getattr(target, "_overloadpacket", None)
-        name = getattr(packet, "__name__", None) or getattr(
-            target, "__name__", None) or str(target)
-        if "." in name:
-            parts = name.split(".")
-            name = parts[1] if len(parts) > 2 else parts[-1]
+        name = getattr(target, "__name__", None) or str(target)
         module = getattr(target, "__module__", "") or ""
-        if packet is None and not (module.startswith("tensorplay") or
-                                   module in ("builtins", "_operator")):
+        if not (module.startswith("tensorplay") or
+                module in ("builtins", "_operator")):
             return f"{module}.{name}"
     return _ALIASES.get(name, name)
 

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import tensorplay
 
 from . import dtypes
+from . import operator_ops  # noqa: F401  (registers the 'op.' handlers)
 from .ops import HANDLERS, canonical_name
 
 
@@ -203,6 +204,29 @@ class Translator:
                           f"({types}) -> {result.type}")
         return result
 
+    def emit_multi(self, op, operands, results, attrs="", operand_format=None):
+        """Appends a multi-result op; `results` are (shape, elt) pairs."""
+        name = self.fresh()
+        values = [Value(f"{name}#{i}", tuple(shape), elt)
+                  for i, (shape, elt) in enumerate(results)]
+        text = operand_format if operand_format is not None else ", ".join(
+            v.ssa for v in operands)
+        attr_text = f" {{{attrs}}}" if attrs else ""
+        types = ", ".join(v.type for v in operands)
+        result_types = ", ".join(v.type for v in values)
+        self.lines.append(f"    {name}:{len(values)} = tp.{op} {text}"
+                          f"{attr_text} : ({types}) -> ({result_types})")
+        return values
+
+    def splat(self, value, shape, elt):
+        """A tp.constant of `shape` filled with `value`."""
+        result = Value(self.fresh(), tuple(shape), elt)
+        literal = format_float(float(value)) if elt in dtypes.FLOATING \
+            else str(int(value))
+        self.lines.append(f"    {result.ssa} = tp.constant dense<{literal}> : "
+                          f"{result.type}")
+        return result
+
     def constant(self, value, elt):
         """A 0-d tp.constant holding a Python scalar."""
         result = Value(self.fresh(), (), elt)
@@ -238,7 +262,15 @@ class Translator:
 
     # --- node metadata ----------------------------------------------------
     @staticmethod
-    def meta_of(node):
+    def meta_of(node, index=None):
+        """(shape, element type) of `node`'s result, or of its result
+        `index` when it returns a tuple (read off the getitem users)."""
+        if index is not None:
+            for user in node.users:
+                if user.op == "call_function" and len(user.args) == 2 and \
+                        user.args[0] is node and user.args[1] == index:
+                    return Translator.meta_of(user)
+            return None
         meta = node.meta.get("tensor_meta")
         if meta is None or not hasattr(meta, "shape"):
             raise UnsupportedNode(node, "its result is not a single tensor "
@@ -258,6 +290,9 @@ class Translator:
             return type(arg)(self.resolve(a) for a in arg)
         if isinstance(arg, dict):
             return {k: self.resolve(v) for k, v in arg.items()}
+        if isinstance(arg, tensorplay.dtype) and str(arg) == \
+                "tensorplay.undefined":
+            return None  # 1.1's operator graphs: an absent dtype
         if isinstance(arg, tensorplay.Tensor):
             key = id(arg)
             if key not in self.literal_args:

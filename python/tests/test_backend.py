@@ -14,6 +14,9 @@ from tensorplay_mlir import backend as backend_module
 from tensorplay_mlir.compiled import GuardError
 
 NAMES = ["mlp", "cnn", "encoder"]
+# tensorplay 1.1 compiles modules with parameters that require grad through
+# its AOT autograd, whose graphs are traced with the ambient autocast.
+AOT = tuple(int(p) for p in tensorplay.__version__.split("+")[0].split(".")[:2]) >= (1, 1)
 
 
 def array(t):
@@ -69,8 +72,17 @@ def test_mlp_gelu_is_one_op():
     assert "tp.erf" not in text
 
 
+def inference_only(model):
+    """`model` with no parameter requiring grad, in eval mode: tensorplay
+    1.1 then captures it without AOT autograd, like 1.0."""
+    for p in model.parameters():
+        p.requires_grad_(False)
+    model.eval()
+    return model
+
+
 def test_variant_follows_ambient_autocast_each_call():
-    model = models.model("mlp")
+    model = inference_only(models.model("mlp"))
     args = models.inputs("mlp")
     compiled = tensorplay.compile(model, backend="mlir")
     with tensorplay.no_grad():
@@ -81,6 +93,21 @@ def test_variant_follows_ambient_autocast_each_call():
             assert logits.dtype == want_logits.dtype
             assert loss.dtype == want_loss.dtype
             assert_close(logits, want_logits, 2e-2 if enabled else 1e-5)
+
+
+@pytest.mark.skipif(not AOT, reason="tensorplay 1.0 has no AOT graphs")
+def test_aot_graph_under_another_autocast_state_is_refused():
+    from tensorplay_mlir.compiled import AutocastMismatchError
+    model = models.model("mlp")
+    args = models.inputs("mlp")
+    compiled = tensorplay.compile(model, backend="mlir")
+    with tensorplay.no_grad():
+        compiled(*args)  # traced (dtypes decided) without autocast
+        with tensorplay.autocast("cpu"):
+            with pytest.raises(AutocastMismatchError, match=r"cache"):
+                compiled(*args)
+        logits, _ = compiled(*args)  # its own state still works
+    assert logits.dtype == tensorplay.float32
 
 
 def test_explicit_autocast_option_and_keep_io_types():
@@ -153,6 +180,7 @@ def test_fallback_false_is_an_error_naming_the_node():
 
 
 def capture(model, args):
+    inference_only(model)
     graphs = []
 
     def probe(gm, example_inputs, **kwargs):

@@ -2,6 +2,9 @@
 # The Python backend's tests (python/tests): sets up what is missing, then
 # runs pytest in virtual environments this script creates:
 #   $BUILD/python-venv-1.0   Debian's Python 3.11 with tensorplay 1.0.0
+#   $BUILD/python-venv-1.1   a Python 3.10 with tensorplay 1.1.0 (cp310
+#                            only), where one exists (python3.10 on PATH or
+#                            pyenv's); skipped, visibly, elsewhere
 # Each gets nanobind, scikit-build-core and pytest from PyPI and
 # `pip install ./python` (built against $BUILD; python/build keeps the
 # extension's build between runs). Called by run-tests.sh after ctest;
@@ -43,3 +46,19 @@ run_suite() {  # run_suite <venv dir> <python> <tensorplay version>
 }
 
 run_suite "$BUILD/python-venv-1.0" /usr/bin/python3 1.0.0
+
+# tensorplay 1.1.0 has wheels for Python 3.10 only (Debian 12 has none).
+PY310=""
+for candidate in "$(command -v python3.10 || true)" \
+    "$HOME"/.pyenv/versions/3.10*/bin/python3.10; do
+  if [ -n "$candidate" ] && [ -x "$candidate" ] && \
+      "$candidate" -c "import venv" 2>/dev/null; then
+    PY310=$candidate
+    break
+  fi
+done
+if [ -n "$PY310" ]; then
+  run_suite "$BUILD/python-venv-1.1" "$PY310" 1.1.0
+else
+  echo "== SKIPPED: the tensorplay 1.1.0 suite needs a Python 3.10 (none found)"
+fi

@@ -1,0 +1,232 @@
+"""Handlers for tensorplay 1.1's operator graphs (OpOverload targets).
+
+1.1 routes training regions through its AOT autograd, which hands the
+backend dispatcher-level graphs: forward graphs whose ops return the extra
+values the backward saves (``nll_loss`` -> (loss, total_weight),
+``native_layer_norm`` -> (out, mean, rstd)) and backward graphs of
+``*_backward`` operators. Registered as 'op.<name>' where the operator's
+signature differs from the functional form's (ops.py has the others).
+
+The extra forward values are computed exactly from their definitions with
+tp ops, and the backward operators that take them use them as eager does:
+``native_layer_norm_backward`` is written out from the saved mean and rstd
+(f32 arithmetic, like eager's CPU kernel), so no epsilon has to be guessed.
+"""
+
+from .ops import HANDLERS, Unsupported, _array, _dim, _result, _value, handles
+
+_REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
+
+
+def _reduction_attr(code):
+    if code not in _REDUCTIONS:
+        raise Unsupported(f"reduction code {code}")
+    return f"reduction = #tp.reduction<{_REDUCTIONS[code]}>"
+
+
+def _weighted(tr, x, target, weight):
+    operands, text = [x, target], f"{x.ssa}, {target.ssa}"
+    if weight is not None:
+        weight = _value(tr, weight)
+        operands.append(weight)
+        text += f" weight({weight.ssa})"
+    return operands, text
+
+
+@handles("op.nll_loss", "op.nll_loss_forward")
+def _nll_loss(tr, node, x, target, weight, reduction, ignore_index):
+    """(loss, total_weight). total_weight, the sum of the weights of the
+    targets not ignored, is itself an nll_loss: of an input of -1s, summed."""
+    x, target = _value(tr, x), _value(tr, target)
+    operands, text = _weighted(tr, x, target, weight)
+    loss_meta = tr.meta_of(node, 0)
+    attrs = f"ignore_index = {int(ignore_index)} : i64"
+    loss = tr.emit("nll_loss", operands, loss_meta[0], loss_meta[1],
+                   f"{attrs}, {_reduction_attr(reduction)}",
+                   operand_format=text)
+    total_meta = tr.meta_of(node, 1)
+    if total_meta is None:
+        return (loss, None)
+    ones = tr.splat(-1.0, x.shape, total_meta[1])
+    operands, text = _weighted(tr, ones, target, weight)
+    total = tr.emit("nll_loss", operands, total_meta[0], total_meta[1],
+                    f"{attrs}, reduction = #tp.reduction<sum>",
+                    operand_format=text)
+    return (loss, total)
+
+
+@handles("op.nll_loss_backward")
+def _nll_loss_backward(tr, node, grad, x, target, weight, reduction,
+                       ignore_index, total_weight=None):
+    # tp.nll_loss_backward derives the total weight from target and weight
+    # as the forward did.
+    grad, x, target = _value(tr, grad), _value(tr, x), _value(tr, target)
+    operands, text = [grad, x, target], f"{grad.ssa}, {x.ssa}, {target.ssa}"
+    if weight is not None:
+        weight = _value(tr, weight)
+        operands.append(weight)
+        text += f" weight({weight.ssa})"
+    shape, elt = _result(node)
+    return tr.emit("nll_loss_backward", operands, shape, elt,
+                   f"ignore_index = {int(ignore_index)} : i64, "
+                   f"{_reduction_attr(reduction)}", operand_format=text)
+
+
+def _softmax_backward(op):
+    def handler(tr, node, grad, output, dim, input_dtype=None):
+        grad, output = _value(tr, grad), _value(tr, output)
+        shape, elt = _result(node)
+        return tr.emit(op, [grad, output], shape, elt,
+                       f"dim = {_dim(dim, output.rank)} : i64")
+    return handler
+
+
+HANDLERS["op._log_softmax_backward_data"] = _softmax_backward(
+    "log_softmax_backward")
+HANDLERS["op._softmax_backward_data"] = _softmax_backward("softmax_backward")
+
+
+@handles("op.gelu_backward")
+def _gelu_backward(tr, node, grad, x, approximate="none"):
+    if approximate not in ("none", "tanh"):
+        raise Unsupported(f"approximate='{approximate}'")
+    shape, elt = _result(node)
+    attrs = "" if approximate == "none" else "approximate = #tp.approximate<tanh>"
+    return tr.emit("gelu_backward", [_value(tr, grad), _value(tr, x)], shape,
+                   elt, attrs)
+
+
+@handles("op.threshold_backward")
+def _threshold_backward(tr, node, grad, x, threshold):
+    from .translate import format_float
+    shape, elt = _result(node)
+    attrs = "" if threshold == 0 else \
+        f"threshold = {format_float(threshold)} : f64"
+    return tr.emit("threshold_backward", [_value(tr, grad), _value(tr, x)],
+                   shape, elt, attrs)
+
+
+def _conv_grad(index):
+    """conv2d_grad_input/weight/bias: one tp.convolution_backward per
+    (grad, input, weight, attributes), shared by the three."""
+    def handler(tr, node, grad, x, weight, stride, padding, dilation, groups):
+        grad, x, weight = _value(tr, grad), _value(tr, x), _value(tr, weight)
+        n = x.rank - 2
+        key = ("convolution_backward", grad.ssa, x.ssa, weight.ssa,
+               tuple(stride), tuple(padding), tuple(dilation), int(groups))
+        memo = tr.__dict__.setdefault("memo", {})
+        if key not in memo:
+            bias = ((weight.shape[0],), grad.elt)
+            attrs = (f"dilation = {_array(_list(dilation, n))}, groups = "
+                     f"{int(groups)} : i64, output_padding = "
+                     f"{_array([0] * n)}, padding = "
+                     f"{_array(_list(padding, n))}, stride = "
+                     f"{_array(_list(stride, n))}, transposed = false")
+            memo[key] = tr.emit_multi(
+                "convolution_backward", [grad, x, weight],
+                [(x.shape, x.elt), (weight.shape, weight.elt), bias], attrs)
+        value = memo[key][index]
+        shape, elt = _result(node)
+        if tuple(shape) != value.shape:
+            raise Unsupported(f"gradient shape {shape}")
+        return tr.cast(value, elt)
+    return handler
+
+
+def _list(v, n):
+    return [int(i) for i in v] if isinstance(v, (list, tuple)) else [int(v)] * n
+
+
+HANDLERS["op.conv2d_grad_input"] = _conv_grad(0)
+HANDLERS["op.conv2d_grad_weight"] = _conv_grad(1)
+HANDLERS["op.conv2d_grad_bias"] = _conv_grad(2)
+
+
+def _normalized(tr, x, normalized_shape):
+    k = len(normalized_shape)
+    if tuple(x.shape[-k:]) != tuple(normalized_shape):
+        raise Unsupported(f"normalized_shape {list(normalized_shape)}")
+    dims = list(range(x.rank - k, x.rank))
+    stat_shape = tuple(x.shape[:x.rank - k]) + (1,) * k
+    return dims, stat_shape
+
+
+def _mean(tr, x, dims, shape):
+    return tr.emit("mean", [x], shape, x.elt,
+                   f"dim = {_array(dims)}, keepdim = true")
+
+
+def _bin(tr, op, a, b, shape=None):
+    from .translate import Value  # noqa: F401
+    return tr.emit(op, [a, b], shape or (a.shape if a.rank >= b.rank
+                                         else b.shape), a.elt)
+
+
+@handles("op.native_layer_norm")
+def _native_layer_norm(tr, node, x, normalized_shape, weight, bias, eps):
+    """(out, mean, rstd): tp.layer_norm, and the statistics eager saves,
+    computed in f32 from their definitions."""
+    from .translate import format_float
+    x = _value(tr, x)
+    out_meta = tr.meta_of(node, 0)
+    operands, text = [x], x.ssa
+    for name, v in (("weight", weight), ("bias", bias)):
+        if v is not None:
+            v = _value(tr, v)
+            operands.append(v)
+            text += f" {name}({v.ssa})"
+    out = tr.emit("layer_norm", operands, out_meta[0], out_meta[1],
+                  f"normalized_shape = {_array(list(normalized_shape))}, "
+                  f"eps = {format_float(eps)} : f64", operand_format=text)
+    mean_meta, rstd_meta = tr.meta_of(node, 1), tr.meta_of(node, 2)
+    if mean_meta is None and rstd_meta is None:
+        return (out, None, None)
+    dims, stat_shape = _normalized(tr, x, normalized_shape)
+    xf = tr.cast(x, "f32")
+    mean = _mean(tr, xf, dims, stat_shape)
+    centered = _bin(tr, "sub", xf, mean)
+    var = _mean(tr, _bin(tr, "mul", centered, centered), dims, stat_shape)
+    rstd = tr.emit("rsqrt", [_bin(tr, "add", var, tr.constant(eps, "f32"))],
+                   stat_shape, "f32")
+    return (out,
+            tr.cast(mean, mean_meta[1]) if mean_meta else None,
+            tr.cast(rstd, rstd_meta[1]) if rstd_meta else None)
+
+
+@handles("op.native_layer_norm_backward")
+def _native_layer_norm_backward(tr, node, grad, x, normalized_shape, mean,
+                                rstd, weight, bias, output_mask):
+    """(grad_input, grad_weight, grad_bias) from the saved mean and rstd:
+    xhat = (x - mean) rstd, gw = sum(g xhat), gb = sum(g), and
+    dx = rstd (g w - mean(g w) - xhat mean(g w xhat)), in f32."""
+    grad, x = _value(tr, grad), _value(tr, x)
+    mean, rstd = _value(tr, mean), _value(tr, rstd)
+    dims, stat_shape = _normalized(tr, x, normalized_shape)
+    outer = list(range(x.rank - len(dims)))
+    g, xf = tr.cast(grad, "f32"), tr.cast(x, "f32")
+    xhat = _bin(tr, "mul", _bin(tr, "sub", xf, tr.cast(mean, "f32")),
+                tr.cast(rstd, "f32"))
+    results = []
+    mask = list(output_mask) if output_mask is not None else [True] * 3
+    gw_in = g
+    if weight is not None:
+        gw_in = _bin(tr, "mul", g, tr.cast(_value(tr, weight), "f32"))
+    if mask[0]:
+        a = _mean(tr, gw_in, dims, stat_shape)
+        b = _mean(tr, _bin(tr, "mul", gw_in, xhat), dims, stat_shape)
+        inner = _bin(tr, "sub", _bin(tr, "sub", gw_in, a),
+                     _bin(tr, "mul", xhat, b))
+        dx = _bin(tr, "mul", inner, tr.cast(rstd, "f32"))
+        results.append(tr.cast(dx, tr.meta_of(node, 0)[1]))
+    else:
+        results.append(None)
+    for i, (param, term) in enumerate(((weight, _bin(tr, "mul", g, xhat)),
+                                       (bias, g)), start=1):
+        meta = tr.meta_of(node, i)
+        if param is None or not mask[i] or meta is None:
+            results.append(None)
+            continue
+        summed = tr.emit("sum", [term], meta[0], "f32",
+                         f"dim = {_array(outer)}") if outer else term
+        results.append(tr.cast(summed, meta[1]))
+    return tuple(results)
