@@ -6,6 +6,10 @@ tp dialect (:mod:`tensorplay_mlir.translate`), compiled to CPU code with the
 autocast state it is called under, and run on the tensors' own memory.
 """
 
-from ._core import Executable, transform, has_onednn  # noqa: F401
+from ._openmp import share_openmp_runtime
+
+share_openmp_runtime()
+
+from ._core import Executable, transform, has_onednn  # noqa: F401,E402
 
 __all__ = ["Executable", "transform", "has_onednn"]

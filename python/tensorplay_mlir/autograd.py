@@ -1,25 +1,49 @@
 """Training through tensorplay 1.0, which hands backends forward graphs only.
 
-A call that autograd records runs as a ``tensorplay.autograd.Function``:
-its forward runs the compiled ``@forward``; its backward runs the compiled
-``@forward_vjp_grad`` (tp-autodiff of ``sum_k <result_k, cotangent_k>``),
-which recomputes the forward in the same compiled code and returns the
-gradients of the arguments that require grad, each in its argument's dtype
-(the f32 parameters' gradients are f32 under autocast: the cast-reversal
-rule). The variant was compiled for the autocast state of the forward call,
-so a backward that runs outside autocast keeps the forward's dtypes.
+A call that autograd records runs as a ``tensorplay.autograd.Function``.
+Its backward runs the compiled ``@forward_vjp_grad`` (tp-autodiff of
+``sum_k <result_k, cotangent_k>``), which recomputes the forward in the same
+compiled code and returns the gradients of the arguments that require grad,
+each in its argument's dtype (f32 parameters get f32 gradients under
+autocast: the cast-reversal rule). The variant was compiled for the autocast
+state of the forward call, so a backward outside autocast keeps the
+forward's dtypes.
+
+Speculation: when the graph has one scalar floating result (a loss), the
+forward runs ``@forward_loss_grad`` instead, which computes the results and
+the gradients of ``seed * loss`` in one compiled call, with the seed the
+last backward used (1.0 at first; a GradScaler's scale after). A backward
+whose cotangent is exactly that seed for the loss and nothing for the other
+results uses those gradients, bit for bit what the recomputing path gives;
+any other backward takes the recomputing path and teaches the next forward
+its seed. Forwards whose gradients no backward consumes (evaluation with
+grad enabled) turn speculation off for the variant.
 """
 
 import tensorplay
+
+_MAX_UNCONSUMED = 3
 
 
 class _CompiledFunction(tensorplay.autograd.Function):
     @staticmethod
     def forward(ctx, variant, *tensors):
         ctx.variant = variant
+        # Results without a gradient arrive as None, not as zeros: no
+        # zero tensors to build, and speculation can see them.
+        ctx.set_materialize_grads(False)
         ctx.save_for_backward(*tensors)
-        outs = variant.forward(list(tensors))
-        for k, (kind, _) in enumerate(variant.result_specs):
+        ctx.speculated = None
+        if variant.speculate:
+            seed = variant.seed
+            outs, grads = variant.forward_and_grads(list(tensors), seed)
+            ctx.speculated = (seed, grads)
+            variant.unconsumed += 1
+            if variant.unconsumed > _MAX_UNCONSUMED:
+                variant.speculate = False
+        else:
+            outs = variant.forward(list(tensors))
+        for k in range(len(outs)):
             if k not in variant.cot_results:
                 ctx.mark_non_differentiable(outs[k])
         return tuple(outs)
@@ -31,7 +55,22 @@ class _CompiledFunction(tensorplay.autograd.Function):
         cots = [grads[k] for k in variant.cot_results]
         if all(g is None for g in cots):
             return (None,) * (1 + len(tensors))
-        computed = variant.vjp(tensors, cots)
+        computed = None
+        if ctx.speculated is not None:
+            variant.unconsumed = max(0, variant.unconsumed - 1)
+            seed, speculative = ctx.speculated
+            ctx.speculated = None
+            loss_cot = grads[variant.loss_index]
+            others = [grads[k] for k in variant.cot_results
+                      if k != variant.loss_index]
+            if loss_cot is not None and all(g is None for g in others):
+                value = float(loss_cot)
+                if value == seed:
+                    computed = speculative
+                else:
+                    variant.seed = value
+        if computed is None:
+            computed = variant.vjp(tensors, cots)
         result = [None] * len(tensors)
         for i, g in zip(variant.wrt, computed):
             result[i] = g

@@ -47,7 +47,10 @@ class Variant:
     def __init__(self, program, autocast, keep_io_types, wrt, pipeline):
         self.wrt = wrt
         source = program.module_text(vjp=wrt is not None)
+        self.loss_index = program.loss_result() if wrt is not None else None
         autodiff = ["forward_vjp"] if wrt is not None else []
+        if self.loss_index is not None:
+            autodiff.append("forward_loss")
         self.exe = _core.Executable(source, autocast=autocast,
                                     keep_io_types=keep_io_types,
                                     autodiff=autodiff, wrt=list(wrt or []),
@@ -61,6 +64,27 @@ class Variant:
             self.grad_arg_specs = grad_args
             self.grad_result_specs = grad_results[1:]  # after the scalar
             self.grad_results = grad_results
+        if self.loss_index is not None:
+            self.loss_arg_specs, self.loss_result_specs, _ = \
+                self.exe.signature("forward_loss_grad")
+        # Speculation (autograd.py): the loss seed the last backward used,
+        # and how many speculative results no backward consumed yet.
+        self.seed = 1.0
+        self.unconsumed = 0
+        self.speculate = self.loss_index is not None
+
+    def forward_and_grads(self, tensors, seed):
+        """@forward's results and the gradients of seed * loss w.r.t. the
+        wrt arguments, in one call of @forward_loss_grad."""
+        seed_tensor = tensorplay.full((), float(seed), dtype=tensorplay.float32)
+        outs = [tensorplay.empty(tuple(shape), dtype=dtypes.from_kind(kind))
+                for kind, shape in self.loss_result_specs]
+        self.exe.run("forward_loss_grad",
+                     _buffers(list(tensors) + [seed_tensor],
+                              self.loss_arg_specs),
+                     _buffers(outs, self.loss_result_specs))
+        n = len(self.result_specs)
+        return outs[1:1 + n], outs[1 + n:]
 
     def forward(self, tensors):
         outs = [tensorplay.empty(tuple(shape), dtype=dt)

@@ -146,7 +146,35 @@ class Program:
                 funcs.append(self._function("forward_vjp",
                                             self.arguments + cots, lines,
                                             [total]))
+            k = self.loss_result()
+            if k is not None:
+                funcs.append(self._loss_function(k, fresh))
         return "module {\n" + "\n".join(funcs) + "}\n"
+
+    def loss_result(self):
+        """The index of the only floating 0-d result (a loss), if any."""
+        scalars = [k for k in self.differentiable_results()
+                   if not self.results[k].shape]
+        return scalars[0] if len(scalars) == 1 else None
+
+    def _loss_function(self, k, fresh):
+        """@forward_loss(args..., %seed) -> (seed * loss, @forward's
+        results): its tp-autodiff gradient computes the forward and the
+        backward of the loss seeded with `seed` in one call, which the
+        autograd path runs speculatively (compiled.py)."""
+        lines = list(self.body)
+        r = self.results[k]
+        if r.elt != "f32":
+            wide = Value(fresh(), (), "f32")
+            lines.append(f"    {wide.ssa} = tp.cast {r.ssa} : {r.type} to "
+                         f"{wide.type}")
+            r = wide
+        seed = Value("%seed", (), "f32")
+        total = Value(fresh(), (), "f32")
+        lines.append(f"    {total.ssa} = tp.mul {r.ssa}, {seed.ssa} : "
+                     f"({r.type}, {seed.type}) -> {total.type}")
+        return self._function("forward_loss", self.arguments + [seed], lines,
+                              [total] + list(self.results))
 
     @staticmethod
     def _function(name, arguments, body, results):
