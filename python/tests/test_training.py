@@ -111,3 +111,60 @@ def test_gradscaler_loop_converges_like_eager():
     acc, eager_acc = accuracy(model, xt, yt), accuracy(eager, xt, yt)
     assert acc > 0.85
     assert abs(acc - eager_acc) < 0.03
+
+
+def compiled_graph(fn):
+    """The CompiledGraph behind a tensorplay.compile'd callable (after its
+    first call)."""
+    import gc
+    from tensorplay_mlir.compiled import CompiledGraph
+    graphs = [o for o in gc.get_objects() if isinstance(o, CompiledGraph)
+              and o.gm is not None]
+    return graphs[-1]
+
+
+@pytest.mark.skipif(tensorplay.__version__.startswith("1.1"),
+                    reason="1.1 differentiates its AOT graphs itself")
+def test_speculative_gradients_equal_the_recomputed_ones():
+    model = models.model("mlp")
+    x, labels = models.inputs("mlp")
+    compiled = tensorplay.compile(model, backend="mlir")
+    seen = []
+    for scale in (1.0, 1.0, 8.0, 8.0, 3.0):
+        model.zero_grad()
+        with tensorplay.autocast("cpu"):
+            _, loss = compiled(x, labels)
+        (loss * scale).backward()
+        seen.append({n: array(p.grad).copy() for n, p in
+                     model.named_parameters()})
+    graph = compiled_graph(compiled)
+    variant = [v for (ac, wrt), v in graph.variants.items() if wrt][0]
+    assert variant.speculate and variant.seed == 3.0
+    tensors = graph.gather((x, labels))
+    names = [n for n, _ in model.named_parameters()]
+    for scale, grads in zip((1.0, 1.0, 8.0, 8.0, 3.0), seen):
+        cot = tensorplay.full((), scale, dtype=tensorplay.float32)
+        reference = variant.vjp(tensors, [None, cot])
+        for n, g in zip(names, reference):
+            np.testing.assert_array_equal(grads[n], array(g))
+
+
+@pytest.mark.skipif(tensorplay.__version__.startswith("1.1"),
+                    reason="1.1 differentiates its AOT graphs itself")
+def test_speculation_stops_when_no_backward_consumes_it():
+    model = models.model("mlp")
+    x, labels = models.inputs("mlp")
+    compiled = tensorplay.compile(model, backend="mlir")
+    for _ in range(5):  # evaluation with grad enabled: no backward
+        compiled(x, labels)
+    variant = [v for (ac, wrt), v in compiled_graph(compiled).variants.items()
+               if wrt][0]
+    assert not variant.speculate
+    _, loss = compiled(x, labels)
+    loss.backward()  # the recomputing path
+    eager = copy.deepcopy(model)
+    eager.zero_grad()
+    eager(x, labels)[1].backward()
+    for (n, p), (_, q) in zip(model.named_parameters(),
+                              eager.named_parameters()):
+        assert_close(p.grad, q.grad, 1e-4)
