@@ -79,6 +79,18 @@ LogicalResult mlir::tp::autodiffModule(ModuleOp module,
   return pm.run(module);
 }
 
+LogicalResult
+mlir::tp::castArgumentsModule(ModuleOp module,
+                              llvm::ArrayRef<std::string> functions,
+                              llvm::ArrayRef<unsigned> args) {
+  PassManager pm(module->getContext());
+  CastArgumentsPassOptions options;
+  options.functions.assign(functions.begin(), functions.end());
+  options.args.assign(args.begin(), args.end());
+  pm.addPass(createCastArgumentsPass(options));
+  return pm.run(module);
+}
+
 LogicalResult mlir::tp::trainStepModule(ModuleOp module,
                                         const TrainStepPassOptions &options) {
   PassManager pm(module->getContext());

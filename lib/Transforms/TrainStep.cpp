@@ -11,6 +11,7 @@
 #include "tensorplay/Transforms/TrainStep.h"
 
 #include "tensorplay/Transforms/Autodiff.h"
+#include "tensorplay/Transforms/DownCasts.h"
 #include "tensorplay/Transforms/Passes.h"
 
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
@@ -71,24 +72,9 @@ private:
 /// type (bf16 or f16), a new argument of its block of that type, which
 /// replaces the casts; else null.
 static Value replaceDownCastsByCopy(BlockArgument param, Location loc) {
-  if (!getElementTypeOrSelf(param.getType()).isF32())
-    return {};
   SmallVector<CastOp> casts;
-  Type copyType;
-  for (Operation *user : param.getUsers()) {
-    auto cast = dyn_cast<CastOp>(user);
-    if (!cast)
-      continue;
-    Type to = cast.getType();
-    Type elem = getElementTypeOrSelf(to);
-    if (!elem.isBF16() && !elem.isF16())
-      continue;
-    if (copyType && to != copyType)
-      return {}; // cast to two types: no one copy serves both
-    copyType = to;
-    casts.push_back(cast);
-  }
-  if (casts.empty())
+  Type copyType = collectDownCasts(param, casts);
+  if (!copyType)
     return {};
   Value copy = param.getOwner()->addArgument(copyType, loc);
   for (CastOp cast : casts) {

@@ -116,6 +116,8 @@ struct TransformOptions {
   bool keepIoTypes = false;
   std::vector<std::string> autodiff;
   std::vector<unsigned> wrt;
+  std::vector<std::string> castFunctions;
+  std::vector<unsigned> castArgs;
 };
 
 void transform(ModuleOp module, DiagnosticCollector &diags,
@@ -126,6 +128,10 @@ void transform(ModuleOp module, DiagnosticCollector &diags,
   if (!options.autodiff.empty() &&
       failed(autodiffModule(module, options.autodiff, options.wrt)))
     diags.raise("tensorplay_mlir: autodiff failed");
+  if (!options.castFunctions.empty() &&
+      failed(
+          castArgumentsModule(module, options.castFunctions, options.castArgs)))
+    diags.raise("tensorplay_mlir: tp-cast-arguments failed");
 }
 
 std::string transformText(const std::string &source,
@@ -249,16 +255,22 @@ NB_MODULE(_core, m) {
       "transform",
       [](const std::string &source, const std::string &autocast,
          bool keepIoTypes, const std::vector<std::string> &autodiff,
-         const std::vector<unsigned> &wrt) {
-        return transformText(source, {autocast, keepIoTypes, autodiff, wrt});
+         const std::vector<unsigned> &wrt,
+         const std::vector<std::string> &castFunctions,
+         const std::vector<unsigned> &castArgs) {
+        return transformText(source, {autocast, keepIoTypes, autodiff, wrt,
+                                      castFunctions, castArgs});
       },
       nb::arg("source"), nb::arg("autocast") = "",
       nb::arg("keep_io_types") = false,
       nb::arg("autodiff") = std::vector<std::string>(),
       nb::arg("wrt") = std::vector<unsigned>(),
-      "Runs tp-autocast (target 'cpu:bf16', ...) and then tp-autodiff (for "
-      "the named functions, w.r.t. the argument indices `wrt`) on a tp "
-      "module's text; returns the transformed text.");
+      nb::arg("cast_functions") = std::vector<std::string>(),
+      nb::arg("cast_args") = std::vector<unsigned>(),
+      "Runs tp-autocast (target 'cpu:bf16', ...), then tp-autodiff (for "
+      "the named functions, w.r.t. the argument indices `wrt`), then "
+      "tp-cast-arguments (in `cast_functions`, candidates `cast_args`) on a "
+      "tp module's text; returns the transformed text.");
 
   m.def("has_onednn", &cpuLoweringHasOneDNN,
         "Whether the CPU lowering calls oneDNN.");
@@ -271,14 +283,20 @@ NB_MODULE(_core, m) {
              const std::string &autocast, bool keepIoTypes,
              const std::vector<std::string> &autodiff,
              const std::vector<unsigned> &wrt,
+             const std::vector<std::string> &castFunctions,
+             const std::vector<unsigned> &castArgs,
              const std::string &pipelineOptions, unsigned optLevel) {
-            new (self) Executable(source, {autocast, keepIoTypes, autodiff, wrt},
-                                  pipelineOptions, optLevel);
+            new (self) Executable(
+                source,
+                {autocast, keepIoTypes, autodiff, wrt, castFunctions, castArgs},
+                pipelineOptions, optLevel);
           },
           nb::arg("source"), nb::arg("autocast") = "",
           nb::arg("keep_io_types") = false,
           nb::arg("autodiff") = std::vector<std::string>(),
           nb::arg("wrt") = std::vector<unsigned>(),
+          nb::arg("cast_functions") = std::vector<std::string>(),
+          nb::arg("cast_args") = std::vector<unsigned>(),
           nb::arg("pipeline_options") = "", nb::arg("opt_level") = 3,
           "Parses `source`, applies `transform`'s stages, lowers with "
           "tp-lower-to-cpu (`pipeline_options`) and JIT-compiles it. Raises "

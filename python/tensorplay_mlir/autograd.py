@@ -27,7 +27,7 @@ _MAX_UNCONSUMED = 3
 
 class _CompiledFunction(tensorplay.autograd.Function):
     @staticmethod
-    def forward(ctx, variant, *tensors):
+    def forward(ctx, variant, cache, *tensors):
         ctx.variant = variant
         # Results without a gradient arrive as None, not as zeros: no
         # zero tensors to build, and speculation can see them.
@@ -36,13 +36,14 @@ class _CompiledFunction(tensorplay.autograd.Function):
         ctx.speculated = None
         if variant.speculate:
             seed = variant.seed
-            outs, grads = variant.forward_and_grads(list(tensors), seed)
+            outs, grads = variant.forward_and_grads(list(tensors), seed,
+                                                    cache)
             ctx.speculated = (seed, grads)
             variant.unconsumed += 1
             if variant.unconsumed > _MAX_UNCONSUMED:
                 variant.speculate = False
         else:
-            outs = variant.forward(list(tensors))
+            outs = variant.forward(list(tensors), cache)
         for k in range(len(outs)):
             if k not in variant.cot_results:
                 ctx.mark_non_differentiable(outs[k])
@@ -54,7 +55,7 @@ class _CompiledFunction(tensorplay.autograd.Function):
         tensors = ctx.saved_tensors
         cots = [grads[k] for k in variant.cot_results]
         if all(g is None for g in cots):
-            return (None,) * (1 + len(tensors))
+            return (None,) * (2 + len(tensors))
         computed = None
         if ctx.speculated is not None:
             variant.unconsumed = max(0, variant.unconsumed - 1)
@@ -74,9 +75,9 @@ class _CompiledFunction(tensorplay.autograd.Function):
         result = [None] * len(tensors)
         for i, g in zip(variant.wrt, computed):
             result[i] = g
-        return (None,) + tuple(result)
+        return (None, None) + tuple(result)
 
 
-def apply_compiled(variant, tensors):
+def apply_compiled(variant, tensors, cache=None):
     """The results of `variant` on `tensors`, recorded by autograd."""
-    return list(_CompiledFunction.apply(variant, *tensors))
+    return list(_CompiledFunction.apply(variant, cache, *tensors))

@@ -14,6 +14,8 @@ the tensors' memory. Options (``tensorplay.compile(..., options={...})``):
 - ``keep_io_types`` (default False): results keep the graph's dtypes instead
   of eager autocast's (f32 logits instead of bf16).
 - ``pipeline``: tp-lower-to-cpu options, e.g. ``"use-onednn=0"``.
+- ``cast_cache`` (default True): under autocast, keep the parameters'
+  bf16/f16 copies between calls while they are unchanged (cast_cache.py).
 
 A ``with tensorplay.autocast(...)`` written inside the compiled function is
 lost by the frontend before the backend sees the graph (both 1.0 and 1.1);
@@ -26,7 +28,7 @@ from . import dtypes
 from .compiled import CompiledGraph, ambient_autocast
 from .translate import UnsupportedNode, translate
 
-_OPTIONS = {"fallback", "autocast", "keep_io_types", "pipeline"}
+_OPTIONS = {"fallback", "autocast", "keep_io_types", "pipeline", "cast_cache"}
 _warned = set()
 
 
@@ -96,4 +98,5 @@ def backend(gm, example_inputs, **kwargs):
         keep_io_types=bool(options.get("keep_io_types", False)),
         carries_casts=casts,
         traced_autocast=ambient_autocast("cpu") if casts else "",
-        pipeline=options.get("pipeline", ""), name=name)
+        pipeline=options.get("pipeline", ""), name=name,
+        cast_cache=bool(options.get("cast_cache", True)))

@@ -23,6 +23,7 @@ import threading
 import tensorplay
 
 from . import _core, dtypes
+from .cast_cache import CastCache
 from .translate import Leaf
 
 
@@ -44,19 +45,30 @@ def ambient_autocast(device="cpu"):
 class Variant:
     """One compiled module: @forward (and, for training, @forward_vjp_grad)."""
 
-    def __init__(self, program, autocast, keep_io_types, wrt, pipeline):
+    def __init__(self, program, autocast, keep_io_types, wrt, pipeline,
+                 cast_args=()):
         self.wrt = wrt
         source = program.module_text(vjp=wrt is not None)
         self.loss_index = program.loss_result() if wrt is not None else None
         autodiff = ["forward_vjp"] if wrt is not None else []
         if self.loss_index is not None:
             autodiff.append("forward_loss")
+        # The parameters the forward only casts down are passed rounded
+        # (cast_cache.py): in @forward and in the speculative
+        # @forward_loss_grad, whose gradients stay w.r.t. the f32 values.
+        cast_functions = ["forward"] if autocast and cast_args else []
+        if cast_functions and self.loss_index is not None:
+            cast_functions.append("forward_loss_grad")
         self.exe = _core.Executable(source, autocast=autocast,
                                     keep_io_types=keep_io_types,
                                     autodiff=autodiff, wrt=list(wrt or []),
+                                    cast_functions=cast_functions,
+                                    cast_args=list(cast_args),
                                     pipeline_options=pipeline)
         self.arg_specs, self.result_specs, self.updated = \
             self.exe.signature("forward")
+        self.program_kinds = [dtypes.kind_of_elt(a.elt)
+                              for a in program.arguments]
         self.result_dtypes = [dtypes.from_kind(k) for k, _ in self.result_specs]
         self.cot_results = program.differentiable_results()
         if wrt is not None:
@@ -73,9 +85,11 @@ class Variant:
         self.unconsumed = 0
         self.speculate = self.loss_index is not None
 
-    def forward_and_grads(self, tensors, seed):
+    def forward_and_grads(self, tensors, seed, cache=None):
         """@forward's results and the gradients of seed * loss w.r.t. the
         wrt arguments, in one call of @forward_loss_grad."""
+        if cache is not None:
+            tensors = self.rounded(tensors, self.loss_arg_specs, cache)
         seed_tensor = tensorplay.full((), float(seed), dtype=tensorplay.float32)
         outs = [tensorplay.empty(tuple(shape), dtype=dtypes.from_kind(kind))
                 for kind, shape in self.loss_result_specs]
@@ -86,7 +100,18 @@ class Variant:
         n = len(self.result_specs)
         return outs[1:1 + n], outs[1 + n:]
 
-    def forward(self, tensors):
+    def rounded(self, tensors, specs, cache):
+        """`tensors` with the parameters `specs` takes rounded replaced by
+        their cached copies."""
+        out = list(tensors)
+        for i, (kind, _) in enumerate(specs[:len(self.program_kinds)]):
+            if kind != self.program_kinds[i]:
+                out[i] = cache.get(tensors[i], dtypes.from_kind(kind))
+        return out
+
+    def forward(self, tensors, cache=None):
+        if cache is not None:
+            tensors = self.rounded(tensors, self.arg_specs, cache)
         outs = [tensorplay.empty(tuple(shape), dtype=dt)
                 for (_, shape), dt in zip(self.result_specs,
                                           self.result_dtypes)]
@@ -128,7 +153,7 @@ class CompiledGraph:
 
     def __init__(self, gm, program, *, autocast=None, keep_io_types=False,
                  carries_casts=False, traced_autocast="", pipeline="",
-                 name="graph"):
+                 name="graph", cast_cache=True):
         self.gm = gm
         self.program = program
         self.fixed_autocast = autocast
@@ -138,6 +163,11 @@ class CompiledGraph:
         self.pipeline = pipeline
         self.name = name
         self.variants = {}
+        self.cast_cache = CastCache(cast_cache)
+        # Parameters (and captured tensors): what tp-cast-arguments may
+        # retype; a placeholder changes every call.
+        self.cast_args = [i for i, src in enumerate(program.inputs)
+                          if src.kind != "placeholder"]
         self.lock = threading.Lock()
         self.specs = [(a.elt, tuple(a.shape)) for a in program.arguments]
         self.is_backward = any(n.meta.get("is_backward", False)
@@ -174,7 +204,8 @@ class CompiledGraph:
                 variant = self.variants.get(key)
                 if variant is None:
                     variant = Variant(self.program, autocast,
-                                      self.keep_io_types, wrt, self.pipeline)
+                                      self.keep_io_types, wrt, self.pipeline,
+                                      self.cast_args)
                     self.variants[key] = variant
         return variant
 
@@ -240,10 +271,10 @@ class CompiledGraph:
                 wrt = mask
         variant = self.variant(autocast, wrt)
         if wrt is None:
-            results = variant.forward(tensors)
+            results = variant.forward(tensors, self.cast_cache)
         else:
             from .autograd import apply_compiled
-            results = apply_compiled(variant, tensors)
+            results = apply_compiled(variant, tensors, self.cast_cache)
         return self.rebuild(self.program.outputs, results, args)
 
     def rebuild(self, template, results, args):

@@ -42,6 +42,14 @@ def kind_name(dtype):
     return _TABLE[name][1]
 
 
+_KIND_OF_ELT = {elt: kind for elt, kind in _TABLE.values()}
+
+
+def kind_of_elt(elt):
+    """The _core kind name of an MLIR element type ('ui8' -> 'u8')."""
+    return _KIND_OF_ELT[elt]
+
+
 _BY_KIND = {kind: getattr(tensorplay, name) for name, (_, kind) in _TABLE.items()}
 
 

@@ -253,3 +253,39 @@ def test_core_errors_are_clear():
                                                       [2])])
     exe.run("f", [(x.ctypes.data, "f32", [2])], [(y.ctypes.data, "f32", [2])])
     np.testing.assert_allclose(y, np.exp(x), rtol=1e-6)
+
+
+def test_cast_copies_are_kept_while_parameters_are_unchanged():
+    from tensorplay_mlir.backend import backend
+    graphs = []
+
+    def recording(gm, example_inputs, **kwargs):
+        graphs.append(backend(gm, example_inputs, **kwargs))
+        return graphs[-1]
+    model = inference_only(models.model("mlp"))
+    args = models.inputs("mlp")
+    compiled = tensorplay.compile(model, backend=recording)
+    with tensorplay.no_grad(), tensorplay.autocast("cpu"):
+        for _ in range(3):
+            compiled(*args)
+        graph = graphs[0]
+        variant = graph.variants[("cpu:bf16", None)]
+        # The compiled forward takes every weight and bias in bf16.
+        kinds = [kind for kind, _ in variant.arg_specs]
+        assert kinds[2:] == ["bf16"] * 6 and kinds[:2] == ["f32", "i64"]
+        assert graph.cast_cache.misses == 6 and graph.cast_cache.hits == 12
+        # An in-place update (as an optimizer step does) is seen...
+        model.fc0.weight.mul_(0.5)
+        got, _ = compiled(*args)
+        want, _ = model(*args)
+        assert graph.cast_cache.misses == 7
+        assert_close(got, want, 2e-2)
+        # ... and so is a new .data (which eager autocast's own cache, alive
+        # for the whole autocast region, does not see: the reference is
+        # computed in a region of its own).
+        model.out.weight.data = tensorplay.randn(10, 128)
+        got, _ = compiled(*args)
+        assert graph.cast_cache.misses == 8
+    with tensorplay.no_grad(), tensorplay.autocast("cpu"):
+        want, _ = model(*args)
+    assert_close(got, want, 2e-2)

@@ -113,14 +113,16 @@ def test_gradscaler_loop_converges_like_eager():
     assert abs(acc - eager_acc) < 0.03
 
 
-def compiled_graph(fn):
-    """The CompiledGraph behind a tensorplay.compile'd callable (after its
-    first call)."""
-    import gc
-    from tensorplay_mlir.compiled import CompiledGraph
-    graphs = [o for o in gc.get_objects() if isinstance(o, CompiledGraph)
-              and o.gm is not None]
-    return graphs[-1]
+def compile_recording(model):
+    """tensorplay.compile(model, backend="mlir"), and the list the backend's
+    CompiledGraphs are appended to."""
+    from tensorplay_mlir.backend import backend
+    graphs = []
+
+    def recording(gm, example_inputs, **kwargs):
+        graphs.append(backend(gm, example_inputs, **kwargs))
+        return graphs[-1]
+    return tensorplay.compile(model, backend=recording), graphs
 
 
 @pytest.mark.skipif(tensorplay.__version__.startswith("1.1"),
@@ -128,7 +130,7 @@ def compiled_graph(fn):
 def test_speculative_gradients_equal_the_recomputed_ones():
     model = models.model("mlp")
     x, labels = models.inputs("mlp")
-    compiled = tensorplay.compile(model, backend="mlir")
+    compiled, graphs = compile_recording(model)
     seen = []
     for scale in (1.0, 1.0, 8.0, 8.0, 3.0):
         model.zero_grad()
@@ -137,7 +139,7 @@ def test_speculative_gradients_equal_the_recomputed_ones():
         (loss * scale).backward()
         seen.append({n: array(p.grad).copy() for n, p in
                      model.named_parameters()})
-    graph = compiled_graph(compiled)
+    graph = graphs[0]
     variant = [v for (ac, wrt), v in graph.variants.items() if wrt][0]
     assert variant.speculate and variant.seed == 3.0
     tensors = graph.gather((x, labels))
@@ -154,11 +156,10 @@ def test_speculative_gradients_equal_the_recomputed_ones():
 def test_speculation_stops_when_no_backward_consumes_it():
     model = models.model("mlp")
     x, labels = models.inputs("mlp")
-    compiled = tensorplay.compile(model, backend="mlir")
+    compiled, graphs = compile_recording(model)
     for _ in range(5):  # evaluation with grad enabled: no backward
         compiled(x, labels)
-    variant = [v for (ac, wrt), v in compiled_graph(compiled).variants.items()
-               if wrt][0]
+    variant = [v for (ac, wrt), v in graphs[0].variants.items() if wrt][0]
     assert not variant.speculate
     _, loss = compiled(x, labels)
     loss.backward()  # the recomputing path

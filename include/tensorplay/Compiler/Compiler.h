@@ -72,6 +72,13 @@ LogicalResult autodiffModule(ModuleOp module,
                              llvm::ArrayRef<std::string> functions = {},
                              llvm::ArrayRef<unsigned> wrt = {});
 
+/// tp-cast-arguments: in each of `functions`, the f32 arguments among
+/// `args` (empty: all) used only by casts to one bf16/f16 type take that
+/// type; each function's `tp.cast_arguments` lists them.
+LogicalResult castArgumentsModule(ModuleOp module,
+                                  llvm::ArrayRef<std::string> functions,
+                                  llvm::ArrayRef<unsigned> args = {});
+
 /// tp-train-step with `options`: adds @f_train_step (its layout in the
 /// function's `tp.train_step` attribute). Run autocastModule first for
 /// mixed precision.

@@ -108,6 +108,32 @@ def AutodiffPass : Pass<"tp-autodiff", "::mlir::ModuleOp"> {
                            "::mlir::func::FuncDialect"];
 }
 
+def CastArgumentsPass : Pass<"tp-cast-arguments", "::mlir::ModuleOp"> {
+  let summary = "Retype f32 arguments that are only cast down to the cast's "
+                "type";
+  let description = [{
+    In each function of `functions`, each argument among `args` (0-based;
+    all when empty) that is an f32 tensor whose every use is a `tp.cast` to
+    one bf16 or f16 tensor type becomes an argument of that type, and the
+    casts are erased: the caller passes the value the casts computed (the
+    argument rounded to nearest even). An autocast forward then converts
+    no weight; the Python backend passes copies it keeps between calls
+    while a parameter is unchanged. Functions must be public and have a
+    body; arguments with other uses, or casts to two types, stay.
+
+    Each function records the retyped arguments in its
+    `tp.cast_arguments` attribute (an array of argument numbers), which
+    callers read to know which arguments to pass rounded.
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "The functions whose arguments to retype">,
+    ListOption<"args", "args", "unsigned",
+               "The candidate arguments (default: all)">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def TrainStepPass : Pass<"tp-train-step", "::mlir::ModuleOp"> {
   let summary = "Turn a loss function into one train step: forward, "
                 "backward, GradScaler and a fused optimizer step";
