@@ -176,6 +176,25 @@ for _name, _op in _BINARY.items():
     HANDLERS[_name] = _binary(_op)
 
 
+@handles("clamp_min", "clamp_max", "clamp", "clip")
+def _clamp(tr, node, x, lo=None, hi=None):
+    """clamp(x, lo, hi) = minimum(maximum(x, lo), hi): NaN propagates in
+    both, as in eager's clamp."""
+    name = canonical_name(node)
+    if name == "clamp_max":
+        lo, hi = None, lo
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    for bound, op in ((lo, "maximum"), (hi, "minimum")):
+        if bound is None:
+            continue
+        if not isinstance(bound, (int, float)) or isinstance(bound, bool):
+            raise Unsupported("a tensor bound")
+        x = tr.emit(op, [x, tr.constant(bound, _scalar_elt(bound, x))], shape,
+                    elt)
+    return x
+
+
 @handles("pow")
 def _pow(tr, node, x, exponent):
     if not _is_value(x):

@@ -92,7 +92,7 @@ class Program:
     body: list  # @forward's op lines
     results: list  # Values @forward returns
     next_id: int
-    gelus: int = 0
+    recomposed: list = None
 
     @property
     def text(self):
@@ -203,6 +203,14 @@ def array_attr(values):
         if len(values) else "array<i64>"
 
 
+def _is_undefined_dtype(arg):
+    """tensorplay.undefined (1.1) or tensorplay._C.DType.undefined (1.0's
+    normalized softmax(x, dim, dtype))."""
+    name = type(arg).__name__.lower()
+    return "dtype" in name and str(arg).split(":")[0].rstrip(">").endswith(
+        "undefined")
+
+
 class Translator:
     def __init__(self, gm, example_inputs):
         self.gm = gm
@@ -213,7 +221,7 @@ class Translator:
         self.counter = 0
         self.attr_args = {}  # dotted name -> Value
         self.literal_args = {}  # id(tensor) -> Value
-        self.gelus = 0
+        self.recomposed = []  # the tp ops recomposed from primitives
 
     # --- building ---------------------------------------------------------
     def fresh(self):
@@ -318,9 +326,8 @@ class Translator:
             return type(arg)(self.resolve(a) for a in arg)
         if isinstance(arg, dict):
             return {k: self.resolve(v) for k, v in arg.items()}
-        if isinstance(arg, tensorplay.dtype) and str(arg) == \
-                "tensorplay.undefined":
-            return None  # 1.1's operator graphs: an absent dtype
+        if _is_undefined_dtype(arg):
+            return None  # an absent dtype (DType.undefined)
         if isinstance(arg, tensorplay.Tensor):
             key = id(arg)
             if key not in self.literal_args:
@@ -336,8 +343,8 @@ class Translator:
         return obj
 
     def run(self):
-        from .patterns import find_gelus
-        gelu_roots, absorbed = find_gelus(self.gm.graph)
+        from .patterns import find_recompositions
+        recomposed, absorbed = find_recompositions(self.gm.graph)
         placeholder_index = 0
         output_template = None
         for node in self.gm.graph.nodes:
@@ -375,11 +382,12 @@ class Translator:
             elif node.op in ("call_function", "call_method"):
                 if node in absorbed:
                     continue
-                if node in gelu_roots:
-                    x = self.env[gelu_roots[node]]
+                if node in recomposed:
+                    x_node, op, attrs = recomposed[node]
                     shape, elt = self.meta_of(node)
-                    self.env[node] = self.emit("gelu", [x], shape, elt)
-                    self.gelus += 1
+                    self.env[node] = self.emit(op, [self.env[x_node]], shape,
+                                               elt, attrs)
+                    self.recomposed.append(op)
                     continue
                 name = canonical_name(node)
                 handler = HANDLERS.get(name)
@@ -424,7 +432,7 @@ class Translator:
                        outputs=outputs,
                        arguments=[v for v, _ in self.arguments],
                        body=self.lines, results=results,
-                       next_id=self.counter, gelus=self.gelus)
+                       next_id=self.counter, recomposed=self.recomposed)
 
 
 def propagate_without_autocast(gm, example_inputs):

@@ -95,3 +95,20 @@ def inputs(name, batch=8, seed=0):
 def model(name, seed=0):
     tensorplay.manual_seed(seed)
     return {"mlp": MLP, "cnn": CNN, "encoder": EncoderBlock}[name]()
+
+
+class Activations(nn.Module):
+    """The activations the frontend decomposes (silu, sigmoid, softplus,
+    gelu with either approximation) and clamp and softmax, which it
+    normalizes."""
+
+    def __init__(self, d=32):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        h = self.fc(x)
+        a = F.silu(h) + F.softplus(x * 50.0)  # softplus past exp's range
+        b = F.gelu(h, approximate="tanh") * x.sigmoid()
+        c = F.gelu(h).clamp(-0.1, 0.5) + F.softmax(h, dim=-1)
+        return a + b + c

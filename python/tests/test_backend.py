@@ -289,3 +289,29 @@ def test_cast_copies_are_kept_while_parameters_are_unchanged():
     with tensorplay.no_grad(), tensorplay.autocast("cpu"):
         want, _ = model(*args)
     assert_close(got, want, 2e-2)
+
+
+@pytest.mark.parametrize("autocast", [False, True])
+def test_decomposed_activations_become_tp_ops(autocast):
+    captured = {}
+
+    def probe(gm, example_inputs, **kwargs):
+        captured["program"] = tensorplay_mlir.translate.translate(
+            gm, example_inputs)
+        return backend_module.backend(gm, example_inputs, **kwargs)
+    model = inference_only(models.Activations())
+    (x,) = models.inputs("encoder")
+    compiled = tensorplay.compile(model, backend=probe,
+                                  options={"fallback": False})
+    with tensorplay.no_grad(), tensorplay.autocast("cpu", enabled=autocast):
+        got = compiled(x)
+        want = model(x)
+    program = captured["program"]
+    assert sorted(program.recomposed) == ["gelu", "gelu", "sigmoid", "silu",
+                                          "softplus"]
+    for primitive in ("tp.exp", "tp.erf", "tp.tanh", "tp.log "):
+        assert primitive not in program.text
+    assert "approximate = #tp.approximate<tanh>" in program.text
+    assert got.dtype == want.dtype
+    assert np.isfinite(array(got)).all()
+    assert_close(got, want, 2e-2 if autocast else 1e-5)
