@@ -137,10 +137,24 @@ for _op in _UNARY:
 
 @handles("gelu")
 def _gelu(tr, node, x, approximate="none"):
-    if approximate != "none":
+    if approximate not in ("none", "tanh"):
         raise Unsupported(f"approximate='{approximate}'")
     shape, elt = _result(node)
-    return tr.emit("gelu", [_value(tr, x)], shape, elt)
+    attrs = "approximate = #tp.approximate<tanh>" if approximate == "tanh" \
+        else ""
+    return tr.emit("gelu", [_value(tr, x)], shape, elt, attrs)
+
+
+@handles("softplus")
+def _softplus(tr, node, x, beta=1.0, threshold=20.0):
+    from .translate import format_float
+    shape, elt = _result(node)
+    attrs = []
+    if beta != 1:
+        attrs.append(f"beta = {format_float(beta)} : f64")
+    if threshold != 20:
+        attrs.append(f"threshold = {format_float(threshold)} : f64")
+    return tr.emit("softplus", [_value(tr, x)], shape, elt, ", ".join(attrs))
 
 
 _BINARY = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div",
