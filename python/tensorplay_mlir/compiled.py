@@ -254,11 +254,33 @@ class CompiledGraph:
                 "(tensorplay.compile the model anew).")
 
     # --- calling ----------------------------------------------------------
+    def bind(self, args, kwargs):
+        """The user's arguments in placeholder order (the frontend calls
+        the backend's callable with the raw *args, **kwargs)."""
+        if not kwargs:
+            return args
+        names = self.program.placeholder_names or []
+        bound = list(args) + [None] * max(0, len(names) - len(args))
+        given = [True] * len(args) + [False] * (len(bound) - len(args))
+        for key, value in kwargs.items():
+            if key not in names:
+                raise GuardError(f"tensorplay_mlir: graph '{self.name}' has no "
+                                 f"input named '{key}' (inputs: {names})")
+            i = names.index(key)
+            if i < len(args):
+                raise GuardError(f"tensorplay_mlir: graph '{self.name}': input "
+                                 f"'{key}' given twice")
+            bound[i], given[i] = value, True
+        needed = {src.index for src in self.program.inputs
+                  if src.kind == "placeholder"}
+        missing = [names[i] for i in sorted(needed) if not given[i]]
+        if missing:
+            raise GuardError(f"tensorplay_mlir: graph '{self.name}' misses "
+                             f"inputs {missing}")
+        return tuple(bound)
+
     def __call__(self, *args, **kwargs):
-        if kwargs:
-            raise GuardError(f"tensorplay_mlir: graph '{self.name}' takes "
-                             f"positional inputs only, got keywords "
-                             f"{sorted(kwargs)}")
+        args = self.bind(args, kwargs)
         tensors = self.gather(args)
         autocast = self.autocast_target()
         wrt = None

@@ -93,6 +93,7 @@ class Program:
     results: list  # Values @forward returns
     next_id: int
     recomposed: list = None
+    placeholder_names: list = None
 
     @property
     def text(self):
@@ -222,6 +223,7 @@ class Translator:
         self.attr_args = {}  # dotted name -> Value
         self.literal_args = {}  # id(tensor) -> Value
         self.recomposed = []  # the tp ops recomposed from primitives
+        self.placeholder_names = []  # the graph's inputs, by name
 
     # --- building ---------------------------------------------------------
     def fresh(self):
@@ -351,6 +353,7 @@ class Translator:
             if node.op == "placeholder":
                 index = placeholder_index
                 placeholder_index += 1
+                self.placeholder_names.append(str(node.target))
                 example = self.example_inputs[index] \
                     if index < len(self.example_inputs) else None
                 if isinstance(example, tensorplay.Tensor):
@@ -432,7 +435,8 @@ class Translator:
                        outputs=outputs,
                        arguments=[v for v, _ in self.arguments],
                        body=self.lines, results=results,
-                       next_id=self.counter, recomposed=self.recomposed)
+                       next_id=self.counter, recomposed=self.recomposed,
+                       placeholder_names=self.placeholder_names)
 
 
 def propagate_without_autocast(gm, example_inputs):

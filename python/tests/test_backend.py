@@ -318,3 +318,15 @@ def test_decomposed_activations_become_tp_ops(autocast):
     assert got.dtype == want.dtype
     assert np.isfinite(array(got)).all()
     assert_close(got, want, 2e-2 if autocast else 1e-5)
+
+
+def test_keyword_arguments_bind_to_the_graph_inputs():
+    model = inference_only(models.model("mlp"))
+    x, labels = models.inputs("mlp")
+    compiled = tensorplay.compile(model, backend="mlir")
+    with tensorplay.no_grad():
+        want, _ = model(x, labels)
+        got, _ = compiled(x, labels=labels)
+        assert_close(got, want, 1e-5)
+        again, _ = compiled(labels=labels, x=x)
+        assert_close(again, want, 1e-5)
