@@ -330,3 +330,42 @@ def test_keyword_arguments_bind_to_the_graph_inputs():
         assert_close(got, want, 1e-5)
         again, _ = compiled(labels=labels, x=x)
         assert_close(again, want, 1e-5)
+
+
+def test_the_gil_is_released_while_compiled_code_runs():
+    """While another thread is inside a long compiled call, this thread
+    runs Python: held, the GIL would stop it until the call returns."""
+    import threading
+    import time
+    n = 1024
+    chain = "\n".join(
+        f"  %m{i + 1} = tp.matmul %m{i}, %b : (tensor<{n}x{n}xf32>, "
+        f"tensor<{n}x{n}xf32>) -> tensor<{n}x{n}xf32>" for i in range(12))
+    exe = tensorplay_mlir.Executable(
+        f"func.func @f(%m0: tensor<{n}x{n}xf32>, %b: tensor<{n}x{n}xf32>) -> "
+        f"tensor<{n}x{n}xf32> {{\n{chain}\n  return %m12 : "
+        f"tensor<{n}x{n}xf32>\n}}")
+    a = np.full((n, n), 1.0 / n, dtype=np.float32)
+    out = np.zeros((n, n), dtype=np.float32)
+    buffers = ([(a.ctypes.data, "f32", [n, n])] * 2,
+               [(out.ctypes.data, "f32", [n, n])])
+    t0 = time.perf_counter()
+    exe.run("f", *buffers)
+    duration = time.perf_counter() - t0
+    started = []
+
+    def work():
+        started.append(time.perf_counter())
+        exe.run("f", *buffers)
+    worker = threading.Thread(target=work)
+    worker.start()
+    stamps = []
+    while worker.is_alive():
+        stamps.append(time.perf_counter())
+    worker.join()
+    # Iterations in the middle of the call (its ends are blurred by the
+    # switch of the GIL before and after it).
+    lo, hi = started[0] + 0.25 * duration, started[0] + 0.75 * duration
+    during = sum(1 for t in stamps if lo < t < hi)
+    np.testing.assert_allclose(out, a, rtol=1e-5)
+    assert during > 1000, during
