@@ -52,6 +52,23 @@ def _autocast_option(value):
     return f"cpu:{'fp16' if dtype == 'f16' else dtype}"
 
 
+def _pipeline_option(value):
+    """Checks tp-lower-to-cpu options on an empty module: a bad option is
+    the user's error, not a reason to fall back."""
+    if not value:
+        return ""
+    if not isinstance(value, str):
+        raise BackendError(f"tensorplay_mlir: options['pipeline'] must be a "
+                           f"string, got {value!r}")
+    from . import _core
+    try:
+        _core.Executable("module {}", pipeline_options=value)
+    except RuntimeError as e:
+        raise BackendError(f"tensorplay_mlir: options['pipeline']={value!r}: "
+                           f"{e}") from e
+    return value
+
+
 def is_operator_graph(gm):
     """Whether `gm` is one of tensorplay 1.1's AOT graphs (OpOverload
     targets): traced under the ambient autocast, its dtypes are decided."""
@@ -98,5 +115,6 @@ def backend(gm, example_inputs, **kwargs):
         keep_io_types=bool(options.get("keep_io_types", False)),
         carries_casts=casts,
         traced_autocast=ambient_autocast("cpu") if casts else "",
-        pipeline=options.get("pipeline", ""), name=name,
-        cast_cache=bool(options.get("cast_cache", True)))
+        pipeline=_pipeline_option(options.get("pipeline", "")), name=name,
+        cast_cache=bool(options.get("cast_cache", True)),
+        fallback=bool(fallback))

@@ -27,6 +27,10 @@ from .cast_cache import CastCache
 from .translate import Leaf
 
 
+# A variant that failed to compile: its calls run the graph's executor.
+FALLBACK = object()
+
+
 class GuardError(RuntimeError):
     """A call with inputs the compiled graph was not made for."""
 
@@ -154,7 +158,7 @@ class CompiledGraph:
 
     def __init__(self, gm, program, *, autocast=None, keep_io_types=False,
                  carries_casts=False, traced_autocast="", pipeline="",
-                 name="graph", cast_cache=True):
+                 name="graph", cast_cache=True, fallback=True):
         self.gm = gm
         self.program = program
         self.fixed_autocast = autocast
@@ -164,6 +168,7 @@ class CompiledGraph:
         self.pipeline = pipeline
         self.name = name
         self.variants = {}
+        self.fallback = fallback
         self.cast_cache = CastCache(cast_cache)
         # Parameters (and captured tensors): what tp-cast-arguments may
         # retype; a placeholder changes every call.
@@ -204,11 +209,28 @@ class CompiledGraph:
             with self.lock:
                 variant = self.variants.get(key)
                 if variant is None:
-                    variant = Variant(self.program, autocast,
-                                      self.keep_io_types, wrt, self.pipeline,
-                                      self.cast_args)
+                    variant = self.compile_variant(autocast, wrt)
                     self.variants[key] = variant
         return variant
+
+    def compile_variant(self, autocast, wrt):
+        """A new Variant, or FALLBACK (with one warning) when compiling it
+        fails and fallback is on."""
+        try:
+            return Variant(self.program, autocast, self.keep_io_types, wrt,
+                           self.pipeline, self.cast_args)
+        except RuntimeError as e:
+            what = f"{'training' if wrt else 'inference'}, " \
+                   f"{autocast or 'no autocast'}"
+            if not self.fallback:
+                from .backend import BackendError
+                raise BackendError(f"tensorplay_mlir: cannot compile graph "
+                                   f"'{self.name}' ({what}): {e}") from e
+            import warnings
+            warnings.warn(f"tensorplay_mlir: graph '{self.name}' ({what}) runs "
+                          f"on its Python executor: compiling it failed: {e}",
+                          RuntimeWarning, stacklevel=4)
+            return FALLBACK
 
     # --- inputs -----------------------------------------------------------
     def gather(self, args):
@@ -293,6 +315,8 @@ class CompiledGraph:
             if mask and self.program.differentiable_results():
                 wrt = mask
         variant = self.variant(autocast, wrt)
+        if variant is FALLBACK:
+            return self.gm(*args)
         if wrt is None:
             results = variant.forward(tensors, self.cast_cache)
         else:

@@ -162,7 +162,13 @@ _BINARY = {"add": "add", "sub": "sub", "mul": "mul", "truediv": "div",
 
 
 def _binary(op):
-    def handler(tr, node, a, b, **kwargs):
+    def handler(tr, node, a, b, *rest, **kwargs):
+        # Operator forms pass alpha (add, sub) or rounding_mode (div)
+        # positionally: add.Scalar(x, 1.0, 1).
+        if rest:
+            if len(rest) > 1 or op not in ("add", "sub", "div"):
+                raise Unsupported(f"extra arguments {rest}")
+            kwargs["rounding_mode" if op == "div" else "alpha"] = rest[0]
         alpha = kwargs.pop("alpha", 1)
         if kwargs.pop("rounding_mode", None) is not None:
             raise Unsupported("rounding_mode")

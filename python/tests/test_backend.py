@@ -369,3 +369,47 @@ def test_the_gil_is_released_while_compiled_code_runs():
     during = sum(1 for t in stamps if lo < t < hi)
     np.testing.assert_allclose(out, a, rtol=1e-5)
     assert during > 1000, during
+
+
+def broken_exp(monkeypatch):
+    """Makes the translation of exp emit an op no compiler knows."""
+    from tensorplay_mlir import ops
+
+    def handler(tr, node, x):
+        shape, elt = tr.meta_of(node)
+        return tr.emit("not_an_op", [x], shape, elt)
+    monkeypatch.setitem(ops.HANDLERS, "exp", handler)
+
+
+class Exp(tensorplay.nn.Module):
+    def forward(self, x):
+        return (x * 0.5).exp() + 1.0
+
+
+def test_a_graph_that_fails_to_compile_falls_back(monkeypatch):
+    broken_exp(monkeypatch)
+    (x,) = models.inputs("encoder")
+    compiled = tensorplay.compile(Exp(), backend="mlir")
+    with tensorplay.no_grad():
+        with pytest.warns(RuntimeWarning, match=r"(?s)compiling it failed.*"
+                          r"not_an_op"):
+            got = compiled(x)
+    assert_close(got, Exp()(x), 1e-6)
+
+
+def test_compile_failure_without_fallback_is_an_error(monkeypatch):
+    broken_exp(monkeypatch)
+    (x,) = models.inputs("encoder")
+    compiled = tensorplay.compile(Exp(), backend="mlir",
+                                  options={"fallback": False})
+    with tensorplay.no_grad():
+        with pytest.raises(backend_module.BackendError, match=r"not_an_op"):
+            compiled(x)
+
+
+def test_bad_pipeline_option_is_an_error():
+    with pytest.raises(backend_module.BackendError, match=r"pipeline"):
+        with tensorplay.no_grad():
+            tensorplay.compile(models.model("mlp"), backend="mlir",
+                               options={"pipeline": "bogus=1"})(
+                *models.inputs("mlp"))
