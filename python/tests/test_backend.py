@@ -255,16 +255,21 @@ def test_core_errors_are_clear():
     np.testing.assert_allclose(y, np.exp(x), rtol=1e-6)
 
 
-def test_cast_copies_are_kept_while_parameters_are_unchanged():
-    from tensorplay_mlir.backend import backend
+def compile_recording(model, **kwargs):
+    """tensorplay.compile(model, backend="mlir"), and the list the backend's
+    CompiledGraphs are appended to."""
     graphs = []
 
-    def recording(gm, example_inputs, **kwargs):
-        graphs.append(backend(gm, example_inputs, **kwargs))
+    def recording(gm, example_inputs, **kw):
+        graphs.append(backend_module.backend(gm, example_inputs, **kw))
         return graphs[-1]
+    return tensorplay.compile(model, backend=recording, **kwargs), graphs
+
+
+def test_cast_copies_are_kept_while_parameters_are_unchanged():
     model = inference_only(models.model("mlp"))
     args = models.inputs("mlp")
-    compiled = tensorplay.compile(model, backend=recording)
+    compiled, graphs = compile_recording(model)
     with tensorplay.no_grad(), tensorplay.autocast("cpu"):
         for _ in range(3):
             compiled(*args)

@@ -10,7 +10,7 @@ import tensorplay
 import tensorplay.nn.functional as F
 
 import models
-from test_backend import array, assert_close, flat
+from test_backend import array, assert_close, compile_recording, flat
 
 
 def grads(model):
@@ -113,20 +113,15 @@ def test_gradscaler_loop_converges_like_eager():
     assert abs(acc - eager_acc) < 0.03
 
 
-def compile_recording(model):
-    """tensorplay.compile(model, backend="mlir"), and the list the backend's
-    CompiledGraphs are appended to."""
-    from tensorplay_mlir.backend import backend
-    graphs = []
-
-    def recording(gm, example_inputs, **kwargs):
-        graphs.append(backend(gm, example_inputs, **kwargs))
-        return graphs[-1]
-    return tensorplay.compile(model, backend=recording), graphs
+def training_variant(graph):
+    return [v for (ac, wrt), v in graph.variants.items() if wrt][0]
 
 
-@pytest.mark.skipif(tensorplay.__version__.startswith("1.1"),
-                    reason="1.1 differentiates its AOT graphs itself")
+ON_1_0 = pytest.mark.skipif(tensorplay.__version__.startswith("1.1"),
+                            reason="1.1 differentiates its AOT graphs itself")
+
+
+@ON_1_0
 def test_speculative_gradients_equal_the_recomputed_ones():
     model = models.model("mlp")
     x, labels = models.inputs("mlp")
@@ -140,7 +135,7 @@ def test_speculative_gradients_equal_the_recomputed_ones():
         seen.append({n: array(p.grad).copy() for n, p in
                      model.named_parameters()})
     graph = graphs[0]
-    variant = [v for (ac, wrt), v in graph.variants.items() if wrt][0]
+    variant = training_variant(graph)
     assert variant.speculate and variant.seed == 3.0
     tensors = graph.gather((x, labels))
     names = [n for n, _ in model.named_parameters()]
@@ -151,15 +146,14 @@ def test_speculative_gradients_equal_the_recomputed_ones():
             np.testing.assert_array_equal(grads[n], array(g))
 
 
-@pytest.mark.skipif(tensorplay.__version__.startswith("1.1"),
-                    reason="1.1 differentiates its AOT graphs itself")
+@ON_1_0
 def test_speculation_stops_when_no_backward_consumes_it():
     model = models.model("mlp")
     x, labels = models.inputs("mlp")
     compiled, graphs = compile_recording(model)
     for _ in range(5):  # evaluation with grad enabled: no backward
         compiled(x, labels)
-    variant = [v for (ac, wrt), v in graphs[0].variants.items() if wrt][0]
+    variant = training_variant(graphs[0])
     assert not variant.speculate
     _, loss = compiled(x, labels)
     loss.backward()  # the recomputing path
