@@ -459,7 +459,19 @@ def propagate_without_autocast(gm, example_inputs):
             tensorplay.set_rng_state(state)
 
 
+def check_targets(gm):
+    """Raises UnsupportedNode for the first call without a handler, before
+    anything runs the graph: propagation executes it, and a node no handler
+    knows may have effects (in-place updates, batch_norm's running
+    statistics) that must not happen an extra time."""
+    for node in gm.graph.nodes:
+        if node.op in ("call_function", "call_method") and \
+                canonical_name(node) not in HANDLERS:
+            raise UnsupportedNode(node, "no tp translation for this target")
+
+
 def translate(gm, example_inputs):
     """The :class:`Program` of `gm`; raises :class:`UnsupportedNode`."""
+    check_targets(gm)
     propagate_without_autocast(gm, example_inputs)
     return Translator(gm, example_inputs).run()

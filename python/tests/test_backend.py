@@ -418,3 +418,30 @@ def test_bad_pipeline_option_is_an_error():
             tensorplay.compile(models.model("mlp"), backend="mlir",
                                options={"pipeline": "bogus=1"})(
                 *models.inputs("mlp"))
+
+
+class InPlace(tensorplay.nn.Module):
+    def forward(self, x):
+        x.mul_(2.0)
+        return x + 1.0
+
+
+def test_an_untranslatable_graph_is_not_run_an_extra_time():
+    """The backend re-propagates shapes by running the graph; a graph with a
+    node it cannot translate (here an in-place update of the input) must
+    fall back before that, or the update would happen once more. (The
+    frontend itself runs it several times while capturing, as it updates
+    batch_norm's statistics: the reference is a backend that returns the
+    graph untouched.)"""
+    def plain(gm, example_inputs, **kwargs):
+        return gm
+    results = {}
+    for name, backend in (("plain", plain), ("mlir", "mlir")):
+        x = tensorplay.ones(3)
+        compiled = tensorplay.compile(InPlace(), backend=backend)
+        with tensorplay.no_grad(), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = compiled(x)
+        results[name] = (array(x), array(out))
+    for got, want in zip(results["mlir"], results["plain"]):
+        np.testing.assert_array_equal(got, want)
