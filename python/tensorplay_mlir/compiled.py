@@ -51,6 +51,8 @@ class Variant:
 
     def __init__(self, program, autocast, keep_io_types, wrt, pipeline,
                  cast_args=()):
+        """`cast_args`: the arguments @forward may take rounded
+        (tp-cast-arguments), empty for none."""
         self.wrt = wrt
         source = program.module_text(vjp=wrt is not None)
         self.loss_index = program.loss_result() if wrt is not None else None
@@ -63,7 +65,7 @@ class Variant:
         # would be made again by eager casts each step, slower than the
         # casts fused into the compiled code (19.3 against 12.4 ms for the
         # MLP's bf16 step).
-        cast_functions = ["forward"] if autocast and cast_args else []
+        cast_functions = ["forward"] if cast_args else []
         self.exe = _core.Executable(source, autocast=autocast,
                                     keep_io_types=keep_io_types,
                                     autodiff=autodiff, wrt=list(wrt or []),
@@ -168,6 +170,7 @@ class CompiledGraph:
         self.pipeline = pipeline
         self.name = name
         self.variants = {}
+        self.last_stamps = None
         self.fallback = fallback
         self.cast_cache = CastCache(cast_cache)
         # Parameters (and captured tensors): what tp-cast-arguments may
@@ -202,23 +205,23 @@ class CompiledGraph:
             return ""
         return ambient
 
-    def variant(self, autocast, wrt):
-        key = (autocast, wrt)
+    def variant(self, autocast, wrt, cast_args=()):
+        key = (autocast, wrt) if not cast_args else (autocast, wrt, cast_args)
         variant = self.variants.get(key)
         if variant is None:
             with self.lock:
                 variant = self.variants.get(key)
                 if variant is None:
-                    variant = self.compile_variant(autocast, wrt)
+                    variant = self.compile_variant(autocast, wrt, cast_args)
                     self.variants[key] = variant
         return variant
 
-    def compile_variant(self, autocast, wrt):
+    def compile_variant(self, autocast, wrt, cast_args):
         """A new Variant, or FALLBACK (with one warning) when compiling it
         fails and fallback is on."""
         try:
             return Variant(self.program, autocast, self.keep_io_types, wrt,
-                           self.pipeline, self.cast_args)
+                           self.pipeline, cast_args)
         except RuntimeError as e:
             what = f"{'training' if wrt else 'inference'}, " \
                    f"{autocast or 'no autocast'}"
@@ -314,7 +317,8 @@ class CompiledGraph:
                 if t.requires_grad and elt in dtypes.FLOATING)
             if mask and self.program.differentiable_results():
                 wrt = mask
-        variant = self.variant(autocast, wrt)
+        variant = self.variant(autocast, wrt, self.rounded_arguments(
+            tensors, autocast, wrt))
         if variant is FALLBACK:
             return self.gm(*args)
         if wrt is None:
@@ -323,6 +327,31 @@ class CompiledGraph:
             from .autograd import apply_compiled
             results = apply_compiled(variant, tensors, self.cast_cache)
         return self.rebuild(self.program.outputs, results, args)
+
+    def rounded_arguments(self, tensors, autocast, wrt):
+        """The arguments the forward may take already rounded (cast_cache.py),
+        as a tuple; empty for a variant that casts them itself.
+
+        Graphs without casts: the parameters, under autocast, for inference
+        (a training loop changes them every step: the casts fused into the
+        compiled code are cheaper than new eager copies). 1.1's AOT graphs
+        hold their casts and their parameters are placeholders, which
+        inference and training share: the parameters (inputs that require
+        grad) once two calls in a row saw them unchanged, so that an
+        inference loop gets the cached copies and a training loop keeps the
+        casts in the compiled code."""
+        if wrt is not None:
+            return ()
+        if not self.carries_casts:
+            return tuple(self.cast_args) if autocast else ()
+        candidates = tuple(i for i, (src, t) in enumerate(
+            zip(self.program.inputs, tensors))
+            if src.kind != "placeholder" or t.requires_grad)
+        stamps = tuple((id(tensors[i]), tensors[i]._version,
+                        tensors[i].data_ptr()) for i in candidates)
+        stable = bool(candidates) and stamps == self.last_stamps
+        self.last_stamps = stamps
+        return candidates if stable else ()
 
     def rebuild(self, template, results, args):
         if isinstance(template, list):

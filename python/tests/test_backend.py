@@ -274,7 +274,8 @@ def test_cast_copies_are_kept_while_parameters_are_unchanged():
         for _ in range(3):
             compiled(*args)
         graph = graphs[0]
-        variant = graph.variants[("cpu:bf16", None)]
+        (variant,) = [v for key, v in graph.variants.items()
+                      if key[:2] == ("cpu:bf16", None)]
         # The compiled forward takes every weight and bias in bf16.
         kinds = [kind for kind, _ in variant.arg_specs]
         assert kinds[2:] == ["bf16"] * 6 and kinds[:2] == ["f32", "i64"]
@@ -445,3 +446,27 @@ def test_an_untranslatable_graph_is_not_run_an_extra_time():
         results[name] = (array(x), array(out))
     for got, want in zip(results["mlir"], results["plain"]):
         np.testing.assert_array_equal(got, want)
+
+
+@pytest.mark.skipif(not AOT, reason="tensorplay 1.0 has no AOT graphs")
+def test_aot_inference_loop_takes_cached_weight_copies():
+    model = models.model("mlp")  # parameters require grad: AOT graphs
+    args = models.inputs("mlp")
+    compiled, graphs = compile_recording(model)
+    with tensorplay.no_grad(), tensorplay.autocast("cpu"):
+        for _ in range(3):
+            got, _ = compiled(*args)
+        graph = graphs[0]
+        rounded = [v for key, v in graph.variants.items() if len(key) == 3]
+        assert len(rounded) == 1
+        kinds = [kind for kind, _ in rounded[0].arg_specs]
+        assert kinds.count("bf16") >= 6  # the weights and biases
+        assert graph.cast_cache.hits >= 6
+        want, _ = model(*args)
+        assert_close(got, want, 2e-2)
+        for p in model.parameters():
+            p.mul_(0.5)  # a changed parameter: the casting variant again
+        got, _ = compiled(*args)
+    with tensorplay.no_grad(), tensorplay.autocast("cpu"):
+        want, _ = model(*args)
+    assert_close(got, want, 2e-2)
