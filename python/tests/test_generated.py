@@ -3,12 +3,17 @@ eager: random compositions of the translated ops (element-wise, scalar
 arithmetic, products, normalizations, reductions, layout), captured by the
 frontend as users' code would be, in f32 and under cpu autocast.
 
-f32 results must match eager's closely. Under autocast the compiled results
-must have eager autocast's dtypes and be no further from the f32 result than
-a small multiple of eager autocast's own distance from it (both round to
-bf16, at different places where fusion keeps values in f32).
+The reference is the same program run eagerly in float64. The compiled
+results must have eager's dtypes and be no further from the reference than a
+small multiple of eager's own distance from it, in f32 and under autocast
+(which rounds to bf16 at other places where fusion keeps values in f32).
+Distances from the reference, not from eager f32: eager's CPU layer_norm
+loses digits to cancellation on inputs with a large mean (seeds 148 and 238
+of the longer run: eager 1.7e-3 and 3.8e-4 off, the compiled code 7e-6).
 """
 
+import copy
+import os
 import random
 
 import numpy as np
@@ -96,28 +101,38 @@ def run(model, args, autocast, compiled):
         return list(compiled(*args)), list(model(*args))
 
 
-@pytest.mark.parametrize("seed", range(40))
+def reference(model, args):
+    """The program in float64, eagerly."""
+    wide = copy.deepcopy(model).double()
+    with tensorplay.no_grad():
+        return [np.asarray(r.detach().numpy(), dtype=np.float64)
+                for r in wide(*(a.double() for a in args))]
+
+
+def check(got, want, ref, floor):
+    for g, w, r in zip(got, want, ref):
+        assert g.dtype == w.dtype
+        scale = max(float(np.abs(r).max()), 1.0)
+        ours = float(np.abs(array(g) - r).max())
+        eager = float(np.abs(array(w) - r).max())
+        assert np.isfinite(array(g)).all() == np.isfinite(array(w)).all()
+        assert ours <= 4 * eager + floor * scale, (ours, eager)
+
+
+# TP_GENERATED_SEEDS=240 for a longer run (40 in CI: about 7 s).
+SEEDS = int(os.environ.get("TP_GENERATED_SEEDS", "40"))
+
+
+@pytest.mark.parametrize("seed", range(SEEDS))
 def test_generated_program_matches_eager(seed):
     model = inference_only(Generated(seed))
     tensorplay.manual_seed(seed)
     args = (tensorplay.randn(B, D), tensorplay.randn(B, D))
+    ref = reference(model, args)
     compiled = tensorplay.compile(model, backend="mlir",
                                   options={"fallback": False})
-    got32, want32 = run(model, args, False, compiled)
-    for g, w in zip(got32, want32):
-        assert g.dtype == w.dtype
-        w, g = array(w), array(g)
-        scale = max(float(np.abs(w).max()), 1.0)
-        assert float(np.abs(g - w).max()) <= 1e-4 * scale
+    check(*run(model, args, False, compiled), ref, 1e-5)
     # Under autocast: a fresh compiled function (1.1 traces per state).
     compiled = tensorplay.compile(model, backend="mlir",
                                   options={"fallback": False})
-    got16, want16 = run(model, args, True, compiled)
-    for g, w, ref in zip(got16, want16, want32):
-        assert g.dtype == w.dtype
-        ref = array(ref)
-        scale = max(float(np.abs(ref).max()), 1.0)
-        ours = float(np.abs(array(g) - ref).max())
-        eager = float(np.abs(array(w) - ref).max())
-        assert np.isfinite(array(g)).all() == np.isfinite(array(w)).all()
-        assert ours <= 4 * eager + 2e-2 * scale, (ours, eager)
+    check(*run(model, args, True, compiled), ref, 2e-2)
