@@ -58,44 +58,44 @@ mlir::tp::parseSourceFileModule(MLIRContext &context, llvm::StringRef path,
   return result;
 }
 
+/// Runs the one module pass `pass` on `module`.
+static LogicalResult runModulePass(ModuleOp module,
+                                   std::unique_ptr<Pass> pass) {
+  PassManager pm(module->getContext());
+  pm.addPass(std::move(pass));
+  return pm.run(module);
+}
+
 LogicalResult mlir::tp::autocastModule(ModuleOp module, llvm::StringRef target,
                                        bool keepIoTypes) {
-  PassManager pm(module->getContext());
   AutocastPassOptions options;
   options.target = target.str();
   options.keepIoTypes = keepIoTypes;
-  pm.addPass(createAutocastPass(options));
-  return pm.run(module);
+  return runModulePass(module, createAutocastPass(options));
 }
 
 LogicalResult mlir::tp::autodiffModule(ModuleOp module,
                                        llvm::ArrayRef<std::string> functions,
                                        llvm::ArrayRef<unsigned> wrt) {
-  PassManager pm(module->getContext());
   AutodiffPassOptions options;
   options.functions.assign(functions.begin(), functions.end());
   options.wrt.assign(wrt.begin(), wrt.end());
-  pm.addPass(createAutodiffPass(options));
-  return pm.run(module);
+  return runModulePass(module, createAutodiffPass(options));
 }
 
 LogicalResult
 mlir::tp::castArgumentsModule(ModuleOp module,
                               llvm::ArrayRef<std::string> functions,
                               llvm::ArrayRef<unsigned> args) {
-  PassManager pm(module->getContext());
   CastArgumentsPassOptions options;
   options.functions.assign(functions.begin(), functions.end());
   options.args.assign(args.begin(), args.end());
-  pm.addPass(createCastArgumentsPass(options));
-  return pm.run(module);
+  return runModulePass(module, createCastArgumentsPass(options));
 }
 
 LogicalResult mlir::tp::trainStepModule(ModuleOp module,
                                         const TrainStepPassOptions &options) {
-  PassManager pm(module->getContext());
-  pm.addPass(createTrainStepPass(options));
-  return pm.run(module);
+  return runModulePass(module, createTrainStepPass(options));
 }
 
 bool mlir::tp::cpuLoweringHasOneDNN() { return isOneDNNAvailable(); }

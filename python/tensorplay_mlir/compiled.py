@@ -24,7 +24,7 @@ import tensorplay
 
 from . import _core, dtypes
 from .cast_cache import CastCache
-from .translate import Leaf
+from .translate import Leaf, fetch_attr
 
 
 # A variant that failed to compile: its calls run the graph's executor.
@@ -72,17 +72,13 @@ class Variant:
                                     cast_functions=cast_functions,
                                     cast_args=list(cast_args),
                                     pipeline_options=pipeline)
-        self.arg_specs, self.result_specs, self.updated = \
-            self.exe.signature("forward")
+        self.arg_specs, self.result_specs, _ = self.exe.signature("forward")
         self.program_kinds = [dtypes.kind_of_elt(a.elt)
                               for a in program.arguments]
-        self.result_dtypes = [dtypes.from_kind(k) for k, _ in self.result_specs]
         self.cot_results = program.differentiable_results()
         if wrt is not None:
-            grad_args, grad_results, _ = self.exe.signature("forward_vjp_grad")
-            self.grad_arg_specs = grad_args
-            self.grad_result_specs = grad_results[1:]  # after the scalar
-            self.grad_results = grad_results
+            self.grad_arg_specs, self.grad_results, _ = \
+                self.exe.signature("forward_vjp_grad")
         if self.loss_index is not None:
             self.loss_arg_specs, self.loss_result_specs, _ = \
                 self.exe.signature("forward_loss_grad")
@@ -98,8 +94,7 @@ class Variant:
         if cache is not None:
             tensors = self.rounded(tensors, self.loss_arg_specs, cache)
         seed_tensor = tensorplay.full((), float(seed), dtype=tensorplay.float32)
-        outs = [tensorplay.empty(tuple(shape), dtype=dtypes.from_kind(kind))
-                for kind, shape in self.loss_result_specs]
+        outs = _allocate(self.loss_result_specs)
         self.exe.run("forward_loss_grad",
                      _buffers(list(tensors) + [seed_tensor],
                               self.loss_arg_specs),
@@ -119,9 +114,7 @@ class Variant:
     def forward(self, tensors, cache=None):
         if cache is not None:
             tensors = self.rounded(tensors, self.arg_specs, cache)
-        outs = [tensorplay.empty(tuple(shape), dtype=dt)
-                for (_, shape), dt in zip(self.result_specs,
-                                          self.result_dtypes)]
+        outs = _allocate(self.result_specs)
         self.exe.run("forward", _buffers(tensors, self.arg_specs),
                      _buffers(outs, self.result_specs))
         return outs
@@ -137,12 +130,18 @@ class Variant:
             elif g.dtype != tensorplay.float32:
                 g = g.float()  # bf16/f16 -> f32 is exact
             cots.append(g)
-        outs = [tensorplay.empty(tuple(shape), dtype=dtypes.from_kind(kind))
-                for kind, shape in self.grad_results]
+        outs = _allocate(self.grad_results)
         self.exe.run("forward_vjp_grad",
                      _buffers(list(tensors) + cots, self.grad_arg_specs),
                      _buffers(outs, self.grad_results))
         return outs[1:]
+
+
+def _allocate(specs):
+    """Fresh tensors for (kind, shape) result specs, which the compiled code
+    writes."""
+    return [tensorplay.empty(tuple(shape), dtype=dtypes.from_kind(kind))
+            for kind, shape in specs]
 
 
 def _buffers(tensors, specs):
@@ -236,21 +235,22 @@ class CompiledGraph:
             return FALLBACK
 
     # --- inputs -----------------------------------------------------------
+    def fetch(self, source, args):
+        """The value of input `source` (an Input) for a call with `args`."""
+        if source.kind == "placeholder":
+            return args[source.index]
+        if source.kind == "attr":
+            return fetch_attr(self.gm, source.name)
+        return source.tensor
+
     def gather(self, args):
         tensors = []
         for i, source in enumerate(self.program.inputs):
-            if source.kind == "placeholder":
-                if source.index >= len(args):
-                    raise GuardError(
-                        f"tensorplay_mlir: graph '{self.name}' takes input "
-                        f"#{source.index}, got {len(args)} arguments")
-                t = args[source.index]
-            elif source.kind == "attr":
-                t = self.gm
-                for part in source.name.split("."):
-                    t = getattr(t, part)
-            else:
-                t = source.tensor
+            if source.kind == "placeholder" and source.index >= len(args):
+                raise GuardError(
+                    f"tensorplay_mlir: graph '{self.name}' takes input "
+                    f"#{source.index}, got {len(args)} arguments")
+            t = self.fetch(source, args)
             self.check(i, source, t)
             if not t.is_contiguous():
                 t = t.contiguous()
@@ -361,14 +361,7 @@ class CompiledGraph:
             if kind == "result":
                 return results[value]
             if kind == "input":
-                if value.kind == "placeholder":
-                    return args[value.index]
-                if value.kind == "attr":
-                    t = self.gm
-                    for part in value.name.split("."):
-                        t = getattr(t, part)
-                    return t
-                return value.tensor
+                return self.fetch(value, args)
             return value
         if isinstance(template, tuple):
             return tuple(self.rebuild(t, results, args) for t in template)

@@ -35,13 +35,6 @@ def mlir_type(dtype):
     return _TABLE[name][0]
 
 
-def kind_name(dtype):
-    name = dtype_name(dtype)
-    if name not in _TABLE:
-        raise UnsupportedDtype(f"dtype {dtype} has no tp element type")
-    return _TABLE[name][1]
-
-
 _KIND_OF_ELT = {elt: kind for elt, kind in _TABLE.values()}
 
 

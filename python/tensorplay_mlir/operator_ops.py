@@ -47,7 +47,7 @@ def _nll_loss(tr, node, x, target, weight, reduction, ignore_index):
     total_meta = tr.meta_of(node, 1)
     if total_meta is None:
         return (loss, None)
-    ones = tr.splat(-1.0, x.shape, total_meta[1])
+    ones = tr.constant(-1.0, total_meta[1], x.shape)
     operands, text = _weighted(tr, ones, target, weight)
     total = tr.emit("nll_loss", operands, total_meta[0], total_meta[1],
                     f"{attrs}, reduction = #tp.reduction<sum>",
@@ -114,7 +114,7 @@ def _conv_grad(index):
         n = x.rank - 2
         key = ("convolution_backward", grad.ssa, x.ssa, weight.ssa,
                tuple(stride), tuple(padding), tuple(dilation), int(groups))
-        memo = tr.__dict__.setdefault("memo", {})
+        memo = tr.memo
         if key not in memo:
             bias = ((weight.shape[0],), grad.elt)
             attrs = (f"dilation = {_array(_list(dilation, n))}, groups = "
@@ -156,10 +156,10 @@ def _mean(tr, x, dims, shape):
                    f"dim = {_array(dims)}, keepdim = true")
 
 
-def _bin(tr, op, a, b, shape=None):
-    from .translate import Value  # noqa: F401
-    return tr.emit(op, [a, b], shape or (a.shape if a.rank >= b.rank
-                                         else b.shape), a.elt)
+def _bin(tr, op, a, b):
+    """Binary `op` of a and b, the operand of higher rank first in shape."""
+    return tr.emit(op, [a, b], a.shape if a.rank >= b.rank else b.shape,
+                   a.elt)
 
 
 @handles("op.native_layer_norm")

@@ -139,23 +139,20 @@ def _gelu_tanh_plus_one(node, x):
     return None
 
 
+_GELU_FORMS = ((_gelu_erf_plus_one, ""),
+               (_gelu_tanh_plus_one, "approximate = #tp.approximate<tanh>"))
+
+
 def _gelu(node):
     for x, other in _pairs(node, "mul"):
-        # x * (plus_one * 0.5)
-        half = _with_const(other, "mul", 0.5)
-        for plus_one, attrs in ((_gelu_erf_plus_one, ""),
-                                (_gelu_tanh_plus_one,
-                                 "approximate = #tp.approximate<tanh>")):
+        half = _with_const(other, "mul", 0.5)  # x * (plus_one * 0.5)
+        base = _with_const(x, "mul", 0.5)  # (x * 0.5) * plus_one
+        for plus_one, attrs in _GELU_FORMS:
             if half is not None:
                 inner = plus_one(half, x)
                 if inner is not None:
                     return x, [other] + inner, ("gelu", attrs)
-        # (x * 0.5) * plus_one
-        base = _with_const(x, "mul", 0.5)
-        if base is not None:
-            for plus_one, attrs in ((_gelu_erf_plus_one, ""),
-                                    (_gelu_tanh_plus_one,
-                                     "approximate = #tp.approximate<tanh>")):
+            if base is not None:
                 inner = plus_one(other, base)
                 if inner is not None:
                     return base, [x] + inner, ("gelu", attrs)

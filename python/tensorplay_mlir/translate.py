@@ -113,43 +113,24 @@ class Program:
         funcs = [self._function("forward", self.arguments, self.body,
                                 self.results)]
         if vjp:
-            counter = [self.next_id]
-
-            def fresh():
-                counter[0] += 1
-                return f"%v{counter[0]}"
-            lines = list(self.body)
+            writer = OpWriter(list(self.body), self.next_id)
             cots, total = [], None
             for k in self.differentiable_results():
                 r = self.results[k]
                 c = Value(f"%c{k}", r.shape, "f32")
                 cots.append(c)
-                if r.elt != "f32":
-                    wide = Value(fresh(), r.shape, "f32")
-                    lines.append(f"    {wide.ssa} = tp.cast {r.ssa} : "
-                                 f"{r.type} to {wide.type}")
-                    r = wide
-                prod = Value(fresh(), r.shape, "f32")
-                lines.append(f"    {prod.ssa} = tp.mul {r.ssa}, {c.ssa} : "
-                             f"({r.type}, {c.type}) -> {prod.type}")
-                part = Value(fresh(), (), "f32")
-                lines.append(f"    {part.ssa} = tp.sum {prod.ssa} : "
-                             f"({prod.type}) -> {part.type}")
-                if total is None:
-                    total = part
-                else:
-                    s = Value(fresh(), (), "f32")
-                    lines.append(f"    {s.ssa} = tp.add {total.ssa}, "
-                                 f"{part.ssa} : ({total.type}, {part.type})"
-                                 f" -> {s.type}")
-                    total = s
+                r = writer.cast(r, "f32")
+                prod = writer.emit("mul", [r, c], r.shape, "f32")
+                part = writer.emit("sum", [prod], (), "f32")
+                total = part if total is None else writer.emit(
+                    "add", [total, part], (), "f32")
             if total is not None:
                 funcs.append(self._function("forward_vjp",
-                                            self.arguments + cots, lines,
-                                            [total]))
+                                            self.arguments + cots,
+                                            writer.lines, [total]))
             k = self.loss_result()
             if k is not None:
-                funcs.append(self._loss_function(k, fresh))
+                funcs.append(self._loss_function(k))
         return "module {\n" + "\n".join(funcs) + "}\n"
 
     def loss_result(self):
@@ -158,24 +139,17 @@ class Program:
                    if not self.results[k].shape]
         return scalars[0] if len(scalars) == 1 else None
 
-    def _loss_function(self, k, fresh):
+    def _loss_function(self, k):
         """@forward_loss(args..., %seed) -> (seed * loss, @forward's
         results): its tp-autodiff gradient computes the forward and the
         backward of the loss seeded with `seed` in one call, which the
         autograd path runs speculatively (compiled.py)."""
-        lines = list(self.body)
-        r = self.results[k]
-        if r.elt != "f32":
-            wide = Value(fresh(), (), "f32")
-            lines.append(f"    {wide.ssa} = tp.cast {r.ssa} : {r.type} to "
-                         f"{wide.type}")
-            r = wide
+        writer = OpWriter(list(self.body), self.next_id)
+        r = writer.cast(self.results[k], "f32")
         seed = Value("%seed", (), "f32")
-        total = Value(fresh(), (), "f32")
-        lines.append(f"    {total.ssa} = tp.mul {r.ssa}, {seed.ssa} : "
-                     f"({r.type}, {seed.type}) -> {total.type}")
-        return self._function("forward_loss", self.arguments + [seed], lines,
-                              [total] + list(self.results))
+        total = writer.emit("mul", [r, seed], (), "f32")
+        return self._function("forward_loss", self.arguments + [seed],
+                              writer.lines, [total] + list(self.results))
 
     @staticmethod
     def _function(name, arguments, body, results):
@@ -212,34 +186,32 @@ def _is_undefined_dtype(arg):
         "undefined")
 
 
-class Translator:
-    def __init__(self, gm, example_inputs):
-        self.gm = gm
-        self.example_inputs = list(example_inputs)
-        self.lines = []
-        self.arguments = []  # (Value, Input)
-        self.env = {}  # node -> Value or Python value
-        self.counter = 0
-        self.attr_args = {}  # dotted name -> Value
-        self.literal_args = {}  # id(tensor) -> Value
-        self.recomposed = []  # the tp ops recomposed from primitives
-        self.placeholder_names = []  # the graph's inputs, by name
+class OpWriter:
+    """Writes tp op lines with fresh SSA names: the translator's, and the
+    functions Program adds around @forward's body."""
 
-    # --- building ---------------------------------------------------------
+    def __init__(self, lines=None, counter=0):
+        self.lines = [] if lines is None else lines
+        self.counter = counter
+
     def fresh(self):
         self.counter += 1
         return f"%v{self.counter}"
+
+    def _write(self, name, op, operands, attrs, operand_format, result_types):
+        text = operand_format if operand_format is not None else ", ".join(
+            v.ssa for v in operands)
+        attr_text = f" {{{attrs}}}" if attrs else ""
+        types = ", ".join(v.type for v in operands)
+        self.lines.append(f"    {name} = tp.{op} {text}{attr_text} : "
+                          f"({types}) -> {result_types}")
 
     def emit(self, op, operands, result_shape, result_elt, attrs="",
              operand_format=None):
         """Appends `%r = tp.<op> operands {attrs} : (types) -> type`."""
         result = Value(self.fresh(), tuple(result_shape), result_elt)
-        text = operand_format if operand_format is not None else ", ".join(
-            v.ssa for v in operands)
-        attr_text = f" {{{attrs}}}" if attrs else ""
-        types = ", ".join(v.type for v in operands)
-        self.lines.append(f"    {result.ssa} = tp.{op} {text}{attr_text} : "
-                          f"({types}) -> {result.type}")
+        self._write(result.ssa, op, operands, attrs, operand_format,
+                    result.type)
         return result
 
     def emit_multi(self, op, operands, results, attrs="", operand_format=None):
@@ -247,27 +219,15 @@ class Translator:
         name = self.fresh()
         values = [Value(f"{name}#{i}", tuple(shape), elt)
                   for i, (shape, elt) in enumerate(results)]
-        text = operand_format if operand_format is not None else ", ".join(
-            v.ssa for v in operands)
-        attr_text = f" {{{attrs}}}" if attrs else ""
-        types = ", ".join(v.type for v in operands)
-        result_types = ", ".join(v.type for v in values)
-        self.lines.append(f"    {name}:{len(values)} = tp.{op} {text}"
-                          f"{attr_text} : ({types}) -> ({result_types})")
+        self._write(f"{name}:{len(values)}", op, operands, attrs,
+                    operand_format,
+                    "(" + ", ".join(v.type for v in values) + ")")
         return values
 
-    def splat(self, value, shape, elt):
-        """A tp.constant of `shape` filled with `value`."""
+    def constant(self, value, elt, shape=()):
+        """A tp.constant of `shape` (0-d by default) filled with the Python
+        scalar `value`."""
         result = Value(self.fresh(), tuple(shape), elt)
-        literal = format_float(float(value)) if elt in dtypes.FLOATING \
-            else str(int(value))
-        self.lines.append(f"    {result.ssa} = tp.constant dense<{literal}> : "
-                          f"{result.type}")
-        return result
-
-    def constant(self, value, elt):
-        """A 0-d tp.constant holding a Python scalar."""
-        result = Value(self.fresh(), (), elt)
         if elt in dtypes.FLOATING:
             literal = format_float(float(value))
         elif elt == "i1":
@@ -285,6 +245,28 @@ class Translator:
         self.lines.append(f"    {result.ssa} = tp.cast {value.ssa} : "
                           f"{value.type} to {result.type}")
         return result
+
+
+def fetch_attr(root, dotted):
+    """The attribute `dotted` ('fc1.weight') of `root`."""
+    obj = root
+    for part in dotted.split("."):
+        obj = getattr(obj, part)
+    return obj
+
+
+class Translator(OpWriter):
+    def __init__(self, gm, example_inputs):
+        super().__init__()
+        self.gm = gm
+        self.example_inputs = list(example_inputs)
+        self.arguments = []  # (Value, Input)
+        self.env = {}  # node -> Value or Python value
+        self.attr_args = {}  # dotted name -> Value
+        self.literal_args = {}  # id(tensor) -> Value
+        self.recomposed = []  # the tp ops recomposed from primitives
+        self.placeholder_names = []  # the graph's inputs, by name
+        self.memo = {}  # handlers' shared ops (operator_ops._conv_grad)
 
     def argument(self, shape, elt, source):
         value = Value(f"%a{len(self.arguments)}", tuple(shape), elt)
@@ -338,12 +320,6 @@ class Translator:
             return self.literal_args[key]
         return arg
 
-    def fetch_attr(self, target):
-        obj = self.gm
-        for part in target.split("."):
-            obj = getattr(obj, part)
-        return obj
-
     def run(self):
         from .patterns import find_recompositions
         recomposed, absorbed = find_recompositions(self.gm.graph)
@@ -368,7 +344,7 @@ class Translator:
                     raise UnsupportedNode(
                         node, f"input of type {type(example).__name__}")
             elif node.op == "get_attr":
-                obj = self.fetch_attr(node.target)
+                obj = fetch_attr(self.gm, node.target)
                 if isinstance(obj, tensorplay.Tensor):
                     if node.target not in self.attr_args:
                         try:

@@ -1,7 +1,6 @@
 """tensorplay.compile(model, backend="mlir"): inference, autocast variants,
 fallback and guards, against tensorplay eager (the independent reference)."""
 
-import copy
 import warnings
 
 import numpy as np

@@ -7,7 +7,6 @@ import os
 import numpy as np
 import pytest
 import tensorplay
-import tensorplay.nn.functional as F
 
 import models
 from test_backend import array, assert_close, compile_recording, flat
