@@ -629,6 +629,77 @@ TEST(CpuExecutable, RunsAndChecksArguments) {
             std::string::npos);
 }
 
+// The run on caller-owned memory (TensorRef), as the Python backend calls
+// it: results are written into the caller's buffers, every buffer is
+// checked against the signature.
+TEST(CpuExecutable, RunsOnCallerOwnedBuffers) {
+  MLIRContext ctx;
+  const char *source = R"mlir(
+    func.func @f(%x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2x3xbf16>) {
+      %s = tp.sum %x {dim = array<i64: 1>} : (tensor<2x3xf32>) -> tensor<2xf32>
+      %h = tp.cast %x : tensor<2x3xf32> to tensor<2x3xbf16>
+      return %s, %h : tensor<2xf32>, tensor<2x3xbf16>
+    })mlir";
+  auto exe = compileSource(ctx, source, {});
+  ASSERT_TRUE(exe);
+  // Unaligned on purpose: the caller's memory need not be 64-byte aligned.
+  std::vector<float> xStorage(7), sum(2);
+  float *x = xStorage.data() + 1;
+  for (int i = 0; i < 6; ++i)
+    x[i] = 0.5f * (i + 1);
+  std::vector<uint16_t> half(6);
+  std::vector<int64_t> shape23 = {2, 3}, shape2 = {2};
+  std::vector<TensorRef> args = {{ElementKind::F32, shape23, x}};
+  std::vector<TensorRef> results = {{ElementKind::F32, shape2, sum.data()},
+                                    {ElementKind::BF16, shape23, half.data()}};
+  ASSERT_FALSE(bool(exe->run("f", llvm::ArrayRef<TensorRef>(args),
+                             llvm::ArrayRef<TensorRef>(results))));
+  EXPECT_EQ(sum[0], 3.0f);
+  EXPECT_EQ(sum[1], 7.5f);
+  EXPECT_EQ(half[5], 0x4040); // 3.0 in bf16
+
+  auto message = [&](std::vector<TensorRef> a, std::vector<TensorRef> r) {
+    llvm::Error e = exe->run("f", llvm::ArrayRef<TensorRef>(a),
+                             llvm::ArrayRef<TensorRef>(r));
+    return e ? llvm::toString(std::move(e)) : std::string();
+  };
+  EXPECT_NE(message({}, results).find("@f has 1 arguments, got 0"),
+            std::string::npos);
+  std::vector<TensorRef> wrongResult = {
+      results[0], {ElementKind::F32, shape23, half.data()}};
+  EXPECT_NE(message(args, wrongResult)
+                .find("result #1 must be tensor<2x3xbf16>, got "
+                      "tensor<2x3xf32>"),
+            std::string::npos);
+  std::vector<TensorRef> noData = {{ElementKind::F32, shape23, nullptr}};
+  EXPECT_NE(message(noData, results).find("argument #0 has no data"),
+            std::string::npos);
+}
+
+// tp-cast-arguments through the API: an argument used only by a cast to
+// bf16 takes the bf16 type, one with another use keeps f32.
+TEST(CompilerApi, CastArgumentsRetypesOnlyCastArguments) {
+  MLIRContext ctx;
+  prepareCompilerContext(ctx);
+  OwningOpRef<ModuleOp> module = parseModuleString(ctx, R"mlir(
+    func.func @f(%w: tensor<2xf32>, %v: tensor<2xf32>) -> (tensor<2xbf16>, tensor<2xf32>) {
+      %a = tp.cast %w : tensor<2xf32> to tensor<2xbf16>
+      %b = tp.add %v, %v : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+      return %a, %b : tensor<2xbf16>, tensor<2xf32>
+    })mlir");
+  ASSERT_TRUE(module);
+  ASSERT_TRUE(succeeded(castArgumentsModule(*module, {"f"})));
+  auto fn = *module->getOps<func::FuncOp>().begin();
+  EXPECT_TRUE(cast<RankedTensorType>(fn.getArgumentTypes()[0])
+                  .getElementType()
+                  .isBF16());
+  EXPECT_TRUE(cast<RankedTensorType>(fn.getArgumentTypes()[1])
+                  .getElementType()
+                  .isF32());
+  ScopedDiagnosticHandler silence(&ctx, [](Diagnostic &) { return success(); });
+  EXPECT_TRUE(failed(castArgumentsModule(*module, {"missing"})));
+}
+
 TEST(CpuExecutable, AutocastChangesTheSignature) {
   MLIRContext ctx;
   const char *source = R"mlir(
