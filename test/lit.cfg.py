@@ -34,3 +34,13 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 if config.enable_onednn:
     config.available_features.add("onednn")
+
+# The CUDA toolkit's ptxas, for the checks of the PTX tp-lower-to-nvvm emits
+# (test/Codegen/GPU): tools/scripts/ptxas-check.py assembles every kernel.
+import shutil
+ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
+if os.path.exists(ptxas):
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", ptxas))
+config.substitutions.append(
+    ("%tp_scripts", os.path.join(config.tensorplay_src_root, "tools", "scripts")))

@@ -8,11 +8,13 @@
 
 #include "tensorplay/Pipelines/CPUPipeline.h"
 
+#include "tensorplay/Codegen/CPU/Passes.h"
+#include "tensorplay/Codegen/GPU/Passes.h"
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Dialect/TP/Transforms/Passes.h"
 #include "tensorplay/Dialect/TPRuntime/IR/TPRuntime.h"
-#include "tensorplay/Codegen/CPU/Passes.h"
+#include "tensorplay/Pipelines/CommonStages.h"
 
 #include "mlir/Conversion/AffineToStandard/AffineToStandard.h"
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
@@ -84,6 +86,11 @@ bool tp::isOneDNNAvailable() {
 LogicalResult tp::verifyTPLowerToCPUOptions(
     const TPLowerToCPUOptions &options,
     function_ref<LogicalResult(const Twine &)> emitError) {
+  if (options.gpuMapping &&
+      (options.gpuBlockSize < 1 || options.gpuBlockSize > kMaxGPUBlockSize))
+    return emitError("tp-lower-to-cpu: gpu-block-size must be from 1 to " +
+                     Twine(kMaxGPUBlockSize) + ", got " +
+                     Twine(options.gpuBlockSize.getValue()));
   if (options.vectorize && !isValidVectorWidth(options.vectorWidth))
     return emitError("tp-lower-to-cpu: vector-width must be a power of two "
                      "from 1 to " +
@@ -94,27 +101,14 @@ LogicalResult tp::verifyTPLowerToCPUOptions(
 
 void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
                                    const TPLowerToCPUOptions &options) {
-  // Shapes it cannot compile are refused up front; ops with empty results
-  // compute nothing.
-  pm.addPass(createTPCheckCPUShapesPass());
-  pm.addPass(createTPFoldEmptyTensorsPass());
-  // tp -> linalg / tensor / arith / math (+ oneDNN and GradScaler calls).
-  pm.addPass(createTPDecomposeCompositeOpsPass());
+  // tp -> linalg / tensor / arith / math (+ oneDNN and GradScaler calls),
+  // fused.
   ConvertTPToRuntimePassOptions toRuntime;
   toRuntime.onednn = options.useOneDNN;
   toRuntime.onednnSoftmaxBackward = options.onednnSoftmaxBackward;
-  pm.addPass(createConvertTPToRuntimePass(toRuntime));
-  ConvertTPToLinalgPassOptions toLinalg;
-  toLinalg.dropoutSeed = options.dropoutSeed;
-  pm.addPass(createConvertTPToLinalgPass(toLinalg));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-
-  // Fusion, tiling, vectorization on tensors.
-  pm.addNestedPass<func::FuncOp>(createTPFuseElementwisePass());
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  if (options.vectorize) {
+  addTPToLinalgStages(pm, toRuntime, options.dropoutSeed);
+  // Tiling and vectorization on tensors.
+  if (options.vectorize && !options.gpuMapping) {
     TPTileAndVectorizePassOptions tiling;
     tiling.vectorWidth = options.vectorWidth;
     tiling.parallelTiles = options.parallel ? 32 : 0;
@@ -122,29 +116,16 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     pm.addPass(createCSEPass());
   }
-
-  // Bufferization: inputs stay read-only, results become out-params.
-  TPPrepareFunctionABIPassOptions abi;
-  abi.emitCInterface = options.emitCInterface;
-  pm.addPass(createTPPrepareFunctionABIPass(abi));
-  pm.addPass(bufferization::createEmptyTensorEliminationPass());
-  bufferization::OneShotBufferizePassOptions bufferization;
-  bufferization.bufferizeFunctionBoundaries = true;
-  // Scans (cumsum) carry a fresh accumulator through scf.for.
-  bufferization.allowReturnAllocsFromLoops = true;
-  bufferization.functionBoundaryTypeConversion =
-      bufferization::LayoutMapOption::IdentityLayoutMap;
-  pm.addPass(bufferization::createOneShotBufferizePass(bufferization));
-  pm.addPass(createCanonicalizerPass());
-  // Results a tp.donate attribute names go into their arguments' buffers.
-  pm.addPass(createTPDonateResultsPass());
-  bufferization::BufferResultsToOutParamsPassOptions outParams;
-  outParams.hoistStaticAllocs = true;
-  outParams.modifyPublicFunctions = true;
-  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
-  pm.addPass(createCanonicalizerPass());
-  bufferization::buildBufferDeallocationPipeline(pm);
-  pm.addPass(createConvertBufferizationToMemRefPass());
+  addBufferizationStages(pm, options.emitCInterface);
+  if (options.gpuMapping) {
+    // The loop nests in the form tp-lower-to-nvvm maps to blocks and
+    // threads, run here as loops (a test of the mapping without a GPU).
+    pm.addNestedPass<func::FuncOp>(createConvertLinalgToParallelLoopsPass());
+    pm.addPass(createCanonicalizerPass());
+    TPMapParallelLoopsPassOptions mapping;
+    mapping.blockSize = options.gpuBlockSize;
+    pm.addNestedPass<func::FuncOp>(createTPMapParallelLoopsPass(mapping));
+  }
   if (!options.toLLVM)
     return;
 
@@ -192,24 +173,12 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
 
 void tp::registerCPUCodegenPassesAndPipelines() {
   registerTensorplayCodegenPasses();
-  // PassPipelineRegistration<TPLowerToCPUOptions>, plus the option check.
-  registerPassPipeline(
+  registerCheckedPipeline<TPLowerToCPUOptions>(
       "tp-lower-to-cpu",
       "Lower tp programs to the LLVM dialect for the host CPU (oneDNN for "
       "matrix products and convolutions, tiled and vectorized linalg for the "
       "rest, parallel loops on the runtime's threads)",
-      [](OpPassManager &pm, StringRef text,
-         function_ref<LogicalResult(const Twine &)> emitError) {
-        TPLowerToCPUOptions options;
-        if (failed(options.parseFromString(text)) ||
-            failed(verifyTPLowerToCPUOptions(options, emitError)))
-          return failure();
-        buildTPLowerToCPUPipeline(pm, options);
-        return success();
-      },
-      [](function_ref<void(const mlir::detail::PassOptions &)> printOptions) {
-        printOptions(TPLowerToCPUOptions());
-      });
+      verifyTPLowerToCPUOptions, buildTPLowerToCPUPipeline);
 }
 
 void tp::registerCPUCodegenDialects(DialectRegistry &registry) {

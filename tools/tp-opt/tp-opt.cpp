@@ -17,6 +17,7 @@
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Dialect/TP/Transforms/Passes.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"
+#include "tensorplay/Pipelines/NVVMPipeline.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -125,6 +126,9 @@ int main(int argc, char **argv) {
   tp::test::registerTestInferResultTypes();
   tp::registerCPUCodegenPassesAndPipelines();
   tp::registerCPUCodegenDialects(registry);
+  // GPU code generation: tp-lower-to-nvvm and its passes.
+  tp::registerNVVMCodegenPassesAndPipelines();
+  tp::registerNVVMCodegenDialects(registry);
 
   auto [inputFilename, outputFilename] = registerAndParseCLIOptions(
       argc, argv, "tensorplay optimizer driver\n", registry);

@@ -47,6 +47,11 @@ def ConvertTPToRuntimePass
            "log_softmax_backward to oneDNN's primitives (off by default: on "
            "AVX2 CPUs oneDNN 2.6's take 2-5x longer than the fused linalg "
            "loops, docs/benchmarks.md)">,
+    Option<"cublaslt", "cublaslt", "bool", /*default=*/"false",
+           "Lower the matrix products to the GPU runtime's cuBLASLt calls "
+           "(tp_rt_cublaslt_matmul_*, f32/f16/bf16) instead of oneDNN's; "
+           "excludes onednn, and the train-step ops are left alone (their "
+           "CPU kernels cannot read device buffers)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

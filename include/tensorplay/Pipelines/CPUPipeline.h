@@ -57,6 +57,17 @@ struct TPLowerToCPUOptions : public PassPipelineOptions<TPLowerToCPUOptions> {
   PassOptions::Option<uint64_t> dropoutSeed{
       *this, "dropout-seed", llvm::cl::desc("Seed of tp.dropout's generator"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> gpuMapping{
+      *this, "gpu-mapping",
+      llvm::cl::desc("Map the loop nests to blocks and threads as "
+                     "tp-lower-to-nvvm does (tp-map-parallel-loops) and run "
+                     "that form as scalar loops: tests the GPU mapping on "
+                     "the CPU (implies no tiling or vectorization)"),
+      llvm::cl::init(false)};
+  PassOptions::Option<int64_t> gpuBlockSize{
+      *this, "gpu-block-size",
+      llvm::cl::desc("With gpu-mapping: threads per block"),
+      llvm::cl::init(256)};
   PassOptions::Option<bool> toLLVM{
       *this, "to-llvm",
       llvm::cl::desc("Lower all the way to the LLVM dialect (off: stop "

@@ -15,6 +15,13 @@
 // rounds it to bf16 while writing the layout oneDNN computes on, so the
 // cast's bf16 tensor is never materialized.
 //
+// With ProductLibrary::CublasLt (tp-lower-to-nvvm) the same products become
+// tp_rt_cublaslt_matmul_* calls of the GPU runtime instead: f32, f16 or
+// bf16 operands (f32 accumulation), contiguous operands (a transposed 2-D
+// weight is a cuBLASLt transpose flag), batch dimensions equal or folded
+// into M, relu and tanh-GELU epilogues (cuBLASLt has no erf GELU); the cast
+// fusion and permuted views are oneDNN's only.
+//
 // A product whose only user is tp.relu or tp.gelu hands it to oneDNN as an
 // epilogue (a post-op on the f32 accumulator, after the bias): the
 // activation costs no pass of its own, and a bf16 result is rounded once,
@@ -39,9 +46,17 @@ namespace rc = mlir::tp::runtime_call;
 
 namespace {
 
-/// The common element type of `operands` when oneDNN can take it (all f32
-/// or all bf16, static shapes, no empty tensor).
-std::optional<Type> runtimeElementType(ValueRange operands) {
+/// The suffix of element type `t` in product calls ("f32", "bf16", "f16"),
+/// or "".
+StringRef productSuffix(Type t) {
+  return t.isF16() ? StringRef("f16") : rc::dtypeSuffix(t);
+}
+
+/// The common element type of `operands` when `library` can take it (all
+/// f32 or all bf16, and for cuBLASLt all f16; static shapes, no empty
+/// tensor).
+std::optional<Type> runtimeElementType(ProductLibrary library,
+                                       ValueRange operands) {
   Type common;
   for (Value v : operands) {
     if (!v)
@@ -53,7 +68,8 @@ std::optional<Type> runtimeElementType(ValueRange operands) {
       return std::nullopt;
     common = type.getElementType();
   }
-  if (!common || rc::dtypeSuffix(common).empty())
+  if (!common || productSuffix(common).empty() ||
+      (common.isF16() && library != ProductLibrary::CublasLt))
     return std::nullopt;
   return common;
 }
@@ -61,7 +77,13 @@ std::optional<Type> runtimeElementType(ValueRange operands) {
 /// The output element type of a call with inputs of `in` producing `out`.
 bool supportedOutput(Type in, Type out) {
   return (in.isF32() && out.isF32()) ||
-         (in.isBF16() && (out.isBF16() || out.isF32()));
+         ((in.isBF16() || in.isF16()) && (out == in || out.isF32()));
+}
+
+/// The prefix of `library`'s product calls.
+StringRef callPrefix(ProductLibrary library) {
+  return library == ProductLibrary::CublasLt ? "tp_rt_cublaslt_matmul_"
+                                             : "tp_rt_dnnl_matmul_";
 }
 
 /// The permutation `t` applies to its input when it is a tp.permute or a
@@ -92,7 +114,9 @@ std::optional<std::pair<Value, SmallVector<int64_t>>> layoutChange(Value t) {
 /// else uses them). Only where the root's contiguous dimension stays one
 /// of the two matrix dimensions: a matrix whose rows and columns are both
 /// strided sends oneDNN to its reference kernels.
-rc::Argument operandArgument(Value t) {
+rc::Argument operandArgument(ProductLibrary library, Value t) {
+  if (library == ProductLibrary::CublasLt)
+    return rc::input(t);
   Value source = t;
   SmallVector<int64_t> perm;
   for (int64_t d = 0, e = shapeOf(t).size(); d < e; ++d)
@@ -133,8 +157,9 @@ struct Epilogue {
 };
 
 /// The epilogue `product` can absorb: its single user, when that is a plain
-/// (not in-place, no out=) tp.relu or tp.gelu of the same type.
-Epilogue fusibleEpilogue(Operation *product) {
+/// (not in-place, no out=) tp.relu or tp.gelu of the same type (tanh GELU
+/// only for cuBLASLt).
+Epilogue fusibleEpilogue(ProductLibrary library, Operation *product) {
   if (product->getNumResults() != 1 || !product->hasOneUse())
     return {};
   Operation *user = *product->getUsers().begin();
@@ -147,6 +172,8 @@ Epilogue fusibleEpilogue(Operation *product) {
   if (auto gelu = dyn_cast<GeluOp>(user)) {
     switch (gelu.getApproximate()) {
     case GeluApproximation::None:
+      if (library == ProductLibrary::CublasLt)
+        return {};
       return {user, TP_RT_EPILOGUE_GELU_ERF};
     case GeluApproximation::Tanh:
       return {user, TP_RT_EPILOGUE_GELU_TANH};
@@ -174,8 +201,9 @@ void replaceWithEpilogue(PatternRewriter &rewriter, Operation *product,
 /// tensor `bTensor` is a tp.cast of (same shape): the call takes it and
 /// rounds it to bf16 itself (tp_rt_dnnl_matmul_cast_*). `epilogue` is a
 /// TP_RT_EPILOGUE_* code applied to C.
-Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
-                 Value bTensor, bool transposeB, Value bias, Type outType,
+Value emitMatmul(ProductLibrary library, OpBuilder &b, Location loc,
+                 Operation *anchor, Value a, Value bTensor, bool transposeB,
+                 Value bias, Type outType,
                  ArrayRef<int64_t> dstPermutation = {}, Value bF32 = {},
                  int64_t epilogue = TP_RT_EPILOGUE_NONE) {
   Type inType = elementTypeOf(a);
@@ -186,8 +214,8 @@ Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
   SmallVector<int64_t> cShape =
       *broadcastShapes(as.drop_back(2), bs.drop_back(2));
   cShape.append({m, n});
-  rc::Argument aArg = operandArgument(a);
-  rc::Argument bArg = operandArgument(bF32 ? bF32 : bTensor);
+  rc::Argument aArg = operandArgument(library, a);
+  rc::Argument bArg = operandArgument(library, bF32 ? bF32 : bTensor);
   if (transposeB)
     bArg = rc::transposeLast2(bArg);
   Value biasTensor = bias ? bias : rc::emptyTensor(b, loc, inType);
@@ -202,10 +230,9 @@ Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
   } else {
     cArg = rc::output(b, loc, cShape, outType);
   }
-  std::string name =
-      ((bF32 ? "tp_rt_dnnl_matmul_cast_" : "tp_rt_dnnl_matmul_") +
-       rc::dtypeSuffix(inType) + "_" + rc::dtypeSuffix(outType))
-          .str();
+  std::string name = ((bF32 ? "tp_rt_dnnl_matmul_cast_" : callPrefix(library)) +
+                      productSuffix(inType) + "_" + productSuffix(outType))
+                         .str();
   Value epilogueCode = arith::ConstantIntOp::create(b, loc, epilogue, 64);
   return rc::emitCall(
              b, loc, anchor, name,
@@ -215,9 +242,9 @@ Value emitMatmul(OpBuilder &b, Location loc, Operation *anchor, Value a,
 
 /// torch.matmul of `a` and `b` through oneDNN, in the result shape torch
 /// gives; std::nullopt (nothing emitted) when the ranks do not fit.
-std::optional<Value> emitTorchMatmul(OpBuilder &builder, Location loc,
-                                     Operation *anchor, Value a, Value b,
-                                     Type outType,
+std::optional<Value> emitTorchMatmul(ProductLibrary library, OpBuilder &builder,
+                                     Location loc, Operation *anchor, Value a,
+                                     Value b, Type outType,
                                      int64_t epilogue = TP_RT_EPILOGUE_NONE) {
   bool aVec = shapeOf(a).size() == 1, bVec = shapeOf(b).size() == 1;
   SmallVector<int64_t> as(shapeOf(a)), bs(shapeOf(b));
@@ -247,14 +274,21 @@ std::optional<Value> emitTorchMatmul(OpBuilder &builder, Location loc,
   }
   if (aShape.size() > 6)
     return std::nullopt;
+  // cuBLASLt's batches are one strided dimension: no broadcasting.
+  if (library == ProductLibrary::CublasLt && bShape.size() > 2 &&
+      ArrayRef<int64_t>(aShape).drop_back(2) !=
+          ArrayRef<int64_t>(bShape).drop_back(2))
+    return std::nullopt;
   Value a2 = reshapeTo(builder, loc, a, aShape);
   Value b2 = reshapeTo(builder, loc, b, bShape);
   // A 2-D B (a weight) that is a bf16 cast of f32: fused into the call.
-  Value bF32 = b2 == b && bShape.size() == 2 && elementTypeOf(b).isBF16()
+  Value bF32 = library == ProductLibrary::OneDNN && b2 == b &&
+                       bShape.size() == 2 && elementTypeOf(b).isBF16()
                    ? fusibleCastSource(b)
                    : nullptr;
-  Value c = emitMatmul(builder, loc, anchor, a2, b2, /*transposeB=*/false,
-                       nullptr, outType, {}, bF32, epilogue);
+  Value c =
+      emitMatmul(library, builder, loc, anchor, a2, b2,
+                 /*transposeB=*/false, nullptr, outType, {}, bF32, epilogue);
   SmallVector<int64_t> resultShape(batch);
   if (!aVec)
     resultShape.push_back(m);
@@ -266,19 +300,21 @@ std::optional<Value> emitTorchMatmul(OpBuilder &builder, Location loc,
 /// mm, bmm, matmul.
 template <typename OpTy>
 struct ProductToRuntime : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+  ProductToRuntime(MLIRContext *ctx, ProductLibrary library)
+      : OpRewritePattern<OpTy>(ctx), library(library) {}
+  ProductLibrary library;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     Value a = op->getOperand(0), b = op->getOperand(1);
     auto resultType = cast<RankedTensorType>(op.getType());
-    std::optional<Type> in = runtimeElementType({a, b});
+    std::optional<Type> in = runtimeElementType(library, {a, b});
     if (!in || !supportedOutput(*in, resultType.getElementType()) ||
         !resultType.hasStaticShape())
       return failure();
     // A batched product whose only use is a tp.permute: oneDNN writes the
     // permuted layout directly.
-    if (op->hasOneUse() && resultType.getRank() >= 3 &&
-        shapeOf(a).size() == shapeOf(b).size() &&
+    if (library == ProductLibrary::OneDNN && op->hasOneUse() &&
+        resultType.getRank() >= 3 && shapeOf(a).size() == shapeOf(b).size() &&
         shapeOf(a).drop_back(2) == shapeOf(b).drop_back(2))
       if (auto permute = dyn_cast<PermuteOp>(*op->getUsers().begin())) {
         int64_t rank = resultType.getRank();
@@ -302,16 +338,17 @@ struct ProductToRuntime : public OpRewritePattern<OpTy> {
             d = d == rank - 2 ? rank - 1 : d == rank - 1 ? rank - 2 : d;
         }
         if (perm.back() == rank - 1) {
-          Value c = emitMatmul(rewriter, op.getLoc(), op, lhs, rhs, false,
-                               nullptr, resultType.getElementType(), perm);
+          Value c =
+              emitMatmul(library, rewriter, op.getLoc(), op, lhs, rhs, false,
+                         nullptr, resultType.getElementType(), perm);
           rewriter.replaceOp(permute, c);
           rewriter.eraseOp(op);
           return success();
         }
       }
-    Epilogue epilogue = fusibleEpilogue(op);
+    Epilogue epilogue = fusibleEpilogue(library, op);
     std::optional<Value> c =
-        emitTorchMatmul(rewriter, op.getLoc(), op, a, b,
+        emitTorchMatmul(library, rewriter, op.getLoc(), op, a, b,
                         resultType.getElementType(), epilogue.code);
     if (!c)
       return failure();
@@ -322,22 +359,27 @@ struct ProductToRuntime : public OpRewritePattern<OpTy> {
 
 /// linear: x @ W^T + bias with W as a transposed view and the bias fused.
 struct LinearToRuntime : public OpRewritePattern<LinearOp> {
-  using OpRewritePattern::OpRewritePattern;
+  LinearToRuntime(MLIRContext *ctx, ProductLibrary library)
+      : OpRewritePattern(ctx), library(library) {}
+  ProductLibrary library;
   LogicalResult matchAndRewrite(LinearOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value x = op.getInput(), w = op.getWeight(), bias = op.getBias();
     auto resultType = cast<RankedTensorType>(op.getType());
-    std::optional<Type> in = runtimeElementType({x, w, bias});
+    std::optional<Type> in = runtimeElementType(library, {x, w, bias});
     if (!in || !supportedOutput(*in, resultType.getElementType()) ||
         shapeOf(w).size() != 2 || (bias && shapeOf(bias).size() != 1))
       return failure();
     int64_t k = shapeOf(x).back();
     Value x2 = reshapeTo(rewriter, loc, x, {numElements(shapeOf(x)) / k, k});
-    Value wF32 = in->isBF16() ? fusibleCastSource(w) : nullptr;
-    Epilogue epilogue = fusibleEpilogue(op);
-    Value c = emitMatmul(rewriter, loc, op, x2, w, /*transposeB=*/true, bias,
-                         resultType.getElementType(), {}, wF32, epilogue.code);
+    Value wF32 = library == ProductLibrary::OneDNN && in->isBF16()
+                     ? fusibleCastSource(w)
+                     : nullptr;
+    Epilogue epilogue = fusibleEpilogue(library, op);
+    Value c = emitMatmul(library, rewriter, loc, op, x2, w,
+                         /*transposeB=*/true, bias, resultType.getElementType(),
+                         {}, wF32, epilogue.code);
     replaceWithEpilogue(rewriter, op, epilogue,
                         reshapeTo(rewriter, loc, c, resultType.getShape()));
     return success();
@@ -347,18 +389,20 @@ struct LinearToRuntime : public OpRewritePattern<LinearOp> {
 /// addmm, baddbmm: an f32 product, then beta * input + alpha * product.
 template <typename OpTy>
 struct AddProductToRuntime : public OpRewritePattern<OpTy> {
-  using OpRewritePattern<OpTy>::OpRewritePattern;
+  AddProductToRuntime(MLIRContext *ctx, ProductLibrary library)
+      : OpRewritePattern<OpTy>(ctx), library(library) {}
+  ProductLibrary library;
   LogicalResult matchAndRewrite(OpTy op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value a = op->getOperand(1), b = op->getOperand(2);
     auto resultType = cast<RankedTensorType>(op.getType());
-    std::optional<Type> in = runtimeElementType({a, b});
+    std::optional<Type> in = runtimeElementType(library, {a, b});
     if (!in || !resultType.hasStaticShape() ||
         !supportedOutput(*in, resultType.getElementType()))
       return failure();
-    std::optional<Value> acc =
-        emitTorchMatmul(rewriter, loc, op, a, b, rewriter.getF32Type());
+    std::optional<Value> acc = emitTorchMatmul(library, rewriter, loc, op, a, b,
+                                               rewriter.getF32Type());
     if (!acc)
       return failure();
     rewriter.replaceOp(
@@ -371,13 +415,15 @@ struct AddProductToRuntime : public OpRewritePattern<OpTy> {
 
 /// addbmm: the batch folds into the contraction, [M, B*K] @ [B*K, N].
 struct AddbmmToRuntime : public OpRewritePattern<AddbmmOp> {
-  using OpRewritePattern::OpRewritePattern;
+  AddbmmToRuntime(MLIRContext *ctx, ProductLibrary library)
+      : OpRewritePattern(ctx), library(library) {}
+  ProductLibrary library;
   LogicalResult matchAndRewrite(AddbmmOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Value b1 = op.getBatch1(), b2 = op.getBatch2();
     auto resultType = cast<RankedTensorType>(op.getType());
-    std::optional<Type> in = runtimeElementType({b1, b2});
+    std::optional<Type> in = runtimeElementType(library, {b1, b2});
     if (!in || !resultType.hasStaticShape() ||
         !supportedOutput(*in, resultType.getElementType()))
       return failure();
@@ -387,7 +433,7 @@ struct AddbmmToRuntime : public OpRewritePattern<AddbmmOp> {
         reshapeTo(rewriter, loc, transposeTensor(rewriter, loc, b1, {1, 0, 2}),
                   {m, batch * k});
     Value b = reshapeTo(rewriter, loc, b2, {batch * k, n});
-    Value acc = emitMatmul(rewriter, loc, op, a, b, false, nullptr,
+    Value acc = emitMatmul(library, rewriter, loc, op, a, b, false, nullptr,
                            rewriter.getF32Type());
     rewriter.replaceOp(
         op, buildAlphaBetaEpilogue(rewriter, loc, acc, op.getInput(),
@@ -399,10 +445,11 @@ struct AddbmmToRuntime : public OpRewritePattern<AddbmmOp> {
 
 } // namespace
 
-void mlir::tp::populateMatmulToRuntimePatterns(RewritePatternSet &patterns) {
+void mlir::tp::populateMatmulToRuntimePatterns(RewritePatternSet &patterns,
+                                               ProductLibrary library) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<ProductToRuntime<MmOp>, ProductToRuntime<BmmOp>,
                ProductToRuntime<MatmulOp>, LinearToRuntime,
                AddProductToRuntime<AddmmOp>, AddProductToRuntime<BaddbmmOp>,
-               AddbmmToRuntime>(ctx);
+               AddbmmToRuntime>(ctx, library);
 }

@@ -43,14 +43,22 @@ struct ConvertTPToRuntimePass
     if (failed(
             tp::verifyResolvedDtypes(getOperation(), "convert-tp-to-runtime")))
       return signalPassFailure();
+    if (onednn && cublaslt) {
+      getOperation().emitError(
+          "convert-tp-to-runtime: onednn and cublaslt exclude each other");
+      return signalPassFailure();
+    }
     RewritePatternSet patterns(&getContext());
+    if (cublaslt)
+      populateMatmulToRuntimePatterns(patterns, ProductLibrary::CublasLt);
     if (onednn) {
       populateMatmulToRuntimePatterns(patterns);
       populateConvToRuntimePatterns(patterns);
       if (onednnSoftmaxBackward)
         populateNormalizationToRuntimePatterns(patterns);
     }
-    populateTrainingToRuntimePatterns(patterns);
+    if (!cublaslt)
+      populateTrainingToRuntimePatterns(patterns);
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);
     if (failed(

@@ -14,8 +14,18 @@
 namespace mlir {
 namespace tp {
 
-/// mm, bmm, matmul, addmm, addbmm, baddbmm, linear -> tp_rt_dnnl_matmul_*.
-void populateMatmulToRuntimePatterns(RewritePatternSet &patterns);
+/// The library the matrix products call.
+enum class ProductLibrary {
+  /// tp_rt_dnnl_matmul_* (the CPU runtime, host buffers).
+  OneDNN,
+  /// tp_rt_cublaslt_matmul_* (the GPU runtime, device buffers).
+  CublasLt,
+};
+
+/// mm, bmm, matmul, addmm, addbmm, baddbmm, linear -> `library`'s calls.
+void populateMatmulToRuntimePatterns(
+    RewritePatternSet &patterns,
+    ProductLibrary library = ProductLibrary::OneDNN);
 
 /// conv1d/2d/3d, conv_transpose1d/2d/3d, convolution -> tp_rt_dnnl_conv_*.
 void populateConvToRuntimePatterns(RewritePatternSet &patterns);

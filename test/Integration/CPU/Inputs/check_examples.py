@@ -180,6 +180,14 @@ def main():
                    ["--autocast=cpu:bf16"])
         ok &= compare(example + " autocast cpu:bf16 vs f32 run", bf16, f32,
                       bf16_tols)
+        # The program tp-lower-to-nvvm compiles for --autocast=cuda:fp16, in
+        # the loop nests it maps to blocks and threads, run on the CPU (f16
+        # rounds less than bf16: the bf16 tolerances bound it).
+        gpu = run(a.tp_run, example, fn, example + "-gpu-mapping", inputs,
+                  a.tmp, ["--autocast=cuda:fp16",
+                          "--pipeline-options=gpu-mapping=1 use-onednn=0"])
+        ok &= compare(example + " cuda:fp16 gpu-mapping vs f32 run", gpu, f32,
+                      bf16_tols)
     print("examples agree" if ok else "examples DISAGREE")
     return 0 if ok else 1
 

@@ -12,7 +12,10 @@ Usage: tpcheck.py --tp-run PATH --family NAME --tmp DIR [--mode MODE]
   (parallel=0 vectorize=0), dnnl-softmax (onednn-softmax-backward=1: the
   opt-in oneDNN route of the softmax backward ops), bf16 / f16 (the same cases with bf16 / f16
   tensors, their tolerances), autocast (tp-run --autocast=cpu:bf16, bf16
-  tolerances; families without autocast cases ignore it); e.g.
+  tolerances; families without autocast cases ignore it), gpu-mapping
+  (gpu-mapping=1 use-onednn=0 gpu-block-size=96: the loop nests mapped to
+  blocks and threads as tp-lower-to-nvvm maps them, run on the CPU; 96 is
+  not a divisor of most sizes, so the tail guards run too); e.g.
   "bf16+linalg".
 Prints one line per case and "all N cases passed"; exits 1 on a failure.
 """
@@ -374,6 +377,8 @@ def main():
         options += ["parallel=0", "vectorize=0"]
     if "dnnl-softmax" in modes:
         options.append("onednn-softmax-backward=1")
+    if "gpu-mapping" in modes:
+        options += ["gpu-mapping=1", "use-onednn=0", "gpu-block-size=96"]
     if options:
         cmd.append("--pipeline-options=" + " ".join(options))
     if "autocast" in modes:
