@@ -44,3 +44,15 @@ if os.path.exists(ptxas):
     config.substitutions.append(("%ptxas", ptxas))
 config.substitutions.append(
     ("%tp_scripts", os.path.join(config.tensorplay_src_root, "tools", "scripts")))
+
+# A usable CUDA device (nvidia-smi lists one): test/Integration/GPU runs on
+# it; without one those tests are unsupported and no-device.mlir checks the
+# message instead.
+import subprocess
+try:
+    smi = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True,
+                         timeout=30)
+    if config.enable_cuda and smi.returncode == 0 and "GPU" in smi.stdout:
+        config.available_features.add("cuda-device")
+except (OSError, subprocess.TimeoutExpired):
+    pass

@@ -3,6 +3,7 @@
 #include "tensorplay/Compiler/Compiler.h"
 
 #include "tensorplay/Pipelines/CPUPipeline.h"
+#include "tensorplay/Pipelines/NVVMPipeline.h"
 #include "tensorplay/Transforms/Passes.h"
 
 #include "mlir/Parser/Parser.h"
@@ -12,7 +13,8 @@
 using namespace mlir;
 
 void mlir::tp::registerCompilerDialects(DialectRegistry &registry) {
-  registerCPUCodegenDialects(registry);
+  // The GPU pipeline's dialects include the CPU pipeline's.
+  registerNVVMCodegenDialects(registry);
 }
 
 void mlir::tp::prepareCompilerContext(MLIRContext &context) {
@@ -100,29 +102,65 @@ LogicalResult mlir::tp::trainStepModule(ModuleOp module,
 
 bool mlir::tp::cpuLoweringHasOneDNN() { return isOneDNNAvailable(); }
 
-llvm::Error mlir::tp::lowerModuleForCPU(ModuleOp module,
-                                        llvm::StringRef pipelineOptions,
-                                        bool forJit) {
+/// Parses `pipelineOptions` as `Options`, checks them with `verify`, lets
+/// `adjust` set what the JIT needs and runs `build`'s pipeline on `module`;
+/// `name` is the pipeline's and `target` what it lowers to, for the
+/// messages.
+template <typename Options>
+static llvm::Error
+lowerModule(ModuleOp module, llvm::StringRef name, llvm::StringRef target,
+            llvm::StringRef pipelineOptions,
+            LogicalResult (*verify)(const Options &,
+                                    function_ref<LogicalResult(const Twine &)>),
+            void (*build)(OpPassManager &, const Options &),
+            function_ref<void(Options &)> adjust) {
   auto error = [](const llvm::Twine &message) {
     return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
   };
-  auto options = TPLowerToCPUOptions::createFromString(pipelineOptions);
+  auto options = Options::createFromString(pipelineOptions);
   if (!options)
-    return error("invalid tp-lower-to-cpu options '" + pipelineOptions + "'");
+    return error("invalid " + name + " options '" + pipelineOptions + "'");
   std::string invalid;
-  if (failed(
-          verifyTPLowerToCPUOptions(*options, [&](const llvm::Twine &message) {
-            invalid = message.str();
-            return failure();
-          })))
+  if (failed(verify(*options, [&](const llvm::Twine &message) {
+        invalid = message.str();
+        return failure();
+      })))
     return error(invalid);
-  if (forJit) {
-    options->emitCInterface = true;
-    options->toLLVM = true;
-  }
+  adjust(*options);
   PassManager pm(module->getContext());
-  buildTPLowerToCPUPipeline(pm, *options);
+  build(pm, *options);
   if (failed(pm.run(module)))
-    return error("lowering to the CPU failed (tp-lower-to-cpu)");
+    return error("lowering to " + target + " failed (" + name + ")");
   return llvm::Error::success();
+}
+
+llvm::Error mlir::tp::lowerModuleForCPU(ModuleOp module,
+                                        llvm::StringRef pipelineOptions,
+                                        bool forJit) {
+  return lowerModule<TPLowerToCPUOptions>(
+      module, "tp-lower-to-cpu", "the CPU", pipelineOptions,
+      verifyTPLowerToCPUOptions, buildTPLowerToCPUPipeline,
+      [&](TPLowerToCPUOptions &options) {
+        if (forJit) {
+          options.emitCInterface = true;
+          options.toLLVM = true;
+        }
+      });
+}
+
+llvm::Error mlir::tp::lowerModuleForNVVM(ModuleOp module,
+                                         llvm::StringRef pipelineOptions,
+                                         bool forJit) {
+  return lowerModule<TPLowerToNVVMOptions>(
+      module, "tp-lower-to-nvvm", "the GPU", pipelineOptions,
+      verifyTPLowerToNVVMOptions, buildTPLowerToNVVMPipeline,
+      [&](TPLowerToNVVMOptions &options) {
+        if (forJit) {
+          options.emitCInterface = true;
+          options.toLLVM = true;
+          // The JIT loads the module it embeds: cubin + PTX.
+          if (options.format != "isa")
+            options.format = "fatbin";
+        }
+      });
 }

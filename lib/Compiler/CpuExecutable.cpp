@@ -14,6 +14,7 @@
 
 #include "tensorplay/Pipelines/CPUPipeline.h"
 #include "tensorplay/Runtime/Codegen.h"
+#include "tensorplay/Runtime/Gpu.h"
 #include "tensorplay/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -334,8 +335,13 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
       return makeError("cannot rename @" + fn.getSymName());
   }
 
-  if (llvm::Error lowered = lowerModuleForCPU(*module, options.pipelineOptions,
-                                              /*forJit=*/true))
+  exe->compiledFor = options.target;
+  if (llvm::Error lowered =
+          options.target == ExecutionTarget::CUDA
+              ? lowerModuleForNVVM(*module, options.pipelineOptions,
+                                   /*forJit=*/true)
+              : lowerModuleForCPU(*module, options.pipelineOptions,
+                                  /*forJit=*/true))
     return std::move(lowered);
 
   static bool initialized = [] {
@@ -386,6 +392,10 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
     return symbols;
   });
   exe->engine->initialize();
+  // The kernel modules load in the JIT's constructors; without a device
+  // that fails, which run() reports (requireCudaDevice) before any call.
+  if (options.target == ExecutionTarget::CUDA)
+    tp_rt_codegen_clear_error();
   if (!perfMap.empty() && !exe->sigs.empty())
     tensorplay::compiler::writeJitPerfMap(
         *exe->engine,
@@ -430,6 +440,8 @@ llvm::Error CpuExecutable::run(llvm::StringRef name,
   results.clear();
   for (const TensorSpec &spec : sig->results)
     results.emplace_back(spec.kind, spec.shape);
+  if (compiledFor == ExecutionTarget::CUDA)
+    return runOnDevice(*sig, args, results);
   std::vector<TensorRef> resultRefs;
   for (HostTensor &t : results)
     resultRefs.push_back({t.kind(), t.shape(), t.data()});
@@ -478,12 +490,87 @@ llvm::Error CpuExecutable::run(llvm::StringRef name,
     pointers[i] = descriptors[i].data();
     packed[i] = &pointers[i];
   }
+  if (compiledFor == ExecutionTarget::CUDA)
+    if (llvm::Error e = requireCudaDevice())
+      return e;
   tp_rt_codegen_clear_error();
   if (llvm::Error e = engine->invokePacked(
           ("_mlir_ciface_" + kSymbolPrefix + name).str(), packed))
     return e;
+  if (compiledFor == ExecutionTarget::CUDA && !*tp_rt_codegen_error())
+    (void)tp_rt_gpu_synchronize(); // records a failure of the kernels
   if (*tp_rt_codegen_error())
     return makeError(llvm::Twine("runtime error in @") + name + ": " +
                      tp_rt_codegen_error());
+  return llvm::Error::success();
+}
+
+llvm::Error mlir::tp::requireCudaDevice() {
+  const char *reason = "";
+  if (tp_rt_gpu_device_count(&reason) > 0)
+    return llvm::Error::success();
+  return makeError(llvm::Twine("no CUDA device is available: ") + reason);
+}
+
+namespace {
+/// Device buffers, freed when it goes.
+struct DeviceBuffers {
+  std::vector<void *> pointers;
+  ~DeviceBuffers() {
+    for (void *p : pointers)
+      (void)tp_rt_gpu_free(p);
+  }
+  llvm::Expected<void *> allocate(size_t bytes) {
+    void *p = nullptr;
+    if (tp_rt_gpu_alloc(bytes, &p) != TP_RT_SUCCESS)
+      return makeError("cannot allocate " + llvm::Twine(bytes) +
+                       " bytes on the GPU");
+    pointers.push_back(p);
+    return p;
+  }
+};
+} // namespace
+
+llvm::Error
+CpuExecutable::runOnDevice(const FunctionSignature &sig,
+                           const std::vector<const HostTensor *> &args,
+                           std::vector<HostTensor> &results) {
+  if (llvm::Error e = requireCudaDevice())
+    return e;
+  if (args.size() != sig.arguments.size())
+    return makeError("@" + sig.name + " has " +
+                     llvm::Twine(sig.arguments.size()) + " arguments, got " +
+                     llvm::Twine(args.size()));
+  DeviceBuffers buffers;
+  std::vector<TensorRef> argRefs, resultRefs;
+  for (const HostTensor *t : args) {
+    auto device = buffers.allocate(t->byteSize());
+    if (!device)
+      return device.takeError();
+    if (tp_rt_gpu_copy(*device, t->data(), t->byteSize(), 1) != TP_RT_SUCCESS)
+      return makeError("@" + sig.name +
+                       ": copying an argument to the GPU "
+                       "failed");
+    argRefs.push_back({t->kind(), t->shape(), *device});
+  }
+  for (HostTensor &t : results) {
+    auto device = buffers.allocate(t.byteSize());
+    if (!device)
+      return device.takeError();
+    resultRefs.push_back({t.kind(), t.shape(), *device});
+  }
+  if (llvm::Error e = run(sig.name, argRefs, resultRefs))
+    return e;
+  for (size_t k = 0; k < results.size(); ++k)
+    if (tp_rt_gpu_copy(results[k].data(), resultRefs[k].data,
+                       results[k].byteSize(), 0) != TP_RT_SUCCESS)
+      return makeError("@" + sig.name + ": copying result #" + llvm::Twine(k) +
+                       " from the GPU failed");
+  // Arguments updated in place come back too, as on the CPU.
+  for (unsigned i : sig.updatedArguments)
+    if (tp_rt_gpu_copy(const_cast<void *>(args[i]->data()), argRefs[i].data,
+                       args[i]->byteSize(), 0) != TP_RT_SUCCESS)
+      return makeError("@" + sig.name + ": copying argument #" +
+                       llvm::Twine(i) + " from the GPU failed");
   return llvm::Error::success();
 }

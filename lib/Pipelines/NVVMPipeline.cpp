@@ -113,6 +113,7 @@ void tp::buildTPLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createTPLegalizeKernelNamesPass());
   if (!options.toLLVM)
     return;
   // The host's GPU ops on one stream, waited for before the function

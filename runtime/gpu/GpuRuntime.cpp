@@ -15,6 +15,7 @@
 #include "gpu/GpuState.h"
 
 #include <cuda_runtime_api.h>
+#include <dlfcn.h>
 
 #include <cstring>
 #include <mutex>
@@ -50,6 +51,17 @@ cudaStream_t gpu::stream() {
 extern "C" {
 
 int32_t tp_rt_gpu_device_count(const char **reason) {
+  // The static cudart loads the driver itself; when it is absent cudart
+  // only says the driver is "insufficient".
+  static const bool driver = [] {
+    void *so = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    return so != nullptr;
+  }();
+  if (!driver) {
+    if (reason)
+      *reason = "no CUDA driver is installed (libcuda.so.1 cannot be loaded)";
+    return 0;
+  }
   int count = 0;
   cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess || count == 0) {

@@ -1,13 +1,17 @@
-//===- tp-run.cpp - Compile a tp module and run its functions on the CPU --===//
+//===- tp-run.cpp - Compile a tp module and run its functions -------------===//
 //
 //   tp-run model.mlir [--entry=f]... [--input=x.npy]... [--seed=N]
 //          [--init=uniform|fan-in] [--npy-dir=DIR] [--output-dir=DIR]
 //          [--print]
 //          [--autocast=cpu:bf16] [--repeat=N --warmup=M]
 //          [--pipeline-options="use-onednn=0"] [--num-threads=N]
+//          [--device=cpu|cuda]
 //
 // Compiles the module with tp-lower-to-cpu (after autocast when asked),
-// JIT-compiles it for the host and runs each entry function. Arguments come
+// JIT-compiles it for the host and runs each entry function. With
+// --device=cuda it compiles with tp-lower-to-nvvm and runs on the GPU
+// (inputs copied to device buffers, results back); without a GPU it says
+// so after compiling and exits 1. Arguments come
 // from --input files (in order, for a single entry), from
 // <npy-dir>/<entry>.arg<i>.npy, or are generated from --seed (Generate.h:
 // floats uniform in [-1, 1), or scaled by 1/sqrt(last dim) with
@@ -87,6 +91,16 @@ static cl::opt<unsigned> repeat("repeat",
                                 cl::init(0));
 static cl::opt<unsigned> warmup("warmup", cl::desc("Untimed runs first"),
                                 cl::init(1));
+static cl::opt<ExecutionTarget> device(
+    "device", cl::desc("Where the functions compute"),
+    cl::values(clEnumValN(ExecutionTarget::CPU, "cpu",
+                          "the host CPU (tp-lower-to-cpu; the default)"),
+               clEnumValN(ExecutionTarget::CUDA, "cuda",
+                          "a CUDA GPU (tp-lower-to-nvvm; --pipeline-options "
+                          "are that pipeline's); without a GPU the module "
+                          "still compiles, then tp-run says why it cannot "
+                          "run and exits 1")),
+    cl::init(ExecutionTarget::CPU));
 static cl::opt<unsigned> threads("num-threads",
                                  cl::desc("Threads of compiled code and "
                                           "oneDNN (0: all cores)"),
@@ -135,7 +149,7 @@ static void hideForeignOptions() {
       std::addressof(print),       std::addressof(autocast),
       std::addressof(keepIoTypes), std::addressof(pipelineOptions),
       std::addressof(repeat),      std::addressof(warmup),
-      std::addressof(threads)};
+      std::addressof(threads),     std::addressof(device)};
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
     if (!llvm::is_contained(ours, option) && entry.first != "help" &&
@@ -148,8 +162,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   hideForeignOptions();
   cl::ParseCommandLineOptions(argc, argv,
-                              "tp-run: compile a tp module for the CPU and "
-                              "run its functions\n");
+                              "tp-run: compile a tp module for the CPU (or "
+                              "a CUDA GPU) and run its functions\n");
   if (intMax <= 0)
     return failWith("--int-max must be positive (generated integers lie in "
                     "[0, N)), got " +
@@ -172,12 +186,17 @@ int main(int argc, char **argv) {
   OwningOpRef<ModuleOp> module = std::move(source->module);
 
   CpuCompileOptions options;
+  options.target = device;
   options.autocast = autocast;
   options.autocastKeepIoTypes = keepIoTypes;
   options.pipelineOptions = pipelineOptions;
   auto exe = CpuExecutable::compile(std::move(module), options);
   if (!exe)
     return failWith(llvm::toString(exe.takeError()));
+  if (device == ExecutionTarget::CUDA)
+    if (llvm::Error e = requireCudaDevice())
+      return failWith("--device=cuda: the module compiled for the GPU, but " +
+                      llvm::toString(std::move(e)));
 
   std::vector<std::string> toRun(entries.begin(), entries.end());
   if (toRun.empty())

@@ -95,6 +95,12 @@ bool cpuLoweringHasOneDNN();
 llvm::Error lowerModuleForCPU(ModuleOp module, llvm::StringRef pipelineOptions,
                               bool forJit);
 
+/// tp-lower-to-nvvm with `pipelineOptions` ("chip=sm_80", ...): host LLVM
+/// code calling the GPU runtime plus the kernels in gpu.binary ops (a
+/// fatbin, or PTX with format=isa, when `forJit`).
+llvm::Error lowerModuleForNVVM(ModuleOp module, llvm::StringRef pipelineOptions,
+                               bool forJit);
+
 } // namespace tp
 } // namespace mlir
 

@@ -7,6 +7,12 @@
 // functions on host tensors. Results are allocated by the caller's side
 // (the compiled functions take them as out-parameters).
 //
+// With ExecutionTarget::CUDA the module is compiled with tp-lower-to-nvvm
+// instead: the JIT-compiled host code launches the kernels embedded in it
+// (and cuBLASLt) on the GPU runtime's stream; run() on host tensors copies
+// them to device buffers and the results back, run() on TensorRefs takes
+// device buffers.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef TENSORPLAY_COMPILER_CPUEXECUTABLE_H
@@ -94,12 +100,23 @@ struct FunctionSignature {
   std::vector<unsigned> updatedArguments;
 };
 
+/// Where the compiled functions compute.
+enum class ExecutionTarget {
+  /// tp-lower-to-cpu: the host CPU.
+  CPU,
+  /// tp-lower-to-nvvm: CUDA kernels and cuBLASLt, driven by host code.
+  CUDA,
+};
+
 struct CpuCompileOptions {
+  /// The pipeline and the device the code runs on.
+  ExecutionTarget target = ExecutionTarget::CPU;
   /// Run tp-autocast with this target first ("cpu:bf16"); empty: no.
   std::string autocast;
   /// With autocast: cast results back to their original dtypes.
   bool autocastKeepIoTypes = false;
-  /// tp-lower-to-cpu options, e.g. "use-onednn=0 parallel=1".
+  /// The pipeline's options, e.g. "use-onednn=0 parallel=1" (CPU) or
+  /// "chip=sm_80" (CUDA).
   std::string pipelineOptions;
   /// LLVM optimization level of the JIT.
   unsigned optLevel = 3;
@@ -133,15 +150,30 @@ public:
   /// Calls `name` on caller-owned memory: `args` and `results` must match
   /// the signature's specs (checked) and must not overlap, except that the
   /// arguments in `updatedArguments` are updated in place. The compiled code
-  /// writes the results into their buffers.
+  /// writes the results into their buffers. For ExecutionTarget::CUDA
+  /// the buffers are device memory, and the call returns once the GPU is
+  /// done with them.
   llvm::Error run(llvm::StringRef name, llvm::ArrayRef<TensorRef> args,
                   llvm::ArrayRef<TensorRef> results);
 
+  /// The target the module was compiled for.
+  ExecutionTarget target() const { return compiledFor; }
+
 private:
   CpuExecutable() = default;
+  /// run() on host tensors for ExecutionTarget::CUDA: through device
+  /// copies.
+  llvm::Error runOnDevice(const FunctionSignature &sig,
+                          const std::vector<const HostTensor *> &args,
+                          std::vector<HostTensor> &results);
   std::unique_ptr<ExecutionEngine> engine;
   std::vector<FunctionSignature> sigs;
+  ExecutionTarget compiledFor = ExecutionTarget::CPU;
 };
+
+/// An error unless a CUDA device is present (the reason otherwise: no CUDA
+/// in this build, no driver, no device).
+llvm::Error requireCudaDevice();
 
 } // namespace tp
 } // namespace mlir

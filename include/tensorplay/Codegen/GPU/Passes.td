@@ -80,6 +80,19 @@ def TPDeviceBuffersPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TPLegalizeKernelNamesPass
+    : Pass<"tp-legalize-kernel-names", "::mlir::ModuleOp"> {
+  let summary = "Give outlined kernels names that PTX accepts";
+  let description = [{
+    `gpu-kernel-outlining` names each kernel after its host function, and
+    an MLIR symbol may hold characters a PTX identifier may not (the JIT's
+    `tp.fn.` prefix, a `$` or `-` of a frontend's name). Every `gpu.module`
+    and `gpu.func` gets its name with each character outside
+    `[A-Za-z0-9_]` replaced by `_` (made unique with a numeric suffix), and
+    the `gpu.launch_func` ops are updated.
+  }];
+}
+
 def TPCheckGPUBinariesPass
     : Pass<"tp-check-gpu-binaries", "::mlir::ModuleOp"> {
   let summary = "Fail when a kernel module was not compiled to a binary";

@@ -6,11 +6,15 @@ reference written from the PyTorch definitions of the layers, and three
 compiled runs through tp-run:
   * f32 (oneDNN when built)     vs the reference: f32 tolerances;
   * f32 with use-onednn=0       vs the reference: f32 tolerances;
-  * --autocast=cpu:bf16         vs the f32 run:   bf16 tolerances.
+  * --autocast=cpu:bf16         vs the f32 run:   bf16 tolerances;
+  * --autocast=cuda:fp16 in the GPU mapping (gpu-mapping=1) vs the f32 run.
+With --device cuda the runs are on the GPU instead (tp-run --device=cuda):
+f32 vs the reference, --autocast=cuda:fp16 and cuda:bf16 vs the f32 run.
 The tolerances are the ones docs/CodegenCPU.md documents; every comparison
 prints its worst error relative to the output's scale.
 
 Usage: check_examples.py --tp-run PATH --examples DIR --tmp DIR
+                         [--device cpu|cuda]
 Exits 1 when a comparison fails.
 """
 
@@ -147,6 +151,21 @@ def compare(what, outs, refs, tols):
     return ok
 
 
+def check_on_gpu(a, example, fn, inputs, refs, bf16_tols):
+    """The example on the GPU: f32 vs the reference, cuda:fp16 and cuda:bf16
+    vs the GPU's f32 run."""
+    gpu = ["--device=cuda"]
+    f32 = run(a.tp_run, example, fn, example + "-cuda-f32", inputs, a.tmp, gpu)
+    ok = compare(example + " cuda f32 vs reference", f32, refs,
+                 ["f32"] * len(refs))
+    for dtype in ("fp16", "bf16"):
+        half = run(a.tp_run, example, fn, example + "-cuda-" + dtype, inputs,
+                   a.tmp, gpu + ["--autocast=cuda:" + dtype])
+        ok &= compare(example + " cuda:" + dtype + " vs f32 run", half, f32,
+                      bf16_tols)
+    return ok
+
+
 def main():
     global args_dir
     p = argparse.ArgumentParser()
@@ -154,6 +173,7 @@ def main():
     p.add_argument("--examples", required=True)
     p.add_argument("--tmp", required=True)
     p.add_argument("--only", default="")
+    p.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     a = p.parse_args()
     args_dir = a.examples
     if os.path.isdir(a.tmp):
@@ -169,6 +189,9 @@ def main():
             continue
         inputs = case(rng)
         refs = ref(inputs)
+        if a.device == "cuda":
+            ok &= check_on_gpu(a, example, fn, inputs, refs, bf16_tols)
+            continue
         f32 = run(a.tp_run, example, fn, example + "-f32", inputs, a.tmp, [])
         ok &= compare(example + " f32 vs reference", f32, refs,
                       ["f32"] * len(refs))

@@ -15,7 +15,8 @@ Usage: tpcheck.py --tp-run PATH --family NAME --tmp DIR [--mode MODE]
   tolerances; families without autocast cases ignore it), gpu-mapping
   (gpu-mapping=1 use-onednn=0 gpu-block-size=96: the loop nests mapped to
   blocks and threads as tp-lower-to-nvvm maps them, run on the CPU; 96 is
-  not a divisor of most sizes, so the tail guards run too); e.g.
+  not a divisor of most sizes, so the tail guards run too), gpu (tp-run
+  --device=cuda: tp-lower-to-nvvm on a GPU); e.g.
   "bf16+linalg".
 Prints one line per case and "all N cases passed"; exits 1 on a failure.
 """
@@ -383,6 +384,8 @@ def main():
         cmd.append("--pipeline-options=" + " ".join(options))
     if "autocast" in modes:
         cmd.append("--autocast=cpu:bf16")
+    if "gpu" in modes:
+        cmd.append("--device=cuda")
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         print("tp-run failed (%d):\n%s%s" % (proc.returncode, proc.stdout,
