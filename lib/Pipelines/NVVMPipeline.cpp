@@ -98,6 +98,7 @@ void tp::buildTPLowerToNVVMPipeline(OpPassManager &pm,
   // tp -> linalg (+ cuBLASLt calls), fused, bufferized.
   ConvertTPToRuntimePassOptions toRuntime;
   toRuntime.onednn = false;
+  toRuntime.device = "cuda";
   toRuntime.cublaslt = options.useCublasLt;
   addTPToLinalgStages(pm, toRuntime, options.dropoutSeed);
   addBufferizationStages(pm, options.emitCInterface);
@@ -116,9 +117,9 @@ void tp::buildTPLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createTPLegalizeKernelNamesPass());
   if (!options.toLLVM)
     return;
-  // The host's GPU ops on one stream, waited for before the function
-  // returns.
-  pm.addNestedPass<func::FuncOp>(createGpuAsyncRegionPass());
+  // The host's GPU ops on the runtime's one stream, in program order,
+  // waited for once before the function returns.
+  pm.addNestedPass<func::FuncOp>(createTPStreamOrderPass());
 
   // As upstream's gpu-lower-to-nvvm-pipeline: common lowering, ...
   pm.addPass(createConvertVectorToSCFPass());

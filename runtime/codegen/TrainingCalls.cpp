@@ -7,11 +7,14 @@
 // runtime's C ABI (CAPI.h), whose kernels update the buffers in place.
 // Optional tensors (a momentum buffer, the GradScaler's scale and found_inf)
 // arrive as zero-element memrefs when absent. Failures go to the codegen
-// error slot with the runtime's message.
+// error slot with the runtime's message. The tp_rt_codegen_cuda_* twins
+// (Gpu.h) pass the buffers as device buffers, after pointing the runtime's
+// CUDA kernels at the compiled code's stream.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Runtime/Codegen.h"
+#include "tensorplay/Runtime/Gpu.h"
 
 #include "codegen/CodegenError.h"
 #include "codegen/MemrefView.h"
@@ -31,8 +34,20 @@ tp_rt_status failed(const char *what, tp_rt_status status) {
       status, what, *detail ? detail : tp_rt_status_string(status));
 }
 
-/// `view` as a CPU buffer of `dtype`; false (with the error recorded) when
-/// it is not dense.
+/// The device the current call's buffers are on (set by each entry point).
+thread_local tp_rt_device currentDevice = TP_RT_CPU;
+
+/// Sets the device of the call's buffers; for CUDA, the kernels go to the
+/// compiled code's stream.
+tp_rt_status enter(tp_rt_device device) {
+  currentDevice = device;
+  if (device == TP_RT_CUDA)
+    return tp_rt_cuda_set_stream(tp_rt_gpu_stream());
+  return TP_RT_SUCCESS;
+}
+
+/// `view` as a buffer of `dtype` on the call's device; false (with the
+/// error recorded) when it is not dense.
 bool toBuffer(const char *what, View view, tp_rt_dtype dtype,
               tp_rt_buffer &buffer) {
   if (!view.dense()) {
@@ -44,7 +59,7 @@ bool toBuffer(const char *what, View view, tp_rt_dtype dtype,
                 view.desc->offset * static_cast<int64_t>(elementSize(dtype));
   buffer.numel = view.numel();
   buffer.dtype = dtype;
-  buffer.device = TP_RT_CPU;
+  buffer.device = currentDevice;
   return true;
 }
 
@@ -112,40 +127,47 @@ tp_rt_status adamwStep(const char *what, tp_rt_dtype dtype, View param,
   return status == TP_RT_SUCCESS ? status : failed(what, status);
 }
 
-} // namespace
-
-extern "C" {
-
-tp_rt_status tp_rt_codegen_update_scale(int64_t sr, tp_rt_memref *scale,
-                                        int64_t tr, tp_rt_memref *tracker,
-                                        int64_t fr, tp_rt_memref *foundInf,
-                                        double growthFactor,
-                                        double backoffFactor,
-                                        int64_t growthInterval) {
-  const char *what = "tp.amp_update_scale";
+tp_rt_status updateScale(View scale, View tracker, View foundInf,
+                         double growthFactor, double backoffFactor,
+                         int64_t growthInterval) {
   tp_rt_status status = tp_rt_update_scale(
-      TP_RT_CPU, View{sr, scale}.data<float>(),
-      View{tr, tracker}.data<int32_t>(), View{fr, foundInf}.data<float>(), 1,
-      growthFactor, backoffFactor, growthInterval);
-  return status == TP_RT_SUCCESS ? status : failed(what, status);
+      currentDevice, scale.data<float>(), tracker.data<int32_t>(),
+      foundInf.data<float>(), 1, growthFactor, backoffFactor, growthInterval);
+  return status == TP_RT_SUCCESS ? status
+                                 : failed("tp.amp_update_scale", status);
 }
 
-#define TP_CHECK_FINITE_CALL(SUFFIX, DTYPE)                                    \
-  tp_rt_status tp_rt_codegen_check_finite_##SUFFIX(                            \
+} // namespace
+
+// Every entry point once per (PREFIX, DEVICE): tp_rt_codegen_ on the CPU,
+// tp_rt_codegen_cuda_ on the GPU.
+#define TP_ENTER(DEVICE)                                                       \
+  if (tp_rt_status entered = enter(DEVICE); entered != TP_RT_SUCCESS)          \
+  return failed("the CUDA stream of compiled code", entered)
+
+#define TP_UPDATE_SCALE_CALL(PREFIX, DEVICE)                                   \
+  tp_rt_status PREFIX##update_scale(                                           \
+      int64_t sr, tp_rt_memref *scale, int64_t tr, tp_rt_memref *tracker,      \
+      int64_t fr, tp_rt_memref *foundInf, double growthFactor,                 \
+      double backoffFactor, int64_t growthInterval) {                          \
+    TP_ENTER(DEVICE);                                                          \
+    return updateScale(View{sr, scale}, View{tr, tracker}, View{fr, foundInf}, \
+                       growthFactor, backoffFactor, growthInterval);           \
+  }
+
+#define TP_CHECK_FINITE_CALL(PREFIX, DEVICE, SUFFIX, DTYPE)                    \
+  tp_rt_status PREFIX##check_finite_##SUFFIX(                                  \
       int64_t gr, tp_rt_memref *grad, int64_t fr, tp_rt_memref *foundInf) {    \
+    TP_ENTER(DEVICE);                                                          \
     return checkFinite("tp.amp_check_finite", DTYPE, View{gr, grad},           \
                        View{fr, foundInf});                                    \
   }
 
-TP_CHECK_FINITE_CALL(f32, TP_RT_F32)
-TP_CHECK_FINITE_CALL(bf16, TP_RT_BF16)
-TP_CHECK_FINITE_CALL(f16, TP_RT_F16)
-
 // One SGD and one AdamW entry point per (parameter, gradient, copy) dtype
 // combination; COPY is the parameter's dtype for the variants without a
 // copy (whose copy memref has zero elements).
-#define TP_OPTIMIZER_CALLS(NAME, PARAM, GRAD, COPY)                            \
-  tp_rt_status tp_rt_codegen_sgd_step_##NAME(                                  \
+#define TP_OPTIMIZER_CALLS(PREFIX, DEVICE, NAME, PARAM, GRAD, COPY)            \
+  tp_rt_status PREFIX##sgd_step_##NAME(                                        \
       int64_t pr, tp_rt_memref *param, int64_t gr, tp_rt_memref *grad,         \
       int64_t mr, tp_rt_memref *momentum, int64_t nr, tp_rt_memref *step,      \
       int64_t sr, tp_rt_memref *scale, int64_t fr, tp_rt_memref *foundInf,     \
@@ -155,11 +177,12 @@ TP_CHECK_FINITE_CALL(f16, TP_RT_F16)
     tp_rt_sgd_options options = {                                              \
         lr,          momentumFactor,    dampening,                             \
         weightDecay, (int32_t)nesterov, (int32_t)maximize};                    \
+    TP_ENTER(DEVICE);                                                          \
     return sgdStep("tp.fused_sgd", PARAM, View{pr, param}, View{gr, grad},     \
                    View{mr, momentum}, View{nr, step}, View{sr, scale},        \
                    View{fr, foundInf}, View{cr, copy}, GRAD, COPY, options);   \
   }                                                                            \
-  tp_rt_status tp_rt_codegen_adamw_step_##NAME(                                \
+  tp_rt_status PREFIX##adamw_step_##NAME(                                      \
       int64_t pr, tp_rt_memref *param, int64_t gr, tp_rt_memref *grad,         \
       int64_t mr, tp_rt_memref *expAvg, int64_t vr, tp_rt_memref *expAvgSq,    \
       int64_t xr, tp_rt_memref *maxExpAvgSq, int64_t nr, tp_rt_memref *step,   \
@@ -173,25 +196,45 @@ TP_CHECK_FINITE_CALL(f16, TP_RT_F16)
                                    weightDecay,                                \
                                    (int32_t)amsgrad,                           \
                                    (int32_t)maximize};                         \
+    TP_ENTER(DEVICE);                                                          \
     return adamwStep("tp.fused_adamw", PARAM, View{pr, param}, View{gr, grad}, \
                      View{mr, expAvg}, View{vr, expAvgSq},                     \
                      View{xr, maxExpAvgSq}, View{nr, step}, View{sr, scale},   \
                      View{fr, foundInf}, View{cr, copy}, GRAD, COPY, options); \
   }
 
-TP_OPTIMIZER_CALLS(f32, TP_RT_F32, TP_RT_F32, TP_RT_F32)
-TP_OPTIMIZER_CALLS(bf16, TP_RT_BF16, TP_RT_BF16, TP_RT_BF16)
-TP_OPTIMIZER_CALLS(f16, TP_RT_F16, TP_RT_F16, TP_RT_F16)
-TP_OPTIMIZER_CALLS(f32_gbf16, TP_RT_F32, TP_RT_BF16, TP_RT_F32)
-TP_OPTIMIZER_CALLS(f32_gf16, TP_RT_F32, TP_RT_F16, TP_RT_F32)
-TP_OPTIMIZER_CALLS(f32_cbf16, TP_RT_F32, TP_RT_F32, TP_RT_BF16)
-TP_OPTIMIZER_CALLS(f32_gbf16_cbf16, TP_RT_F32, TP_RT_BF16, TP_RT_BF16)
-TP_OPTIMIZER_CALLS(f32_gf16_cbf16, TP_RT_F32, TP_RT_F16, TP_RT_BF16)
-TP_OPTIMIZER_CALLS(f32_cf16, TP_RT_F32, TP_RT_F32, TP_RT_F16)
-TP_OPTIMIZER_CALLS(f32_gbf16_cf16, TP_RT_F32, TP_RT_BF16, TP_RT_F16)
-TP_OPTIMIZER_CALLS(f32_gf16_cf16, TP_RT_F32, TP_RT_F16, TP_RT_F16)
+#define TP_TRAINING_CALLS(PREFIX, DEVICE)                                      \
+  TP_UPDATE_SCALE_CALL(PREFIX, DEVICE)                                         \
+  TP_CHECK_FINITE_CALL(PREFIX, DEVICE, f32, TP_RT_F32)                         \
+  TP_CHECK_FINITE_CALL(PREFIX, DEVICE, bf16, TP_RT_BF16)                       \
+  TP_CHECK_FINITE_CALL(PREFIX, DEVICE, f16, TP_RT_F16)                         \
+  TP_OPTIMIZER_CALLS(PREFIX, DEVICE, f32, TP_RT_F32, TP_RT_F32, TP_RT_F32)     \
+  TP_OPTIMIZER_CALLS(PREFIX, DEVICE, bf16, TP_RT_BF16, TP_RT_BF16, TP_RT_BF16) \
+  TP_OPTIMIZER_CALLS(PREFIX, DEVICE, f16, TP_RT_F16, TP_RT_F16, TP_RT_F16)     \
+  TP_OPTIMIZER_CALLS(PREFIX, DEVICE, f32_gbf16, TP_RT_F32, TP_RT_BF16,         \
+                     TP_RT_F32)                                                \
+  TP_OPTIMIZER_CALLS(PREFIX, DEVICE, f32_gf16, TP_RT_F32, TP_RT_F16,           \
+                     TP_RT_F32)                                                \
+  TP_OPTIMIZER_CALLS(PREFIX, DEVICE, f32_cbf16, TP_RT_F32, TP_RT_F32,          \
+                     TP_RT_BF16)                                               \
+  TP_OPTIMIZER_CALLS(PREFIX, DEVICE, f32_gbf16_cbf16, TP_RT_F32, TP_RT_BF16,   \
+                     TP_RT_BF16)                                               \
+  TP_OPTIMIZER_CALLS(PREFIX, DEVICE, f32_gf16_cbf16, TP_RT_F32, TP_RT_F16,     \
+                     TP_RT_BF16)                                               \
+  TP_OPTIMIZER_CALLS(PREFIX, DEVICE, f32_cf16, TP_RT_F32, TP_RT_F32,           \
+                     TP_RT_F16)                                                \
+  TP_OPTIMIZER_CALLS(PREFIX, DEVICE, f32_gbf16_cf16, TP_RT_F32, TP_RT_BF16,    \
+                     TP_RT_F16)                                                \
+  TP_OPTIMIZER_CALLS(PREFIX, DEVICE, f32_gf16_cf16, TP_RT_F32, TP_RT_F16,      \
+                     TP_RT_F16)
 
+extern "C" {
+TP_TRAINING_CALLS(tp_rt_codegen_, TP_RT_CPU)
+TP_TRAINING_CALLS(tp_rt_codegen_cuda_, TP_RT_CUDA)
+} // extern "C"
+
+#undef TP_TRAINING_CALLS
+#undef TP_UPDATE_SCALE_CALL
+#undef TP_ENTER
 #undef TP_CHECK_FINITE_CALL
 #undef TP_OPTIMIZER_CALLS
-
-} // extern "C"

@@ -114,6 +114,8 @@ tp_rt_status tp_rt_gpu_synchronize(void) {
              : TP_RT_ERROR_CUDA;
 }
 
+void *tp_rt_gpu_stream(void) { return gpu::stream(); }
+
 void *mgpuStreamCreate(void) { return gpu::stream(); }
 
 void mgpuStreamDestroy(void *) {} // the runtime's stream lives on

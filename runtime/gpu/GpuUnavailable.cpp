@@ -33,3 +33,5 @@ extern "C" tp_rt_status tp_rt_gpu_copy(void *, const void *, uint64_t,
 extern "C" tp_rt_status tp_rt_gpu_synchronize(void) {
   return TP_RT_ERROR_CUDA_UNAVAILABLE;
 }
+
+extern "C" void *tp_rt_gpu_stream(void) { return nullptr; }

@@ -33,6 +33,12 @@ def ConvertTPToRuntimePass
     update as updated outputs, so that bufferization runs them in place.
     These need no oneDNN and are lowered also with `onednn=0`.
 
+    With `device=cuda` (the GPU pipeline) the products become
+    `tp_rt_cublaslt_matmul_*` calls instead (f16 too) and the train-step ops
+    `tp_rt_codegen_cuda_*` calls, which run the runtime's CUDA kernels on
+    the stream of the compiled code: found_inf, the scale and the skipped
+    step stay on the device, with no host synchronization.
+
     With `onednn-softmax-backward`, `softmax_backward` and
     `log_softmax_backward` of f32 or bf16 tensors become
     `tp_rt_dnnl_softmax_backward_*` calls too.
@@ -47,11 +53,15 @@ def ConvertTPToRuntimePass
            "log_softmax_backward to oneDNN's primitives (off by default: on "
            "AVX2 CPUs oneDNN 2.6's take 2-5x longer than the fused linalg "
            "loops, docs/benchmarks.md)">,
-    Option<"cublaslt", "cublaslt", "bool", /*default=*/"false",
-           "Lower the matrix products to the GPU runtime's cuBLASLt calls "
-           "(tp_rt_cublaslt_matmul_*, f32/f16/bf16) instead of oneDNN's; "
-           "excludes onednn, and the train-step ops are left alone (their "
-           "CPU kernels cannot read device buffers)">,
+    Option<"device", "device", "std::string", /*default=*/"\"cpu\"",
+           "Where the buffers live: cpu, or cuda (tp-lower-to-nvvm): the "
+           "matrix products call the GPU runtime's cuBLASLt wrappers "
+           "(tp_rt_cublaslt_matmul_*, f32/f16/bf16) and the train-step ops "
+           "its CUDA GradScaler kernels (tp_rt_codegen_cuda_*); onednn "
+           "must then be 0">,
+    Option<"cublaslt", "cublaslt", "bool", /*default=*/"true",
+           "With device=cuda, lower the matrix products to cuBLASLt calls "
+           "(off: they stay for convert-tp-to-linalg, generated kernels)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",

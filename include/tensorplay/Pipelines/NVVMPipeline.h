@@ -8,7 +8,8 @@
 //   with cuBLASLt calls for the matrix products, fusion, bufferization),
 //   tp-device-buffers, convert-linalg-to-parallel-loops,
 //   tp-map-parallel-loops, convert-parallel-loops-to-gpu,
-//   gpu-kernel-outlining, gpu-async-region, then as upstream's
+//   gpu-kernel-outlining, tp-legalize-kernel-names, tp-stream-order, then
+//   as upstream's
 //   gpu-lower-to-nvvm-pipeline: the kernels to NVVM (nvvm-attach-target),
 //   the host to LLVM calling the mgpu* wrappers of the project's CUDA
 //   runtime (runtime/gpu), and gpu-module-to-binary.

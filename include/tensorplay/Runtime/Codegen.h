@@ -199,20 +199,34 @@ tp_rt_dnnl_softmax_backward_bf16(int64_t diff_dst_rank, tp_rt_memref *diff_dst,
 /// parameter copy (`_cbf16`, `_cf16`; see tp_rt_sgd_step_with_copies).
 /// Scalars are f32, the tracker i32, the step i64. Failures record the
 /// runtime's message.
-tp_rt_status tp_rt_codegen_update_scale(
-    int64_t scale_rank, tp_rt_memref *scale, int64_t tracker_rank,
-    tp_rt_memref *tracker, int64_t found_inf_rank, tp_rt_memref *found_inf,
-    double growth_factor, double backoff_factor, int64_t growth_interval);
-#define TP_RT_CODEGEN_CHECK_FINITE_DECL(SUFFIX)                                \
-  tp_rt_status tp_rt_codegen_check_finite_##SUFFIX(                            \
+/* The train-step entry points, declared once per prefix: tp_rt_codegen_
+ * here (CPU buffers), tp_rt_codegen_cuda_ in Gpu.h (device buffers, the
+ * CUDA kernels on the compiled code's stream). */
+#define TP_RT_CODEGEN_TRAINING_DECLS(PREFIX)                                   \
+  tp_rt_status PREFIX##update_scale(                                           \
+      int64_t scale_rank, tp_rt_memref *scale, int64_t tracker_rank,           \
+      tp_rt_memref *tracker, int64_t found_inf_rank, tp_rt_memref *found_inf,  \
+      double growth_factor, double backoff_factor, int64_t growth_interval);   \
+  TP_RT_CODEGEN_CHECK_FINITE_DECL(PREFIX, f32)                                 \
+  TP_RT_CODEGEN_CHECK_FINITE_DECL(PREFIX, bf16)                                \
+  TP_RT_CODEGEN_CHECK_FINITE_DECL(PREFIX, f16)                                 \
+  TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, f32)                                   \
+  TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, bf16)                                  \
+  TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, f16)                                   \
+  TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, f32_gbf16)                             \
+  TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, f32_gf16)                              \
+  TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, f32_cbf16)                             \
+  TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, f32_gbf16_cbf16)                       \
+  TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, f32_gf16_cbf16)                        \
+  TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, f32_cf16)                              \
+  TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, f32_gbf16_cf16)                        \
+  TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, f32_gf16_cf16)
+#define TP_RT_CODEGEN_CHECK_FINITE_DECL(PREFIX, SUFFIX)                        \
+  tp_rt_status PREFIX##check_finite_##SUFFIX(                                  \
       int64_t grad_rank, tp_rt_memref *grad, int64_t found_inf_rank,           \
       tp_rt_memref *found_inf);
-TP_RT_CODEGEN_CHECK_FINITE_DECL(f32)
-TP_RT_CODEGEN_CHECK_FINITE_DECL(bf16)
-TP_RT_CODEGEN_CHECK_FINITE_DECL(f16)
-#undef TP_RT_CODEGEN_CHECK_FINITE_DECL
-#define TP_RT_CODEGEN_OPTIMIZER_DECLS(NAME)                                    \
-  tp_rt_status tp_rt_codegen_sgd_step_##NAME(                                  \
+#define TP_RT_CODEGEN_OPTIMIZER_DECLS(PREFIX, NAME)                            \
+  tp_rt_status PREFIX##sgd_step_##NAME(                                        \
       int64_t param_rank, tp_rt_memref *param, int64_t grad_rank,              \
       tp_rt_memref *grad, int64_t momentum_rank, tp_rt_memref *momentum,       \
       int64_t step_rank, tp_rt_memref *step, int64_t scale_rank,               \
@@ -220,7 +234,7 @@ TP_RT_CODEGEN_CHECK_FINITE_DECL(f16)
       int64_t copy_rank, tp_rt_memref *param_copy, double lr,                  \
       double momentum_factor, double dampening, double weight_decay,           \
       int64_t nesterov, int64_t maximize);                                     \
-  tp_rt_status tp_rt_codegen_adamw_step_##NAME(                                \
+  tp_rt_status PREFIX##adamw_step_##NAME(                                      \
       int64_t param_rank, tp_rt_memref *param, int64_t grad_rank,              \
       tp_rt_memref *grad, int64_t exp_avg_rank, tp_rt_memref *exp_avg,         \
       int64_t exp_avg_sq_rank, tp_rt_memref *exp_avg_sq,                       \
@@ -230,18 +244,7 @@ TP_RT_CODEGEN_CHECK_FINITE_DECL(f16)
       int64_t copy_rank, tp_rt_memref *param_copy, double lr, double beta1,    \
       double beta2, double eps, double weight_decay, int64_t amsgrad,          \
       int64_t maximize);
-TP_RT_CODEGEN_OPTIMIZER_DECLS(f32)
-TP_RT_CODEGEN_OPTIMIZER_DECLS(bf16)
-TP_RT_CODEGEN_OPTIMIZER_DECLS(f16)
-TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gbf16)
-TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gf16)
-TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_cbf16)
-TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gbf16_cbf16)
-TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gf16_cbf16)
-TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_cf16)
-TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gbf16_cf16)
-TP_RT_CODEGEN_OPTIMIZER_DECLS(f32_gf16_cf16)
-#undef TP_RT_CODEGEN_OPTIMIZER_DECLS
+TP_RT_CODEGEN_TRAINING_DECLS(tp_rt_codegen_)
 
 #ifdef __cplusplus
 } /* extern "C" */

@@ -37,6 +37,16 @@ tp_rt_status tp_rt_gpu_copy(void *dst, const void *src, uint64_t bytes,
                             int32_t to_device);
 /// Waits for everything compiled code enqueued on the runtime's stream.
 tp_rt_status tp_rt_gpu_synchronize(void);
+/// That stream (a cudaStream_t; null without CUDA or when it could not be
+/// created).
+void *tp_rt_gpu_stream(void);
+
+/// The train-step calls of Codegen.h for device buffers: the GradScaler
+/// runtime's CUDA kernels (unscale with found_inf, the scale update, fused
+/// SGD / AdamW that skip on found_inf) enqueued on tp_rt_gpu_stream(), with
+/// scale, found_inf and the step counter read on the device: no host
+/// synchronization.
+TP_RT_CODEGEN_TRAINING_DECLS(tp_rt_codegen_cuda_)
 
 /// C[..., M, N] = epilogue(A[..., M, K] @ B[..., K, N] (+ bias[N])) on the
 /// GPU through cuBLASLt, accumulating in f32 (CUBLAS_COMPUTE_32F, no TF32),

@@ -1,8 +1,9 @@
 //===- TPToRuntimePass.cpp - The convert-tp-to-runtime pass ---------------===//
 //
 // Applies the MatmulToRuntime and ConvToRuntime patterns (with `onednn`;
-// NormalizationToRuntime's with `onednn-softmax-backward` too) and the
-// TrainingToRuntime ones greedily; ops they
+// NormalizationToRuntime's with `onednn-softmax-backward` too; with
+// device=cuda the cuBLASLt products) and the TrainingToRuntime ones (for
+// the device) greedily; ops they
 // do not take (other dtypes, unsupported geometry) stay for
 // convert-tp-to-linalg.
 //
@@ -43,13 +44,21 @@ struct ConvertTPToRuntimePass
     if (failed(
             tp::verifyResolvedDtypes(getOperation(), "convert-tp-to-runtime")))
       return signalPassFailure();
-    if (onednn && cublaslt) {
+    if (device != "cpu" && device != "cuda") {
+      getOperation().emitError("convert-tp-to-runtime: device must be cpu or "
+                               "cuda, got '")
+          << device << "'";
+      return signalPassFailure();
+    }
+    bool cuda = device == "cuda";
+    if (onednn && cuda) {
       getOperation().emitError(
-          "convert-tp-to-runtime: onednn and cublaslt exclude each other");
+          "convert-tp-to-runtime: onednn=1 calls oneDNN on host buffers; "
+          "device=cuda needs onednn=0");
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    if (cublaslt)
+    if (cuda && cublaslt)
       populateMatmulToRuntimePatterns(patterns, ProductLibrary::CublasLt);
     if (onednn) {
       populateMatmulToRuntimePatterns(patterns);
@@ -57,8 +66,8 @@ struct ConvertTPToRuntimePass
       if (onednnSoftmaxBackward)
         populateNormalizationToRuntimePatterns(patterns);
     }
-    if (!cublaslt)
-      populateTrainingToRuntimePatterns(patterns);
+    populateTrainingToRuntimePatterns(patterns, cuda ? TrainingDevice::CUDA
+                                                     : TrainingDevice::CPU);
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);
     if (failed(

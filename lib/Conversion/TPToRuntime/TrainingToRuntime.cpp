@@ -2,9 +2,10 @@
 //
 // tp.amp_check_finite, tp.amp_update_scale, tp.fused_sgd and tp.fused_adamw
 // become tp_rt.call ops of the runtime's tp_rt_codegen_* wrappers
-// (tensorplay/Runtime/Codegen.h). The state they update (found_inf, scale
-// and tracker, parameter, optimizer state, step, and with a scale the
-// gradient) is passed as updated outputs, so bufferization runs the
+// (tensorplay/Runtime/Codegen.h), or for device buffers of their
+// tp_rt_codegen_cuda_* twins, which run the CUDA kernels. The state they update
+// (found_inf, scale and tracker, parameter, optimizer state, step, and with a
+// scale the gradient) is passed as updated outputs, so bufferization runs the
 // kernels in place wherever the old value is not needed afterwards.
 // Absent optional operands become zero-element tensors. These lowerings do
 // not need oneDNN.
@@ -33,6 +34,12 @@ static StringRef suffixOf(Value value) {
   return rc::dtypeSuffix(t);
 }
 
+/// The prefix of the train-step calls for `device`.
+static StringRef callPrefix(TrainingDevice device) {
+  return device == TrainingDevice::CUDA ? "tp_rt_codegen_cuda_"
+                                        : "tp_rt_codegen_";
+}
+
 static Value f64Constant(OpBuilder &b, Location loc, const APFloat &value) {
   return arith::ConstantOp::create(b, loc,
                                    b.getF64FloatAttr(value.convertToDouble()));
@@ -52,7 +59,9 @@ static rc::Argument optionalInput(OpBuilder &b, Location loc, Value value,
 namespace {
 
 struct CheckFiniteToRuntime : public OpRewritePattern<AmpCheckFiniteOp> {
-  using OpRewritePattern::OpRewritePattern;
+  CheckFiniteToRuntime(MLIRContext *ctx, TrainingDevice device)
+      : OpRewritePattern(ctx), device(device) {}
+  TrainingDevice device;
 
   LogicalResult matchAndRewrite(AmpCheckFiniteOp op,
                                 PatternRewriter &rewriter) const override {
@@ -64,7 +73,8 @@ struct CheckFiniteToRuntime : public OpRewritePattern<AmpCheckFiniteOp> {
         tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{}, f32);
     found = linalg::FillOp::create(rewriter, loc, zero, found).getResult(0);
     for (Value grad : op.getGrads()) {
-      std::string name = ("tp_rt_codegen_check_finite_" + suffixOf(grad)).str();
+      std::string name =
+          (callPrefix(device) + "check_finite_" + suffixOf(grad)).str();
       found = rc::emitCall(rewriter, loc, op, name,
                            {rc::input(grad), rc::update(found)})[0];
     }
@@ -74,13 +84,15 @@ struct CheckFiniteToRuntime : public OpRewritePattern<AmpCheckFiniteOp> {
 };
 
 struct UpdateScaleToRuntime : public OpRewritePattern<AmpUpdateScaleOp> {
-  using OpRewritePattern::OpRewritePattern;
+  UpdateScaleToRuntime(MLIRContext *ctx, TrainingDevice device)
+      : OpRewritePattern(ctx), device(device) {}
+  TrainingDevice device;
 
   LogicalResult matchAndRewrite(AmpUpdateScaleOp op,
                                 PatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     SmallVector<Value> results = rc::emitCall(
-        rewriter, loc, op, "tp_rt_codegen_update_scale",
+        rewriter, loc, op, (callPrefix(device) + "update_scale").str(),
         {rc::update(op.getScale()), rc::update(op.getGrowthTracker()),
          rc::input(op.getFoundInf()),
          rc::input(f64Constant(rewriter, loc, op.getGrowthFactor())),
@@ -129,11 +141,11 @@ static rc::Argument gradArgument(Value param, Value grad, Value gradScale) {
 /// one, which the op returns before the step.
 template <typename OpTy>
 static void replaceByOptimizerCall(PatternRewriter &rewriter, OpTy op,
-                                   StringRef kind,
+                                   TrainingDevice device, StringRef kind,
                                    ArrayRef<rc::Argument> args) {
   Value param = op.getParam(), grad = op.getGrad(), copy = op.getParamCopy();
   std::string name =
-      ("tp_rt_codegen_" + kind + "_step_" + suffixOf(param)).str();
+      (callPrefix(device) + kind + "_step_" + suffixOf(param)).str();
   if (grad.getType() != param.getType())
     name += ("_g" + suffixOf(grad)).str();
   if (copy)
@@ -148,7 +160,9 @@ static void replaceByOptimizerCall(PatternRewriter &rewriter, OpTy op,
 }
 
 struct SgdToRuntime : public OpRewritePattern<FusedSgdOp> {
-  using OpRewritePattern::OpRewritePattern;
+  SgdToRuntime(MLIRContext *ctx, TrainingDevice device)
+      : OpRewritePattern(ctx), device(device) {}
+  TrainingDevice device;
 
   LogicalResult matchAndRewrite(FusedSgdOp op,
                                 PatternRewriter &rewriter) const override {
@@ -169,13 +183,15 @@ struct SgdToRuntime : public OpRewritePattern<FusedSgdOp> {
       args.push_back(rc::input(f64Constant(rewriter, loc, value)));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getNesterov())));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getMaximize())));
-    replaceByOptimizerCall(rewriter, op, "sgd", args);
+    replaceByOptimizerCall(rewriter, op, device, "sgd", args);
     return success();
   }
 };
 
 struct AdamwToRuntime : public OpRewritePattern<FusedAdamwOp> {
-  using OpRewritePattern::OpRewritePattern;
+  AdamwToRuntime(MLIRContext *ctx, TrainingDevice device)
+      : OpRewritePattern(ctx), device(device) {}
+  TrainingDevice device;
 
   LogicalResult matchAndRewrite(FusedAdamwOp op,
                                 PatternRewriter &rewriter) const override {
@@ -197,14 +213,15 @@ struct AdamwToRuntime : public OpRewritePattern<FusedAdamwOp> {
       args.push_back(rc::input(f64Constant(rewriter, loc, value)));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getAmsgrad())));
     args.push_back(rc::input(i64Constant(rewriter, loc, op.getMaximize())));
-    replaceByOptimizerCall(rewriter, op, "adamw", args);
+    replaceByOptimizerCall(rewriter, op, device, "adamw", args);
     return success();
   }
 };
 
 } // namespace
 
-void tp::populateTrainingToRuntimePatterns(RewritePatternSet &patterns) {
+void tp::populateTrainingToRuntimePatterns(RewritePatternSet &patterns,
+                                           TrainingDevice device) {
   patterns.add<CheckFiniteToRuntime, UpdateScaleToRuntime, SgdToRuntime,
-               AdamwToRuntime>(patterns.getContext());
+               AdamwToRuntime>(patterns.getContext(), device);
 }

@@ -80,6 +80,23 @@ def TPDeviceBuffersPass
                            "::mlir::memref::MemRefDialect"];
 }
 
+def TPStreamOrderPass
+    : Pass<"tp-stream-order", "::mlir::func::FuncOp"> {
+  let summary = "Put a host function's GPU ops on one stream, in order";
+  let description = [{
+    Makes the host's `gpu.alloc`, `gpu.dealloc`, `gpu.memcpy`, `gpu.memset`
+    and `gpu.launch_func` ops asynchronous, each depending on the one
+    before it in its block (a chain that starts with `gpu.wait async`),
+    and waits for the chain once, before the function returns. The GPU
+    runtime gives every stream the lowering asks for as its one stream, on
+    which the cuBLASLt and GradScaler calls run too, so program order is
+    kept without the host synchronizations upstream's `gpu-async-region`
+    inserts before every call it does not know: a compiled train step
+    synchronizes once per step.
+  }];
+  let dependentDialects = ["::mlir::gpu::GPUDialect"];
+}
+
 def TPLegalizeKernelNamesPass
     : Pass<"tp-legalize-kernel-names", "::mlir::ModuleOp"> {
   let summary = "Give outlined kernels names that PTX accepts";

@@ -35,7 +35,15 @@ void populateNormalizationToRuntimePatterns(RewritePatternSet &patterns);
 
 /// amp_check_finite, amp_update_scale, fused_sgd, fused_adamw ->
 /// tp_rt_codegen_* (the GradScaler runtime's kernels; no oneDNN needed).
-void populateTrainingToRuntimePatterns(RewritePatternSet &patterns);
+/// Where the train-step kernels run.
+enum class TrainingDevice {
+  /// tp_rt_codegen_* (CPU kernels, host buffers).
+  CPU,
+  /// tp_rt_codegen_cuda_* (the CUDA kernels, device buffers).
+  CUDA,
+};
+void populateTrainingToRuntimePatterns(
+    RewritePatternSet &patterns, TrainingDevice device = TrainingDevice::CPU);
 
 } // namespace tp
 } // namespace mlir
