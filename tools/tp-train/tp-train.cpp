@@ -150,9 +150,19 @@ static cl::list<int64_t>
                     cl::desc("Put an inf into the batch of step N "
                              "(repeatable; needs --grad-scaler)"),
                     cl::cat(category));
-static cl::opt<std::string> pipelineOptions("pipeline-options",
-                                            cl::desc("tp-lower-to-cpu options"),
-                                            cl::cat(category));
+static cl::opt<std::string>
+    pipelineOptions("pipeline-options",
+                    cl::desc("The pipeline's options (tp-lower-to-cpu, or "
+                             "tp-lower-to-nvvm with --device=cuda)"),
+                    cl::cat(category));
+static cl::opt<ExecutionTarget> device(
+    "device", cl::desc("Where the train step computes"),
+    cl::values(clEnumValN(ExecutionTarget::CPU, "cpu", "the host CPU"),
+               clEnumValN(ExecutionTarget::CUDA, "cuda",
+                          "a CUDA GPU (tp-lower-to-nvvm; parameters, state "
+                          "and batches are copied to the device and back "
+                          "each step)")),
+    cl::init(ExecutionTarget::CPU), cl::cat(category));
 static cl::opt<unsigned> threads("num-threads",
                                  cl::desc("Threads (0: all cores)"),
                                  cl::init(0), cl::cat(category));
@@ -445,10 +455,16 @@ int main(int argc, char **argv) {
                       DenseI64ArrayAttr::get(&context, donate));
   }
   CpuCompileOptions compileOptions;
+  compileOptions.target = device;
   compileOptions.pipelineOptions = pipelineOptions;
   auto exe = CpuExecutable::compile(std::move(module), compileOptions);
   if (!exe)
     return failWith(llvm::toString(exe.takeError()));
+  if (device == ExecutionTarget::CUDA)
+    if (llvm::Error e = requireCudaDevice())
+      return failWith("--device=cuda: the train step compiled for the GPU, "
+                      "but " +
+                      llvm::toString(std::move(e)));
   double compileSeconds = std::chrono::duration<double>(
                               std::chrono::steady_clock::now() - compileStart)
                               .count();
