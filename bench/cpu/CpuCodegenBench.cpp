@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "BenchSupport.h"
 #include "tensorplay/HostIO/Generate.h"
 
 #include "tensorplay/Compiler/Compiler.h"
@@ -40,89 +41,9 @@
 
 using namespace mlir;
 using namespace mlir::tp;
+using namespace tensorplay::bench;
 
 namespace {
-
-double now() {
-  return std::chrono::duration<double, std::milli>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
-struct Compiled {
-  MLIRContext context;
-  std::unique_ptr<CpuExecutable> exe;
-};
-
-std::unique_ptr<Compiled> compile(const std::string &source, bool isFile,
-                                  const CpuCompileOptions &options) {
-  auto c = std::make_unique<Compiled>();
-  OwningOpRef<ModuleOp> module = isFile ? parseModuleFile(c->context, source)
-                                        : parseModuleString(c->context, source);
-  if (!module) {
-    std::fprintf(stderr, "cannot parse %s\n",
-                 isFile ? source.c_str() : "module");
-    std::exit(1);
-  }
-  auto exe = CpuExecutable::compile(std::move(module), options);
-  if (!exe) {
-    std::fprintf(stderr, "%s\n", llvm::toString(exe.takeError()).c_str());
-    std::exit(1);
-  }
-  c->exe = std::move(*exe);
-  return c;
-}
-
-/// Inputs for `sig` as `tp-run --init=fan-in` makes them: integers in
-/// [0, 10) (labels), matrices with PyTorch's Linear init scale, the rest
-/// uniform in [-1, 1).
-std::vector<HostTensor> makeInputs(const FunctionSignature &sig,
-                                   std::mt19937_64 &rng) {
-  std::vector<HostTensor> inputs;
-  for (const TensorSpec &spec : sig.arguments)
-    inputs.push_back(generateArgument(spec, InitKind::FanIn, 10, rng));
-  return inputs;
-}
-
-void runOrDie(CpuExecutable &exe, const std::string &name,
-              const std::vector<HostTensor> &inputs,
-              std::vector<HostTensor> &results) {
-  std::vector<const HostTensor *> args;
-  for (const HostTensor &t : inputs)
-    args.push_back(&t);
-  if (llvm::Error e = exe.run(name, args, results)) {
-    std::fprintf(stderr, "%s\n", llvm::toString(std::move(e)).c_str());
-    std::exit(1);
-  }
-}
-
-/// Runs the variants interleaved: `rounds` rounds, each calling every
-/// variant `block` times in a row and timing the last of those calls (the
-/// ones before it leave the caches as a program calling that function
-/// again and again has them); returns the median of each variant.
-std::vector<double> interleaved(std::vector<std::function<void()>> variants,
-                                int rounds, int warmup, int block = 1) {
-  std::vector<std::vector<double>> times(variants.size());
-  for (int r = 0; r < warmup + rounds; ++r)
-    for (size_t v = 0; v < variants.size(); ++v) {
-      for (int i = 1; i < block; ++i)
-        variants[v]();
-      double t0 = now();
-      variants[v]();
-      double t1 = now();
-      if (r >= warmup)
-        times[v].push_back(t1 - t0);
-    }
-  std::vector<double> medians;
-  for (auto &t : times)
-    medians.push_back(median(t));
-  return medians;
-}
 
 void benchExample(const std::string &dir, const std::string &file,
                   const std::string &fn, const char *label, int rounds) {
