@@ -198,10 +198,6 @@ tp_rt_status matmul(const Types &types, int64_t aRank, tp_rt_memref *aDesc,
                 "an operand whose matrices have no unit stride, or whose "
                 "batch dimensions do not collapse into one stride");
 
-  std::string loadError;
-  const CublasLt *lt = library(&loadError);
-  if (!lt)
-    return fail(TP_RT_ERROR_CUDA_UNAVAILABLE, what, loadError.c_str());
   cublasLtEpilogue_t mode;
   switch (epilogue) {
   case TP_RT_EPILOGUE_NONE:
@@ -217,6 +213,12 @@ tp_rt_status matmul(const Types &types, int64_t aRank, tp_rt_memref *aDesc,
     return fail(TP_RT_ERROR_INVALID_ARGUMENT, what,
                 "epilogue is not NONE, RELU or GELU_TANH");
   }
+
+  // Arguments are checked above; only now is the library needed.
+  std::string loadError;
+  const CublasLt *lt = library(&loadError);
+  if (!lt)
+    return fail(TP_RT_ERROR_CUDA_UNAVAILABLE, what, loadError.c_str());
 
   cublasLtMatmulDesc_t desc = nullptr;
   cublasLtMatrixLayout_t la = nullptr, lb = nullptr, lc = nullptr;

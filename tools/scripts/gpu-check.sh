@@ -2,7 +2,7 @@
 # The GPU checks, for a machine with a CUDA GPU (nothing here runs in CI):
 #   1. builds what is missing (tools/scripts/setup.sh: packages, configure,
 #      ninja on every core);
-#   2. runs every GPU test: the runtime's CUDA GradScaler gtests, the lit
+#   2. runs every GPU test: the CUDA GradScaler and GPU codegen gtests, the lit
 #      suites test/Integration/GPU (examples and op families on the GPU
 #      against NumPy and the CPU, the digits train step converging in f32,
 #      cuda:fp16 + GradScaler and cuda:bf16) and test/Codegen/GPU;
@@ -43,7 +43,7 @@ run() {
 }
 
 LIT="${LLVM_LIT:-/usr/lib/llvm-22/bin/lit}"
-run "runtime CUDA gtests" ctest --test-dir "$BUILD" -R 'Cuda' \
+run "CUDA and GPU gtests" ctest --test-dir "$BUILD" -R 'Cuda|Gpu' \
   --output-on-failure --no-tests=error
 run "lit Codegen/GPU" "$LIT" -v "$BUILD/test/Codegen/GPU"
 run "lit Integration/GPU" "$LIT" -v "$BUILD/test/Integration/GPU"
