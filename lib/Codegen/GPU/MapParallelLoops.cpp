@@ -196,6 +196,88 @@ struct MapParallelLoopsPass
     return success();
   }
 
+  /// Whether `root` reads or writes a buffer outside any parallel loop.
+  static bool accessesOutsideParallel(Operation *root) {
+    return root
+        ->walk([](Operation *op) {
+          if (accessesMemory(op) && !op->getParentOfType<scf::ParallelOp>())
+            return WalkResult::interrupt();
+          return WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
+  /// Appends to `groups` the runs of ops of `block` to run on one thread:
+  /// ops accessing buffers outside parallel loops and the pure scalar ops
+  /// between them. An op of a run whose results the host uses after it
+  /// and that holds regions (a host loop carrying buffers, a branch) stays
+  /// on the host, splitting the run, and its regions are processed the
+  /// same way; one without regions (a loaded scalar the host needs) is an
+  /// error.
+  LogicalResult collectGroups(Block &block,
+                              SmallVector<SmallVector<Operation *>> &groups) {
+    auto addRun = [&](SmallVector<Operation *> &run) {
+      while (!run.empty() && !accessesOutsideParallel(run.back()))
+        run.pop_back();
+      if (!run.empty())
+        groups.push_back(run);
+      run.clear();
+    };
+    auto flush = [&](SmallVector<Operation *> &current) -> LogicalResult {
+      llvm::SmallPtrSet<Operation *, 16> members(current.begin(),
+                                                 current.end());
+      auto inside = [&](Operation *user) {
+        for (; user; user = user->getParentOp())
+          if (members.contains(user))
+            return true;
+        return false;
+      };
+      SmallVector<Operation *> run;
+      for (Operation *op : current) {
+        bool escapes = llvm::any_of(op->getResults(), [&](Value v) {
+          return llvm::any_of(v.getUsers(),
+                              [&](Operation *u) { return !inside(u); });
+        });
+        bool hostComputable = isPure(op) && op->getNumRegions() == 0 &&
+                              llvm::all_of(op->getOperands(), [&](Value v) {
+                                Operation *def = v.getDefiningOp();
+                                return !def || !members.contains(def);
+                              });
+        if (!escapes || hostComputable) {
+          run.push_back(op);
+          continue;
+        }
+        if (op->getNumRegions() == 0)
+          return op->emitError(
+              "tp-map-parallel-loops: the host would use a value computed "
+              "from a device buffer");
+        addRun(run);
+        for (Region &region : op->getRegions())
+          for (Block &nested : region)
+            if (failed(collectGroups(nested, groups)))
+              return failure();
+      }
+      addRun(run);
+      current.clear();
+      return success();
+    };
+    SmallVector<Operation *> current;
+    for (Operation &op : block.without_terminator()) {
+      if (isa<scf::ParallelOp>(op)) {
+        if (failed(flush(current)))
+          return failure();
+        continue;
+      }
+      if (accessesOutsideParallel(&op))
+        current.push_back(&op);
+      else if (!current.empty() && isPure(&op) && op.getNumRegions() == 0)
+        current.push_back(&op);
+      else if (failed(flush(current)))
+        return failure();
+    }
+    return flush(current);
+  }
+
   void runOnOperation() override {
     func::FuncOp func = getOperation();
     if (blockSize < 1 || blockSize > tp::kMaxGPUBlockSize) {
@@ -206,48 +288,25 @@ struct MapParallelLoopsPass
     if (func.isExternal() || tp::isDeallocationHelper(func))
       return;
     Block &entry = func.getBody().front();
-    auto topLevel = [&](Operation *op) {
-      while (op->getBlock() != &entry)
-        op = op->getParentOp();
-      return op;
-    };
-    // Accesses outside parallel loops: runs of top-level ops holding them
-    // (with the scalar code between them) run on one thread, any parallel
-    // loop inside them sequentially.
-    auto accessesOutsideParallel = [](Operation *root) {
-      return root
-          ->walk([](Operation *op) {
-            if (accessesMemory(op) && !op->getParentOfType<scf::ParallelOp>())
-              return WalkResult::interrupt();
-            return WalkResult::advance();
-          })
-          .wasInterrupted();
-    };
+    // Accesses outside parallel loops: runs of ops holding them (with the
+    // scalar code between them) run on one thread, any parallel loop inside
+    // them sequentially; host loops and branches whose results the host
+    // needs stay on the host, with their bodies processed alike.
     SmallVector<SmallVector<Operation *>> groups;
-    SmallVector<Operation *> current;
-    auto flush = [&] {
-      while (!current.empty() && !accessesOutsideParallel(current.back()))
-        current.pop_back();
-      if (!current.empty())
-        groups.push_back(current);
-      current.clear();
-    };
-    for (Operation &op : entry.without_terminator()) {
-      if (accessesOutsideParallel(&op))
-        current.push_back(&op);
-      else if (!current.empty() && isPure(&op) && op.getNumRegions() == 0)
-        current.push_back(&op);
-      else
-        flush();
-    }
-    flush();
+    if (failed(collectGroups(entry, groups)))
+      return signalPassFailure();
     llvm::SmallPtrSet<Operation *, 16> singleThread;
     for (ArrayRef<Operation *> group : groups)
       singleThread.insert(group.begin(), group.end());
+    auto inGroup = [&](Operation *op) {
+      for (; op; op = op->getParentOp())
+        if (singleThread.contains(op))
+          return true;
+      return false;
+    };
     llvm::SetVector<scf::ParallelOp> outermost;
     func.walk([&](scf::ParallelOp loop) {
-      if (!loop->getParentOfType<scf::ParallelOp>() &&
-          !singleThread.contains(topLevel(loop)))
+      if (!loop->getParentOfType<scf::ParallelOp>() && !inGroup(loop))
         outermost.insert(loop);
     });
     for (ArrayRef<Operation *> group : groups) {

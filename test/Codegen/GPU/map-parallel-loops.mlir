@@ -105,3 +105,29 @@ func.func @nested(%b: memref<4x4xf32>) {
   }
   return
 }
+
+// -----
+
+// A host loop whose result (a buffer) the host uses afterwards stays on the
+// host; the accesses in its body run on one thread per iteration.
+// CHECK-LABEL: func.func @host_loop
+// CHECK:         %[[R:.*]] = scf.for {{.*}} iter_args(%[[B:.*]] = %arg0) -> (memref<4xf32>)
+// CHECK:           scf.parallel
+// CHECK:             scf.parallel
+// CHECK:               memref.load %[[B]]
+// CHECK:               memref.store
+// CHECK:           scf.yield %[[B]]
+// CHECK:         memref.dealloc %[[R]]
+func.func @host_loop(%a: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%b = %a) -> (memref<4xf32>) {
+    %v = memref.load %b[%i] : memref<4xf32>
+    %w = arith.addf %v, %v : f32
+    memref.store %w, %b[%c0] : memref<4xf32>
+    scf.yield %b : memref<4xf32>
+  }
+  memref.dealloc %r : memref<4xf32>
+  return
+}

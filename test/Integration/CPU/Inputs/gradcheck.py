@@ -662,10 +662,20 @@ def main():
     parser.add_argument("--tmp", required=True)
     parser.add_argument("--only", action="append",
                         help="run only these cases (repeatable)")
+    parser.add_argument("--skip", action="append", default=[],
+                        help="leave these cases out (repeatable)")
+    parser.add_argument("--pipeline-options", default="",
+                        help="tp-run's --pipeline-options (e.g. the GPU "
+                        "mapping: gpu-mapping=1 use-onednn=0)")
     args = parser.parse_args()
     global CASES
     if args.only:
         CASES = [c for c in CASES if c.name in args.only]
+    unknown = set(args.skip) - {c.name for c in CASES}
+    if unknown:
+        print("FAIL: --skip names no case: " + ", ".join(sorted(unknown)))
+        return 1
+    CASES = [c for c in CASES if c.name not in args.skip]
     if os.path.isdir(args.tmp):
         shutil.rmtree(args.tmp)
     os.makedirs(args.tmp)
@@ -718,7 +728,9 @@ def main():
     path = os.path.join(args.tmp, "gradcheck.mlir")
     with open(path, "w") as f:
         f.write("\n".join(module) + "\n}\n")
-    proc = subprocess.run([args.tp_run, path, "--npy-dir", args.tmp],
+    proc = subprocess.run([args.tp_run, path, "--npy-dir", args.tmp] +
+                          (["--pipeline-options=" + args.pipeline_options]
+                           if args.pipeline_options else []),
                           capture_output=True, text=True)
     if proc.returncode != 0:
         print("tp-run failed (%d):\n%s%s" % (proc.returncode, proc.stdout,
