@@ -124,6 +124,7 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
     TPMapParallelLoopsPassOptions mapping;
     mapping.blockSize = options.gpuBlockSize;
+    mapping.hostBuffers = true;
     pm.addNestedPass<func::FuncOp>(createTPMapParallelLoopsPass(mapping));
   }
   if (!options.toLLVM)

@@ -182,10 +182,11 @@ struct MapParallelLoopsPass
             llvm::all_of(op->getOperands(), [&](Value v) {
               return !nest->isAncestor(v.getParentBlock()->getParentOp());
             });
-        if (!hostComputable)
-          return op->emitError(
-              "tp-map-parallel-loops: the host would use a value computed "
-              "from a device buffer");
+        if (!hostComputable) {
+          if (failed(readBack(nest, op, result)))
+            return failure();
+          continue;
+        }
         OpBuilder before(nest);
         Operation *copy = before.clone(*op);
         result.replaceUsesWithIf(
@@ -193,6 +194,47 @@ struct MapParallelLoopsPass
             [&](OpOperand &use) { return !nest->isAncestor(use.getOwner()); });
       }
     }
+    return success();
+  }
+
+  /// Gives the host `value` (a scalar the single-thread `nest` computes and
+  /// the host needs after it: a loop count, a branch condition): the nest
+  /// stores it into a one-element buffer, which is copied into a host
+  /// buffer after the nest (gpu.memcpy; memref.copy with host-buffers) and
+  /// read there. A device-to-host copy into pageable memory returns once
+  /// the data is there, so the host read sees it.
+  LogicalResult readBack(Operation *nest, Operation *op, Value value) {
+    Type type = value.getType();
+    if (!type.isIntOrIndexOrFloat())
+      return op->emitError("tp-map-parallel-loops: the host would use a ")
+             << type << " computed from a device buffer";
+    Location loc = op->getLoc();
+    auto scalar = MemRefType::get({}, type);
+    OpBuilder b(nest);
+    Value scratch =
+        hostBuffers ? memref::AllocOp::create(b, loc, scalar).getResult()
+                    : gpu::AllocOp::create(b, loc, scalar, Type(), ValueRange(),
+                                           ValueRange(), ValueRange())
+                          .getMemref();
+    OpBuilder inside = OpBuilder::atBlockTerminator(op->getBlock());
+    if (value.getDefiningOp() == op)
+      inside.setInsertionPointAfter(op);
+    memref::StoreOp::create(inside, loc, value, scratch, ValueRange());
+    b.setInsertionPointAfter(nest);
+    Value host = memref::AllocaOp::create(b, loc, scalar);
+    if (hostBuffers)
+      memref::CopyOp::create(b, loc, scratch, host);
+    else
+      gpu::MemcpyOp::create(b, loc, Type(), ValueRange(), host, scratch);
+    Value read = memref::LoadOp::create(b, loc, host, ValueRange());
+    if (hostBuffers)
+      memref::DeallocOp::create(b, loc, scratch);
+    else
+      gpu::DeallocOp::create(b, loc, Type(), ValueRange(), scratch);
+    value.replaceUsesWithIf(read, [&](OpOperand &use) {
+      return !nest->isAncestor(use.getOwner()) &&
+             use.getOwner() != read.getDefiningOp();
+    });
     return success();
   }
 
@@ -212,8 +254,8 @@ struct MapParallelLoopsPass
   /// between them. An op of a run whose results the host uses after it
   /// and that holds regions (a host loop carrying buffers, a branch) stays
   /// on the host, splitting the run, and its regions are processed the
-  /// same way; one without regions (a loaded scalar the host needs) is an
-  /// error.
+  /// same way; a scalar without regions (a loaded loop count) stays in the
+  /// run and is read back (readBack).
   LogicalResult collectGroups(Block &block,
                               SmallVector<SmallVector<Operation *>> &groups) {
     auto addRun = [&](SmallVector<Operation *> &run) {
@@ -247,10 +289,11 @@ struct MapParallelLoopsPass
           run.push_back(op);
           continue;
         }
-        if (op->getNumRegions() == 0)
-          return op->emitError(
-              "tp-map-parallel-loops: the host would use a value computed "
-              "from a device buffer");
+        // A scalar the host needs is read back after the run.
+        if (op->getNumRegions() == 0) {
+          run.push_back(op);
+          continue;
+        }
         addRun(run);
         for (Region &region : op->getRegions())
           for (Block &nested : region)

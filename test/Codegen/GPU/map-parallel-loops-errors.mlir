@@ -5,18 +5,14 @@
 
 // BLOCK: error: tp-map-parallel-loops: block-size must be from 1 to 1024, got
 
-func.func @host_uses_loaded_value(%a: memref<4xindex>, %b: memref<4xf32>) {
+func.func @host_uses_loaded_vector(%a: memref<4xf32>, %b: memref<4xf32>) {
   %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  // expected-error @+1 {{the host would use a value computed from a device buffer}}
-  %n = memref.load %a[%c0] : memref<4xindex>
-  scf.parallel (%i) = (%c0) to (%n) step (%c1) {
-    %f = arith.constant 1.0 : f32
-    memref.store %f, %b[%i] : memref<4xf32>
-    scf.reduce
-  }
+  // expected-error @+1 {{the host would use a 'vector<4xf32>' computed from a device buffer}}
+  %v = vector.load %a[%c0] : memref<4xf32>, vector<4xf32>
+  %w = func.call @consume(%v) : (vector<4xf32>) -> f32
   return
 }
+func.func private @consume(vector<4xf32>) -> f32
 
 // -----
 

@@ -131,3 +131,35 @@ func.func @host_loop(%a: memref<4xf32>) {
   memref.dealloc %r : memref<4xf32>
   return
 }
+
+// -----
+
+// A scalar the host needs (a loop count read from a tensor) is stored on
+// the device by its single-thread nest and read back through a host buffer.
+// CHECK-LABEL: func.func @read_back
+// CHECK:         %[[SCRATCH:.*]] = gpu.alloc () : memref<index>
+// CHECK:         scf.parallel
+// CHECK:           scf.parallel
+// CHECK:             %[[N:.*]] = memref.load %arg0[%{{.*}}] : memref<4xindex>
+// CHECK:             memref.store %[[N]], %[[SCRATCH]][] : memref<index>
+// CHECK:         %[[HOST:.*]] = memref.alloca() : memref<index>
+// CHECK:         gpu.memcpy %[[HOST]], %[[SCRATCH]]
+// CHECK:         %[[COUNT:.*]] = memref.load %[[HOST]][] : memref<index>
+// CHECK:         gpu.dealloc %[[SCRATCH]]
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %[[COUNT]]
+// CHECK:           scf.parallel
+func.func @read_back(%a: memref<4xindex>, %b: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %n = memref.load %a[%c0] : memref<4xindex>
+  scf.for %k = %c0 to %n step %c1 {
+    scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+      %v = memref.load %b[%i] : memref<4xf32>
+      %w = arith.addf %v, %v : f32
+      memref.store %w, %b[%i] : memref<4xf32>
+      scf.reduce
+    }
+  }
+  return
+}

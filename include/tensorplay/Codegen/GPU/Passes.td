@@ -32,11 +32,15 @@ def TPMapParallelLoopsPass
     in its thread.
 
     Memory accesses outside any parallel loop (the loops of a reduction to
-    a scalar, a scan's `scf.for`) run on one thread: their outermost
-    enclosing op is wrapped in a 1 x 1 mapped nest, so that no host code
-    reads or writes a buffer. A value such code produces and the host
-    uses (a loaded scalar deciding host control flow) cannot be moved to
-    the device: that is an error at the op.
+    a scalar, a scan's `scf.for`) run on one thread: runs of such ops, with
+    the scalar code between them, are wrapped in a 1 x 1 mapped nest, so
+    that no host code reads or writes a buffer. A host loop or branch whose
+    results the host needs (a scan carrying buffers) stays on the host, its
+    body processed alike. A scalar such code computes and the host needs (a
+    loop count or a branch condition read from a tensor) is stored into a
+    one-element device buffer and copied to the host after the nest
+    (`gpu.memcpy` into a host `memref.alloca`; `memref.copy` with
+    `host-buffers`), a synchronous read the program asked for.
 
     Buffer deallocation's ownership bookkeeping (the small index / i1
     buffers it passes to its `dealloc_helper` function) stays on the host,
@@ -49,9 +53,13 @@ def TPMapParallelLoopsPass
   let options = [
     Option<"blockSize", "block-size", "int64_t", /*default=*/"256",
            "Threads per block (1 to 1024)">,
+    Option<"hostBuffers", "host-buffers", "bool", /*default=*/"false",
+           "Buffers are host memory (the CPU pipeline's gpu-mapping mode): "
+           "scalars are read back with memref ops instead of gpu ones">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",
                            "::mlir::gpu::GPUDialect",
+                           "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect"];
 }
 
