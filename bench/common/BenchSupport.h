@@ -113,6 +113,39 @@ interleaved(std::vector<std::function<void()>> variants, int rounds, int warmup,
   return medians;
 }
 
+/// The options both benchmark programs take.
+struct BenchArgs {
+  int rounds = 21;
+  std::string examples;
+  bool examplesOnly = false;
+};
+
+/// Parses --rounds N, --examples DIR and (when `examplesOnlyFlag`)
+/// --examples-only into `args`; prints the usage of `tool` and returns
+/// false on anything else or on --rounds below 1.
+inline bool parseBenchArgs(int argc, char **argv, const char *tool,
+                           bool examplesOnlyFlag, BenchArgs &args) {
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--rounds" && i + 1 < argc)
+      args.rounds = std::atoi(argv[++i]);
+    else if (arg == "--examples" && i + 1 < argc)
+      args.examples = argv[++i];
+    else if (examplesOnlyFlag && arg == "--examples-only")
+      args.examplesOnly = true;
+    else {
+      std::fprintf(stderr, "usage: %s [--rounds N] [--examples DIR]%s\n", tool,
+                   examplesOnlyFlag ? " [--examples-only]" : "");
+      return false;
+    }
+  }
+  if (args.rounds < 1) {
+    std::fprintf(stderr, "%s: --rounds must be at least 1\n", tool);
+    return false;
+  }
+  return true;
+}
+
 } // namespace tensorplay::bench
 
 #endif // TENSORPLAY_BENCH_COMMON_BENCHSUPPORT_H

@@ -154,26 +154,13 @@ void benchMatmul(int64_t m, int64_t k, int64_t n, int rounds) {
 } // namespace
 
 int main(int argc, char **argv) {
-  int rounds = 21;
-  bool examplesOnly = false;
-  std::string examples = TENSORPLAY_EXAMPLES_DIR;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc)
-      rounds = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--examples") && i + 1 < argc)
-      examples = argv[++i];
-    else if (!std::strcmp(argv[i], "--examples-only"))
-      examplesOnly = true;
-    else {
-      std::fprintf(stderr, "usage: tp-cpu-bench [--rounds N] [--examples DIR] "
-                           "[--examples-only]\n");
-      return 2;
-    }
-  }
-  if (rounds < 1) {
-    std::fprintf(stderr, "tp-cpu-bench: --rounds must be at least 1\n");
+  BenchArgs args;
+  args.examples = TENSORPLAY_EXAMPLES_DIR;
+  if (!parseBenchArgs(argc, argv, "tp-cpu-bench", true, args))
     return 2;
-  }
+  int rounds = args.rounds;
+  bool examplesOnly = args.examplesOnly;
+  const std::string &examples = args.examples;
   std::printf("## Examples: compiled f32 vs compiled --autocast=cpu:bf16 "
               "(median of %d interleaved rounds)\n\n",
               rounds);

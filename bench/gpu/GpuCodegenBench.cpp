@@ -209,21 +209,12 @@ void benchUnscale(int rounds) {
 } // namespace
 
 int main(int argc, char **argv) {
-  int rounds = 21;
-  std::string examples = TENSORPLAY_EXAMPLES_DIR;
-  for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--rounds") && i + 1 < argc)
-      rounds = std::atoi(argv[++i]);
-    else if (!std::strcmp(argv[i], "--examples") && i + 1 < argc)
-      examples = argv[++i];
-    else {
-      std::fprintf(stderr,
-                   "usage: tp-gpu-bench [--rounds N] [--examples DIR]\n");
-      return 2;
-    }
-  }
-  if (rounds < 1)
-    die("--rounds must be at least 1");
+  BenchArgs args;
+  args.examples = TENSORPLAY_EXAMPLES_DIR;
+  if (!parseBenchArgs(argc, argv, "tp-gpu-bench", false, args))
+    return 2;
+  int rounds = args.rounds;
+  const std::string &examples = args.examples;
   if (llvm::Error e = requireCudaDevice())
     die(llvm::toString(std::move(e)));
   cudaDeviceProp prop;

@@ -8,6 +8,8 @@
 
 #include "tensorplay/HostIO/Npy.h"
 
+#include "MemrefDescriptors.h"
+
 #include "tensorplay/Compiler/Compiler.h"
 #include "tensorplay/Compiler/CpuExecutable.h"
 #include "tensorplay/Runtime/Codegen.h"
@@ -33,6 +35,7 @@
 #include <thread>
 #include <vector>
 
+using namespace tensorplay::test;
 using namespace mlir;
 using namespace mlir::tp;
 
@@ -168,16 +171,6 @@ TEST(ParallelFor, SetNumThreadsLimitsPoolAndOpenMP) {
 }
 
 namespace {
-/// A rank-2 descriptor with the given strides over `data`.
-struct Desc2 {
-  void *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-};
-/// A rank-1 descriptor (a bias; zero elements: none).
-struct Desc1 {
-  void *allocated, *aligned;
-  int64_t offset, size, stride;
-};
 
 /// The signature every tp_rt_dnnl_matmul_* entry point shares.
 using MatmulEntryPoint = tp_rt_status (*)(int64_t, tp_rt_memref *, int64_t,
@@ -421,7 +414,6 @@ struct DescI1 {
   void *allocated, *aligned;
   int64_t offset, size, stride;
 };
-tp_rt_memref *memref(void *d) { return reinterpret_cast<tp_rt_memref *>(d); }
 } // namespace
 
 TEST(DnnlConvBackwardWeights, Conv1dMatchesNaiveAndRefusesBadGeometry) {

@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemrefDescriptors.h"
+
 #include "tensorplay/Compiler/Compiler.h"
 #include "tensorplay/Compiler/CpuExecutable.h"
 #include "tensorplay/Runtime/Gpu.h"
@@ -24,6 +26,7 @@
 
 using namespace mlir;
 using namespace mlir::tp;
+using namespace tensorplay::test;
 
 namespace {
 
@@ -34,17 +37,6 @@ namespace {
     if (tp_rt_gpu_device_count(&reason) == 0)                                  \
       GTEST_SKIP() << "no CUDA device: " << reason;                            \
   } while (false)
-
-/// A rank-2 descriptor over `data`, dense.
-struct Desc2 {
-  void *allocated, *aligned;
-  int64_t offset, sizes[2], strides[2];
-};
-struct Desc1 {
-  void *allocated, *aligned;
-  int64_t offset, size, stride;
-};
-tp_rt_memref *memref(void *d) { return reinterpret_cast<tp_rt_memref *>(d); }
 
 const char *kModule = R"(
 func.func @head(%x: tensor<16x32xf32>, %w: tensor<8x32xf32>,
