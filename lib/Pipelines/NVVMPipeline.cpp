@@ -121,16 +121,28 @@ void tp::buildTPLowerToNVVMPipeline(OpPassManager &pm,
   // waited for once before the function returns.
   pm.addNestedPass<func::FuncOp>(createTPStreamOrderPass());
 
-  // As upstream's gpu-lower-to-nvvm-pipeline: common lowering, ...
-  pm.addPass(createConvertVectorToSCFPass());
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertNVVMToLLVMPass());
-  pm.addPass(createConvertFuncToLLVMPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
+  // The kernels first, inside their gpu.modules: structured control flow
+  // and index arithmetic, then upstream's convert-gpu-to-nvvm, which lowers
+  // math and arith.remf to libdevice calls (the module-level arith-to-llvm
+  // of upstream's pipeline turns remf into llvm.frem first, which NVPTX
+  // cannot select). Then the target.
+  pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(memref::createExpandStridedMetadataPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createLowerAffinePass());
+  ConvertGpuOpsToNVVMOpsOptions toNVVM;
+  toNVVM.indexBitwidth = 64;
+  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
+  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
+  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.features = options.features;
   pm.addPass(createGpuNVVMAttachTarget(target));
+  // The host, as upstream's pipeline lowers it.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createArithToLLVMConversionPass());
   ConvertIndexToLLVMPassOptions indexToLLVM;
@@ -138,14 +150,7 @@ void tp::buildTPLowerToNVVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertIndexToLLVMPass(indexToLLVM));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
-  // ... the kernels to NVVM, ...
-  ConvertGpuOpsToNVVMOpsOptions toNVVM;
-  toNVVM.indexBitwidth = 64;
-  pm.addNestedPass<gpu::GPUModuleOp>(createConvertGpuOpsToNVVMOps(toNVVM));
-  pm.addNestedPass<gpu::GPUModuleOp>(createCanonicalizerPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createCSEPass());
-  pm.addNestedPass<gpu::GPUModuleOp>(createReconcileUnrealizedCastsPass());
-  // ... the host to LLVM and the kernels to a binary.
+  // The host's GPU ops to runtime calls, and the kernels to a binary.
   pm.addPass(createGpuToLLVMConversionPass());
   FinalizeMemRefToLLVMConversionPassOptions memrefToLLVM;
   memrefToLLVM.useGenericFunctions = true;

@@ -8,6 +8,8 @@ values). The references are written from the PyTorch definitions of the ops,
 independently of the compiler.
 
 Usage: tpcheck.py --tp-run PATH --family NAME --tmp DIR [--mode MODE]
+       tpcheck.py --family NAME --write-module FILE [--mode MODE]
+  (the second form only writes the family's module, e.g. for ptxas)
   mode: "default" or a "+"-joined set of: linalg (use-onednn=0), serial
   (parallel=0 vectorize=0), dnnl-softmax (onednn-softmax-backward=1: the
   opt-in oneDNN route of the softmax backward ops), bf16 / f16 (the same cases with bf16 / f16
@@ -349,15 +351,23 @@ def default_tol(dtype, mode):
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("--tp-run", required=True)
+    parser.add_argument("--tp-run")
     parser.add_argument("--family", required=True)
-    parser.add_argument("--tmp", required=True)
+    parser.add_argument("--tmp")
     parser.add_argument("--mode", default="default")
+    parser.add_argument("--write-module",
+                        help="only write the family's module to this file")
     args = parser.parse_args()
 
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
     from tpcheck_cases import FAMILIES  # the case tables
     cases = FAMILIES[args.family](args.mode)
+    if args.write_module:
+        with open(args.write_module, "w") as f:
+            f.write("\n\n".join(c.ir() for c in cases) + "\n")
+        return 0
+    if not args.tp_run or not args.tmp:
+        parser.error("--tp-run and --tmp are required to run the cases")
     if os.path.isdir(args.tmp):
         shutil.rmtree(args.tmp)
     os.makedirs(args.tmp)
