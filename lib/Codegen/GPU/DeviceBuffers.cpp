@@ -72,65 +72,65 @@ struct DeviceBuffersPass
         return signalPassFailure();
   }
 
+  /// Moves `op` (an alloc, alloca, dealloc, copy or get_global of a host
+  /// function) to device memory.
   LogicalResult process(func::FuncOp func, Operation *op) {
     Block &entry = func.getBody().front();
-    {
-      OpBuilder b(op);
-      Location loc = op->getLoc();
-      if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
-        if (!alloc.getType().getLayout().isIdentity())
-          return alloc.emitError("tp-device-buffers: a buffer with a layout "
-                                 "cannot be allocated on the device");
-        alloc.replaceAllUsesWith(
-            allocate(b, loc, alloc.getType(), alloc.getDynamicSizes()));
-        alloc.erase();
-        return success();
-      }
-      if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
-        if (alloca->getBlock() != &entry ||
-            !alloca.getType().getLayout().isIdentity())
-          return alloca.emitError("tp-device-buffers: only identity-layout "
-                                  "allocas of the function's entry block can "
-                                  "move to the device");
-        Value buffer =
-            allocate(b, loc, alloca.getType(), alloca.getDynamicSizes());
-        alloca.replaceAllUsesWith(buffer);
-        alloca.erase();
-        freeAtReturns(func, buffer);
-        return success();
-      }
-      if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
-        gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
-                               dealloc.getMemref());
-        dealloc.erase();
-        return success();
-      }
-      if (auto copy = dyn_cast<memref::CopyOp>(op)) {
-        auto src = cast<MemRefType>(copy.getSource().getType());
-        auto dst = cast<MemRefType>(copy.getTarget().getType());
-        if (src.getLayout().isIdentity() && dst.getLayout().isIdentity())
-          gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
-                                copy.getTarget(), copy.getSource());
-        else
-          linalg::CopyOp::create(b, loc, copy.getSource(), copy.getTarget());
-        copy.erase();
-        return success();
-      }
-      if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
-        auto type = cast<MemRefType>(global.getType());
-        if (!type.getLayout().isIdentity())
-          return global.emitError("tp-device-buffers: a constant with a "
-                                  "layout cannot be copied to the device");
-        b.setInsertionPointAfter(global);
-        Value buffer = allocate(b, loc, type, ValueRange());
-        global.getResult().replaceAllUsesWith(buffer);
-        gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
-                              buffer, global.getResult());
-        freeAtReturns(func, buffer);
-        return success();
-      }
+    OpBuilder b(op);
+    Location loc = op->getLoc();
+    if (auto alloc = dyn_cast<memref::AllocOp>(op)) {
+      if (!alloc.getType().getLayout().isIdentity())
+        return alloc.emitError("tp-device-buffers: a buffer with a layout "
+                               "cannot be allocated on the device");
+      alloc.replaceAllUsesWith(
+          allocate(b, loc, alloc.getType(), alloc.getDynamicSizes()));
+      alloc.erase();
       return success();
     }
+    if (auto alloca = dyn_cast<memref::AllocaOp>(op)) {
+      if (alloca->getBlock() != &entry ||
+          !alloca.getType().getLayout().isIdentity())
+        return alloca.emitError("tp-device-buffers: only identity-layout "
+                                "allocas of the function's entry block can "
+                                "move to the device");
+      Value buffer =
+          allocate(b, loc, alloca.getType(), alloca.getDynamicSizes());
+      alloca.replaceAllUsesWith(buffer);
+      alloca.erase();
+      freeAtReturns(func, buffer);
+      return success();
+    }
+    if (auto dealloc = dyn_cast<memref::DeallocOp>(op)) {
+      gpu::DeallocOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
+                             dealloc.getMemref());
+      dealloc.erase();
+      return success();
+    }
+    if (auto copy = dyn_cast<memref::CopyOp>(op)) {
+      auto src = cast<MemRefType>(copy.getSource().getType());
+      auto dst = cast<MemRefType>(copy.getTarget().getType());
+      if (src.getLayout().isIdentity() && dst.getLayout().isIdentity())
+        gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(),
+                              copy.getTarget(), copy.getSource());
+      else
+        linalg::CopyOp::create(b, loc, copy.getSource(), copy.getTarget());
+      copy.erase();
+      return success();
+    }
+    if (auto global = dyn_cast<memref::GetGlobalOp>(op)) {
+      auto type = cast<MemRefType>(global.getType());
+      if (!type.getLayout().isIdentity())
+        return global.emitError("tp-device-buffers: a constant with a "
+                                "layout cannot be copied to the device");
+      b.setInsertionPointAfter(global);
+      Value buffer = allocate(b, loc, type, ValueRange());
+      global.getResult().replaceAllUsesWith(buffer);
+      gpu::MemcpyOp::create(b, loc, /*asyncToken=*/Type(), ValueRange(), buffer,
+                            global.getResult());
+      freeAtReturns(func, buffer);
+      return success();
+    }
+    return success();
   }
 };
 
