@@ -73,6 +73,15 @@ struct Rule {
   /// equal, else 0, in `element` type: distinct integers stay distinct in
   /// any float type.
   Value equalIndices(Value a, Value b, Type element);
+  /// tp.where(condition, x, y).
+  Value where(Value condition, Value x, Value y) {
+    return make("tp.where", {condition, x, y});
+  }
+  /// The i1 comparison `name` (tp.lt, tp.ge, ...) of `x` with the 0-d
+  /// constant `value` of x's element type.
+  Value compare(StringRef name, Value x, double value) {
+    return make(name, {x, scalar(x, value)});
+  }
   /// `x` clamped to [lo, hi] (maximum / minimum with 0-d constants).
   Value clamp(Value x, double lo, double hi);
   /// A constant of `shape` holding `values`, in `element` type (i64 or a

@@ -3,7 +3,8 @@
 // The backward of the elementwise families: binary arithmetic (summed back
 // over broadcast dimensions by Rule::give), the unary math and activation
 // ops from their saved input or output, the scalar-operand forms, addcmul /
-// addcdiv, where, prelu, and dropout in its inference form.
+// addcdiv, where, masked_fill, prelu, and dropout in its inference form.
+// Comparisons have i1 results: no gradient flows through them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -213,6 +214,30 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
         return r.sub(r.passAbove(g, x, 0.0), r.passAbove(g, r.neg(x), 0.0));
       })
       .Case([&](ReluOp) { return r.passAbove(g, x, 0.0); })
+      .Case([&](LeakyReluOp leaky) {
+        // g where x > 0, else negative_slope * g.
+        Value above = r.passAbove(g, x, 0.0);
+        return r.add(above, r.scale(r.sub(g, above),
+                                    toDouble(leaky.getNegativeSlope())));
+      })
+      .Case([&](HardswishOp) {
+        // aten's hardswish_backward: 0 below -3, g (x / 3 + 1/2) up to 3,
+        // g above.
+        Value ramp = r.mul(g, r.add(r.scale(x, 1.0 / 3.0), r.scalar(x, 0.5)));
+        Value inner = r.where(r.compare("tp.le", x, 3.0), ramp, g);
+        return r.where(r.compare("tp.lt", x, -3.0), r.scalar(g, 0.0), inner);
+      })
+      .Case([&](ClampOp clamp) {
+        // g where min <= x <= max (aten's clamp_backward), else 0.
+        Value kept = g;
+        if (std::optional<APFloat> lo = clamp.getMin())
+          kept = r.where(r.compare("tp.ge", x, toDouble(*lo)), kept,
+                         r.scalar(g, 0.0));
+        if (std::optional<APFloat> hi = clamp.getMax())
+          kept = r.where(r.compare("tp.le", x, toDouble(*hi)), kept,
+                         r.scalar(g, 0.0));
+        return kept;
+      })
       .Case([&](GeluOp gelu) {
         return r.make("tp.gelu_backward", {g, x},
                       {r.attr("approximate",
@@ -237,6 +262,11 @@ std::optional<LogicalResult> mlir::tp::applyElementwiseRule(Rule &r) {
     return whereRule(r, where);
   if (auto prelu = dyn_cast<PreluOp>(op))
     return preluRule(r, prelu);
+  if (auto fill = dyn_cast<MaskedFillOp>(op)) {
+    r.give(fill.getInput(),
+           r.where(fill.getMask(), r.scalar(r.grad, 0.0), r.grad));
+    return success();
+  }
   if (auto dropout = dyn_cast<DropoutOp>(op)) {
     if (dropout.getTrain() && !dropout.getP().isZero())
       return dropout.emitOpError(
@@ -248,8 +278,8 @@ std::optional<LogicalResult> mlir::tp::applyElementwiseRule(Rule &r) {
   }
   if (isa<NegOp, ExpOp, Expm1Op, LogOp, Log2Op, Log10Op, Log1pOp, SqrtOp,
           ReciprocalOp, RsqrtOp, SinOp, CosOp, TanOp, SinhOp, CoshOp, AsinOp,
-          AcosOp, ErfOp, ErfinvOp, TanhOp, SigmoidOp, SiluOp, SoftplusOp,
-          AbsOp, ReluOp, GeluOp>(op)) {
+          AcosOp, ErfOp, ErfinvOp, TanhOp, SigmoidOp, SiluOp, SoftplusOp, AbsOp,
+          ReluOp, LeakyReluOp, HardswishOp, ClampOp, GeluOp>(op)) {
     Value x = op->getOperand(0);
     r.give(x, unaryGradient(r, x, op->getResult(0), r.grad));
     return success();

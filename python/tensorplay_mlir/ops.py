@@ -11,6 +11,7 @@ TypeError/ValueError, which the translator reports the same way) for
 arguments the tp op cannot express.
 """
 
+import math
 import operator
 
 from . import dtypes
@@ -22,13 +23,16 @@ _OPERATOR_NAMES = {
     operator.isub: "sub", operator.mul: "mul", operator.imul: "mul",
     operator.truediv: "truediv", operator.itruediv: "truediv",
     operator.neg: "neg", operator.matmul: "matmul", operator.getitem:
-    "getitem", operator.pow: "pow",
+    "getitem", operator.pow: "pow", operator.eq: "eq", operator.ne: "ne",
+    operator.lt: "lt", operator.le: "le", operator.gt: "gt", operator.ge: "ge",
 }
 
 # Method and function spellings of the same op.
 _ALIASES = {"div": "truediv", "divide": "truediv", "multiply": "mul",
             "subtract": "sub", "absolute": "abs", "true_divide": "truediv",
-            "_softmax": "softmax", "_log_softmax": "log_softmax"}
+            "_softmax": "softmax", "_log_softmax": "log_softmax",
+            "greater": "gt", "greater_equal": "ge", "less": "lt",
+            "less_equal": "le", "not_equal": "ne", "clip": "clamp"}
 
 
 def canonical_name(node):
@@ -196,23 +200,103 @@ for _name, _op in _BINARY.items():
     HANDLERS[_name] = _binary(_op)
 
 
-@handles("clamp_min", "clamp_max", "clamp", "clip")
-def _clamp(tr, node, x, lo=None, hi=None):
-    """clamp(x, lo, hi) = minimum(maximum(x, lo), hi): NaN propagates in
-    both, as in eager's clamp."""
+def _f64_literal(value):
+    """An f64 attribute literal, +-inf and NaN in MLIR's hex form."""
+    from .translate import format_float
+    value = float(value)
+    if math.isnan(value):
+        return "0x7FF8000000000000"
+    if math.isinf(value):
+        return "0x7FF0000000000000" if value > 0 else "0xFFF0000000000000"
+    return format_float(value)
+
+
+def _scalar_bound(x, bound, what):
+    """`bound` as a tp f64 attribute value: a Python number, integral for
+    an integer tensor (eager would promote the result to float)."""
+    if not isinstance(bound, (int, float)) or isinstance(bound, bool):
+        raise Unsupported(f"a tensor {what}")
+    if x.elt not in dtypes.FLOATING and float(bound) != int(bound):
+        raise Unsupported(f"a fractional {what} for an integer tensor")
+    from .translate import format_float
+    return format_float(bound)
+
+
+@handles("clamp_min", "clamp_max", "clamp")
+def _clamp(tr, node, x, lo=None, hi=None, min=None, max=None):
+    """clamp with scalar bounds -> tp.clamp (NaN propagates, min > max
+    gives max, as eager's clamp)."""
+    lo = min if lo is None else lo
+    hi = max if hi is None else hi
     name = canonical_name(node)
     if name == "clamp_max":
         lo, hi = None, lo
     x = _value(tr, x)
+    if lo is None and hi is None:
+        raise Unsupported("clamp without bounds")
     shape, elt = _result(node)
-    for bound, op in ((lo, "maximum"), (hi, "minimum")):
-        if bound is None:
-            continue
-        if not isinstance(bound, (int, float)) or isinstance(bound, bool):
-            raise Unsupported("a tensor bound")
-        x = tr.emit(op, [x, tr.constant(bound, _scalar_elt(bound, x))], shape,
-                    elt)
-    return x
+    attrs = []
+    if lo is not None:
+        attrs.append(f"min = {_scalar_bound(x, lo, 'lower bound')} : f64")
+    if hi is not None:
+        attrs.append(f"max = {_scalar_bound(x, hi, 'upper bound')} : f64")
+    return tr.emit("clamp", [x], shape, elt, ", ".join(attrs))
+
+
+@handles("leaky_relu")
+def _leaky_relu(tr, node, x, negative_slope=0.01, inplace=False):
+    from .translate import format_float
+    shape, elt = _result(node)
+    return tr.emit("leaky_relu", [_value(tr, x)], shape, elt,
+                   f"negative_slope = {format_float(negative_slope)} : f64")
+
+
+@handles("hardswish")
+def _hardswish(tr, node, x, inplace=False):
+    shape, elt = _result(node)
+    return tr.emit("hardswish", [_value(tr, x)], shape, elt)
+
+
+def _comparison(op):
+    def handler(tr, node, a, b):
+        if not _is_value(a) and not _is_value(b):
+            return {"eq": operator.eq, "ne": operator.ne, "lt": operator.lt,
+                    "le": operator.le, "gt": operator.gt,
+                    "ge": operator.ge}[op](a, b)
+        a_val, b_val = _operand(tr, a, b), _operand(tr, b, a)
+        shape, elt = _result(node)
+        return tr.emit(op, [a_val, b_val], shape, elt)
+    return handler
+
+
+for _op in ("eq", "ne", "lt", "le", "gt", "ge"):
+    HANDLERS[_op] = _comparison(_op)
+
+
+@handles("where")
+def _where(tr, node, condition, x, y):
+    condition = _value(tr, condition)
+    if condition.elt != "i1":
+        raise Unsupported("a non-bool condition")
+    x_val, y_val = _operand(tr, x, y), _operand(tr, y, x)
+    shape, elt = _result(node)
+    return tr.emit("where", [condition, x_val, y_val], shape, elt)
+
+
+@handles("masked_fill")
+def _masked_fill(tr, node, x, mask, value):
+    x, mask = _value(tr, x), _value(tr, mask)
+    if mask.elt != "i1":
+        raise Unsupported("a non-bool mask")
+    if _is_value(value):
+        raise Unsupported("a tensor fill value")
+    if not isinstance(value, (int, float)):
+        raise Unsupported(f"a fill value of type {type(value).__name__}")
+    if x.elt not in dtypes.FLOATING and not math.isfinite(value):
+        raise Unsupported("a non-finite fill value for an integer tensor")
+    shape, elt = _result(node)
+    return tr.emit("masked_fill", [x, mask], shape, elt,
+                   f"value = {_f64_literal(value)} : f64")
 
 
 @handles("pow")

@@ -97,6 +97,24 @@ def model(name, seed=0):
     return {"mlp": MLP, "cnn": CNN, "encoder": EncoderBlock}[name]()
 
 
+class Masking(nn.Module):
+    """Comparisons, where and masked_fill (an attention-style -inf mask
+    before softmax), clamp with scalar bounds, leaky_relu and hardswish."""
+
+    def __init__(self, d=32):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        h = self.fc(x)
+        keep = h > -0.2
+        scores = h.masked_fill(x < -0.5, float("-inf"))
+        a = F.softmax(scores, dim=-1)
+        b = tensorplay.where(keep, F.leaky_relu(h, 0.1), F.hardswish(x))
+        c = h.clamp(min=-0.25, max=0.75) * (x >= 0.0).float()
+        return a + b + c + (h == h).float()
+
+
 class Activations(nn.Module):
     """The activations the frontend decomposes (silu, sigmoid, softplus,
     gelu with either approximation) and clamp and softmax, which it

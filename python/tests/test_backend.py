@@ -325,6 +325,31 @@ def test_decomposed_activations_become_tp_ops(autocast):
     assert_close(got, want, 2e-2 if autocast else 1e-5)
 
 
+@pytest.mark.parametrize("autocast", [False, True])
+def test_masks_and_comparisons_compile(autocast):
+    captured = {}
+
+    def probe(gm, example_inputs, **kwargs):
+        captured["program"] = tensorplay_mlir.translate.translate(
+            gm, example_inputs)
+        return backend_module.backend(gm, example_inputs, **kwargs)
+    model = inference_only(models.Masking())
+    (x,) = models.inputs("encoder")
+    compiled = tensorplay.compile(model, backend=probe,
+                                  options={"fallback": False})
+    with tensorplay.no_grad(), tensorplay.autocast("cpu", enabled=autocast):
+        got = compiled(x)
+        want = model(x)
+    text = captured["program"].text
+    for op in ("tp.gt", "tp.lt", "tp.ge", "tp.eq", "tp.where",
+               "tp.masked_fill", "tp.clamp", "tp.leaky_relu",
+               "tp.hardswish"):
+        assert op + " " in text, op
+    assert "0xFFF0000000000000" in text  # the -inf fill value
+    assert got.dtype == want.dtype
+    assert_close(got, want, 2e-2 if autocast else 1e-5)
+
+
 def test_keyword_arguments_bind_to_the_graph_inputs():
     model = inference_only(models.model("mlp"))
     x, labels = models.inputs("mlp")

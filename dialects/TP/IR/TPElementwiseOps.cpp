@@ -2,6 +2,8 @@
 
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tp;
 
@@ -52,4 +54,38 @@ LogicalResult mlir::tp::inferWhereShape(RuleContext &op) {
            << where.getCondition().getType();
   return inferElementwiseShape(
       op, {where.getCondition(), where.getInput(), where.getOther()});
+}
+
+LogicalResult mlir::tp::inferClampShape(RuleContext &op) {
+  auto clamp = op.as<ClampOp>();
+  std::optional<APFloat> lo = clamp.getMin(), hi = clamp.getMax();
+  if (!lo && !hi)
+    return op.emitOpError("expects at least one of min and max");
+  Type element = elementTypeOf(clamp.getInput());
+  if (isa<IntegerType>(element)) {
+    for (const std::optional<APFloat> &bound : {lo, hi}) {
+      if (!bound)
+        continue;
+      double v = bound->convertToDouble();
+      if (v != std::trunc(v))
+        return op.emitOpError("bound ")
+               << v << " is not integral for an input of " << element
+               << " (tensorplay would promote the result to float: cast the "
+                  "input first)";
+    }
+  }
+  return inferElementwiseShape(op, {clamp.getInput()});
+}
+
+LogicalResult mlir::tp::inferMaskedFillShape(RuleContext &op) {
+  auto fill = op.as<MaskedFillOp>();
+  if (!elementTypeOf(fill.getMask()).isInteger(1))
+    return op.emitOpError("mask must be a tensor of i1, got ")
+           << fill.getMask().getType();
+  ArrayRef<int64_t> shape = shapeOf(fill.getInput());
+  if (!broadcastsTo(shapeOf(fill.getMask()), shape))
+    return op.emitOpError("mask ")
+           << fill.getMask().getType() << " does not broadcast to the input "
+           << fill.getInput().getType();
+  return op.setResultShape(0, shape);
 }

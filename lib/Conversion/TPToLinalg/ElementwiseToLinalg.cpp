@@ -133,6 +133,45 @@ Value buildSoftplusOp(OpBuilder &b, Location loc, Value x, Operation *op) {
   return arith::SelectOp::create(b, loc, linear, x, soft);
 }
 
+Value buildLeakyRelu(OpBuilder &b, Location loc, Value x, Operation *op) {
+  double slope = cast<LeakyReluOp>(op).getNegativeSlope().convertToDouble();
+  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, x,
+                                         cst(b, loc, x, 0.0));
+  return arith::SelectOp::create(
+      b, loc, positive, x,
+      arith::MulFOp::create(b, loc, x, cst(b, loc, x, slope)));
+}
+
+/// x * min(max(x + 3, 0), 6) / 6 (NaN propagates).
+Value buildHardswish(OpBuilder &b, Location loc, Value x) {
+  Value r6 = arith::MinimumFOp::create(
+      b, loc,
+      arith::MaximumFOp::create(
+          b, loc, arith::AddFOp::create(b, loc, x, cst(b, loc, x, 3.0)),
+          cst(b, loc, x, 0.0)),
+      cst(b, loc, x, 6.0));
+  return arith::DivFOp::create(b, loc, arith::MulFOp::create(b, loc, x, r6),
+                               cst(b, loc, x, 6.0));
+}
+
+/// clamp: max with the lower bound, then min with the upper one; NaN
+/// propagates (maximumf / minimumf) and min > max gives max.
+Value buildClamp(OpBuilder &b, Location loc, Value x, Operation *op) {
+  auto clamp = cast<ClampOp>(op);
+  bool isFloat = isa<FloatType>(x.getType());
+  if (std::optional<APFloat> lo = clamp.getMin()) {
+    Value c = cst(b, loc, x, lo->convertToDouble());
+    x = isFloat ? (Value)arith::MaximumFOp::create(b, loc, x, c)
+                : (Value)arith::MaxSIOp::create(b, loc, x, c);
+  }
+  if (std::optional<APFloat> hi = clamp.getMax()) {
+    Value c = cst(b, loc, x, hi->convertToDouble());
+    x = isFloat ? (Value)arith::MinimumFOp::create(b, loc, x, c)
+                : (Value)arith::MinSIOp::create(b, loc, x, c);
+  }
+  return x;
+}
+
 #define FLOAT_FN(expr)                                                         \
   [](OpBuilder &b, Location loc, Value x, Operation *op) -> Value {            \
     (void)op;                                                                  \
@@ -143,6 +182,8 @@ const UnaryKind kUnaryKinds[] = {
     {AbsOp::getOperationName(), FLOAT_FN(math::AbsFOp::create(b, loc, x)),
      FLOAT_FN(math::AbsIOp::create(b, loc, x))},
     {AcosOp::getOperationName(), FLOAT_FN(math::AcosOp::create(b, loc, x))},
+    {ClampOp::getOperationName(), FLOAT_FN(buildClamp(b, loc, x, op)),
+     FLOAT_FN(buildClamp(b, loc, x, op))},
     {AsinOp::getOperationName(), FLOAT_FN(math::AsinOp::create(b, loc, x))},
     {CosOp::getOperationName(), FLOAT_FN(math::CosOp::create(b, loc, x))},
     {CoshOp::getOperationName(), FLOAT_FN(math::CoshOp::create(b, loc, x))},
@@ -151,6 +192,8 @@ const UnaryKind kUnaryKinds[] = {
     {ExpOp::getOperationName(), FLOAT_FN(math::ExpOp::create(b, loc, x))},
     {Expm1Op::getOperationName(), FLOAT_FN(math::ExpM1Op::create(b, loc, x))},
     {GeluOp::getOperationName(), FLOAT_FN(buildGelu(b, loc, x, op))},
+    {HardswishOp::getOperationName(), FLOAT_FN(buildHardswish(b, loc, x))},
+    {LeakyReluOp::getOperationName(), FLOAT_FN(buildLeakyRelu(b, loc, x, op))},
     {LogOp::getOperationName(), FLOAT_FN(math::LogOp::create(b, loc, x))},
     {Log10Op::getOperationName(), FLOAT_FN(math::Log10Op::create(b, loc, x))},
     {Log1pOp::getOperationName(), FLOAT_FN(math::Log1pOp::create(b, loc, x))},
@@ -412,6 +455,100 @@ public:
 
 private:
   const BinaryKind &kind;
+};
+
+//===----------------------------------------------------------------------===//
+// Comparisons and masked_fill
+//===----------------------------------------------------------------------===//
+
+struct ComparisonKind {
+  StringLiteral name;
+  arith::CmpFPredicate floatPredicate;
+  arith::CmpIPredicate signedPredicate;
+  arith::CmpIPredicate unsignedPredicate;
+};
+
+// Ordered float predicates (a NaN operand gives false) except `ne`, which
+// holds for NaN, as IEEE and tensorplay compare.
+const ComparisonKind kComparisonKinds[] = {
+    {EqOp::getOperationName(), arith::CmpFPredicate::OEQ,
+     arith::CmpIPredicate::eq, arith::CmpIPredicate::eq},
+    {NeOp::getOperationName(), arith::CmpFPredicate::UNE,
+     arith::CmpIPredicate::ne, arith::CmpIPredicate::ne},
+    {LtOp::getOperationName(), arith::CmpFPredicate::OLT,
+     arith::CmpIPredicate::slt, arith::CmpIPredicate::ult},
+    {LeOp::getOperationName(), arith::CmpFPredicate::OLE,
+     arith::CmpIPredicate::sle, arith::CmpIPredicate::ule},
+    {GtOp::getOperationName(), arith::CmpFPredicate::OGT,
+     arith::CmpIPredicate::sgt, arith::CmpIPredicate::ugt},
+    {GeOp::getOperationName(), arith::CmpFPredicate::OGE,
+     arith::CmpIPredicate::sge, arith::CmpIPredicate::uge},
+};
+
+/// Lowers a comparison: both operands are converted to their promoted
+/// dtype (the op's computation dtype), then compared (floats widened to
+/// the compute type, which is exact); bool compares as unsigned.
+class ComparisonOpLowering : public ConversionPattern {
+public:
+  ComparisonOpLowering(MLIRContext *ctx, const ComparisonKind &kind)
+      : ConversionPattern(kind.name, /*benefit=*/1, ctx), kind(kind) {}
+
+  LogicalResult
+  matchAndRewrite(Operation *op, ArrayRef<Value> operands,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
+    Type promoted = cast<ComputeOpInterface>(op).getComputeElementType();
+    if (!promoted || !isRealType(promoted) ||
+        !isRealType(elementTypeOf(operands[0])) ||
+        !isRealType(elementTypeOf(operands[1])))
+      return emitUnsupported(op, "has no CPU lowering for complex tensors");
+    bool isFloat = isa<FloatType>(promoted);
+    bool isUnsigned =
+        !isFloat && (promoted.isInteger(1) || promoted.isUnsignedInteger());
+    Type computeType = computeTypeFor(promoted);
+    Value result = buildElementwise(
+        rewriter, op->getLoc(), resultType, {operands[0], operands[1]},
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value x = convertToCompute(b, loc, args[0], promoted, computeType);
+          Value y = convertToCompute(b, loc, args[1], promoted, computeType);
+          if (isFloat)
+            return arith::CmpFOp::create(b, loc, kind.floatPredicate, x, y);
+          return arith::CmpIOp::create(
+              b, loc,
+              isUnsigned ? kind.unsignedPredicate : kind.signedPredicate, x, y);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+
+private:
+  const ComparisonKind &kind;
+};
+
+struct MaskedFillOpLowering : public OpConversionPattern<MaskedFillOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(MaskedFillOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    Type resultElem = resultType.getElementType();
+    if (!isRealType(resultElem))
+      return emitUnsupported(op, "has no CPU lowering for complex tensors");
+    double value = op.getValue().convertToDouble();
+    if (isa<IntegerType>(resultElem) && !std::isfinite(value))
+      return op.emitOpError("cannot fill an integer tensor with ") << value;
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), resultType,
+        {adaptor.getInput(), adaptor.getMask()},
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value fill = scalarConstant(
+              b, loc, resultElem,
+              isa<IntegerType>(resultElem) ? std::trunc(value) : value);
+          return arith::SelectOp::create(b, loc, args[1], fill, args[0]);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
 };
 
 //===----------------------------------------------------------------------===//
@@ -716,10 +853,12 @@ void mlir::tp::populateElementwiseToLinalgPatterns(RewritePatternSet &patterns,
     patterns.add<UnaryOpLowering>(ctx, kind);
   for (const BinaryKind &kind : kBinaryKinds)
     patterns.add<BinaryOpLowering>(ctx, kind);
-  patterns
-      .add<PowOpLowering, ScalarLhsOpLowering<RdivOp>,
-           ScalarLhsOpLowering<RtruedivOp>, ScalarLhsOpLowering<RpowOp>,
-           AddcOpLowering<AddcmulOp, false>, AddcOpLowering<AddcdivOp, true>,
-           WhereOpLowering, CastOpLowering, ConstantOpLowering>(ctx);
+  for (const ComparisonKind &kind : kComparisonKinds)
+    patterns.add<ComparisonOpLowering>(ctx, kind);
+  patterns.add<PowOpLowering, ScalarLhsOpLowering<RdivOp>,
+               ScalarLhsOpLowering<RtruedivOp>, ScalarLhsOpLowering<RpowOp>,
+               AddcOpLowering<AddcmulOp, false>,
+               AddcOpLowering<AddcdivOp, true>, WhereOpLowering,
+               MaskedFillOpLowering, CastOpLowering, ConstantOpLowering>(ctx);
   patterns.add<DropoutOpLowering>(ctx, dropoutSeed);
 }

@@ -217,6 +217,46 @@ func.func @where_condition(%c: tensor<4xf32>, %a: tensor<4xf32>) {
   return
 }
 
+// -----
+
+func.func @clamp_no_bound(%x: tensor<4xf32>) {
+  // expected-error @+1 {{expects at least one of min and max}}
+  %r = tp.clamp %x : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @clamp_int_fractional(%x: tensor<4xi64>) {
+  // expected-error @+1 {{bound 5.000000e-01 is not integral for an input of 'i64' (tensorplay would promote the result to float: cast the input first)}}
+  %r = tp.clamp %x {min = 0.5 : f64} : (tensor<4xi64>) -> tensor<4xi64>
+  return
+}
+
+// -----
+
+func.func @comparison_result(%x: tensor<4xf32>) {
+  // expected-error @+1 {{result #0 has element type 'f32' but the operands imply 'i1'}}
+  %r = tp.lt %x, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @masked_fill_mask_type(%x: tensor<4xf32>) {
+  // expected-error @+1 {{mask must be a tensor of i1, got 'tensor<4xf32>'}}
+  %r = tp.masked_fill %x, %x {value = 1.0 : f64} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @masked_fill_mask_shape(%x: tensor<4xf32>, %m: tensor<2x4xi1>) {
+  // expected-error @+1 {{mask 'tensor<2x4xi1>' does not broadcast to the input 'tensor<4xf32>'}}
+  %r = tp.masked_fill %x, %m {value = 1.0 : f64} : (tensor<4xf32>, tensor<2x4xi1>) -> tensor<4xf32>
+  return
+}
+
 //===----------------------------------------------------------------------===//
 // Matrix products
 //===----------------------------------------------------------------------===//

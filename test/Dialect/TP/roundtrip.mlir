@@ -323,6 +323,76 @@ func.func @where(%c: tensor<4xi1>, %a: tensor<4xf32>, %b: tensor<4xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @leaky_relu(
+// CHECK-NEXT: %{{.*}} = tp.leaky_relu %{{.*}} {negative_slope = 2.000000e-01 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+func.func @leaky_relu(%x: tensor<4x8xf32>) {
+  %r = tp.leaky_relu %x {negative_slope = 0.2 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @hardswish(
+// CHECK-NEXT: %{{.*}} = tp.hardswish %{{.*}} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+func.func @hardswish(%x: tensor<4x8xf32>) {
+  %r = tp.hardswish %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @clamp(
+// CHECK-NEXT: %{{.*}} = tp.clamp %{{.*}} {max = 6.000000e+00 : f64, min = -1.000000e+00 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+func.func @clamp(%x: tensor<4x8xf32>) {
+  %r = tp.clamp %x {min = -1.0 : f64, max = 6.0 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @eq(
+// CHECK-NEXT: %{{.*}} = tp.eq %{{.*}}, %{{.*}} : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+func.func @eq(%a: tensor<4x8xbf16>, %b: tensor<f32>) {
+  %r = tp.eq %a, %b : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+  return
+}
+
+// CHECK-LABEL: func.func @ne(
+// CHECK-NEXT: %{{.*}} = tp.ne %{{.*}}, %{{.*}} : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+func.func @ne(%a: tensor<4x8xbf16>, %b: tensor<f32>) {
+  %r = tp.ne %a, %b : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+  return
+}
+
+// CHECK-LABEL: func.func @lt(
+// CHECK-NEXT: %{{.*}} = tp.lt %{{.*}}, %{{.*}} : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+func.func @lt(%a: tensor<4x8xbf16>, %b: tensor<f32>) {
+  %r = tp.lt %a, %b : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+  return
+}
+
+// CHECK-LABEL: func.func @le(
+// CHECK-NEXT: %{{.*}} = tp.le %{{.*}}, %{{.*}} : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+func.func @le(%a: tensor<4x8xbf16>, %b: tensor<f32>) {
+  %r = tp.le %a, %b : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+  return
+}
+
+// CHECK-LABEL: func.func @gt(
+// CHECK-NEXT: %{{.*}} = tp.gt %{{.*}}, %{{.*}} : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+func.func @gt(%a: tensor<4x8xbf16>, %b: tensor<f32>) {
+  %r = tp.gt %a, %b : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+  return
+}
+
+// CHECK-LABEL: func.func @ge(
+// CHECK-NEXT: %{{.*}} = tp.ge %{{.*}}, %{{.*}} : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+func.func @ge(%a: tensor<4x8xbf16>, %b: tensor<f32>) {
+  %r = tp.ge %a, %b : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>
+  return
+}
+
+// CHECK-LABEL: func.func @masked_fill(
+// CHECK-NEXT: %{{.*}} = tp.masked_fill %{{.*}}, %{{.*}} {value = -1.000000e+00 : f64} : (tensor<4x8xf32>, tensor<8xi1>) -> tensor<4x8xf32>
+func.func @masked_fill(%x: tensor<4x8xf32>, %m: tensor<8xi1>) {
+  %r = tp.masked_fill %x, %m {value = -1.0 : f64} : (tensor<4x8xf32>, tensor<8xi1>) -> tensor<4x8xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @addbmm(
 // CHECK-NEXT: %{{.*}} = tp.addbmm %{{.*}}, %{{.*}}, %{{.*}} : (tensor<4x16xf32>, tensor<2x4x8xf32>, tensor<2x8x16xf32>) -> tensor<4x16xf32>
 func.func @addbmm(%c: tensor<4x16xf32>, %a: tensor<2x4x8xf32>, %b: tensor<2x8x16xf32>) {

@@ -338,6 +338,22 @@ CASES = [
          lambda rng: [rng.uniform(-0.8, 0.8, (2, 3)),
                       rng.uniform(0.5, 2, (2, 3)),
                       np.array([[-2.5, -0.4, 0.3], [1.2, 1.7, 2.6]])]),
+    # The piecewise activations, on inputs in each of their pieces and away
+    # from the kinks (hardswish at +-3, clamp at its bounds, leaky_relu at
+    # 0); masked_fill passes the gradient where the mask is false; the
+    # comparison feeding the mask takes no gradient.
+    Case("piecewise", [(2, 4), (2, 4)], [
+        unary("leaky_relu", "a0", (2, 4), "negative_slope = 0.2 : f64"),
+        unary("hardswish", "a0", (2, 4)),
+        unary("clamp", "a0", (2, 4), "max = 2.0 : f64, min = -1.0 : f64"),
+        "%zero = tp.constant dense<0.0> : tensor<f64>",
+        "%mask = tp.gt %a1, %zero : (tensor<2x4xf64>, tensor<f64>) -> tensor<2x4xi1>",
+        "%mf = tp.masked_fill %a0, %mask {value = 3.0 : f64} : (tensor<2x4xf64>, tensor<2x4xi1>) -> tensor<2x4xf64>",
+        "%mw = tp.mul %mf, %a1 : (tensor<2x4xf64>, tensor<2x4xf64>) -> tensor<2x4xf64>"] +
+        squares([(op, (2, 4)) for op in
+                 ["leaky_relu", "hardswish", "clamp", "mw"]]),
+        lambda rng: [np.array([[-4.0, -2.2, -0.6, 0.4], [1.3, 2.5, 3.6, -1.7]]),
+                     rng.uniform(-1, 1, (2, 4))]),
     Case("binary_more", [(2, 3), (3,), (2, 3)], [
         "%at = tp.atan2 %a2, %a1 : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
         unary("pow", "a0", (2, 3), "scalar_exponent = 3.0 : f64"),

@@ -61,6 +61,17 @@ def elementwise(mode):
           tol=None if dt != "f32" else (1e-4, 1e-4)),
         U("softplus", "softplus", lambda x: softplus(x, 2.0, 5.0), lo=-5, hi=5,
           attrs="{beta = 2.0 : f64, threshold = 5.0 : f64}"),
+        U("leaky_relu", "leaky_relu", lambda x: np.where(x > 0, x, 0.2 * x),
+          attrs="{negative_slope = 0.2 : f64}"),
+        U("hardswish", "hardswish",
+          lambda x: x * np.clip(x + 3, 0, 6) / 6, lo=-5, hi=5),
+        U("clamp", "clamp", lambda x: np.clip(x, -0.5, 1.25),
+          attrs="{max = 1.25 : f64, min = -0.5 : f64}"),
+        U("clamp_max", "clamp", lambda x: np.minimum(x, 0.3),
+          attrs="{max = 0.3 : f64}"),
+        # min > max: max everywhere, as tensorplay.
+        U("clamp_crossed", "clamp", lambda x: np.full_like(x, 0.25),
+          attrs="{max = 0.25 : f64, min = 1.0 : f64}"),
         # A large tensor: the parallel, vectorized path.
         U("gelu_big", "gelu", gelu, shape=(64, 33, 64), lo=-4, hi=4),
         # (f16 tops out at 65504: exp(10) still fits.)
@@ -143,6 +154,45 @@ def elementwise(mode):
         op_case("addcdiv", [s, t1, t2], "addcdiv", "%a0, %a1, %a2",
                 "value = 2.0 : f64", [((4, 8), dt)],
                 lambda a, b, c: [a + 2.0 * b / c]),
+    ]
+    # Comparisons: ties (values on a coarse grid), NaN (unordered: only ne
+    # holds), broadcasting, and promotion (a bf16 tensor against a 0-d f32
+    # scalar compares in bf16: 0.3 rounds to 0.30078125 first).
+    grid = randint((4, 8), -4, 5)[0] / 2.0
+    grid[0, :3] = np.nan
+    ga, gb = as_input(grid, dt), as_input(grid[1], dt)
+    compare = {"eq": np.equal, "ne": np.not_equal, "lt": np.less,
+               "le": np.less_equal, "gt": np.greater, "ge": np.greater_equal}
+    for name, ref in compare.items():
+        cases.append(op_case("cmp_" + name, [ga, gb], name, "%a0, %a1", "",
+                             [((4, 8), "i1")],
+                             lambda a, b, ref=ref: [ref(a, b)]))
+    bx = rand((4, 8), 0.25, 0.35, "bf16")
+    cases.append(op_case("cmp_promote_scalar", [bx, as_input(0.3, "f32")],
+                         "gt", "%a0, %a1", "", [((4, 8), "i1")],
+                         lambda a, b: [a > to_bf16(np.float32(b))]))
+    ia, ib = randint((4, 8), -3, 3, "i64"), randint((8,), -3, 3, "i64")
+    cases.append(op_case("cmp_int", [ia, ib], "le", "%a0, %a1", "",
+                         [((4, 8), "i1")], lambda a, b: [a <= b]))
+    cases.append(op_case("cmp_int_float", [ia, as_input(grid[2], "f32")],
+                         "lt", "%a0, %a1", "", [((4, 8), "i1")],
+                         lambda a, b: [a < b]))
+    mask = randint((8,), 0, 2, "i1")
+    cases += [
+        op_case("masked_fill", [rand((4, 8), dtype=dt), mask], "masked_fill",
+                "%a0, %a1", "value = -2.5 : f64", [((4, 8), dt)],
+                lambda x, m: [np.where(m != 0, -2.5, x)]),
+        op_case("masked_fill_ninf", [rand((3, 4, 8), dtype=dt),
+                                     randint((4, 8), 0, 2, "i1")],
+                "masked_fill", "%a0, %a1", "value = 0xFFF0000000000000 : f64",
+                [((3, 4, 8), dt)],
+                lambda x, m: [np.where(m != 0, -np.inf, x)]),
+        op_case("masked_fill_int", [ia, mask], "masked_fill", "%a0, %a1",
+                "value = 7.75 : f64", [((4, 8), "i64")],
+                lambda x, m: [np.where(m != 0, 7, x)]),
+        op_case("clamp_int", [ia], "clamp", "%a0",
+                "max = 2.0 : f64, min = -1.0 : f64", [((4, 8), "i64")],
+                lambda x: [np.clip(x, -1, 2)]),
     ]
     cond = randint((4, 8), 0, 2, "i1")
     cases.append(op_case("where", [cond, rand((4, 8), dtype=dt),

@@ -180,6 +180,8 @@ LogicalResult inferElementwiseShape(RuleContext &op, ArrayRef<Value> inputs);
 LogicalResult inferDropoutShape(RuleContext &op);
 LogicalResult inferPowShape(RuleContext &op);
 LogicalResult inferWhereShape(RuleContext &op);
+LogicalResult inferClampShape(RuleContext &op);
+LogicalResult inferMaskedFillShape(RuleContext &op);
 
 // Matrix products.
 enum class MatmulKind { Mm, Bmm, Matmul, Mv, Dot, Addbmm, Outer, MultiDot };

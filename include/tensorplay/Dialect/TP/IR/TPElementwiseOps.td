@@ -60,6 +60,29 @@ def TP_AbsOp : TP_UnaryOp<"abs", "Elementwise absolute value",
     TP_DtypeRule<"First">>;
 def TP_ReluOp : TP_UnaryOp<"relu", "Rectified linear unit: max(x, 0)",
     TP_DtypeRule<"First">>;
+def TP_LeakyReluOp : TP_UnaryOp<"leaky_relu",
+    "Leaky ReLU: x where x > 0, else negative_slope * x",
+    TP_DtypeRule<"First">,
+    (ins DefaultValuedAttr<F64Attr, "0.01">:$negative_slope)>;
+def TP_HardswishOp : TP_UnaryOp<"hardswish",
+    "Hard swish: x * min(max(x + 3, 0), 6) / 6", TP_DtypeRule<"First">>;
+
+/// clamp(self, min, max) with Python-scalar bounds (at least one): NaN
+/// propagates, and min > max gives max everywhere, as in tensorplay.
+def TP_ClampOp : TP_SingleResultOp<"clamp",
+    "Elementwise min(max(x, min), max) with scalar bounds",
+    TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, OptionalAttr<F64Attr>:$min,
+         OptionalAttr<F64Attr>:$max),
+    "$input",
+    "%r = tp.clamp %x {max = 6.0 : f64, min = 0.0 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>",
+    [], "::mlir::tp::inferClampShape(op)"> {
+  let familyDescription =
+      "Clamps every element into [min, max]; either bound may be absent, not "
+      "both. An integer input needs integral bounds (tensorplay would "
+      "promote it to float; cast it first). The result has the input's "
+      "shape.";
+}
 
 /// Backward of an activation: the gradient of its input from the gradient
 /// of its output and the forward's input (aten's *_backward ops).
@@ -167,6 +190,41 @@ class TP_AddcOp<string mnemonic, string summaryText>
 
 def TP_AddcdivOp : TP_AddcOp<"addcdiv", "self + value * tensor1 / tensor2">;
 def TP_AddcmulOp : TP_AddcOp<"addcmul", "self + value * tensor1 * tensor2">;
+
+/// Comparison ops: native promotion of the operands, an i1 result.
+class TP_ComparisonOp<string mnemonic, string summaryText>
+    : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Promote", ["Bool"]>,
+        (ins TP_Tensor:$lhs, TP_Tensor:$rhs), "$lhs `,` $rhs",
+        "%r = tp." # mnemonic # " %a, %b : (tensor<4x8xbf16>, tensor<f32>) -> tensor<4x8xi1>",
+        [], "::mlir::tp::inferElementwiseShape(op, {adaptor.getLhs(), adaptor.getRhs()})"> {
+  let familyDescription =
+      "Compares `lhs` and `rhs` element by element after broadcasting them "
+      "numpy-style, in their promoted dtype (a bf16 tensor against a 0-d f32 "
+      "scalar compares in bf16); the result is an i1 tensor of the "
+      "broadcast shape. A NaN compares unequal to everything, itself "
+      "included (only `ne` holds).";
+}
+
+def TP_EqOp : TP_ComparisonOp<"eq", "Elementwise lhs == rhs">;
+def TP_NeOp : TP_ComparisonOp<"ne", "Elementwise lhs != rhs">;
+def TP_LtOp : TP_ComparisonOp<"lt", "Elementwise lhs < rhs">;
+def TP_LeOp : TP_ComparisonOp<"le", "Elementwise lhs <= rhs">;
+def TP_GtOp : TP_ComparisonOp<"gt", "Elementwise lhs > rhs">;
+def TP_GeOp : TP_ComparisonOp<"ge", "Elementwise lhs >= rhs">;
+
+/// masked_fill(self, mask, value) with a Python-scalar value.
+def TP_MaskedFillOp : TP_SingleResultOp<"masked_fill",
+    "Elements of self, replaced by value where mask holds",
+    TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, TP_Tensor:$mask, F64Attr:$value),
+    "$input `,` $mask",
+    "%r = tp.masked_fill %x, %m {value = 0.0 : f64} : (tensor<4x8xf32>, tensor<8xi1>) -> tensor<4x8xf32>",
+    [], "::mlir::tp::inferMaskedFillShape(op)"> {
+  let familyDescription =
+      "Replaces the elements of `input` where the i1 `mask` (broadcast to "
+      "the input's shape) holds by `value`, converted to the input's dtype "
+      "(truncated for integers); the result has the input's shape.";
+}
 
 def TP_WhereOp : TP_SingleResultOp<"where",
     "Select elements of self where condition holds, else of other",
