@@ -296,22 +296,29 @@ def test_cast_copies_are_kept_while_parameters_are_unchanged():
     assert_close(got, want, 2e-2)
 
 
-@pytest.mark.parametrize("autocast", [False, True])
-def test_decomposed_activations_become_tp_ops(autocast):
+def compile_and_translate(model, autocast):
+    """`model` on the encoder input, compiled without fallback and run
+    eagerly: (compiled result, eager result, the translated program)."""
     captured = {}
 
     def probe(gm, example_inputs, **kwargs):
         captured["program"] = tensorplay_mlir.translate.translate(
             gm, example_inputs)
         return backend_module.backend(gm, example_inputs, **kwargs)
-    model = inference_only(models.Activations())
+    model = inference_only(model)
     (x,) = models.inputs("encoder")
     compiled = tensorplay.compile(model, backend=probe,
                                   options={"fallback": False})
     with tensorplay.no_grad(), tensorplay.autocast("cpu", enabled=autocast):
         got = compiled(x)
         want = model(x)
-    program = captured["program"]
+    return got, want, captured["program"]
+
+
+@pytest.mark.parametrize("autocast", [False, True])
+def test_decomposed_activations_become_tp_ops(autocast):
+    got, want, program = compile_and_translate(models.Activations(),
+                                               autocast)
     if not AOT:  # 1.1 hands softplus and tanh-gelu over as themselves
         assert sorted(program.recomposed) == ["gelu", "gelu", "sigmoid",
                                               "silu", "softplus"]
@@ -327,20 +334,8 @@ def test_decomposed_activations_become_tp_ops(autocast):
 
 @pytest.mark.parametrize("autocast", [False, True])
 def test_masks_and_comparisons_compile(autocast):
-    captured = {}
-
-    def probe(gm, example_inputs, **kwargs):
-        captured["program"] = tensorplay_mlir.translate.translate(
-            gm, example_inputs)
-        return backend_module.backend(gm, example_inputs, **kwargs)
-    model = inference_only(models.Masking())
-    (x,) = models.inputs("encoder")
-    compiled = tensorplay.compile(model, backend=probe,
-                                  options={"fallback": False})
-    with tensorplay.no_grad(), tensorplay.autocast("cpu", enabled=autocast):
-        got = compiled(x)
-        want = model(x)
-    text = captured["program"].text
+    got, want, program = compile_and_translate(models.Masking(), autocast)
+    text = program.text
     # (leaky_relu and hardswish may arrive decomposed by the frontend.)
     for op in ("tp.gt", "tp.lt", "tp.ge", "tp.eq", "tp.where",
                "tp.masked_fill", "tp.clamp"):

@@ -47,11 +47,19 @@ LogicalResult mlir::tp::inferPowShape(RuleContext &op) {
   return inferElementwiseShape(op, {pow.getInput()});
 }
 
+/// Checks that `value` (the op's `what`) is an i1 tensor.
+static LogicalResult expectBoolTensor(RuleContext &op, Value value,
+                                      StringRef what) {
+  if (elementTypeOf(value).isInteger(1))
+    return success();
+  return op.emitOpError() << what << " must be a tensor of i1, got "
+                          << value.getType();
+}
+
 LogicalResult mlir::tp::inferWhereShape(RuleContext &op) {
   auto where = op.as<WhereOp>();
-  if (!elementTypeOf(where.getCondition()).isInteger(1))
-    return op.emitOpError("condition must be a tensor of i1, got ")
-           << where.getCondition().getType();
+  if (failed(expectBoolTensor(op, where.getCondition(), "condition")))
+    return failure();
   return inferElementwiseShape(
       op, {where.getCondition(), where.getInput(), where.getOther()});
 }
@@ -79,9 +87,8 @@ LogicalResult mlir::tp::inferClampShape(RuleContext &op) {
 
 LogicalResult mlir::tp::inferMaskedFillShape(RuleContext &op) {
   auto fill = op.as<MaskedFillOp>();
-  if (!elementTypeOf(fill.getMask()).isInteger(1))
-    return op.emitOpError("mask must be a tensor of i1, got ")
-           << fill.getMask().getType();
+  if (failed(expectBoolTensor(op, fill.getMask(), "mask")))
+    return failure();
   ArrayRef<int64_t> shape = shapeOf(fill.getInput());
   if (!broadcastsTo(shapeOf(fill.getMask()), shape))
     return op.emitOpError("mask ")
