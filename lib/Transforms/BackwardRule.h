@@ -139,6 +139,7 @@ std::optional<LogicalResult> applyConvolutionRule(Rule &r);
 std::optional<LogicalResult> applyLossRule(Rule &r);
 std::optional<LogicalResult> applyExtremaRule(Rule &r);
 std::optional<LogicalResult> applyIndexingRule(Rule &r);
+std::optional<LogicalResult> applyPoolingRule(Rule &r);
 
 } // namespace tp
 } // namespace mlir

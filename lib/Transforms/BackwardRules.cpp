@@ -344,7 +344,7 @@ LogicalResult mlir::tp::applyBackwardRule(Operation *op,
   for (auto family :
        {applyElementwiseRule, applyProductRule, applyReductionRule,
         applyNormalizationRule, applyConvolutionRule, applyLossRule,
-        applyExtremaRule, applyIndexingRule})
+        applyExtremaRule, applyIndexingRule, applyPoolingRule})
     if ((result = family(r)))
       break;
   if (!result)

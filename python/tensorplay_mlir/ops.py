@@ -363,6 +363,71 @@ def _array(values):
     return array_attr(values)
 
 
+def _pool_attrs(n, kernel_size, stride, padding, dilation=None):
+    """The attributes shared by the pools (stride None or [] = the kernel)."""
+    attrs = [f"kernel_size = {_array(_pair(kernel_size, n))}"]
+    if stride is not None and not (isinstance(stride, (list, tuple))
+                                   and len(stride) == 0):
+        attrs.append(f"stride = {_array(_pair(stride, n))}")
+    attrs.append(f"padding = {_array(_pair(padding, n))}")
+    if dilation is not None:
+        attrs.append(f"dilation = {_array(_pair(dilation, n))}")
+    return attrs
+
+
+@handles("max_pool2d", "max_pool3d", "max_pool2d_with_indices",
+         "max_pool3d_with_indices")
+def _max_pool(tr, node, x, kernel_size, stride=None, padding=0, dilation=1,
+              ceil_mode=False, return_indices=False):
+    op = canonical_name(node)
+    n = int(op[len("max_pool")])
+    x = _value(tr, x)
+    attrs = _pool_attrs(n, kernel_size, stride, padding, dilation)
+    if ceil_mode:
+        attrs.append("ceil_mode = true")
+    attrs = ", ".join(attrs)
+    if not (return_indices or op.endswith("_with_indices")):
+        shape, elt = _result(node)
+        return tr.emit(f"max_pool{n}d", [x], shape, elt, attrs)
+    meta = (_meta_of_part(node, 0) or _meta_of_part(node, 1))
+    if meta is None:
+        raise Unsupported("max pool indices whose results are not used")
+    shape = meta[0]
+    return tuple(tr.emit_multi(f"max_pool{n}d_with_indices", [x],
+                               [(shape, x.elt), (shape, "i64")], attrs))
+
+
+def _meta_of_part(node, index):
+    from .translate import Translator
+    return Translator.meta_of(node, index)
+
+
+@handles("avg_pool2d", "avg_pool3d")
+def _avg_pool(tr, node, x, kernel_size, stride=None, padding=0,
+              ceil_mode=False, count_include_pad=True, divisor_override=None):
+    op = canonical_name(node)
+    n = int(op[len("avg_pool")])
+    shape, elt = _result(node)
+    attrs = _pool_attrs(n, kernel_size, stride, padding)
+    if ceil_mode:
+        attrs.append("ceil_mode = true")
+    if not count_include_pad:
+        attrs.append("count_include_pad = false")
+    if divisor_override is not None:
+        attrs.append(f"divisor_override = {int(divisor_override)} : i64")
+    return tr.emit(op, [_value(tr, x)], shape, elt, ", ".join(attrs))
+
+
+@handles("adaptive_avg_pool2d", "adaptive_avg_pool3d")
+def _adaptive_avg_pool(tr, node, x, output_size):
+    op = canonical_name(node)
+    n = int(op[len("adaptive_avg_pool")])
+    shape, elt = _result(node)
+    # The result's trailing sizes (None in output_size keeps the input's).
+    return tr.emit(op, [_value(tr, x)], shape, elt,
+                   f"output_size = {_array(list(shape[-n:]))}")
+
+
 @handles("layer_norm")
 def _layer_norm(tr, node, x, normalized_shape, weight=None, bias=None,
                 eps=1e-5):

@@ -118,6 +118,22 @@ LogicalResult mlir::tp::expectDimsMatch(const RuleContext &op, int64_t a,
   return op.emitOpError(message) << " (" << a << " vs " << b << ")";
 }
 
+LogicalResult mlir::tp::expectGradShape(const RuleContext &op, Value grad,
+                                        ArrayRef<int64_t> expected,
+                                        StringRef whose) {
+  ArrayRef<int64_t> g = shapeOf(grad);
+  if (g.size() != expected.size())
+    return op.emitOpError("grad_output must have the ")
+           << whose << "'s shape " << formatShape(expected) << ", got "
+           << formatShape(g);
+  for (auto [d, sizes] : llvm::enumerate(llvm::zip(g, expected)))
+    if (failed(expectDimsMatch(op, std::get<0>(sizes), std::get<1>(sizes),
+                               "grad_output dim " + Twine(d) +
+                                   " must equal the " + whose + "'s")))
+      return failure();
+  return success();
+}
+
 LogicalResult mlir::tp::verifyFormArgs(Operation *op) {
   auto compute = cast<ComputeOpInterface>(op);
   OperandRange operands = op->getOperands();

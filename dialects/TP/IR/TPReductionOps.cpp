@@ -111,24 +111,6 @@ LogicalResult mlir::tp::inferAlongDimShape(RuleContext &op, Value input,
   return op.setResultShape(0, shapeOf(input));
 }
 
-/// Checks that a backward op's `grad` has the shape `expected` of the
-/// forward's `whose` ("output", "input").
-static LogicalResult expectGradShape(RuleContext &op, Value grad,
-                                     ArrayRef<int64_t> expected,
-                                     StringRef whose) {
-  ArrayRef<int64_t> g = shapeOf(grad);
-  if (g.size() != expected.size())
-    return op.emitOpError("grad_output must have the ")
-           << whose << "'s shape " << formatShape(expected) << ", got "
-           << formatShape(g);
-  for (auto [d, sizes] : llvm::enumerate(llvm::zip(g, expected)))
-    if (failed(expectDimsMatch(op, std::get<0>(sizes), std::get<1>(sizes),
-                               "grad_output dim " + Twine(d) +
-                                   " must equal the " + whose + "'s")))
-      return failure();
-  return success();
-}
-
 LogicalResult mlir::tp::inferSoftmaxBackwardShape(RuleContext &op) {
   Value grad = op.getOperand(0), output = op.getOperand(1);
   for (Value v : {grad, output})

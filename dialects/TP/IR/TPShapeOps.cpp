@@ -337,15 +337,19 @@ LogicalResult mlir::tp::inferPadShape(RuleContext &op, int64_t n) {
   return op.setResultShape(0, shape);
 }
 
-LogicalResult
-mlir::tp::inferPoolShape(RuleContext &op, int64_t n, ArrayRef<int64_t> kernel,
-                         std::optional<ArrayRef<int64_t>> stride,
-                         std::optional<ArrayRef<int64_t>> padding,
-                         std::optional<ArrayRef<int64_t>> dilation,
-                         bool ceilMode) {
-  Value input = op.getOperand(0);
+/// The output shape of a pool of `input` (checking the attributes).
+static FailureOr<SmallVector<int64_t>>
+poolOutputShape(RuleContext &op, Value input, int64_t n,
+                ArrayRef<int64_t> kernel,
+                std::optional<ArrayRef<int64_t>> stride,
+                std::optional<ArrayRef<int64_t>> padding,
+                std::optional<ArrayRef<int64_t>> dilation, bool ceilMode) {
   if (failed(expectRank(op, input, "an input", n + 1, n + 2)))
     return failure();
+  if (auto divisor = op.getAttrOfType<IntegerAttr>("divisor_override"))
+    if (divisor.getInt() <= 0)
+      return op.emitOpError("divisor_override must be positive, got ")
+             << divisor.getInt();
   auto expand = [&](std::optional<ArrayRef<int64_t>> v, ArrayRef<int64_t> dflt,
                     StringRef name,
                     SmallVectorImpl<int64_t> &out) -> LogicalResult {
@@ -393,7 +397,80 @@ mlir::tp::inferPoolShape(RuleContext &op, int64_t n, ArrayRef<int64_t> kernel,
       return op.emitOpError("input too small for the pooling window");
     dim = *size;
   }
-  return op.setResultShape(0, shape);
+  return shape;
+}
+
+/// Sets every result of `op` to `shape`.
+static LogicalResult setAllResultShapes(RuleContext &op,
+                                        ArrayRef<int64_t> shape) {
+  for (unsigned i = 0; i < op.getNumResults(); ++i)
+    if (failed(op.setResultShape(i, shape)))
+      return failure();
+  return success();
+}
+
+/// Checks a max pool backward's `indices`: integers of grad_output's shape.
+static LogicalResult expectPoolIndices(RuleContext &op, Value grad,
+                                       Value indices) {
+  if (failed(expectIndexTensor(op, indices, "indices")))
+    return failure();
+  if (shapeOf(indices) != shapeOf(grad))
+    return op.emitOpError("indices must have grad_output's shape ")
+           << formatShape(shapeOf(grad)) << ", got "
+           << formatShape(shapeOf(indices));
+  return success();
+}
+
+LogicalResult
+mlir::tp::inferPoolShape(RuleContext &op, int64_t n, ArrayRef<int64_t> kernel,
+                         std::optional<ArrayRef<int64_t>> stride,
+                         std::optional<ArrayRef<int64_t>> padding,
+                         std::optional<ArrayRef<int64_t>> dilation,
+                         bool ceilMode) {
+  FailureOr<SmallVector<int64_t>> shape = poolOutputShape(
+      op, op.getOperand(0), n, kernel, stride, padding, dilation, ceilMode);
+  if (failed(shape))
+    return failure();
+  return setAllResultShapes(op, *shape);
+}
+
+LogicalResult mlir::tp::inferPoolBackwardShape(
+    RuleContext &op, int64_t n, ArrayRef<int64_t> kernel,
+    std::optional<ArrayRef<int64_t>> stride,
+    std::optional<ArrayRef<int64_t>> padding,
+    std::optional<ArrayRef<int64_t>> dilation, bool ceilMode) {
+  Value grad = op.getOperand(0), input = op.getOperand(1);
+  FailureOr<SmallVector<int64_t>> output = poolOutputShape(
+      op, input, n, kernel, stride, padding, dilation, ceilMode);
+  if (failed(output) || failed(expectGradShape(op, grad, *output, "output")))
+    return failure();
+  if (op.getNumOperands() > 2 &&
+      failed(expectPoolIndices(op, grad, op.getOperand(2))))
+    return failure();
+  return op.setResultShape(0, shapeOf(input));
+}
+
+LogicalResult mlir::tp::inferAdaptivePoolBackwardShape(RuleContext &op,
+                                                       int64_t n) {
+  Value grad = op.getOperand(0), input = op.getOperand(1);
+  if (failed(expectRank(op, input, "an input", n + 1, n + 2)))
+    return failure();
+  ArrayRef<int64_t> x = shapeOf(input), g = shapeOf(grad);
+  if (g.size() != x.size())
+    return op.emitOpError("grad_output must have the input's rank (")
+           << x.size() << "), got " << formatShape(g);
+  for (size_t d = 0; d + n < x.size(); ++d)
+    if (failed(expectDimsMatch(op, g[d], x[d],
+                               "grad_output dim " + Twine(d) +
+                                   " must equal the input's")))
+      return failure();
+  if (llvm::any_of(g.take_back(n), [](int64_t v) { return v == 0; }))
+    return op.emitOpError("grad_output's spatial sizes (the output size) "
+                          "must be positive");
+  if (op.getNumOperands() > 2 &&
+      failed(expectPoolIndices(op, grad, op.getOperand(2))))
+    return failure();
+  return op.setResultShape(0, x);
 }
 
 LogicalResult mlir::tp::inferUnpoolShape(RuleContext &op, int64_t n) {
@@ -423,10 +500,7 @@ LogicalResult mlir::tp::inferAdaptivePoolShape(RuleContext &op, int64_t n,
     return op.emitOpError("output_size values must be positive");
   SmallVector<int64_t> shape(shapeOf(input).drop_back(n));
   shape.append(outputSize.begin(), outputSize.end());
-  for (unsigned i = 0; i < op.getNumResults(); ++i)
-    if (failed(op.setResultShape(i, shape)))
-      return failure();
-  return success();
+  return setAllResultShapes(op, shape);
 }
 
 LogicalResult mlir::tp::inferGridSampleShape(RuleContext &op, int64_t n) {

@@ -41,6 +41,7 @@ void mlir::tp::populateTPToLinalgPatterns(RewritePatternSet &patterns,
   populateLossToLinalgPatterns(patterns);
   populateMatmulToLinalgPatterns(patterns);
   populateConvToLinalgPatterns(patterns);
+  populatePoolingToLinalgPatterns(patterns);
 }
 
 llvm::StringSet<> mlir::tp::getLoweredOpNames(RewritePatternSet &patterns) {

@@ -143,13 +143,19 @@ def pattern(parts):
 
 
 def op_families():
-    """Maps each op mnemonic to the stem of the .td defining it (TPConvOps)."""
+    """Maps each op mnemonic to the stem of the .td defining it (TPConvOps):
+    from `def X : Class<"mnemonic"`, and for ops defined through a class
+    that builds the mnemonic (TP_AvgPoolOp<2>), from their examples."""
     families = {}
     for td in glob.glob(os.path.join(ODS, "TP*Ops.td")):
         stem = os.path.splitext(os.path.basename(td))[0]
+        text = open(td).read()
         for m in re.finditer(r'^def\s+\w+\s*:\s*\w+<\s*"([a-z_0-9]+)"',
-                             open(td).read(), re.M):
+                             text, re.M):
             families[m.group(1)] = stem
+        for m in re.finditer(r'^def\s+\w+\s*:\s*\w+<\s*\d+,\s*"[^"]*= tp\.([a-z_0-9]+)\b',
+                             text, re.M):
+            families.setdefault(m.group(1), stem)
     return families
 
 

@@ -2851,3 +2851,68 @@ func.func @batch_norm_backward_weight_dtype(%g: tensor<2x6xf32>, %x: tensor<2x6x
   %r:3 = tp.batch_norm_backward %g, %x weight(%w) : (tensor<2x6xf32>, tensor<2x6xf32>, tensor<6xbf16>) -> (tensor<2x6xf32>, tensor<6xf32>, tensor<6xf32>)
   return
 }
+
+// -----
+
+func.func @avg_pool2d_divisor(%x: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{'tp.avg_pool2d' op divisor_override must be positive, got 0}}
+  %r = tp.avg_pool2d %x {kernel_size = array<i64: 2>, divisor_override = 0 : i64} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool2d_with_indices_shape(%x: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{'tp.max_pool2d_with_indices' op result #1 has shape 1x2x4x4 but the operands imply 1x2x2x2}}
+  %r, %i = tp.max_pool2d_with_indices %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x4x4xi64>)
+  return
+}
+
+// -----
+
+func.func @avg_pool2d_backward_grad(%g: tensor<1x2x3x3xf32>, %x: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{'tp.avg_pool2d_backward' op grad_output dim 2 must equal the output's (3 vs 2)}}
+  %r = tp.avg_pool2d_backward %g, %x {kernel_size = array<i64: 2>} : (tensor<1x2x3x3xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool2d_backward_indices(%g: tensor<1x2x2x2xf32>, %x: tensor<1x2x4x4xf32>, %i: tensor<1x2x2x2xf32>) {
+  // expected-error @+1 {{'tp.max_pool2d_with_indices_backward' op expected indices to be an integer tensor, got 'tensor<1x2x2x2xf32>'}}
+  %r = tp.max_pool2d_with_indices_backward %g, %x, %i {kernel_size = array<i64: 2>} : (tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>, tensor<1x2x2x2xf32>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @max_pool2d_backward_indices_shape(%g: tensor<1x2x2x2xf32>, %x: tensor<1x2x4x4xf32>, %i: tensor<1x2x2x1xi64>) {
+  // expected-error @+1 {{'tp.max_pool2d_with_indices_backward' op indices must have grad_output's shape 1x2x2x2, got 1x2x2x1}}
+  %r = tp.max_pool2d_with_indices_backward %g, %x, %i {kernel_size = array<i64: 2>} : (tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>, tensor<1x2x2x1xi64>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_backward_rank(%g: tensor<2x1x1xf32>, %x: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{'tp.adaptive_avg_pool2d_backward' op grad_output must have the input's rank (4), got 2x1x1}}
+  %r = tp.adaptive_avg_pool2d_backward %g, %x : (tensor<2x1x1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_backward_lead(%g: tensor<1x3x1x1xf32>, %x: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{'tp.adaptive_avg_pool2d_backward' op grad_output dim 1 must equal the input's (3 vs 2)}}
+  %r = tp.adaptive_avg_pool2d_backward %g, %x : (tensor<1x3x1x1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_backward_empty(%g: tensor<1x2x0x1xf32>, %x: tensor<1x2x4x4xf32>) {
+  // expected-error @+1 {{'tp.adaptive_avg_pool2d_backward' op grad_output's spatial sizes (the output size) must be positive}}
+  %r = tp.adaptive_avg_pool2d_backward %g, %x : (tensor<1x2x0x1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return
+}
+

@@ -1667,3 +1667,96 @@ func.func @custom_function(%x: tensor<4x8xf32>, %w: tensor<8x2xf32>) -> tensor<4
   }
   return %y : tensor<4x2xf32>
 }
+
+// Pools over two spatial dimensions and the pools' backward ops.
+
+// CHECK-LABEL: func.func @avg_pool2d(
+// CHECK-NEXT: %{{.*}} = tp.avg_pool2d %{{.*}} {kernel_size = array<i64: 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+func.func @avg_pool2d(%x: tensor<1x2x4x4xf32>) {
+  %r = tp.avg_pool2d %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @avg_pool2d_ceil(
+// CHECK-NEXT: %{{.*}} = tp.avg_pool2d %{{.*}} {ceil_mode = true, count_include_pad = false, divisor_override = 3 : i64, kernel_size = array<i64: 3, 2>, padding = array<i64: 1, 0>, stride = array<i64: 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+func.func @avg_pool2d_ceil(%x: tensor<1x2x5x5xf32>) {
+  %r = tp.avg_pool2d %x {ceil_mode = true, count_include_pad = false, divisor_override = 3 : i64, kernel_size = array<i64: 3, 2>, padding = array<i64: 1, 0>, stride = array<i64: 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @max_pool2d(
+// CHECK-NEXT: %{{.*}} = tp.max_pool2d %{{.*}} {kernel_size = array<i64: 3>, padding = array<i64: 1>, stride = array<i64: 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+func.func @max_pool2d(%x: tensor<1x2x5x5xf32>) {
+  %r = tp.max_pool2d %x {kernel_size = array<i64: 3>, padding = array<i64: 1>, stride = array<i64: 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @max_pool2d_with_indices(
+// CHECK-NEXT: %{{.*}}, %{{.*}} = tp.max_pool2d_with_indices %{{.*}} {kernel_size = array<i64: 2>} : (tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>)
+func.func @max_pool2d_with_indices(%x: tensor<1x2x4x4xf32>) {
+  %r, %i = tp.max_pool2d_with_indices %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>)
+  return
+}
+
+// CHECK-LABEL: func.func @max_pool3d_with_indices(
+// CHECK-NEXT: %{{.*}}, %{{.*}} = tp.max_pool3d_with_indices %{{.*}} {kernel_size = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> (tensor<1x2x2x2x2xf32>, tensor<1x2x2x2x2xi64>)
+func.func @max_pool3d_with_indices(%x: tensor<1x2x4x4x4xf32>) {
+  %r, %i = tp.max_pool3d_with_indices %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> (tensor<1x2x2x2x2xf32>, tensor<1x2x2x2x2xi64>)
+  return
+}
+
+// CHECK-LABEL: func.func @adaptive_avg_pool2d(
+// CHECK-NEXT: %{{.*}} = tp.adaptive_avg_pool2d %{{.*}} {output_size = array<i64: 3, 2>} : (tensor<3x7x5xbf16>) -> tensor<3x3x2xbf16>
+func.func @adaptive_avg_pool2d(%x: tensor<3x7x5xbf16>) {
+  %r = tp.adaptive_avg_pool2d %x {output_size = array<i64: 3, 2>} : (tensor<3x7x5xbf16>) -> tensor<3x3x2xbf16>
+  return
+}
+
+// CHECK-LABEL: func.func @avg_pool2d_backward(
+// CHECK-NEXT: %{{.*}} = tp.avg_pool2d_backward %{{.*}}, %{{.*}} {kernel_size = array<i64: 2>} : (tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+func.func @avg_pool2d_backward(%g: tensor<1x2x2x2xf32>, %x: tensor<1x2x4x4xf32>) {
+  %r = tp.avg_pool2d_backward %g, %x {kernel_size = array<i64: 2>} : (tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @avg_pool3d_backward(
+// CHECK-NEXT: %{{.*}} = tp.avg_pool3d_backward %{{.*}}, %{{.*}} {kernel_size = array<i64: 2>} : (tensor<1x2x2x2x2xf32>, tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x4x4xf32>
+func.func @avg_pool3d_backward(%g: tensor<1x2x2x2x2xf32>, %x: tensor<1x2x4x4x4xf32>) {
+  %r = tp.avg_pool3d_backward %g, %x {kernel_size = array<i64: 2>} : (tensor<1x2x2x2x2xf32>, tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x4x4xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @max_pool2d_with_indices_backward(
+// CHECK-NEXT: %{{.*}} = tp.max_pool2d_with_indices_backward %{{.*}}, %{{.*}}, %{{.*}} {kernel_size = array<i64: 2>} : (tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>, tensor<1x2x2x2xi64>) -> tensor<1x2x4x4xf32>
+func.func @max_pool2d_with_indices_backward(%g: tensor<1x2x2x2xf32>, %x: tensor<1x2x4x4xf32>, %i: tensor<1x2x2x2xi64>) {
+  %r = tp.max_pool2d_with_indices_backward %g, %x, %i {kernel_size = array<i64: 2>} : (tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>, tensor<1x2x2x2xi64>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @max_pool3d_with_indices_backward(
+// CHECK-NEXT: %{{.*}} = tp.max_pool3d_with_indices_backward %{{.*}}, %{{.*}}, %{{.*}} {kernel_size = array<i64: 2>} : (tensor<1x2x2x2x2xf32>, tensor<1x2x4x4x4xf32>, tensor<1x2x2x2x2xi64>) -> tensor<1x2x4x4x4xf32>
+func.func @max_pool3d_with_indices_backward(%g: tensor<1x2x2x2x2xf32>, %x: tensor<1x2x4x4x4xf32>, %i: tensor<1x2x2x2x2xi64>) {
+  %r = tp.max_pool3d_with_indices_backward %g, %x, %i {kernel_size = array<i64: 2>} : (tensor<1x2x2x2x2xf32>, tensor<1x2x4x4x4xf32>, tensor<1x2x2x2x2xi64>) -> tensor<1x2x4x4x4xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @adaptive_avg_pool2d_backward(
+// CHECK-NEXT: %{{.*}} = tp.adaptive_avg_pool2d_backward %{{.*}}, %{{.*}} : (tensor<1x2x1x1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+func.func @adaptive_avg_pool2d_backward(%g: tensor<1x2x1x1xf32>, %x: tensor<1x2x4x4xf32>) {
+  %r = tp.adaptive_avg_pool2d_backward %g, %x : (tensor<1x2x1x1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @adaptive_avg_pool3d_backward(
+// CHECK-NEXT: %{{.*}} = tp.adaptive_avg_pool3d_backward %{{.*}}, %{{.*}} : (tensor<1x2x1x1x1xf32>, tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x4x4xf32>
+func.func @adaptive_avg_pool3d_backward(%g: tensor<1x2x1x1x1xf32>, %x: tensor<1x2x4x4x4xf32>) {
+  %r = tp.adaptive_avg_pool3d_backward %g, %x : (tensor<1x2x1x1x1xf32>, tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x4x4xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @adaptive_max_pool3d_backward(
+// CHECK-NEXT: %{{.*}} = tp.adaptive_max_pool3d_backward %{{.*}}, %{{.*}}, %{{.*}} : (tensor<1x2x1x1x1xf32>, tensor<1x2x4x4x4xf32>, tensor<1x2x1x1x1xi64>) -> tensor<1x2x4x4x4xf32>
+func.func @adaptive_max_pool3d_backward(%g: tensor<1x2x1x1x1xf32>, %x: tensor<1x2x4x4x4xf32>, %i: tensor<1x2x1x1x1xi64>) {
+  %r = tp.adaptive_max_pool3d_backward %g, %x, %i : (tensor<1x2x1x1x1xf32>, tensor<1x2x4x4x4xf32>, tensor<1x2x1x1x1xi64>) -> tensor<1x2x4x4x4xf32>
+  return
+}

@@ -49,6 +49,10 @@ void populateMatmulToLinalgPatterns(RewritePatternSet &patterns);
 /// Convolutions (N-D, grouped, transposed) as im2col + batched matmul.
 void populateConvToLinalgPatterns(RewritePatternSet &patterns);
 
+/// Pools (max, avg, adaptive; 2-D and 3-D) and their backward ops: gathers
+/// over the windows (PoolingToLinalg.cpp).
+void populatePoolingToLinalgPatterns(RewritePatternSet &patterns);
+
 /// All of the above.
 void populateTPToLinalgPatterns(RewritePatternSet &patterns,
                                 uint64_t dropoutSeed = 0);

@@ -1457,6 +1457,278 @@ def empty(mode):
     return cases
 
 
+# ----------------------------------------------------------------------------
+# Pools: references written per window, as aten's CPU kernels loop (the
+# first of equal maxima, the last NaN; aten's divisor); the backward ones
+# scatter each window's gradient (the lowerings gather).
+
+def _per_dim(v, n, dflt):
+    if v is None:
+        return list(dflt)
+    v = list(v) if isinstance(v, (list, tuple)) else [v]
+    return v * n if len(v) == 1 else v
+
+
+def pool_windows(in_shape, kernel=None, stride=None, padding=0, dilation=1,
+                 ceil=False, adaptive=None):
+    """Per spatial dimension: the list over outputs of (start, positions,
+    padded_end) where positions are the window's input positions (in the
+    input or not)."""
+    n = len(in_shape)
+    dims = []
+    if adaptive is not None:
+        for I, O in zip(in_shape, adaptive):
+            ws = []
+            for o in range(O):
+                a, b = (o * I) // O, -((-(o + 1) * I) // O)
+                ws.append((a, list(range(a, b)), b))
+            dims.append(ws)
+        return dims
+    k = _per_dim(kernel, n, None)
+    s = _per_dim(stride, n, k)
+    p = _per_dim(padding, n, [0] * n)
+    d = _per_dim(dilation, n, [1] * n)
+    for i, I in enumerate(in_shape):
+        span = I + 2 * p[i] - d[i] * (k[i] - 1) - 1
+        O = (-(-span // s[i]) if ceil else span // s[i]) + 1
+        if ceil and (O - 1) * s[i] >= I + p[i]:
+            O -= 1
+        ws = []
+        for o in range(O):
+            a = o * s[i] - p[i]
+            ws.append((a, [a + j * d[i] for j in range(k[i])],
+                       min(a + k[i], I + p[i])))
+        dims.append(ws)
+    return dims
+
+
+def _windows_of(x, n, dims):
+    import itertools
+    lead = x.shape[:-n]
+    sizes = x.shape[-n:]
+    out_shape = tuple(len(w) for w in dims)
+    for o in itertools.product(*[range(m) for m in out_shape]):
+        cells = [[q for q in dims[i][o[i]][1] if 0 <= q < sizes[i]]
+                 for i in range(n)]
+        yield o, list(itertools.product(*cells)), lead, sizes, out_shape
+
+
+def max_pool_ref(x, n, **kw):
+    dims = pool_windows(x.shape[-n:], **kw)
+    out_shape = x.shape[:-n] + tuple(len(w) for w in dims)
+    val = np.empty(out_shape)
+    idx = np.empty(out_shape, dtype=np.int64)
+    for o, cells, lead, sizes, _ in _windows_of(x, n, dims):
+        for l in np.ndindex(*lead):
+            best, at = -np.inf, np.ravel_multi_index(cells[0], sizes)
+            for c in cells:
+                v = x[l + c]
+                if v > best or np.isnan(v):
+                    best, at = v, np.ravel_multi_index(c, sizes)
+            val[l + o], idx[l + o] = best, at
+    return val, idx
+
+
+def avg_divisor(dims, o, include_pad=True, divisor=None, adaptive=False):
+    if divisor is not None:
+        return divisor
+    total = 1
+    for i, w in enumerate(dims):
+        a, _, b = w[o[i]]
+        total *= (b - a)
+    return total
+
+
+def avg_pool_ref(x, n, include_pad=True, divisor=None, **kw):
+    dims = pool_windows(x.shape[-n:], **kw)
+    out_shape = x.shape[:-n] + tuple(len(w) for w in dims)
+    out = np.empty(out_shape)
+    for o, cells, lead, sizes, _ in _windows_of(x, n, dims):
+        if include_pad or kw.get("adaptive") is not None:
+            div = avg_divisor(dims, o, divisor=divisor)
+        else:
+            div = divisor or len(cells)
+        for l in np.ndindex(*lead):
+            out[l + o] = sum(x[l + c] for c in cells) / div
+    return out
+
+
+def avg_pool_backward_ref(g, x, n, include_pad=True, divisor=None, **kw):
+    dims = pool_windows(x.shape[-n:], **kw)
+    gx = np.zeros(x.shape)
+    for o, cells, lead, sizes, _ in _windows_of(x, n, dims):
+        if include_pad or kw.get("adaptive") is not None:
+            div = avg_divisor(dims, o, divisor=divisor)
+        else:
+            div = divisor or len(cells)
+        for l in np.ndindex(*lead):
+            for c in cells:
+                gx[l + c] += g[l + o] / div
+    return gx
+
+
+def max_pool_backward_ref(g, x, indices, n):
+    gx = np.zeros(x.shape)
+    sizes = x.shape[-n:]
+    for l in np.ndindex(*g.shape):
+        lead = l[:-n]
+        gx[lead + np.unravel_index(int(indices[l]), sizes)] += g[l]
+    return gx
+
+
+def pooling(mode):
+    dt = fdt(mode)
+    R = lambda v: rounded(dt, v)
+    T = lambda s: ttype(s, dt)
+    cases = []
+
+    def pool(name, x, n, op, attrs, kw, kind):
+        if kind == "max":
+            ref = lambda v: max_pool_ref(v, n, **kw)
+        else:
+            ref = lambda v: (avg_pool_ref(v, n, **kw), None)
+        val, idx = ref(f64(x[0]))
+        results = [(val.shape, dt)]
+        if op.endswith("with_indices") or op.startswith("adaptive_max"):
+            results.append((idx.shape, "i64"))
+            cases.append(op_case(name, [x], op, "%a0", attrs, results,
+                                 lambda v: [R(ref(v)[0]), ref(v)[1]]))
+        else:
+            cases.append(op_case(name, [x], op, "%a0", attrs, results,
+                                 lambda v: [R(ref(v)[0])]))
+
+    x = rand((2, 3, 7, 6), dtype=dt)
+    pool("max2d", x, 2, "max_pool2d", "kernel_size = array<i64: 3>, "
+         "padding = array<i64: 1>, stride = array<i64: 2>",
+         dict(kernel=3, stride=2, padding=1), "max")
+    pool("max2d_idx_dilated_ceil", x, 2, "max_pool2d_with_indices",
+         "ceil_mode = true, dilation = array<i64: 2, 1>, kernel_size = "
+         "array<i64: 2, 3>, padding = array<i64: 1, 0>, stride = array<i64: 2>",
+         dict(kernel=[2, 3], stride=2, padding=[1, 0], dilation=[2, 1],
+              ceil=True), "max")
+    pool("max2d_unbatched", rand((3, 5, 5), dtype=dt), 2,
+         "max_pool2d_with_indices", "kernel_size = array<i64: 2>, stride = "
+         "array<i64: 1>", dict(kernel=2, stride=1), "max")
+    # Ties take the first, a NaN wins (the last NaN's index), -inf counts.
+    special = np.array([[[[1, 1, 0, 0], [1, 1, 0, 0],
+                          [np.nan, 2, -np.inf, -np.inf],
+                          [3, np.nan, -np.inf, -np.inf]]]])
+    pool("max2d_ties_nan_inf", as_input(special, dt), 2,
+         "max_pool2d_with_indices", "kernel_size = array<i64: 2>",
+         dict(kernel=2), "max")
+    cases.append(op_case("max2d_int", [randint((1, 2, 5, 5), -9, 9, "i64")],
+                         "max_pool2d", "%a0", "kernel_size = array<i64: 2>",
+                         [((1, 2, 2, 2), "i64")],
+                         lambda v: [max_pool_ref(v, 2, kernel=2)[0]]))
+    pool("max3d", rand((1, 2, 5, 4, 6), dtype=dt), 3, "max_pool3d_with_indices",
+         "kernel_size = array<i64: 2, 2, 3>, padding = array<i64: 1, 0, 1>, "
+         "stride = array<i64: 2>", dict(kernel=[2, 2, 3], stride=2,
+                                        padding=[1, 0, 1]), "max")
+    pool("avg2d", x, 2, "avg_pool2d", "kernel_size = array<i64: 3>, padding = "
+         "array<i64: 1>, stride = array<i64: 2>",
+         dict(kernel=3, stride=2, padding=1), "avg")
+    pool("avg2d_exclude_pad_ceil", x, 2, "avg_pool2d",
+         "ceil_mode = true, count_include_pad = false, kernel_size = "
+         "array<i64: 3, 2>, padding = array<i64: 1>, stride = array<i64: 2>",
+         dict(kernel=[3, 2], stride=2, padding=1, ceil=True,
+              include_pad=False), "avg")
+    pool("avg2d_ceil_include_pad", x, 2, "avg_pool2d",
+         "ceil_mode = true, kernel_size = array<i64: 3>, padding = "
+         "array<i64: 1>, stride = array<i64: 2>",
+         dict(kernel=3, stride=2, padding=1, ceil=True), "avg")
+    pool("avg2d_divisor", x, 2, "avg_pool2d",
+         "divisor_override = 5 : i64, kernel_size = array<i64: 2>, padding = "
+         "array<i64: 1>", dict(kernel=2, padding=1, divisor=5), "avg")
+    pool("avg3d", rand((1, 2, 4, 5, 6), dtype=dt), 3, "avg_pool3d",
+         "kernel_size = array<i64: 2, 3, 2>, padding = array<i64: 0, 1, 1>, "
+         "stride = array<i64: 1, 2, 2>",
+         dict(kernel=[2, 3, 2], stride=[1, 2, 2], padding=[0, 1, 1]), "avg")
+    pool("adaptive_avg2d", x, 2, "adaptive_avg_pool2d",
+         "output_size = array<i64: 3, 4>", dict(adaptive=[3, 4]), "avg")
+    pool("adaptive_avg2d_global", x, 2, "adaptive_avg_pool2d",
+         "output_size = array<i64: 1, 1>", dict(adaptive=[1, 1]), "avg")
+    pool("adaptive_avg2d_upsample", rand((2, 3, 2), dtype=dt), 2,
+         "adaptive_avg_pool2d", "output_size = array<i64: 5, 3>",
+         dict(adaptive=[5, 3]), "avg")
+    pool("adaptive_avg3d", rand((1, 2, 5, 4, 3), dtype=dt), 3,
+         "adaptive_avg_pool3d", "output_size = array<i64: 2, 3, 2>",
+         dict(adaptive=[2, 3, 2]), "avg")
+    pool("adaptive_max3d", rand((1, 2, 5, 4, 3), dtype=dt), 3,
+         "adaptive_max_pool3d", "output_size = array<i64: 2, 3, 2>",
+         dict(adaptive=[2, 3, 2]), "max")
+
+    # Backward ops, against a scatter of each window's gradient.
+    def backward(name, n, op, attrs, xs, kw, kind):
+        x = rand(xs, dtype=dt)
+        if kind == "max":
+            val, idx = max_pool_ref(f64(x[0]), n, **kw)
+        else:
+            val = avg_pool_ref(f64(x[0]), n, **kw)
+        g = rand(val.shape, dtype=dt)
+        if kind == "max":
+            ins = [g, x, (idx, "i64")]
+            ref = lambda g, x, i: [R(max_pool_backward_ref(g, x, i, n))]
+            operands = "%a0, %a1, %a2"
+        else:
+            ins = [g, x]
+            ref = lambda g, x: [R(avg_pool_backward_ref(g, x, n, **kw))]
+            operands = "%a0, %a1"
+        cases.append(op_case(name, ins, op, operands, attrs, [(xs, dt)], ref))
+
+    backward("avg2d_backward", 2, "avg_pool2d_backward",
+             "kernel_size = array<i64: 3>, padding = array<i64: 1>, stride = "
+             "array<i64: 2>", (2, 3, 7, 6), dict(kernel=3, stride=2, padding=1),
+             "avg")
+    backward("avg2d_backward_exclude_ceil", 2, "avg_pool2d_backward",
+             "ceil_mode = true, count_include_pad = false, kernel_size = "
+             "array<i64: 3, 2>, padding = array<i64: 1>, stride = array<i64: 2>",
+             (2, 3, 7, 6), dict(kernel=[3, 2], stride=2, padding=1, ceil=True,
+                                include_pad=False), "avg")
+    backward("avg2d_backward_overlap_divisor", 2, "avg_pool2d_backward",
+             "divisor_override = 3 : i64, kernel_size = array<i64: 3>, "
+             "stride = array<i64: 1>", (1, 2, 5, 6),
+             dict(kernel=3, stride=1, divisor=3), "avg")
+    backward("avg3d_backward", 3, "avg_pool3d_backward",
+             "kernel_size = array<i64: 2, 3, 2>, padding = array<i64: 0, 1, 1>, "
+             "stride = array<i64: 1, 2, 2>", (1, 2, 4, 5, 6),
+             dict(kernel=[2, 3, 2], stride=[1, 2, 2], padding=[0, 1, 1]), "avg")
+    backward("max2d_backward_overlap", 2, "max_pool2d_with_indices_backward",
+             "kernel_size = array<i64: 3>, padding = array<i64: 1>, stride = "
+             "array<i64: 1>", (2, 3, 6, 5), dict(kernel=3, stride=1, padding=1),
+             "max")
+    backward("max2d_backward_dilated_ceil", 2,
+             "max_pool2d_with_indices_backward",
+             "ceil_mode = true, dilation = array<i64: 2, 1>, kernel_size = "
+             "array<i64: 2, 3>, padding = array<i64: 1, 0>, stride = array<i64: 2>",
+             (2, 3, 7, 6), dict(kernel=[2, 3], stride=2, padding=[1, 0],
+                                dilation=[2, 1], ceil=True), "max")
+    backward("max3d_backward", 3, "max_pool3d_with_indices_backward",
+             "kernel_size = array<i64: 2>, stride = array<i64: 1>",
+             (1, 2, 4, 3, 5), dict(kernel=2, stride=1), "max")
+    backward("adaptive_avg2d_backward", 2, "adaptive_avg_pool2d_backward", "",
+             (2, 3, 7, 6), dict(adaptive=[3, 4]), "avg")
+    backward("adaptive_avg2d_backward_upsample", 2,
+             "adaptive_avg_pool2d_backward", "", (2, 3, 2),
+             dict(adaptive=[5, 3]), "avg")
+    backward("adaptive_avg3d_backward", 3, "adaptive_avg_pool3d_backward", "",
+             (1, 2, 5, 4, 3), dict(adaptive=[2, 3, 2]), "avg")
+    backward("adaptive_max3d_backward", 3, "adaptive_max_pool3d_backward", "",
+             (1, 2, 5, 4, 3), dict(adaptive=[3, 2, 2]), "max")
+
+    # Forward indices feed the backward in one program.
+    xs, os_ = (2, 2, 6, 6), (2, 2, 3, 3)
+    x, g = rand(xs, dtype=dt), rand(os_, dtype=dt)
+    attrs = "{kernel_size = array<i64: 3>, padding = array<i64: 1>, stride = array<i64: 2>}"
+    cases.append(Case("max2d_forward_backward", [x, g], [
+        "%%v, %%i = tp.max_pool2d_with_indices %%a0 %s : (%s) -> (%s, %s)"
+        % (attrs, T(xs), T(os_), ttype(os_, "i64")),
+        "%%r0 = tp.max_pool2d_with_indices_backward %%a1, %%a0, %%i %s : (%s, %s, %s) -> %s"
+        % (attrs, T(os_), T(xs), ttype(os_, "i64"), T(xs)),
+    ], [(xs, dt)], lambda x, g: [R(max_pool_backward_ref(
+        g, x, max_pool_ref(x, 2, kernel=3, stride=2, padding=1)[1], 2))]))
+    return cases
+
+
 def RNG_bool(shape):
     m = np.random.default_rng(7).integers(0, 2, size=shape).astype(bool)
     m[:, 0] = True  # every row keeps one key
@@ -1469,6 +1741,7 @@ FAMILIES = {
     "attention": attention,
     "elementwise": elementwise,
     "shape": shape,
+    "pooling": pooling,
     "reductions": reductions,
     "normalization": normalization,
     "losses": losses,

@@ -108,6 +108,11 @@ LogicalResult expectDimsMatch(const RuleContext &op, int64_t a, int64_t b,
 /// Formats a shape as 4x?x8 (or "scalar" for rank 0).
 std::string formatShape(ArrayRef<int64_t> shape);
 
+/// Checks that a backward op's `grad` has the shape `expected` of the
+/// forward's `whose` ("output", "input").
+LogicalResult expectGradShape(const RuleContext &op, Value grad,
+                              ArrayRef<int64_t> expected, StringRef whose);
+
 /// A list of dimensions to reduce: absent means all.
 struct DimList {
   DimList(std::nullopt_t) {}
@@ -280,6 +285,16 @@ LogicalResult inferPoolShape(RuleContext &op, int64_t spatialRank,
                              std::optional<ArrayRef<int64_t>> padding,
                              std::optional<ArrayRef<int64_t>> dilation,
                              bool ceilMode);
+/// A pool backward: grad_output of the pool's output shape (and indices of
+/// it, for max pools); the result has the input's shape.
+LogicalResult inferPoolBackwardShape(RuleContext &op, int64_t spatialRank,
+                                     ArrayRef<int64_t> kernel,
+                                     std::optional<ArrayRef<int64_t>> stride,
+                                     std::optional<ArrayRef<int64_t>> padding,
+                                     std::optional<ArrayRef<int64_t>> dilation,
+                                     bool ceilMode);
+LogicalResult inferAdaptivePoolBackwardShape(RuleContext &op,
+                                             int64_t spatialRank);
 LogicalResult inferUnpoolShape(RuleContext &op, int64_t spatialRank);
 LogicalResult inferAdaptivePoolShape(RuleContext &op, int64_t spatialRank,
                                      ArrayRef<int64_t> outputSize);

@@ -149,31 +149,6 @@ def TP_ReplicationPad3dOp : TP_PadOp<"replication_pad3d",
     "Pad the last three dimensions by replicating the border", 3,
     "%r = tp.replication_pad3d %x {padding = array<i64: 1, 1, 1, 1, 1, 1>} : (tensor<1x1x4x4x4xf32>) -> tensor<1x1x6x6x6xf32>">;
 
-def TP_AvgPool3dOp : TP_SingleResultOp<"avg_pool3d",
-    "3-D average pooling", TP_DtypeRule<"First">,
-    (ins TP_Tensor:$input, DenseI64ArrayAttr:$kernel_size,
-         OptionalAttr<DenseI64ArrayAttr>:$stride,
-         OptionalAttr<DenseI64ArrayAttr>:$padding,
-         DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
-         DefaultValuedAttr<BoolAttr, "true">:$count_include_pad,
-         OptionalAttr<I64Attr>:$divisor_override),
-    "$input",
-    "%r = tp.avg_pool3d %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>",
-    [], "::mlir::tp::inferPoolShape(op, 3, adaptor.getKernelSize(), adaptor.getStride(), "
-        "adaptor.getPadding(), std::nullopt, adaptor.getCeilMode())">;
-
-def TP_MaxPool3dOp : TP_SingleResultOp<"max_pool3d",
-    "3-D max pooling", TP_DtypeRule<"First">,
-    (ins TP_Tensor:$input, DenseI64ArrayAttr:$kernel_size,
-         OptionalAttr<DenseI64ArrayAttr>:$stride,
-         OptionalAttr<DenseI64ArrayAttr>:$padding,
-         OptionalAttr<DenseI64ArrayAttr>:$dilation,
-         DefaultValuedAttr<BoolAttr, "false">:$ceil_mode),
-    "$input",
-    "%r = tp.max_pool3d %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>",
-    [], "::mlir::tp::inferPoolShape(op, 3, adaptor.getKernelSize(), adaptor.getStride(), "
-        "adaptor.getPadding(), adaptor.getDilation(), adaptor.getCeilMode())">;
-
 def TP_MaxUnpool2dOp : TP_SingleResultOp<"max_unpool2d",
     "Partial inverse of max_pool2d from its indices", TP_DtypeRule<"First">,
     (ins TP_Tensor:$input, TP_Tensor:$indices, DenseI64ArrayAttr:$output_size),
@@ -188,11 +163,92 @@ def TP_MaxUnpool3dOp : TP_SingleResultOp<"max_unpool3d",
     "%r = tp.max_unpool3d %x, %i {output_size = array<i64: 4, 4, 4>, padding = array<i64: 0, 0, 0>, stride = array<i64: 2, 2, 2>} : (tensor<1x2x2x2x2xf32>, tensor<1x2x2x2x2xi64>) -> tensor<1x2x4x4x4xf32>",
     [], "::mlir::tp::inferUnpoolShape(op, 3)">;
 
-def TP_AdaptiveAvgPool3dOp : TP_SingleResultOp<"adaptive_avg_pool3d",
-    "3-D average pooling to a fixed output size", TP_DtypeRule<"First">,
-    (ins TP_Tensor:$input, DenseI64ArrayAttr:$output_size), "$input",
-    "%r = tp.adaptive_avg_pool3d %x {output_size = array<i64: 1, 1, 1>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x1x1x1xf32>",
-    [], "::mlir::tp::inferAdaptivePoolShape(op, 3, adaptor.getOutputSize())">;
+//===----------------------------------------------------------------------===//
+// Pooling over the trailing n spatial dimensions of an (N, C, ...) or
+// (C, ...) input, and aten's backward ops of each pool
+//===----------------------------------------------------------------------===//
+
+defvar TP_AvgPoolAttrs = (ins DenseI64ArrayAttr:$kernel_size,
+    OptionalAttr<DenseI64ArrayAttr>:$stride,
+    OptionalAttr<DenseI64ArrayAttr>:$padding,
+    DefaultValuedAttr<BoolAttr, "false">:$ceil_mode,
+    DefaultValuedAttr<BoolAttr, "true">:$count_include_pad,
+    OptionalAttr<I64Attr>:$divisor_override);
+defvar TP_MaxPoolAttrs = (ins DenseI64ArrayAttr:$kernel_size,
+    OptionalAttr<DenseI64ArrayAttr>:$stride,
+    OptionalAttr<DenseI64ArrayAttr>:$padding,
+    OptionalAttr<DenseI64ArrayAttr>:$dilation,
+    DefaultValuedAttr<BoolAttr, "false">:$ceil_mode);
+defvar TP_PoolWindowText =
+    "Windows start at `o * stride - padding`; `kernel_size`, `stride` "
+    "(default: the kernel size), `padding` and `dilation` take one value or "
+    "one per spatial dimension, and `ceil_mode` adds a last partial window "
+    "where it starts inside the input or its left padding, as tensorplay.";
+
+class TP_AvgPoolOp<int n, string example>
+    : TP_SingleResultOp<"avg_pool" # n # "d", n # "-D average pooling",
+        TP_DtypeRule<"First">, !con((ins TP_Tensor:$input), TP_AvgPoolAttrs),
+        "$input", example, [],
+        "::mlir::tp::inferPoolShape(op, " # n # ", " # "adaptor.getKernelSize(), adaptor.getStride(), "
+        "adaptor.getPadding(), std::nullopt, adaptor.getCeilMode())"> {
+  let familyDescription = TP_PoolWindowText # " Each output is its window's "
+      "sum divided by the window's size counting the padding "
+      "(`count_include_pad`, the default) or not, or by `divisor_override`.";
+}
+def TP_AvgPool2dOp : TP_AvgPoolOp<2,
+    "%r = tp.avg_pool2d %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32>">;
+def TP_AvgPool3dOp : TP_AvgPoolOp<3,
+    "%r = tp.avg_pool3d %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>">;
+
+class TP_MaxPoolOp<int n, string example>
+    : TP_SingleResultOp<"max_pool" # n # "d", n # "-D max pooling",
+        TP_DtypeRule<"First">, !con((ins TP_Tensor:$input), TP_MaxPoolAttrs),
+        "$input", example, [],
+        "::mlir::tp::inferPoolShape(op, " # n # ", " # "adaptor.getKernelSize(), adaptor.getStride(), "
+        "adaptor.getPadding(), adaptor.getDilation(), adaptor.getCeilMode())"> {
+  let familyDescription = TP_PoolWindowText # " Each output is its window's "
+      "largest element; a NaN in the window makes it NaN.";
+}
+def TP_MaxPool2dOp : TP_MaxPoolOp<2,
+    "%r = tp.max_pool2d %x {kernel_size = array<i64: 3>, padding = array<i64: 1>, stride = array<i64: 2>} : (tensor<1x2x5x5xf32>) -> tensor<1x2x3x3xf32>">;
+def TP_MaxPool3dOp : TP_MaxPoolOp<3,
+    "%r = tp.max_pool3d %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x2x2x2xf32>">;
+
+class TP_MaxPoolWithIndicesOp<int n, string example>
+    : TP_ComputeOp<"max_pool" # n # "d_with_indices",
+        n # "-D max pooling: returns (output, indices)",
+        TP_DtypeRule<"First", ["Value", "I64"]>,
+        !con((ins TP_Tensor:$input), TP_MaxPoolAttrs), "$input", example,
+        [Pure],
+        "::mlir::tp::inferPoolShape(op, " # n # ", " # "adaptor.getKernelSize(), adaptor.getStride(), "
+        "adaptor.getPadding(), adaptor.getDilation(), adaptor.getCeilMode())"> {
+  let familyDescription = TP_PoolWindowText # " Returns max_pool's output "
+      "and, for each output, the flat index over the spatial dimensions of "
+      "the element it took (the first of equal maxima, the last NaN), which "
+      "max_pool" # n # "d_with_indices_backward and max_unpool take.";
+  let results = (outs TP_Tensor:$output, TP_Tensor:$indices);
+}
+def TP_MaxPool2dWithIndicesOp : TP_MaxPoolWithIndicesOp<2,
+    "%r, %i = tp.max_pool2d_with_indices %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4xf32>) -> (tensor<1x2x2x2xf32>, tensor<1x2x2x2xi64>)">;
+def TP_MaxPool3dWithIndicesOp : TP_MaxPoolWithIndicesOp<3,
+    "%r, %i = tp.max_pool3d_with_indices %x {kernel_size = array<i64: 2>} : (tensor<1x2x4x4x4xf32>) -> (tensor<1x2x2x2x2xf32>, tensor<1x2x2x2x2xi64>)">;
+
+class TP_AdaptiveAvgPoolOp<int n, string example>
+    : TP_SingleResultOp<"adaptive_avg_pool" # n # "d",
+        n # "-D average pooling to a fixed output size",
+        TP_DtypeRule<"First">,
+        (ins TP_Tensor:$input, DenseI64ArrayAttr:$output_size), "$input",
+        example, [],
+        "::mlir::tp::inferAdaptivePoolShape(op, " # n # ", adaptor.getOutputSize())"> {
+  let familyDescription =
+      "Output `o` of a spatial dimension of size `I` averages the input "
+      "from floor(o * I / O) up to ceil((o + 1) * I / O), as tensorplay's "
+      "adaptive pooling.";
+}
+def TP_AdaptiveAvgPool2dOp : TP_AdaptiveAvgPoolOp<2,
+    "%r = tp.adaptive_avg_pool2d %x {output_size = array<i64: 1, 1>} : (tensor<1x2x4x4xf32>) -> tensor<1x2x1x1xf32>">;
+def TP_AdaptiveAvgPool3dOp : TP_AdaptiveAvgPoolOp<3,
+    "%r = tp.adaptive_avg_pool3d %x {output_size = array<i64: 1, 1, 1>} : (tensor<1x2x4x4x4xf32>) -> tensor<1x2x1x1x1xf32>">;
 
 /// Pooling ops that also return the argmax indices.
 class TP_PoolWithIndicesOp<string mnemonic, string summaryText, dag attrs,
@@ -210,6 +266,64 @@ def TP_AdaptiveMaxPool3dOp : TP_PoolWithIndicesOp<"adaptive_max_pool3d",
     "3-D max pooling to a fixed output size: returns (output, indices)",
     (ins DenseI64ArrayAttr:$output_size), 3,
     "%r, %i = tp.adaptive_max_pool3d %x {output_size = array<i64: 1, 1, 1>} : (tensor<1x2x4x4x4xf32>) -> (tensor<1x2x1x1x1xf32>, tensor<1x2x1x1x1xi64>)">;
+
+/// The input gradient of a pool (tp-autodiff's backward of the pools): the
+/// gradient of the output, the forward's input, and for max pools the
+/// forward's indices.
+class TP_PoolBackwardOp<string mnemonic, string summaryText, dag operands,
+                        dag attrs, string format, string example, code rule>
+    : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Same">,
+        !con((ins TP_Tensor:$grad_output, TP_Tensor:$input), operands, attrs),
+        format, example, [], rule> {
+  let familyDescription =
+      "The gradient of a pool's input from the gradient of its output "
+      "(`grad_output`, of the pool's output shape), with the forward's "
+      "attributes: each input element gets the sum, over the windows that "
+      "hold it, of its share of each window's gradient (the window's "
+      "gradient over its divisor for average pools; all of it for the "
+      "element a max pool's `indices` name). The result has the input's "
+      "shape.";
+}
+class TP_AvgPoolBackwardOp<int n, string example>
+    : TP_PoolBackwardOp<"avg_pool" # n # "d_backward",
+        "aten::avg_pool" # n # "d_backward: avg_pool" # n # "d's input gradient",
+        (ins), TP_AvgPoolAttrs, "$grad_output `,` $input", example,
+        "::mlir::tp::inferPoolBackwardShape(op, " # n # ", " # "adaptor.getKernelSize(), adaptor.getStride(), "
+        "adaptor.getPadding(), std::nullopt, adaptor.getCeilMode())">;
+def TP_AvgPool2dBackwardOp : TP_AvgPoolBackwardOp<2,
+    "%r = tp.avg_pool2d_backward %g, %x {kernel_size = array<i64: 2>} : (tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>">;
+def TP_AvgPool3dBackwardOp : TP_AvgPoolBackwardOp<3,
+    "%r = tp.avg_pool3d_backward %g, %x {kernel_size = array<i64: 2>} : (tensor<1x2x2x2x2xf32>, tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x4x4xf32>">;
+
+class TP_MaxPoolBackwardOp<int n, string example>
+    : TP_PoolBackwardOp<"max_pool" # n # "d_with_indices_backward",
+        "aten::max_pool" # n # "d_with_indices_backward: max_pool" # n #
+        "d's input gradient",
+        (ins TP_Tensor:$indices), TP_MaxPoolAttrs,
+        "$grad_output `,` $input `,` $indices", example,
+        "::mlir::tp::inferPoolBackwardShape(op, " # n # ", " # "adaptor.getKernelSize(), adaptor.getStride(), "
+        "adaptor.getPadding(), adaptor.getDilation(), adaptor.getCeilMode())">;
+def TP_MaxPool2dWithIndicesBackwardOp : TP_MaxPoolBackwardOp<2,
+    "%r = tp.max_pool2d_with_indices_backward %g, %x, %i {kernel_size = array<i64: 2>} : (tensor<1x2x2x2xf32>, tensor<1x2x4x4xf32>, tensor<1x2x2x2xi64>) -> tensor<1x2x4x4xf32>">;
+def TP_MaxPool3dWithIndicesBackwardOp : TP_MaxPoolBackwardOp<3,
+    "%r = tp.max_pool3d_with_indices_backward %g, %x, %i {kernel_size = array<i64: 2>} : (tensor<1x2x2x2x2xf32>, tensor<1x2x4x4x4xf32>, tensor<1x2x2x2x2xi64>) -> tensor<1x2x4x4x4xf32>">;
+
+class TP_AdaptiveAvgPoolBackwardOp<int n, string example>
+    : TP_PoolBackwardOp<"adaptive_avg_pool" # n # "d_backward",
+        "aten::_adaptive_avg_pool" # n # "d_backward: adaptive_avg_pool" # n #
+        "d's input gradient (the output size is grad_output's)",
+        (ins), (ins), "$grad_output `,` $input", example,
+        "::mlir::tp::inferAdaptivePoolBackwardShape(op, " # n # ")">;
+def TP_AdaptiveAvgPool2dBackwardOp : TP_AdaptiveAvgPoolBackwardOp<2,
+    "%r = tp.adaptive_avg_pool2d_backward %g, %x : (tensor<1x2x1x1xf32>, tensor<1x2x4x4xf32>) -> tensor<1x2x4x4xf32>">;
+def TP_AdaptiveAvgPool3dBackwardOp : TP_AdaptiveAvgPoolBackwardOp<3,
+    "%r = tp.adaptive_avg_pool3d_backward %g, %x : (tensor<1x2x1x1x1xf32>, tensor<1x2x4x4x4xf32>) -> tensor<1x2x4x4x4xf32>">;
+def TP_AdaptiveMaxPool3dBackwardOp : TP_PoolBackwardOp<
+    "adaptive_max_pool3d_backward",
+    "aten::adaptive_max_pool3d_backward: adaptive_max_pool3d's input gradient",
+    (ins TP_Tensor:$indices), (ins), "$grad_output `,` $input `,` $indices",
+    "%r = tp.adaptive_max_pool3d_backward %g, %x, %i : (tensor<1x2x1x1x1xf32>, tensor<1x2x4x4x4xf32>, tensor<1x2x1x1x1xi64>) -> tensor<1x2x4x4x4xf32>",
+    "::mlir::tp::inferAdaptivePoolBackwardShape(op, 3)">;
 
 class TP_FractionalMaxPoolOp<string mnemonic, int n, string example>
     : TP_ComputeOp<mnemonic,
