@@ -354,6 +354,26 @@ CASES = [
                  ["leaky_relu", "hardswish", "clamp", "mw"]]),
         lambda rng: [np.array([[-4.0, -2.2, -0.6, 0.4], [1.3, 2.5, 3.6, -1.7]]),
                      rng.uniform(-1, 1, (2, 4))]),
+    # The pools: max (the gradient to the element each window took; the
+    # inputs are distinct, so no finite difference crosses a tie), average
+    # (aten's divisors, with and without the padding), adaptive; 2-D and 3-D.
+    Case("pooling", [(1, 2, 5, 6), (1, 1, 4, 3, 5)], [
+        "%mp = tp.max_pool2d %a0 {kernel_size = array<i64: 3>, padding = array<i64: 1>, stride = array<i64: 2>} : (tensor<1x2x5x6xf64>) -> tensor<1x2x3x3xf64>",
+        "%mi, %idx = tp.max_pool2d_with_indices %a0 {ceil_mode = true, dilation = array<i64: 2, 1>, kernel_size = array<i64: 2>, stride = array<i64: 2>} : (tensor<1x2x5x6xf64>) -> (tensor<1x2x2x3xf64>, tensor<1x2x2x3xi64>)",
+        "%ap = tp.avg_pool2d %a0 {ceil_mode = true, count_include_pad = false, kernel_size = array<i64: 3, 2>, padding = array<i64: 1>, stride = array<i64: 2>} : (tensor<1x2x5x6xf64>) -> tensor<1x2x3x4xf64>",
+        "%ai = tp.avg_pool2d %a0 {kernel_size = array<i64: 2>, padding = array<i64: 1>, stride = array<i64: 1>} : (tensor<1x2x5x6xf64>) -> tensor<1x2x6x7xf64>",
+        "%aa = tp.adaptive_avg_pool2d %a0 {output_size = array<i64: 3, 4>} : (tensor<1x2x5x6xf64>) -> tensor<1x2x3x4xf64>",
+        "%m3 = tp.max_pool3d %a1 {kernel_size = array<i64: 2>, stride = array<i64: 1>} : (tensor<1x1x4x3x5xf64>) -> tensor<1x1x3x2x4xf64>",
+        "%a3 = tp.avg_pool3d %a1 {kernel_size = array<i64: 2>, padding = array<i64: 1>} : (tensor<1x1x4x3x5xf64>) -> tensor<1x1x3x2x3xf64>",
+        "%q3 = tp.adaptive_avg_pool3d %a1 {output_size = array<i64: 2, 2, 3>} : (tensor<1x1x4x3x5xf64>) -> tensor<1x1x2x2x3xf64>",
+        "%x3, %i3 = tp.adaptive_max_pool3d %a1 {output_size = array<i64: 3, 2, 2>} : (tensor<1x1x4x3x5xf64>) -> (tensor<1x1x3x2x2xf64>, tensor<1x1x3x2x2xi64>)"] +
+        squares([("mp", (1, 2, 3, 3)), ("mi", (1, 2, 2, 3)),
+                 ("ap", (1, 2, 3, 4)), ("ai", (1, 2, 6, 7)),
+                 ("aa", (1, 2, 3, 4)), ("m3", (1, 1, 3, 2, 4)),
+                 ("a3", (1, 1, 3, 2, 3)), ("q3", (1, 1, 2, 2, 3)),
+                 ("x3", (1, 1, 3, 2, 2))]),
+        lambda rng: [rng.permutation(60).reshape(1, 2, 5, 6) / 30.0 - 1,
+                     rng.permutation(60).reshape(1, 1, 4, 3, 5) / 30.0 - 1]),
     Case("binary_more", [(2, 3), (3,), (2, 3)], [
         "%at = tp.atan2 %a2, %a1 : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
         unary("pow", "a0", (2, 3), "scalar_exponent = 3.0 : f64"),
