@@ -375,6 +375,25 @@ def _pool_attrs(n, kernel_size, stride, padding, dilation=None):
     return attrs
 
 
+def _max_pool_attrs(n, kernel_size, stride, padding, dilation, ceil_mode):
+    attrs = _pool_attrs(n, kernel_size, stride, padding, dilation)
+    if ceil_mode:
+        attrs.append("ceil_mode = true")
+    return ", ".join(attrs)
+
+
+def _avg_pool_attrs(n, kernel_size, stride, padding, ceil_mode,
+                    count_include_pad, divisor_override):
+    attrs = _pool_attrs(n, kernel_size, stride, padding)
+    if ceil_mode:
+        attrs.append("ceil_mode = true")
+    if not count_include_pad:
+        attrs.append("count_include_pad = false")
+    if divisor_override is not None:
+        attrs.append(f"divisor_override = {int(divisor_override)} : i64")
+    return ", ".join(attrs)
+
+
 @handles("max_pool2d", "max_pool3d", "max_pool2d_with_indices",
          "max_pool3d_with_indices")
 def _max_pool(tr, node, x, kernel_size, stride=None, padding=0, dilation=1,
@@ -382,10 +401,8 @@ def _max_pool(tr, node, x, kernel_size, stride=None, padding=0, dilation=1,
     op = canonical_name(node)
     n = int(op[len("max_pool")])
     x = _value(tr, x)
-    attrs = _pool_attrs(n, kernel_size, stride, padding, dilation)
-    if ceil_mode:
-        attrs.append("ceil_mode = true")
-    attrs = ", ".join(attrs)
+    attrs = _max_pool_attrs(n, kernel_size, stride, padding, dilation,
+                            ceil_mode)
     if not (return_indices or op.endswith("_with_indices")):
         shape, elt = _result(node)
         return tr.emit(f"max_pool{n}d", [x], shape, elt, attrs)
@@ -408,14 +425,42 @@ def _avg_pool(tr, node, x, kernel_size, stride=None, padding=0,
     op = canonical_name(node)
     n = int(op[len("avg_pool")])
     shape, elt = _result(node)
-    attrs = _pool_attrs(n, kernel_size, stride, padding)
-    if ceil_mode:
-        attrs.append("ceil_mode = true")
-    if not count_include_pad:
-        attrs.append("count_include_pad = false")
-    if divisor_override is not None:
-        attrs.append(f"divisor_override = {int(divisor_override)} : i64")
-    return tr.emit(op, [_value(tr, x)], shape, elt, ", ".join(attrs))
+    attrs = _avg_pool_attrs(n, kernel_size, stride, padding, ceil_mode,
+                            count_include_pad, divisor_override)
+    return tr.emit(op, [_value(tr, x)], shape, elt, attrs)
+
+
+@handles("max_pool2d_with_indices_backward",
+         "max_pool3d_with_indices_backward")
+def _max_pool_backward(tr, node, grad, x, kernel_size, stride, padding,
+                       dilation, ceil_mode, indices):
+    """tensorplay 1.1's backward graphs: aten's signature."""
+    op = canonical_name(node)
+    n = int(op[len("max_pool")])
+    shape, elt = _result(node)
+    attrs = _max_pool_attrs(n, kernel_size, stride, padding, dilation,
+                            ceil_mode)
+    return tr.emit(op, [_value(tr, grad), _value(tr, x), _value(tr, indices)],
+                   shape, elt, attrs)
+
+
+@handles("avg_pool2d_backward", "avg_pool3d_backward")
+def _avg_pool_backward(tr, node, grad, x, kernel_size, stride, padding,
+                       ceil_mode, count_include_pad, divisor_override):
+    op = canonical_name(node)
+    n = int(op[len("avg_pool")])
+    shape, elt = _result(node)
+    attrs = _avg_pool_attrs(n, kernel_size, stride, padding, ceil_mode,
+                            count_include_pad, divisor_override)
+    return tr.emit(op, [_value(tr, grad), _value(tr, x)], shape, elt, attrs)
+
+
+@handles("adaptive_avg_pool2d_backward", "_adaptive_avg_pool2d_backward",
+         "adaptive_avg_pool3d_backward", "_adaptive_avg_pool3d_backward")
+def _adaptive_avg_pool_backward(tr, node, grad, x):
+    op = canonical_name(node).lstrip("_")
+    shape, elt = _result(node)
+    return tr.emit(op, [_value(tr, grad), _value(tr, x)], shape, elt)
 
 
 @handles("adaptive_avg_pool2d", "adaptive_avg_pool3d")

@@ -41,6 +41,26 @@ class CNN(nn.Module):
         return self.fc(h.flatten(1))
 
 
+class PooledCNN(nn.Module):
+    """Convolutions with the pools CNNs use: a max pool module, an average
+    pool without the padding in its divisor, global adaptive pooling."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.c1 = nn.Conv2d(1, 8, 3, padding=1)
+        self.pool = nn.MaxPool2d(2)
+        self.c2 = nn.Conv2d(8, 16, 3, padding=1)
+        self.fc = nn.Linear(16, classes)
+
+    def forward(self, x):
+        h = self.pool(F.relu(self.c1(x)))
+        h = F.avg_pool2d(F.relu(self.c2(h)), 3, stride=1, padding=1,
+                         count_include_pad=False)
+        h = F.max_pool2d(h, kernel_size=2, stride=1, ceil_mode=True)
+        h = F.adaptive_avg_pool2d(h, (1, 1))
+        return self.fc(h.flatten(1))
+
+
 class EncoderBlock(nn.Module):
     """Multi-head self-attention and a GELU feed-forward, post-norm."""
 
@@ -87,14 +107,15 @@ def inputs(name, batch=8, seed=0):
     if name == "mlp":
         return (tensorplay.randn(batch, 64),
                 tensorplay.randint(0, 10, (batch,)))
-    if name == "cnn":
+    if name in ("cnn", "pooled_cnn"):
         return (tensorplay.randn(batch, 1, 8, 8),)
     return (tensorplay.randn(batch // 4 or 1, 6, 32),)
 
 
 def model(name, seed=0):
     tensorplay.manual_seed(seed)
-    return {"mlp": MLP, "cnn": CNN, "encoder": EncoderBlock}[name]()
+    return {"mlp": MLP, "cnn": CNN, "pooled_cnn": PooledCNN,
+            "encoder": EncoderBlock}[name]()
 
 
 class Masking(nn.Module):

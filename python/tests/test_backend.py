@@ -345,6 +345,34 @@ def test_masks_and_comparisons_compile(autocast):
     assert_close(got, want, 2e-2 if autocast else 1e-5)
 
 
+@pytest.mark.parametrize("autocast", [False, True])
+def test_pools_compile(autocast):
+    model = models.model("pooled_cnn")
+    (x,) = models.inputs("pooled_cnn")
+    captured = {}
+
+    def probe(gm, example_inputs, **kwargs):
+        captured["program"] = tensorplay_mlir.translate.translate(
+            gm, example_inputs)
+        return backend_module.backend(gm, example_inputs, **kwargs)
+    model = inference_only(model)
+    compiled = tensorplay.compile(model, backend=probe,
+                                  options={"fallback": False})
+    with tensorplay.no_grad(), tensorplay.autocast("cpu", enabled=autocast):
+        got = compiled(x)
+    with tensorplay.no_grad():
+        # tensorplay has no bf16 max_pool2d kernel ("not implemented for
+        # 'BFloat16'"): the bf16 result is measured against f32 eager.
+        want = model(x)
+    text = captured["program"].text
+    for op in ("tp.max_pool2d ", "tp.avg_pool2d ", "tp.adaptive_avg_pool2d "):
+        assert op in text, op
+    assert "count_include_pad = false" in text
+    assert "ceil_mode = true" in text
+    assert got.dtype == (tensorplay.bfloat16 if autocast else want.dtype)
+    assert_close(got, want, 3e-2 if autocast else 1e-5)
+
+
 def test_keyword_arguments_bind_to_the_graph_inputs():
     model = inference_only(models.model("mlp"))
     x, labels = models.inputs("mlp")

@@ -9,22 +9,35 @@ import pytest
 import tensorplay
 
 import models
-from test_backend import array, assert_close, compile_recording, flat
+from test_backend import AOT, array, assert_close, compile_recording, flat
 
 
 def grads(model):
     return {n: p.grad for n, p in model.named_parameters()}
 
 
-@pytest.mark.parametrize("name", ["mlp", "cnn", "encoder"])
+@pytest.mark.parametrize("name", ["mlp", "cnn", "pooled_cnn", "encoder"])
 @pytest.mark.parametrize("autocast", [False, True])
 def test_gradients_match_eager(name, autocast):
     model = models.model(name)
     eager = copy.deepcopy(model)
     args = models.inputs(name)
-    compiled = tensorplay.compile(model, backend="mlir")
+    # No fallback: the gradients must come from the compiled backward.
+    compiled = tensorplay.compile(model, backend="mlir",
+                                  options={"fallback": False})
+    if AOT and autocast and name == "pooled_cnn":
+        # tensorplay 1.1's AOT autograd traces the forward with the eager
+        # kernels, and tensorplay has no bf16 max_pool2d: the frontend
+        # fails before the backend sees a graph.
+        with tensorplay.autocast("cpu"), pytest.raises(
+                NotImplementedError, match="not implemented for 'BFloat16'"):
+            compiled(*args)
+        return
     with tensorplay.autocast("cpu", enabled=autocast):
         out = flat(compiled(*args))
+    # tensorplay has no bf16 max_pool2d kernel: the pooled CNN's eager
+    # reference runs in f32.
+    with tensorplay.autocast("cpu", enabled=autocast and name != "pooled_cnn"):
         want = flat(eager(*args))
     # The MLP's last output is its loss; the others get a fixed random
     # projection (a mean of squares would be constant after layer_norm).
