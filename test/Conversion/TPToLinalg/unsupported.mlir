@@ -25,3 +25,69 @@ func.func @complex_exp(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
   %r = tp.exp %x : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
   return %r : tensor<4xcomplex<f32>>
 }
+
+
+// -----
+
+// The new everyday ops and the pools refuse what they do not lower.
+func.func @int_leaky_relu(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'tp.leaky_relu' op has no CPU lowering for integer tensors}}
+  %r = tp.leaky_relu %x : (tensor<4xi32>) -> tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+func.func @int_hardswish(%x: tensor<4xi64>) -> tensor<4xi64> {
+  // expected-error @+1 {{'tp.hardswish' op has no CPU lowering for integer tensors}}
+  %r = tp.hardswish %x : (tensor<4xi64>) -> tensor<4xi64>
+  return %r : tensor<4xi64>
+}
+
+// -----
+
+func.func @int_avg_pool(%x: tensor<1x1x4x4xi64>) -> tensor<1x1x2x2xi64> {
+  // expected-error @+1 {{'tp.avg_pool2d' op has no CPU lowering for integer tensors (cast the input to a floating type first)}}
+  %r = tp.avg_pool2d %x {kernel_size = array<i64: 2>} : (tensor<1x1x4x4xi64>) -> tensor<1x1x2x2xi64>
+  return %r : tensor<1x1x2x2xi64>
+}
+
+// -----
+
+func.func @bool_max_pool(%x: tensor<1x1x4x4xi1>) -> tensor<1x1x2x2xi1> {
+  // expected-error @+1 {{'tp.max_pool2d' op has no CPU lowering for 'i1' tensors}}
+  %r = tp.max_pool2d %x {kernel_size = array<i64: 2>} : (tensor<1x1x4x4xi1>) -> tensor<1x1x2x2xi1>
+  return %r : tensor<1x1x2x2xi1>
+}
+
+// -----
+
+func.func @complex_adaptive(%x: tensor<1x1x4x4xcomplex<f32>>) -> tensor<1x1x1x1xcomplex<f32>> {
+  // expected-error @+1 {{'tp.adaptive_avg_pool2d' op has no CPU lowering for 'complex<f32>' tensors}}
+  %r = tp.adaptive_avg_pool2d %x {output_size = array<i64: 1, 1>} : (tensor<1x1x4x4xcomplex<f32>>) -> tensor<1x1x1x1xcomplex<f32>>
+  return %r : tensor<1x1x1x1xcomplex<f32>>
+}
+
+// -----
+
+func.func @int_pool_backward(%g: tensor<1x1x2x2xi64>, %x: tensor<1x1x4x4xi64>) -> tensor<1x1x4x4xi64> {
+  // expected-error @+1 {{'tp.avg_pool2d_backward' op needs a floating grad_output, got 'i64'}}
+  %r = tp.avg_pool2d_backward %g, %x {kernel_size = array<i64: 2>} : (tensor<1x1x2x2xi64>, tensor<1x1x4x4xi64>) -> tensor<1x1x4x4xi64>
+  return %r : tensor<1x1x4x4xi64>
+}
+
+// -----
+
+func.func @complex_masked_fill(%x: tensor<4xcomplex<f32>>, %m: tensor<4xi1>) -> tensor<4xcomplex<f32>> {
+  // expected-error @+1 {{'tp.masked_fill' op has no CPU lowering for complex tensors}}
+  %r = tp.masked_fill %x, %m {value = 1.0 : f64} : (tensor<4xcomplex<f32>>, tensor<4xi1>) -> tensor<4xcomplex<f32>>
+  return %r : tensor<4xcomplex<f32>>
+}
+
+// -----
+
+func.func @complex_lt(%x: tensor<4xcomplex<f32>>) -> tensor<4xi1> {
+  // expected-error @+1 {{'tp.lt' op has no CPU lowering for complex tensors}}
+  %r = tp.lt %x, %x : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xi1>
+  return %r : tensor<4xi1>
+}
