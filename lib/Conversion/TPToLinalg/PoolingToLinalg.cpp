@@ -10,11 +10,13 @@
 // divide the window sums by aten's divisor in an elementwise generic that
 // fuses into the sum's consumer.
 //
-// The backward ops gather too, from each input position: over the kernel
-// offsets (or, adaptive, over the windows that can hold it), the gradient
-// of each window holding the position, divided by its divisor (avg) or
-// where the window's index names the position (max). No scatter, no
-// atomics: every input element is written once.
+// The average pools' backward ops gather too, from each input position:
+// over the windows that can hold it (at most (K - 1) * dilation / stride +
+// 1 per dimension, or, adaptive, the windows overlapping it), the window's
+// gradient over its divisor; every input element is written once. The max
+// pools' backward is aten's scatter: one update per output element, at
+// the index the forward chose, in a loop over the outputs (an input
+// position gathers from up to K^n windows where a scatter does one update).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +26,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
 
@@ -99,8 +102,8 @@ struct Windows {
   /// The most windows that hold one input position along `d` (the
   /// reduction extent of the backward gather).
   int64_t windowsPerPosition(int64_t d) const {
-    if (!adaptive)
-      return kernel[d];
+    if (!adaptive) // windows o with o * s <= p + pad < o * s + span
+      return std::min(kernel[d], (kernel[d] - 1) * dilation[d] / stride[d] + 1);
     int64_t most = 0;
     for (int64_t i = 0; i < in[d]; ++i)
       most = std::max(most, end(i, out[d], in[d]) - start(i, out[d], in[d]));
@@ -387,16 +390,21 @@ Value buildPoolBackward(
             o = m.add(first, j);
             valid = m.both(valid, m.cmp(arith::CmpIPredicate::slt, o, last));
           } else {
-            // Offset j of window o holds p when o * s - pad + j * dil == p.
-            Value t =
-                m.sub(m.add(p, m.c(w.padding[d])), m.mul(j, w.dilation[d]));
-            o = m.div(t, w.stride[d]);
-            valid = m.both(valid, m.cmp(arith::CmpIPredicate::sge, t, m.c(0)));
-            if (w.stride[d] != 1)
-              valid = m.both(valid, m.cmp(arith::CmpIPredicate::eq,
-                                          m.rem(t, w.stride[d]), m.c(0)));
+            // Window o holds p when p + pad - o * s is a kernel offset
+            // k * dil (k < K): the candidates count down from the last
+            // window starting at or before p.
+            Value t = m.add(p, m.c(w.padding[d]));
+            o = m.sub(m.div(t, w.stride[d]), j);
+            Value k = m.sub(t, m.mul(o, w.stride[d]));
+            valid = m.both(valid, m.cmp(arith::CmpIPredicate::sge, o, m.c(0)));
             valid = m.both(valid,
                            m.cmp(arith::CmpIPredicate::slt, o, m.c(w.out[d])));
+            valid =
+                m.both(valid, m.cmp(arith::CmpIPredicate::sle, k,
+                                    m.c((w.kernel[d] - 1) * w.dilation[d])));
+            if (w.dilation[d] != 1)
+              valid = m.both(valid, m.cmp(arith::CmpIPredicate::eq,
+                                          m.rem(k, w.dilation[d]), m.c(0)));
           }
           window.push_back(m.clampInto(o, w.out[d]));
         }
@@ -425,27 +433,54 @@ Value buildAvgPoolBackward(OpBuilder &b, Location loc, Value grad,
       });
 }
 
-/// The gradient of a max pool's input from the forward's indices.
+/// The gradient of a max pool's input from the forward's indices: aten's
+/// scatter, one update per output element (in output order, as aten adds),
+/// over the flattened (leading, spatial) planes. An index outside the plane
+/// (not one a pool produced) is clamped into it.
 Value buildMaxPoolBackward(OpBuilder &b, Location loc, Value grad,
                            Value indices, ArrayRef<int64_t> inputShape,
-                           const Windows &w) {
+                           int64_t n) {
   Type elem = elementTypeOf(grad);
   Type accType = computeTypeFor(elem);
-  return buildPoolBackward(
-      b, loc, inputShape, elem, w,
-      [&](IndexMath &m, ArrayRef<Value> window, Value flat) -> Value {
-        Value g = convertScalar(
-            m.b, m.loc, tensor::ExtractOp::create(m.b, m.loc, grad, window),
-            accType);
-        Value chosen = convertScalar(
-            m.b, m.loc, tensor::ExtractOp::create(m.b, m.loc, indices, window),
-            m.b.getI64Type());
-        Value here = arith::CmpIOp::create(
-            m.b, m.loc, arith::CmpIPredicate::eq, chosen,
-            arith::IndexCastOp::create(m.b, m.loc, m.b.getI64Type(), flat));
-        return arith::SelectOp::create(
-            m.b, m.loc, here, g, scalarConstant(m.b, m.loc, accType, 0.0));
-      });
+  int64_t planes = numElements(inputShape.drop_back(n));
+  int64_t inPlane = numElements(inputShape.take_back(n));
+  int64_t outPlane = numElements(shapeOf(grad).take_back(n));
+  Value g = reshapeTo(b, loc, grad, {planes * outPlane});
+  Value idx = reshapeTo(b, loc, indices, {planes * outPlane});
+  Value zeros = filledTensor(b, loc, {planes, inPlane}, accType, 0.0);
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v);
+  };
+  Type i64 = b.getI64Type();
+  Value sum =
+      scf::ForOp::create(
+          b, loc, index(0), index(planes * outPlane), index(1),
+          ValueRange{zeros},
+          [&](OpBuilder &nb, Location l, Value i, ValueRange iter) {
+            IndexMath m{nb, l};
+            Value plane = m.div(i, outPlane);
+            Value at = convertScalar(
+                nb, l, tensor::ExtractOp::create(nb, l, idx, i), i64);
+            at = arith::MinSIOp::create(
+                nb, l,
+                arith::MaxSIOp::create(nb, l, at,
+                                       scalarConstant(nb, l, i64, 0)),
+                scalarConstant(nb, l, i64, inPlane - 1));
+            Value cell =
+                arith::IndexCastOp::create(nb, l, nb.getIndexType(), at);
+            Value v = convertScalar(
+                nb, l, tensor::ExtractOp::create(nb, l, g, i), accType);
+            Value cur = tensor::ExtractOp::create(nb, l, iter[0],
+                                                  ValueRange{plane, cell});
+            Value next = arith::AddFOp::create(nb, l, cur, v);
+            scf::YieldOp::create(
+                nb, l,
+                tensor::InsertOp::create(nb, l, next, iter[0],
+                                         ValueRange{plane, cell})
+                    .getResult());
+          })
+          .getResult(0);
+  return convertTensor(b, loc, reshapeTo(b, loc, sum, inputShape), elem);
 }
 
 /// Refuses what the pool lowerings do not take: complex inputs, and
@@ -574,12 +609,9 @@ struct MaxPoolBackwardLowering : public OpConversionPattern<OpTy> {
     Value grad = adaptor.getGradOutput(), input = adaptor.getInput();
     if (failed(checkPoolGrad(op, grad)))
       return failure();
-    Windows w = Windows::regular(spatial(input, N), spatial(grad, N),
-                                 op.getKernelSize(), op.getStride(),
-                                 op.getPadding(), op.getDilation());
     rewriter.replaceOp(op, buildMaxPoolBackward(rewriter, op.getLoc(), grad,
                                                 adaptor.getIndices(),
-                                                shapeOf(input), w));
+                                                shapeOf(input), N));
     return success();
   }
 };
@@ -599,7 +631,7 @@ struct AdaptivePoolBackwardLowering : public OpConversionPattern<OpTy> {
     if (op->getNumOperands() == 3)
       result =
           buildMaxPoolBackward(rewriter, op.getLoc(), grad,
-                               adaptor.getOperands()[2], shapeOf(input), w);
+                               adaptor.getOperands()[2], shapeOf(input), N);
     else
       result =
           buildAvgPoolBackward(rewriter, op.getLoc(), grad, shapeOf(input), w,
