@@ -89,9 +89,9 @@ struct Rule {
   Value constant(ArrayRef<int64_t> shape, Type element,
                  ArrayRef<double> values);
   /// The entries of `v` at `indices` along `dim`, in that order (a gather
-  /// of rows by tp.embedding: the dialect has no slice op).
+  /// of rows by tp.embedding).
   Value gatherAlong(Value v, int64_t dim, ArrayRef<int64_t> indices);
-  /// The `size` entries of `v` from `start` along `dim`.
+  /// The `size` entries of `v` from `start` along `dim` (tp.slice).
   Value sliceAlong(Value v, int64_t dim, int64_t start, int64_t size);
   /// The adjoint of a gather along `dim`: the result has `size` entries
   /// along `dim`, entry j the sum of the entries i of `g` with

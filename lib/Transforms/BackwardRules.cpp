@@ -258,10 +258,11 @@ Value Rule::gatherAlong(Value v, int64_t dim, ArrayRef<int64_t> indices) {
 Value Rule::sliceAlong(Value v, int64_t dim, int64_t start, int64_t size) {
   if (!v || (start == 0 && shapeOf(v)[dim] == size))
     return v;
-  SmallVector<int64_t> indices;
-  for (int64_t i = 0; i < size; ++i)
-    indices.push_back(start + i);
-  return gatherAlong(v, dim, indices);
+  OpBuilder &builder = b.builder;
+  return make("tp.slice", v,
+              {attr("dim", builder.getI64IntegerAttr(dim)),
+               attr("start", builder.getI64IntegerAttr(start)),
+               attr("end", builder.getI64IntegerAttr(start + size))});
 }
 
 Value Rule::scatterAlong(Value g, int64_t dim, ArrayRef<int64_t> target,

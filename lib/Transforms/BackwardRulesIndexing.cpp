@@ -2,7 +2,8 @@
 //
 // The backward of the ops that move elements by position:
 //
-//   cat / stack: each input gets its slice of the gradient (a row gather);
+//   cat / stack: each input gets its slice of the gradient (tp.slice);
+//   slice: tp.slice_backward (the gradient in zeros);
 //   embedding: tp.embedding_dense_backward, a scatter-add of g's rows into
 //     the weight's (rows of padding_idx get nothing; scale_grad_by_freq
 //     divides by each index's count);
@@ -40,7 +41,7 @@ LogicalResult stackRule(Rule &r, StackOp stack) {
   for (auto [i, input] : llvm::enumerate(stack.getTensors()))
     if (r.active(input))
       r.give(input,
-             r.reshape(r.gatherAlong(r.grad, dim, {static_cast<int64_t>(i)}),
+             r.reshape(r.sliceAlong(r.grad, dim, static_cast<int64_t>(i), 1),
                        shapeOf(input)));
   return success();
 }
@@ -87,6 +88,21 @@ LogicalResult padRule(Rule &r, ArrayRef<int64_t> padding, bool reflect) {
   return success();
 }
 
+/// slice: aten's slice_backward (the gradient in zeros of the input's
+/// shape).
+LogicalResult sliceRule(Rule &r, SliceOp slice) {
+  Value x = slice.getInput();
+  if (!r.active(x))
+    return success();
+  SmallVector<NamedAttribute> attrs = {
+      r.attr("input_sizes", r.b.builder.getDenseI64ArrayAttr(shapeOf(x)))};
+  for (NamedAttribute a : slice->getAttrs())
+    if (!a.getName().getValue().contains('.'))
+      attrs.push_back(a);
+  r.give(x, r.make("tp.slice_backward", r.grad, attrs));
+  return success();
+}
+
 LogicalResult traceRule(Rule &r, TraceOp trace) {
   Value x = trace.getInput();
   ArrayRef<int64_t> shape = shapeOf(x);
@@ -115,5 +131,7 @@ std::optional<LogicalResult> mlir::tp::applyIndexingRule(Rule &r) {
                    /*reflect=*/false);
   if (auto trace = dyn_cast<TraceOp>(op))
     return traceRule(r, trace);
+  if (auto slice = dyn_cast<SliceOp>(op))
+    return sliceRule(r, slice);
   return std::nullopt;
 }

@@ -306,6 +306,59 @@ LogicalResult mlir::tp::inferEmbeddingDenseBackwardShape(RuleContext &op) {
   return op.setResultShape(0, {rows, g[rank]});
 }
 
+SliceRange mlir::tp::sliceRange(int64_t size, std::optional<int64_t> start,
+                                std::optional<int64_t> end, int64_t step) {
+  auto clampIndex = [&](std::optional<int64_t> v, int64_t dflt) {
+    if (!v)
+      return dflt;
+    int64_t i = *v < 0 ? (*v < -size ? 0 : *v + size) : *v;
+    return std::min(i, size);
+  };
+  int64_t lo = clampIndex(start, 0), hi = clampIndex(end, size);
+  int64_t length = hi > lo ? (hi - lo - 1) / step + 1 : 0;
+  return {lo, length};
+}
+
+LogicalResult mlir::tp::inferSliceShape(RuleContext &op, bool backward) {
+  Value v = op.getOperand(0);
+  SmallVector<int64_t> shape;
+  if (backward) {
+    ArrayRef<int64_t> sizes =
+        op.getAttrOfType<DenseI64ArrayAttr>("input_sizes");
+    if (sizes.size() != static_cast<size_t>(rankOf(v)))
+      return op.emitOpError("input_sizes must have grad_output's rank (")
+             << rankOf(v) << "), got " << sizes.size() << " values";
+    if (llvm::any_of(sizes, [](int64_t s) { return s < 0; }))
+      return op.emitOpError("input_sizes must not be negative");
+    shape.assign(sizes.begin(), sizes.end());
+  } else {
+    shape.assign(shapeOf(v).begin(), shapeOf(v).end());
+  }
+  if (shape.empty())
+    return op.emitOpError("cannot slice a 0-d tensor");
+  FailureOr<int64_t> dim = normalizeDim(
+      op, op.getAttrOfType<IntegerAttr>("dim").getInt(), shape.size());
+  if (failed(dim))
+    return failure();
+  int64_t step = op.getAttrOfType<IntegerAttr>("step").getInt();
+  if (step <= 0)
+    return op.emitOpError("slice step must be positive, got ") << step;
+  auto optionalInt = [&](StringRef name) -> std::optional<int64_t> {
+    if (auto a = op.getAttrOfType<IntegerAttr>(name))
+      return a.getInt();
+    return std::nullopt;
+  };
+  SmallVector<int64_t> sliced(shape);
+  int64_t &d = sliced[*dim];
+  if (!isDyn(d))
+    d = sliceRange(d, optionalInt("start"), optionalInt("end"), step).length;
+  if (!backward)
+    return op.setResultShape(0, sliced);
+  if (failed(expectGradShape(op, v, sliced, "slice")))
+    return failure();
+  return op.setResultShape(0, shape);
+}
+
 LogicalResult mlir::tp::inferPadShape(RuleContext &op, int64_t n) {
   Value input = op.getOperand(0);
   ArrayRef<int64_t> padding = op.getAttrOfType<DenseI64ArrayAttr>("padding");

@@ -9,8 +9,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Conversion/Utils/LoweringUtils.h"
 #include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
+#include "tensorplay/Conversion/Utils/LoweringUtils.h"
+#include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -281,6 +282,51 @@ struct EmbeddingDenseBackwardLowering
   }
 };
 
+/// slice: a strided tensor.extract_slice (a view after bufferization);
+/// slice_backward: the gradient inserted into zeros.
+template <typename OpTy>
+struct SliceLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+  static constexpr bool backward = std::is_same_v<OpTy, SliceBackwardOp>;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value source = adaptor.getOperands()[0];
+    auto resultType = cast<RankedTensorType>(op.getType());
+    ArrayRef<int64_t> full = backward ? resultType.getShape() : shapeOf(source);
+    ArrayRef<int64_t> part = backward ? shapeOf(source) : resultType.getShape();
+    int64_t rank = full.size();
+    int64_t dim = normalizeDim(static_cast<int64_t>(op.getDim()), rank);
+    int64_t step = op.getStep();
+    auto optional = [](IntegerAttr a) -> std::optional<int64_t> {
+      return a ? std::optional<int64_t>(a.getInt()) : std::nullopt;
+    };
+    SliceRange range = sliceRange(full[dim], optional(op.getStartAttr()),
+                                  optional(op.getEndAttr()), step);
+    SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
+    SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
+    for (int64_t size : part)
+      sizes.push_back(rewriter.getIndexAttr(size));
+    offsets[dim] = rewriter.getIndexAttr(range.start);
+    strides[dim] = rewriter.getIndexAttr(step);
+    if constexpr (!backward) {
+      rewriter.replaceOpWithNewOp<tensor::ExtractSliceOp>(
+          op, resultType, source, offsets, sizes, strides);
+    } else {
+      Type elem = resultType.getElementType();
+      if (!isa<FloatType, IntegerType>(elem))
+        return emitUnsupported(op, "has no CPU lowering for ")
+               << elem << " tensors";
+      Value zeros = filledTensor(rewriter, loc, full, elem, 0.0);
+      rewriter.replaceOpWithNewOp<tensor::InsertSliceOp>(
+          op, source, zeros, offsets, sizes, strides);
+    }
+    return success();
+  }
+};
+
 /// reflection / replication padding of the last N dimensions.
 template <typename OpTy, bool Reflect, int N>
 struct PadOpLowering : public OpConversionPattern<OpTy> {
@@ -354,6 +400,7 @@ void mlir::tp::populateShapeToLinalgPatterns(RewritePatternSet &patterns) {
   patterns.add<TransposeOpLowering, PermuteOpLowering, ExpandOpLowering,
                JoinOpLowering<CatOp, false>, JoinOpLowering<StackOp, true>,
                EmbeddingOpLowering, EmbeddingDenseBackwardLowering,
+               SliceLowering<SliceOp>, SliceLowering<SliceBackwardOp>,
                PadOpLowering<ReflectionPad1dOp, true, 1>,
                PadOpLowering<ReflectionPad2dOp, true, 2>,
                PadOpLowering<ReplicationPad1dOp, false, 1>,

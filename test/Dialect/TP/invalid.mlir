@@ -2916,3 +2916,59 @@ func.func @adaptive_backward_empty(%g: tensor<1x2x0x1xf32>, %x: tensor<1x2x4x4xf
   return
 }
 
+
+// -----
+
+func.func @slice_step(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tp.slice' op slice step must be positive, got 0}}
+  %r = tp.slice %x {step = 0 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_scalar(%x: tensor<f32>) {
+  // expected-error @+1 {{'tp.slice' op cannot slice a 0-d tensor}}
+  %r = tp.slice %x : (tensor<f32>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @slice_length(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tp.slice' op result #0 has shape 4x8 but the operands imply 4x3}}
+  %r = tp.slice %x {dim = -1 : i64, start = -3 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_dim(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{'tp.slice' op dim 2 is out of range}}
+  %r = tp.slice %x {dim = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_backward_rank(%g: tensor<4x5xf32>) {
+  // expected-error @+1 {{'tp.slice_backward' op input_sizes must have grad_output's rank (2), got 1 values}}
+  %r = tp.slice_backward %g {input_sizes = array<i64: 8>} : (tensor<4x5xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
+func.func @slice_backward_negative(%g: tensor<4x5xf32>) {
+  // expected-error @+1 {{'tp.slice_backward' op input_sizes must not be negative}}
+  %r = tp.slice_backward %g {input_sizes = array<i64: 4, -1>} : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  return
+}
+
+// -----
+
+func.func @slice_backward_grad(%g: tensor<4x5xf32>) {
+  // expected-error @+1 {{'tp.slice_backward' op grad_output dim 1 must equal the slice's (5 vs 3)}}
+  %r = tp.slice_backward %g {dim = 1 : i64, start = 5 : i64, input_sizes = array<i64: 4, 8>} : (tensor<4x5xf32>) -> tensor<4x8xf32>
+  return
+}

@@ -1760,3 +1760,19 @@ func.func @adaptive_max_pool3d_backward(%g: tensor<1x2x1x1x1xf32>, %x: tensor<1x
   %r = tp.adaptive_max_pool3d_backward %g, %x, %i : (tensor<1x2x1x1x1xf32>, tensor<1x2x4x4x4xf32>, tensor<1x2x1x1x1xi64>) -> tensor<1x2x4x4x4xf32>
   return
 }
+
+// CHECK-LABEL: func.func @slice(
+// CHECK-NEXT: %{{.*}} = tp.slice %{{.*}} {dim = 1 : i64, end = -1 : i64, start = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x5xf32>
+// CHECK-NEXT: %{{.*}} = tp.slice %{{.*}} {step = 3 : i64} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+func.func @slice(%x: tensor<4x8xf32>) {
+  %r = tp.slice %x {dim = 1 : i64, end = -1 : i64, start = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x5xf32>
+  %s = tp.slice %x {step = 3 : i64} : (tensor<4x8xf32>) -> tensor<2x8xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @slice_backward(
+// CHECK-NEXT: %{{.*}} = tp.slice_backward %{{.*}} {dim = 1 : i64, end = -1 : i64, input_sizes = array<i64: 4, 8>, start = 2 : i64} : (tensor<4x5xf32>) -> tensor<4x8xf32>
+func.func @slice_backward(%g: tensor<4x5xf32>) {
+  %r = tp.slice_backward %g {dim = 1 : i64, end = -1 : i64, input_sizes = array<i64: 4, 8>, start = 2 : i64} : (tensor<4x5xf32>) -> tensor<4x8xf32>
+  return
+}

@@ -1,6 +1,6 @@
 // More of tp-autodiff's rules in IR: the masks of the extrema (built with
 // threshold_backward, as the dialect has no comparisons), embedding's
-// embedding_dense_backward, the row gathers of cat, the
+// embedding_dense_backward, the slices of cat, the
 // convolution_backward of conv_transpose, the exclusive products of
 // prod; and, under cuda:fp16, the dtypes they run in.
 // RUN: tp-opt %s --tp-autodiff | FileCheck %s
@@ -39,16 +39,11 @@ func.func @embedding_loss(%w: tensor<6x4xf32>, %i: tensor<2x3xi64>) -> tensor<f3
   return %l : tensor<f32>
 }
 
-// cat: each input gets its columns of the gradient, gathered as rows.
+// cat: each input gets its columns of the gradient (tp.slice).
 // CHECK-LABEL: func.func @cat_loss_grad(
 // CHECK: %[[G:.*]] = tp.add
-// CHECK: %[[GT:.*]] = tp.permute %[[G]] {dims = array<i64: 1, 0>} : (tensor<2x5xf32>) -> tensor<5x2xf32>
-// CHECK: %[[I0:.*]] = tp.constant dense<[0, 1, 2]> : tensor<3xi64>
-// CHECK: %[[R0:.*]] = tp.embedding %[[GT]], %[[I0]] : (tensor<5x2xf32>, tensor<3xi64>) -> tensor<3x2xf32>
-// CHECK: %[[DA:.*]] = tp.permute %[[R0]] {dims = array<i64: 1, 0>} : (tensor<3x2xf32>) -> tensor<2x3xf32>
-// CHECK: %[[I1:.*]] = tp.constant dense<[3, 4]> : tensor<2xi64>
-// CHECK: %[[R1:.*]] = tp.embedding %{{.*}}, %[[I1]] : (tensor<5x2xf32>, tensor<2xi64>) -> tensor<2x2xf32>
-// CHECK: %[[DB:.*]] = tp.permute %[[R1]]
+// CHECK: %[[DA:.*]] = tp.slice %[[G]] {dim = 1 : i64, end = 3 : i64, start = 0 : i64} : (tensor<2x5xf32>) -> tensor<2x3xf32>
+// CHECK: %[[DB:.*]] = tp.slice %[[G]] {dim = 1 : i64, end = 5 : i64, start = 3 : i64} : (tensor<2x5xf32>) -> tensor<2x2xf32>
 // CHECK: return %{{.*}}, %[[DA]], %[[DB]]
 func.func @cat_loss(%a: tensor<2x3xf32>, %b: tensor<2x2xf32>) -> tensor<f32> {
   %c = tp.cat [%a, %b] {dim = 1 : i64} : (tensor<2x3xf32>, tensor<2x2xf32>) -> tensor<2x5xf32>
@@ -103,8 +98,8 @@ func.func @smooth_l1_loss(%x: tensor<4x8xf32>, %w: tensor<8x8xf32>, %t: tensor<4
 // reversed rows, reversed back), exact where x has zeros.
 // CHECK-LABEL: func.func @prod_loss_grad(
 // CHECK: %[[ONES:.*]] = tp.constant dense<1.000000e+00> : tensor<3x1xf32>
-// CHECK: %[[FIRST:.*]] = tp.constant dense<[0, 1, 2]> : tensor<3xi64>
-// CHECK: %[[L:.*]] = tp.cat [%[[ONES]], %{{.*}}] {dim = 1 : i64} : (tensor<3x1xf32>, tensor<3x3xf32>) -> tensor<3x4xf32>
+// CHECK: %[[FIRST:.*]] = tp.slice %arg0 {dim = 1 : i64, end = 3 : i64, start = 0 : i64} : (tensor<3x4xf32>) -> tensor<3x3xf32>
+// CHECK: %[[L:.*]] = tp.cat [%[[ONES]], %[[FIRST]]] {dim = 1 : i64} : (tensor<3x1xf32>, tensor<3x3xf32>) -> tensor<3x4xf32>
 // CHECK: %[[BEFORE:.*]] = tp.cumprod %[[L]] {dim = 1 : i64}
 // CHECK: %[[REV:.*]] = tp.constant dense<[3, 2, 1, 0]> : tensor<4xi64>
 // CHECK: %[[ONES2:.*]] = tp.constant dense<1.000000e+00> : tensor<3x1xf32>

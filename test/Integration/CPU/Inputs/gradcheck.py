@@ -374,6 +374,15 @@ CASES = [
                  ("x3", (1, 1, 3, 2, 2))]),
         lambda rng: [rng.permutation(60).reshape(1, 2, 5, 6) / 30.0 - 1,
                      rng.permutation(60).reshape(1, 1, 4, 3, 5) / 30.0 - 1]),
+    # slice (strided, negative bounds) and the slices cat's and stack's
+    # gradients are taken with.
+    Case("slicing", [(4, 7), (4, 3)], [
+        "%s1 = tp.slice %a0 {dim = 1 : i64, end = -1 : i64, start = 1 : i64, step = 2 : i64} : (tensor<4x7xf64>) -> tensor<4x3xf64>",
+        "%s2 = tp.slice %a0 {end = 3 : i64, start = -3 : i64} : (tensor<4x7xf64>) -> tensor<2x7xf64>",
+        "%m = tp.mul %s1, %a1 : (tensor<4x3xf64>, tensor<4x3xf64>) -> tensor<4x3xf64>",
+        "%c = tp.cat [%m, %a0] {dim = 1 : i64} : (tensor<4x3xf64>, tensor<4x7xf64>) -> tensor<4x10xf64>",
+        "%st = tp.stack [%s1, %a1] {dim = 2 : i64} : (tensor<4x3xf64>, tensor<4x3xf64>) -> tensor<4x3x2xf64>"] +
+        squares([("s2", (2, 7)), ("c", (4, 10)), ("st", (4, 3, 2))])),
     Case("binary_more", [(2, 3), (3,), (2, 3)], [
         "%at = tp.atan2 %a2, %a1 : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
         unary("pow", "a0", (2, 3), "scalar_exponent = 3.0 : f64"),

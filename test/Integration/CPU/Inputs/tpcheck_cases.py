@@ -314,10 +314,38 @@ def shape(mode):
                 "padding = array<i64: 1, 1, 2, 0, 0, 1>", [((1, 1, 4, 6, 7), dt)],
                 lambda v: [np.pad(v, [(0, 0), (0, 0), (0, 1), (2, 0), (1, 1)],
                                   mode="edge")]),
+        op_case("slice_columns", [rand((4, 8), dtype=dt)], "slice", "%a0",
+                "dim = 1 : i64, end = -1 : i64, start = 2 : i64",
+                [((4, 5), dt)], lambda v: [v[:, 2:-1]], tol=(0, 0)),
+        op_case("slice_step_rows", [rand((8, 5), dtype=dt)], "slice", "%a0",
+                "end = 100 : i64, start = -7 : i64, step = 3 : i64",
+                [((3, 5), dt)], lambda v: [v[-7:100:3]], tol=(0, 0)),
+        op_case("slice_middle_3d", [rand((2, 9, 3), dtype=dt)], "slice", "%a0",
+                "dim = -2 : i64, start = 1 : i64, step = 4 : i64",
+                [((2, 2, 3), dt)], lambda v: [v[:, 1::4]], tol=(0, 0)),
+        op_case("slice_int", [randint((6, 4), -9, 9, "i64")], "slice", "%a0",
+                "dim = 0 : i64, end = 5 : i64, start = 1 : i64, step = 2 : i64",
+                [((2, 4), "i64")], lambda v: [v[1:5:2]]),
+        op_case("slice_backward", [rand((4, 3), dtype=dt)], "slice_backward",
+                "%a0", "dim = 1 : i64, input_sizes = array<i64: 4, 8>, "
+                "start = 1 : i64, step = 3 : i64", [((4, 8), dt)],
+                lambda g: [np.stack([np.zeros(4), g[:, 0], np.zeros(4),
+                                     np.zeros(4), g[:, 1], np.zeros(4),
+                                     np.zeros(4), g[:, 2]], axis=1)],
+                tol=(0, 0)),
         op_case("permute_big", [rand((8, 128, 8, 64), dtype=dt)], "permute",
                 "%a0", "dims = array<i64: 0, 2, 1, 3>", [((8, 8, 128, 64), dt)],
                 lambda v: [np.transpose(v, (0, 2, 1, 3))], tol=(0, 0)),
     ]
+    # chunk(2) as a GLU does: two strided halves into one elementwise chain.
+    xg = rand((3, 10), dtype=dt)
+    T = lambda sh: ttype(sh, dt)
+    cases.append(Case("slice_halves_glu", [xg], [
+        "%%a = tp.slice %%a0 {dim = 1 : i64, end = 5 : i64} : (%s) -> %s" % (T((3, 10)), T((3, 5))),
+        "%%b = tp.slice %%a0 {dim = 1 : i64, start = 5 : i64} : (%s) -> %s" % (T((3, 10)), T((3, 5))),
+        "%%s = tp.sigmoid %%b : (%s) -> %s" % (T((3, 5)), T((3, 5))),
+        "%%r0 = tp.mul %%a, %%s : (%s, %s) -> %s" % (T((3, 5)), T((3, 5)), T((3, 5))),
+    ], [((3, 5), dt)], lambda v: [rounded(dt, v[:, :5] * sigmoid(v[:, 5:]))]))
     return cases
 
 

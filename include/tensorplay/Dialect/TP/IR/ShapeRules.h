@@ -273,6 +273,16 @@ enum class LayoutKind {
 };
 LogicalResult inferLayoutShape(RuleContext &op, LayoutKind kind);
 LogicalResult inferJoinShape(RuleContext &op, bool stack);
+/// slice (the input's shape with the sliced length) and slice_backward
+/// (grad_output of that shape for an input of `input_sizes`).
+LogicalResult inferSliceShape(RuleContext &op, bool backward);
+/// The [start, start + length * step) range a slice of `size` elements
+/// takes (aten's clamping); `size` must be static.
+struct SliceRange {
+  int64_t start, length;
+};
+SliceRange sliceRange(int64_t size, std::optional<int64_t> start,
+                      std::optional<int64_t> end, int64_t step);
 LogicalResult inferIndexedShape(RuleContext &op, Value input, Value index,
                                 Value source);
 LogicalResult inferIndexPutShape(RuleContext &op);

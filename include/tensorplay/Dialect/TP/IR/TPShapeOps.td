@@ -49,6 +49,37 @@ def TP_FlattenOp : TP_LayoutOp<"flatten",
          DefaultValuedAttr<I64Attr, "-1">:$end_dim), "Flatten",
     "%r = tp.flatten %x {start_dim = 1 : i64} : (tensor<2x3x4xf32>) -> tensor<2x12xf32>">;
 
+/// aten::slice.Tensor and its backward.
+def TP_SliceOp : TP_SingleResultOp<"slice",
+    "Elements start, start + step, ... before end along dim (x[a:b:s])",
+    TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, DefaultValuedAttr<I64Attr, "0">:$dim,
+         OptionalAttr<I64Attr>:$start, OptionalAttr<I64Attr>:$end,
+         DefaultValuedAttr<I64Attr, "1">:$step),
+    "$input",
+    "%r = tp.slice %x {dim = 1 : i64, end = -1 : i64, start = 2 : i64} : (tensor<4x8xf32>) -> tensor<4x5xf32>",
+    [], "::mlir::tp::inferSliceShape(op, /*backward=*/false)"> {
+  let familyDescription =
+      "Python's slicing along `dim`: a negative `start` or `end` counts from "
+      "the end, both are clamped into the dimension (absent: its start and "
+      "its end), `step` must be positive, and an empty range gives a "
+      "zero-size dimension, as tensorplay's `slice`.";
+}
+def TP_SliceBackwardOp : TP_SingleResultOp<"slice_backward",
+    "aten::slice_backward: slice's input gradient (zeros outside the slice)",
+    TP_DtypeRule<"First">,
+    (ins TP_Tensor:$grad_output, DenseI64ArrayAttr:$input_sizes,
+         DefaultValuedAttr<I64Attr, "0">:$dim, OptionalAttr<I64Attr>:$start,
+         OptionalAttr<I64Attr>:$end, DefaultValuedAttr<I64Attr, "1">:$step),
+    "$grad_output",
+    "%r = tp.slice_backward %g {dim = 1 : i64, end = -1 : i64, input_sizes = array<i64: 4, 8>, start = 2 : i64} : (tensor<4x5xf32>) -> tensor<4x8xf32>",
+    [], "::mlir::tp::inferSliceShape(op, /*backward=*/true)"> {
+  let familyDescription =
+      "A tensor of `input_sizes` holding grad_output (of the slice's result "
+      "shape) where the slice with these attributes took its elements, and "
+      "zeros elsewhere.";
+}
+
 /// Concatenation of a list of tensors along dim.
 class TP_JoinOp<string mnemonic, string summaryText, string example>
     : TP_SingleResultOp<mnemonic, summaryText, TP_DtypeRule<"Promote">,
