@@ -661,11 +661,165 @@ for _name in ("float", "double", "half", "bfloat16", "long", "int", "bool",
     HANDLERS[_name] = lambda tr, node, x, *a, **k: _cast_to(tr, node, x)
 
 
+def _slice_range(size, start, end, step):
+    """aten's clamping of a slice of `size` elements: (start, length)."""
+    def clamp(v, default):
+        if v is None:
+            return default
+        v = int(v)
+        if v < 0:
+            v = max(v + size, 0)
+        return min(v, size)
+    lo, hi = clamp(start, 0), clamp(end, size)
+    return lo, ((hi - lo - 1) // step + 1 if hi > lo else 0)
+
+
+def _emit_slice(tr, x, dim, start=None, end=None, step=1):
+    """tp.slice of `x` along `dim` (x itself for the whole dimension)."""
+    step = 1 if step is None else int(step)
+    if step <= 0:
+        raise Unsupported(f"slice step {step} (must be positive)")
+    dim = _dim(dim, x.rank) % x.rank
+    lo, length = _slice_range(x.shape[dim], start, end, step)
+    if lo == 0 and length == x.shape[dim]:
+        return x
+    shape = list(x.shape)
+    shape[dim] = length
+    attrs = [f"dim = {dim} : i64"]
+    if start is not None:
+        attrs.append(f"start = {int(start)} : i64")
+    if end is not None:
+        attrs.append(f"end = {int(end)} : i64")
+    if step != 1:
+        attrs.append(f"step = {step} : i64")
+    return tr.emit("slice", [x], shape, x.elt, ", ".join(attrs))
+
+
+def _emit_reshape(tr, x, shape):
+    if tuple(shape) == tuple(x.shape):
+        return x
+    return tr.emit("reshape", [x], shape, x.elt, f"shape = {_array(shape)}")
+
+
 @handles("getitem")
 def _getitem(tr, node, container, index):
-    if _is_value(container):
-        raise Unsupported("tensor indexing/slicing (no tp slice op yet)")
-    return container[index]
+    if not _is_value(container):
+        return container[index]
+    x = container
+    items = list(index) if isinstance(index, tuple) else [index]
+    for item in items:
+        if _is_value(item) or not (item is None or item is Ellipsis or
+                                   isinstance(item, (int, slice))):
+            raise Unsupported("tensor indexing (only ints, slices, None "
+                              "and ... translate)")
+    if sum(item is Ellipsis for item in items) > 1:
+        raise Unsupported("more than one ... in an index")
+    real = sum(item is not None and item is not Ellipsis for item in items)
+    if real > x.rank:
+        raise Unsupported(f"too many indices for a {x.rank}-d tensor")
+    if Ellipsis in items:
+        at = items.index(Ellipsis)
+        items[at:at + 1] = [slice(None)] * (x.rank - real)
+    # Slices and ints per dimension of x; None inserts a size-1 dimension.
+    shape, dim = [], 0
+    for item in items:
+        if item is None:
+            shape.append(1)
+        elif isinstance(item, slice):
+            x = _emit_slice(tr, x, dim, item.start, item.stop, item.step)
+            shape.append(x.shape[dim])
+            dim += 1
+        else:
+            size = x.shape[dim]
+            i = int(item)
+            if not -size <= i < size:
+                raise Unsupported(f"index {i} out of range for size {size}")
+            i %= size
+            x = _emit_slice(tr, x, dim, i, i + 1)
+            dim += 1
+    shape += list(x.shape[dim:])
+    return _emit_reshape(tr, x, shape)
+
+
+@handles("getattr")
+def _getattr(tr, node, x, name):
+    """`x.shape` (static here) and the like, read at translation time."""
+    if _is_value(x) and name == "shape":
+        return tuple(x.shape)
+    if _is_value(x) and name == "ndim":
+        return x.rank
+    raise Unsupported(f"getattr {name!r}")
+
+
+@handles("narrow")
+def _narrow(tr, node, x, dim, start, length):
+    x = _value(tr, x)
+    start = int(start) % x.shape[_dim(dim, x.rank)] if int(start) < 0 \
+        else int(start)
+    return _emit_slice(tr, x, dim, start, start + int(length))
+
+
+@handles("select")
+def _select(tr, node, x, dim, index):
+    x = _value(tr, x)
+    d = _dim(dim, x.rank) % x.rank
+    i = int(index) % x.shape[d]
+    shape = list(x.shape[:d]) + list(x.shape[d + 1:])
+    return _emit_reshape(tr, _emit_slice(tr, x, d, i, i + 1), shape)
+
+
+@handles("slice")
+def _slice_op(tr, node, x, dim=0, start=None, end=None, step=1):
+    """tensorplay 1.1's operator graphs: aten::slice.Tensor."""
+    return _emit_slice(tr, _value(tr, x), dim, start, end, step)
+
+
+@handles("slice_backward")
+def _slice_backward(tr, node, grad, input_sizes, dim, start, end, step):
+    grad = _value(tr, grad)
+    shape, elt = _result(node)
+    attrs = [f"dim = {int(dim)} : i64",
+             f"input_sizes = {_array(list(input_sizes))}"]
+    if start is not None:
+        attrs.append(f"start = {int(start)} : i64")
+    if end is not None:
+        attrs.append(f"end = {int(end)} : i64")
+    if step is not None and int(step) != 1:
+        attrs.append(f"step = {int(step)} : i64")
+    return tr.emit("slice_backward", [grad], shape, elt, ", ".join(attrs))
+
+
+@handles("split", "split_with_sizes", "chunk", "tensor_split", "unbind")
+def _split(tr, node, x, sizes=None, dim=0):
+    """split (a size or a list of sizes), chunk (a count), unbind: a tuple
+    of slices."""
+    x = _value(tr, x)
+    op = canonical_name(node)
+    if op == "unbind":
+        dim, sizes = (0 if sizes is None else sizes), None
+    d = _dim(dim, x.rank) % x.rank
+    n = x.shape[d]
+    if op == "unbind":
+        shape = list(x.shape[:d]) + list(x.shape[d + 1:])
+        return tuple(_emit_reshape(tr, _emit_slice(tr, x, d, i, i + 1), shape)
+                     for i in range(n))
+    if op == "chunk":
+        each = -(-n // int(sizes)) if n else 0
+        bounds = list(range(0, n, each)) if each else [0]
+    elif op == "tensor_split":
+        if isinstance(sizes, (list, tuple)):
+            bounds = [0] + [int(i) for i in sizes]
+        else:
+            k = int(sizes)
+            bounds = [i * (n // k) + min(i, n % k) for i in range(k)]
+    elif isinstance(sizes, (list, tuple)) or op == "split_with_sizes":
+        bounds = [0]
+        for size in sizes[:-1]:
+            bounds.append(bounds[-1] + int(size))
+    else:
+        bounds = list(range(0, n, int(sizes))) if n else [0]
+    ends = bounds[1:] + [n]
+    return tuple(_emit_slice(tr, x, d, lo, hi) for lo, hi in zip(bounds, ends))
 
 
 @handles("size")

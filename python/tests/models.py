@@ -89,17 +89,17 @@ class EncoderBlock(nn.Module):
         return self.n2(x + self.f2(F.gelu(self.f1(x))))
 
 
-class FusedQKV(EncoderBlock):
-    """One qkv projection split with chunk: tensor slicing, which the tp
-    dialect has no op for yet, so the backend falls back."""
+class TopK(nn.Module):
+    """A projection followed by topk, which the tp dialect has no op for
+    yet, so the backend falls back."""
 
     def __init__(self, d=32):
-        super().__init__(d)
-        self.qkv = nn.Linear(d, 3 * d)
+        super().__init__()
+        self.fc = nn.Linear(d, d)
 
     def forward(self, x):
-        q, k, v = self.qkv(x).chunk(3, dim=-1)
-        return q + k * v
+        values, _ = tensorplay.topk(self.fc(x), 4, dim=-1)
+        return values * 2
 
 
 def inputs(name, batch=8, seed=0):
@@ -134,6 +134,28 @@ class Masking(nn.Module):
         b = tensorplay.where(keep, F.leaky_relu(h, 0.1), F.hardswish(x))
         c = h.clamp(min=-0.25, max=0.75) * (x >= 0.0).float()
         return a + b + c + (h == h).float()
+
+
+class Slicing(nn.Module):
+    """Python indexing and the splitting methods: slices with steps and
+    negative bounds, ints, None and ..., chunk (a GLU), split, narrow,
+    select, unbind."""
+
+    def __init__(self, d=32):
+        super().__init__()
+        self.fc = nn.Linear(d, 2 * d)
+
+    def forward(self, x):
+        a, b = self.fc(x).chunk(2, dim=-1)
+        h = a * tensorplay.sigmoid(b)                      # (B, T, 32)
+        first, rest = h.split([1, h.shape[1] - 1], dim=1)
+        odd = h[:, 1::2, -16:]                             # (B, T/2, 16)
+        col = h[..., 3]                                    # (B, T)
+        row = h.select(1, -1)[:, None, :]                  # (B, 1, 32)
+        mid = h.narrow(2, 8, 16)                           # (B, T, 16)
+        parts = h.unbind(0)
+        return (first.sum() + rest.mean() + odd.sum() + col.sum() +
+                (row * h).mean() + mid.sum() + parts[-1].sum())
 
 
 class Activations(nn.Module):

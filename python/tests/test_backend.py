@@ -154,11 +154,11 @@ def test_bad_options_are_refused():
 
 
 def test_unsupported_node_falls_back_with_one_warning():
-    model = models.FusedQKV()
+    model = models.TopK()
     (x,) = models.inputs("encoder")
     compiled = tensorplay.compile(model, backend="mlir")
     with tensorplay.no_grad():
-        with pytest.warns(RuntimeWarning, match=r"'chunk'"):
+        with pytest.warns(RuntimeWarning, match=r"'topk'"):
             got = compiled(x)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -169,12 +169,12 @@ def test_unsupported_node_falls_back_with_one_warning():
 
 
 def test_fallback_false_is_an_error_naming_the_node():
-    model = models.FusedQKV()
+    model = models.TopK()
     (x,) = models.inputs("encoder")
     compiled = tensorplay.compile(model, backend="mlir",
                                   options={"fallback": False})
     with tensorplay.no_grad():
-        with pytest.raises(backend_module.BackendError, match=r"chunk"):
+        with pytest.raises(backend_module.BackendError, match=r"topk"):
             compiled(x)
 
 
@@ -371,6 +371,15 @@ def test_pools_compile(autocast):
     assert "ceil_mode = true" in text
     assert got.dtype == (tensorplay.bfloat16 if autocast else want.dtype)
     assert_close(got, want, 3e-2 if autocast else 1e-5)
+
+
+@pytest.mark.parametrize("autocast", [False, True])
+def test_indexing_and_splits_compile(autocast):
+    got, want, program = compile_and_translate(models.Slicing(), autocast)
+    assert "tp.slice " in program.text
+    assert "step = 2 : i64" in program.text
+    assert got.dtype == want.dtype
+    assert_close(got, want, 2e-2 if autocast else 1e-5)
 
 
 def test_keyword_arguments_bind_to_the_graph_inputs():
