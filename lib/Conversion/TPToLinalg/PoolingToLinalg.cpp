@@ -500,71 +500,54 @@ ArrayRef<int64_t> spatial(Value v, int64_t n) {
   return shapeOf(v).take_back(n);
 }
 
+/// The pools: max pools (with or without indices, regular or adaptive)
+/// and average pools (regular or adaptive).
 template <typename OpTy, int N>
-struct MaxPoolLowering : public OpConversionPattern<OpTy> {
+struct PoolLowering : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+  static constexpr bool isMax = std::is_same_v<OpTy, MaxPool2dOp> ||
+                                std::is_same_v<OpTy, MaxPool3dOp> ||
+                                std::is_same_v<OpTy, MaxPool2dWithIndicesOp> ||
+                                std::is_same_v<OpTy, MaxPool3dWithIndicesOp> ||
+                                std::is_same_v<OpTy, AdaptiveMaxPool3dOp>;
+  static constexpr bool isAdaptive =
+      std::is_same_v<OpTy, AdaptiveAvgPool2dOp> ||
+      std::is_same_v<OpTy, AdaptiveAvgPool3dOp> ||
+      std::is_same_v<OpTy, AdaptiveMaxPool3dOp>;
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Value input = adaptor.getInput();
-    if (failed(checkPoolInput(op, input, /*average=*/false)))
-      return failure();
-    Windows w = Windows::regular(
-        spatial(input, N), spatial(op->getResult(0), N), op.getKernelSize(),
-        op.getStride(), op.getPadding(), op.getDilation());
-    bool withIndices = op->getNumResults() == 2;
-    auto [values, indices] =
-        buildMaxPool(rewriter, op.getLoc(), input, w, withIndices);
-    if (withIndices)
-      rewriter.replaceOp(op, {values, indices});
-    else
-      rewriter.replaceOp(op, values);
-    return success();
-  }
-};
-
-template <typename OpTy, int N>
-struct AvgPoolLowering : public OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value input = adaptor.getInput();
-    if (failed(checkPoolInput(op, input, /*average=*/true)))
-      return failure();
-    Windows w = Windows::regular(spatial(input, N), spatial(op.getResult(), N),
-                                 op.getKernelSize(), op.getStride(),
-                                 op.getPadding(), std::nullopt);
-    rewriter.replaceOp(op, buildAvgPool(rewriter, op.getLoc(), input, w,
-                                        op.getCountIncludePad(),
-                                        op.getDivisorOverride()));
-    return success();
-  }
-};
-
-template <typename OpTy, int N>
-struct AdaptivePoolLowering : public OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value input = adaptor.getInput();
-    bool isMax = op->getNumResults() == 2;
     if (failed(checkPoolInput(op, input, /*average=*/!isMax)))
       return failure();
-    Windows w =
-        Windows::adaptiveOf(spatial(input, N), spatial(op->getResult(0), N));
-    if (isMax) {
+    Windows w;
+    ArrayRef<int64_t> in = spatial(input, N),
+                      out = spatial(op->getResult(0), N);
+    if constexpr (isAdaptive)
+      w = Windows::adaptiveOf(in, out);
+    else if constexpr (isMax)
+      w = Windows::regular(in, out, op.getKernelSize(), op.getStride(),
+                           op.getPadding(), op.getDilation());
+    else
+      w = Windows::regular(in, out, op.getKernelSize(), op.getStride(),
+                           op.getPadding(), std::nullopt);
+    if constexpr (isMax) {
+      bool withIndices = op->getNumResults() == 2;
       auto [values, indices] =
-          buildMaxPool(rewriter, op.getLoc(), input, w, /*withIndices=*/true);
-      rewriter.replaceOp(op, {values, indices});
-    } else {
+          buildMaxPool(rewriter, op.getLoc(), input, w, withIndices);
+      if (withIndices)
+        rewriter.replaceOp(op, {values, indices});
+      else
+        rewriter.replaceOp(op, values);
+    } else if constexpr (isAdaptive) {
       rewriter.replaceOp(op,
                          buildAvgPool(rewriter, op.getLoc(), input, w,
                                       /*countIncludePad=*/true, std::nullopt));
+    } else {
+      rewriter.replaceOp(op, buildAvgPool(rewriter, op.getLoc(), input, w,
+                                          op.getCountIncludePad(),
+                                          op.getDivisorOverride()));
     }
     return success();
   }
@@ -578,64 +561,44 @@ LogicalResult checkPoolGrad(Operation *op, Value grad) {
   return success();
 }
 
+/// The pools' backward ops: max pools scatter at the indices, average
+/// pools gather over their (regular or adaptive) windows.
 template <typename OpTy, int N>
-struct AvgPoolBackwardLowering : public OpConversionPattern<OpTy> {
+struct PoolBackwardLowering : public OpConversionPattern<OpTy> {
   using OpConversionPattern<OpTy>::OpConversionPattern;
   using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+  static constexpr bool isMax =
+      std::is_same_v<OpTy, MaxPool2dWithIndicesBackwardOp> ||
+      std::is_same_v<OpTy, MaxPool3dWithIndicesBackwardOp> ||
+      std::is_same_v<OpTy, AdaptiveMaxPool3dBackwardOp>;
+  static constexpr bool isAdaptive =
+      std::is_same_v<OpTy, AdaptiveAvgPool2dBackwardOp> ||
+      std::is_same_v<OpTy, AdaptiveAvgPool3dBackwardOp>;
   LogicalResult
   matchAndRewrite(OpTy op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    Value grad = adaptor.getGradOutput(), input = adaptor.getInput();
+    ValueRange operands = adaptor.getOperands();
+    Value grad = operands[0], input = operands[1];
     if (failed(checkPoolGrad(op, grad)))
       return failure();
-    Windows w = Windows::regular(spatial(input, N), spatial(grad, N),
-                                 op.getKernelSize(), op.getStride(),
-                                 op.getPadding(), std::nullopt);
-    rewriter.replaceOp(op, buildAvgPoolBackward(rewriter, op.getLoc(), grad,
-                                                shapeOf(input), w,
-                                                op.getCountIncludePad(),
-                                                op.getDivisorOverride()));
-    return success();
-  }
-};
-
-template <typename OpTy, int N>
-struct MaxPoolBackwardLowering : public OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value grad = adaptor.getGradOutput(), input = adaptor.getInput();
-    if (failed(checkPoolGrad(op, grad)))
-      return failure();
-    rewriter.replaceOp(op, buildMaxPoolBackward(rewriter, op.getLoc(), grad,
-                                                adaptor.getIndices(),
-                                                shapeOf(input), N));
-    return success();
-  }
-};
-
-template <typename OpTy, int N>
-struct AdaptivePoolBackwardLowering : public OpConversionPattern<OpTy> {
-  using OpConversionPattern<OpTy>::OpConversionPattern;
-  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
-  LogicalResult
-  matchAndRewrite(OpTy op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Value grad = adaptor.getGradOutput(), input = adaptor.getInput();
-    if (failed(checkPoolGrad(op, grad)))
-      return failure();
-    Windows w = Windows::adaptiveOf(spatial(input, N), spatial(grad, N));
+    Location loc = op.getLoc();
     Value result;
-    if (op->getNumOperands() == 3)
-      result =
-          buildMaxPoolBackward(rewriter, op.getLoc(), grad,
-                               adaptor.getOperands()[2], shapeOf(input), N);
-    else
-      result =
-          buildAvgPoolBackward(rewriter, op.getLoc(), grad, shapeOf(input), w,
-                               /*countIncludePad=*/true, std::nullopt);
+    if constexpr (isMax) {
+      result = buildMaxPoolBackward(rewriter, loc, grad, operands[2],
+                                    shapeOf(input), N);
+    } else if constexpr (isAdaptive) {
+      result = buildAvgPoolBackward(
+          rewriter, loc, grad, shapeOf(input),
+          Windows::adaptiveOf(spatial(input, N), spatial(grad, N)),
+          /*countIncludePad=*/true, std::nullopt);
+    } else {
+      Windows w = Windows::regular(spatial(input, N), spatial(grad, N),
+                                   op.getKernelSize(), op.getStride(),
+                                   op.getPadding(), std::nullopt);
+      result = buildAvgPoolBackward(rewriter, loc, grad, shapeOf(input), w,
+                                    op.getCountIncludePad(),
+                                    op.getDivisorOverride());
+    }
     rewriter.replaceOp(op, result);
     return success();
   }
@@ -644,19 +607,19 @@ struct AdaptivePoolBackwardLowering : public OpConversionPattern<OpTy> {
 } // namespace
 
 void mlir::tp::populatePoolingToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns.add<MaxPoolLowering<MaxPool2dOp, 2>, MaxPoolLowering<MaxPool3dOp, 3>,
-               MaxPoolLowering<MaxPool2dWithIndicesOp, 2>,
-               MaxPoolLowering<MaxPool3dWithIndicesOp, 3>,
-               AvgPoolLowering<AvgPool2dOp, 2>, AvgPoolLowering<AvgPool3dOp, 3>,
-               AdaptivePoolLowering<AdaptiveAvgPool2dOp, 2>,
-               AdaptivePoolLowering<AdaptiveAvgPool3dOp, 3>,
-               AdaptivePoolLowering<AdaptiveMaxPool3dOp, 3>,
-               AvgPoolBackwardLowering<AvgPool2dBackwardOp, 2>,
-               AvgPoolBackwardLowering<AvgPool3dBackwardOp, 3>,
-               MaxPoolBackwardLowering<MaxPool2dWithIndicesBackwardOp, 2>,
-               MaxPoolBackwardLowering<MaxPool3dWithIndicesBackwardOp, 3>,
-               AdaptivePoolBackwardLowering<AdaptiveAvgPool2dBackwardOp, 2>,
-               AdaptivePoolBackwardLowering<AdaptiveAvgPool3dBackwardOp, 3>,
-               AdaptivePoolBackwardLowering<AdaptiveMaxPool3dBackwardOp, 3>>(
+  patterns.add<PoolLowering<MaxPool2dOp, 2>, PoolLowering<MaxPool3dOp, 3>,
+               PoolLowering<MaxPool2dWithIndicesOp, 2>,
+               PoolLowering<MaxPool3dWithIndicesOp, 3>,
+               PoolLowering<AvgPool2dOp, 2>, PoolLowering<AvgPool3dOp, 3>,
+               PoolLowering<AdaptiveAvgPool2dOp, 2>,
+               PoolLowering<AdaptiveAvgPool3dOp, 3>,
+               PoolLowering<AdaptiveMaxPool3dOp, 3>,
+               PoolBackwardLowering<AvgPool2dBackwardOp, 2>,
+               PoolBackwardLowering<AvgPool3dBackwardOp, 3>,
+               PoolBackwardLowering<MaxPool2dWithIndicesBackwardOp, 2>,
+               PoolBackwardLowering<MaxPool3dWithIndicesBackwardOp, 3>,
+               PoolBackwardLowering<AdaptiveAvgPool2dBackwardOp, 2>,
+               PoolBackwardLowering<AdaptiveAvgPool3dBackwardOp, 3>,
+               PoolBackwardLowering<AdaptiveMaxPool3dBackwardOp, 3>>(
       patterns.getContext());
 }

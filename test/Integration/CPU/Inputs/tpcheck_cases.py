@@ -1567,15 +1567,24 @@ def avg_divisor(dims, o, include_pad=True, divisor=None, adaptive=False):
     return total
 
 
-def avg_pool_ref(x, n, include_pad=True, divisor=None, **kw):
-    dims = pool_windows(x.shape[-n:], **kw)
-    out_shape = x.shape[:-n] + tuple(len(w) for w in dims)
-    out = np.empty(out_shape)
-    for o, cells, lead, sizes, _ in _windows_of(x, n, dims):
+def _avg_windows(x, n, dims, include_pad, divisor, kw):
+    """Each output window of an average pool with the divisor aten uses:
+    the padded window size (or divisor_override), or the count of real cells
+    when count_include_pad is false."""
+    for o, cells, lead, _, _ in _windows_of(x, n, dims):
         if include_pad or kw.get("adaptive") is not None:
             div = avg_divisor(dims, o, divisor=divisor)
         else:
             div = divisor or len(cells)
+        yield o, cells, lead, div
+
+
+def avg_pool_ref(x, n, include_pad=True, divisor=None, **kw):
+    dims = pool_windows(x.shape[-n:], **kw)
+    out_shape = x.shape[:-n] + tuple(len(w) for w in dims)
+    out = np.empty(out_shape)
+    for o, cells, lead, div in _avg_windows(x, n, dims, include_pad, divisor,
+                                            kw):
         for l in np.ndindex(*lead):
             out[l + o] = sum(x[l + c] for c in cells) / div
     return out
@@ -1584,11 +1593,8 @@ def avg_pool_ref(x, n, include_pad=True, divisor=None, **kw):
 def avg_pool_backward_ref(g, x, n, include_pad=True, divisor=None, **kw):
     dims = pool_windows(x.shape[-n:], **kw)
     gx = np.zeros(x.shape)
-    for o, cells, lead, sizes, _ in _windows_of(x, n, dims):
-        if include_pad or kw.get("adaptive") is not None:
-            div = avg_divisor(dims, o, divisor=divisor)
-        else:
-            div = divisor or len(cells)
+    for o, cells, lead, div in _avg_windows(x, n, dims, include_pad, divisor,
+                                            kw):
         for l in np.ndindex(*lead):
             for c in cells:
                 gx[l + c] += g[l + o] / div
