@@ -98,6 +98,12 @@ struct Rule {
   /// `target[i] == j` (a sum of gathers from `g` with a zero entry added).
   Value scatterAlong(Value g, int64_t dim, ArrayRef<int64_t> target,
                      int64_t size);
+  /// tp.scatter_add of `src` at `index` along `dim` into zeros of `shape`
+  /// (src's element type): the adjoint of tp.gather.
+  Value scatterIntoZeros(ArrayRef<int64_t> shape, int64_t dim, Value index,
+                         Value src);
+  /// tp.gather of `v` at `index` along `dim`.
+  Value gather(Value v, int64_t dim, Value index);
   /// Adds `contribution`, summed to `operand`'s shape, to its gradient.
   void give(Value operand, Value contribution);
   /// True when `value` needs a gradient.

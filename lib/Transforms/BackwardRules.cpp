@@ -255,6 +255,22 @@ Value Rule::gatherAlong(Value v, int64_t dim, ArrayRef<int64_t> indices) {
   return permute(reshape(kept, frontShape), inverse);
 }
 
+Value Rule::scatterIntoZeros(ArrayRef<int64_t> shape, int64_t dim, Value index,
+                             Value src) {
+  if (!src || !index)
+    return {};
+  ++b.numCreated;
+  Value zeros = createFloatSplat(
+      b.builder, b.loc, RankedTensorType::get(shape, elementTypeOf(src)), 0.0);
+  return make("tp.scatter_add", {zeros, index, src},
+              {attr("dim", b.builder.getI64IntegerAttr(dim))});
+}
+
+Value Rule::gather(Value v, int64_t dim, Value index) {
+  return make("tp.gather", {v, index},
+              {attr("dim", b.builder.getI64IntegerAttr(dim))});
+}
+
 Value Rule::sliceAlong(Value v, int64_t dim, int64_t start, int64_t size) {
   if (!v || (start == 0 && shapeOf(v)[dim] == size))
     return v;

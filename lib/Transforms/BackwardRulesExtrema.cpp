@@ -6,6 +6,7 @@
 //   amax / max (all elements): the gradient is shared evenly between the
 //     elements equal to the maximum;
 //   max_dim: the gradient goes to the element its index names;
+//   topk: the values' gradient is scatter-added at the indices;
 //   maximum / minimum: to the larger (smaller) operand, halved on ties.
 //
 // The dialect has no comparison ops: the masks are built with
@@ -76,6 +77,20 @@ LogicalResult maxDimRule(Rule &r, MaxDimOp max) {
   return success();
 }
 
+/// topk: the values' gradient goes back to the positions the indices name
+/// (aten's value_selecting_reduction_backward).
+LogicalResult topkRule(Rule &r, TopkOp topk) {
+  Value x = topk.getInput();
+  int64_t dim = normalizeDim(topk.getDim(), rankOf(x));
+  if (rankOf(x) == 0) {
+    // A 0-d input: k is 0 or 1, and the one element is taken or not.
+    r.give(x, topk.getK() ? r.grad : r.scale(r.grad, 0.0));
+    return success();
+  }
+  r.give(x, r.scatterIntoZeros(shapeOf(x), dim, topk.getIndices(), r.grad));
+  return success();
+}
+
 /// maximum / minimum of the operands.
 LogicalResult binaryRule(Rule &r, bool isMaximum) {
   Value x = r.op->getOperand(0), y = r.op->getOperand(1);
@@ -100,6 +115,8 @@ std::optional<LogicalResult> mlir::tp::applyExtremaRule(Rule &r) {
                     /*keepdim=*/false);
   if (auto max = dyn_cast<MaxDimOp>(op))
     return maxDimRule(r, max);
+  if (auto topk = dyn_cast<TopkOp>(op))
+    return topkRule(r, topk);
   if (isa<MaximumOp, MinimumOp>(op))
     return binaryRule(r, isa<MaximumOp>(op));
   return std::nullopt;

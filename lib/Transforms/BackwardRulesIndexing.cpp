@@ -9,7 +9,12 @@
 //     divides by each index's count);
 //   reflection_pad / replication_pad: the adjoint of the gather along each
 //     padded dimension, a sum of gathers (Rule::scatterAlong);
-//   trace: g on the diagonal.
+//   trace: g on the diagonal;
+//   gather: g scatter-added into zeros at the index (tp.scatter_add);
+//   scatter_add: self gets g, src the gather of g at the index (zeros
+//     where src is larger than the index);
+//   index_copy: self gets g without the copied rows, source the rows of g
+//     at the index (a gather with the index expanded).
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,6 +118,70 @@ LogicalResult traceRule(Rule &r, TraceOp trace) {
   r.give(x, r.mul(r.constant(shape, elementTypeOf(r.grad), eye), r.grad));
   return success();
 }
+LogicalResult gatherRule(Rule &r, GatherOp gather) {
+  Value x = gather.getInput();
+  if (r.active(x))
+    r.give(x, r.scatterIntoZeros(shapeOf(x),
+                                 normalizeDim(gather.getDim(), rankOf(x)),
+                                 gather.getIndex(), r.grad));
+  return success();
+}
+
+/// `g` in zeros up to `shape` (each dimension starting at 0): a chain of
+/// tp.slice_backward where g is shorter.
+Value padWithZeros(Rule &r, Value g, ArrayRef<int64_t> shape) {
+  for (int64_t d = 0; g && d < rankOf(g); ++d) {
+    int64_t have = shapeOf(g)[d];
+    if (have == shape[d])
+      continue;
+    SmallVector<int64_t> sizes(shapeOf(g));
+    sizes[d] = shape[d];
+    OpBuilder &builder = r.b.builder;
+    g = r.make("tp.slice_backward", g,
+               {r.attr("input_sizes", builder.getDenseI64ArrayAttr(sizes)),
+                r.attr("dim", builder.getI64IntegerAttr(d)),
+                r.attr("start", builder.getI64IntegerAttr(0)),
+                r.attr("end", builder.getI64IntegerAttr(have)),
+                r.attr("step", builder.getI64IntegerAttr(1))});
+  }
+  return g;
+}
+
+LogicalResult scatterAddRule(Rule &r, ScatterAddOp scatter) {
+  Value self = scatter.getInput(), src = scatter.getSrc();
+  int64_t dim = normalizeDim(scatter.getDim(), rankOf(self));
+  if (r.active(self))
+    r.give(self, r.grad);
+  if (r.active(src))
+    r.give(src, padWithZeros(r, r.gather(r.grad, dim, scatter.getIndex()),
+                             shapeOf(src)));
+  return success();
+}
+
+LogicalResult indexCopyRule(Rule &r, IndexCopyOp copy) {
+  Value self = copy.getInput(), source = copy.getSource();
+  int64_t rank = rankOf(self);
+  int64_t dim = normalizeDim(copy.getDim(), rank);
+  if (r.active(self)) {
+    ++r.b.numCreated;
+    Value zeros = createFloatSplat(
+        r.b.builder, r.b.loc,
+        RankedTensorType::get(shapeOf(source), elementTypeOf(r.grad)), 0.0);
+    r.give(self, r.make("tp.index_copy", {r.grad, copy.getIndex(), zeros},
+                        {r.attr("dim", r.b.builder.getI64IntegerAttr(dim))}));
+  }
+  if (r.active(source)) {
+    if (rank == 0) {
+      r.give(source, r.grad);
+      return success();
+    }
+    SmallVector<int64_t> along(rank, 1);
+    along[dim] = shapeOf(source)[dim];
+    Value index = r.expand(r.reshape(copy.getIndex(), along), shapeOf(source));
+    r.give(source, r.gather(r.grad, dim, index));
+  }
+  return success();
+}
 } // namespace
 
 std::optional<LogicalResult> mlir::tp::applyIndexingRule(Rule &r) {
@@ -133,5 +202,11 @@ std::optional<LogicalResult> mlir::tp::applyIndexingRule(Rule &r) {
     return traceRule(r, trace);
   if (auto slice = dyn_cast<SliceOp>(op))
     return sliceRule(r, slice);
+  if (auto gather = dyn_cast<GatherOp>(op))
+    return gatherRule(r, gather);
+  if (auto scatter = dyn_cast<ScatterAddOp>(op))
+    return scatterAddRule(r, scatter);
+  if (auto copy = dyn_cast<IndexCopyOp>(op))
+    return indexCopyRule(r, copy);
   return std::nullopt;
 }

@@ -35,6 +35,14 @@ _ALIASES = {"div": "truediv", "divide": "truediv", "multiply": "mul",
             "less_equal": "le", "not_equal": "ne", "clip": "clamp"}
 
 
+def _is_tensorplay_builtin(target, name):
+    """tensorplay's C++ functions (``tensorplay.full``, ``zeros``, ``ones``)
+    carry no ``__module__``: they are tensorplay's when the package exports
+    them under their name."""
+    import tensorplay
+    return getattr(tensorplay, name, None) is target
+
+
 def canonical_name(node):
     target = node.target
     if isinstance(target, str):
@@ -51,7 +59,8 @@ def canonical_name(node):
         name = getattr(target, "__name__", None) or str(target)
         module = getattr(target, "__module__", "") or ""
         if not (module.startswith("tensorplay") or
-                module in ("builtins", "_operator")):
+                module in ("builtins", "_operator") or
+                _is_tensorplay_builtin(target, name)):
             return f"{module}.{name}"
     return _ALIASES.get(name, name)
 
@@ -225,7 +234,7 @@ def _scalar_bound(x, bound, what):
 @handles("clamp_min", "clamp_max", "clamp")
 def _clamp(tr, node, x, lo=None, hi=None, min=None, max=None):
     """clamp with scalar bounds -> tp.clamp (NaN propagates, min > max
-    gives max, as eager's clamp)."""
+    gives max, as eager's clamp); tensor bounds -> maximum / minimum."""
     lo = min if lo is None else lo
     hi = max if hi is None else hi
     name = canonical_name(node)
@@ -234,6 +243,9 @@ def _clamp(tr, node, x, lo=None, hi=None, min=None, max=None):
     x = _value(tr, x)
     if lo is None and hi is None:
         raise Unsupported("clamp without bounds")
+    if _is_value(lo) or _is_value(hi):
+        from .selection_ops import clamp_with_tensors
+        return clamp_with_tensors(tr, node, x, lo, hi)
     shape, elt = _result(node)
     attrs = []
     if lo is not None:

@@ -21,6 +21,7 @@ import tensorplay
 
 from . import dtypes
 from . import operator_ops  # noqa: F401  (registers the 'op.' handlers)
+from . import selection_ops  # noqa: F401  (topk, gather, factories, ...)
 from .ops import HANDLERS, canonical_name
 
 
@@ -223,6 +224,20 @@ class OpWriter:
                     operand_format,
                     "(" + ", ".join(v.type for v in values) + ")")
         return values
+
+    def dense(self, values, elt, shape):
+        """A tp.constant of `shape` holding the Python numbers `values`
+        (row-major)."""
+        result = Value(self.fresh(), tuple(shape), elt)
+        if elt in dtypes.FLOATING:
+            items = [format_float(float(v)) for v in values]
+        elif elt == "i1":
+            items = ["true" if v else "false" for v in values]
+        else:
+            items = [str(int(v)) for v in values]
+        self.lines.append(f"    {result.ssa} = tp.constant dense<["
+                          f"{', '.join(items)}]> : {result.type}")
+        return result
 
     def constant(self, value, elt, shape=()):
         """A tp.constant of `shape` (0-d by default) filled with the Python

@@ -89,8 +89,8 @@ class EncoderBlock(nn.Module):
         return self.n2(x + self.f2(F.gelu(self.f1(x))))
 
 
-class TopK(nn.Module):
-    """A projection followed by topk, which the tp dialect has no op for
+class Sorted(nn.Module):
+    """A projection followed by sort, which the tp dialect has no op for
     yet, so the backend falls back."""
 
     def __init__(self, d=32):
@@ -98,8 +98,53 @@ class TopK(nn.Module):
         self.fc = nn.Linear(d, d)
 
     def forward(self, x):
-        values, _ = tensorplay.topk(self.fc(x), 4, dim=-1)
+        values, _ = tensorplay.sort(self.fc(x), dim=-1)
         return values * 2
+
+
+class NormedCNN(nn.Module):
+    """Convolutions with batch normalization (inference form: the running
+    statistics, set to values far from the identity)."""
+
+    def __init__(self, classes=10):
+        super().__init__()
+        self.c1 = nn.Conv2d(1, 8, 3, padding=1)
+        self.bn = nn.BatchNorm2d(8)
+        self.fc = nn.Linear(8 * 8 * 8, classes)
+        with tensorplay.no_grad():
+            self.bn.running_mean.uniform_(-0.5, 0.5)
+            self.bn.running_var.uniform_(0.5, 2.0)
+            self.bn.weight.uniform_(0.5, 1.5)
+            self.bn.bias.uniform_(-0.2, 0.2)
+
+    def forward(self, x):
+        h = F.relu(self.bn(self.c1(x)))
+        return self.fc(h.flatten(1))
+
+
+class Selecting(nn.Module):
+    """topk, gather, argmax, scatter_add, index_copy, clamp with tensor
+    bounds and the factories (zeros_like, full, arange, ones)."""
+
+    def __init__(self, d=32):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x):
+        h = self.fc(x)                                        # (B, T, 32)
+        values, idx = tensorplay.topk(h, 4, dim=-1)
+        again = tensorplay.gather(h, -1, idx)
+        best = h.argmax(dim=-1)                               # (B, T)
+        lo = tensorplay.zeros_like(h) - 0.5
+        hi = tensorplay.full((h.shape[-1],), 0.7)
+        clamped = h.clamp(min=lo, max=hi)
+        pos = tensorplay.arange(h.shape[1], dtype=tensorplay.float32)
+        placed = tensorplay.zeros_like(h).scatter_add(-1, idx, values)
+        rows = tensorplay.arange(2) * 2
+        copied = h.index_copy(1, rows, h[:, 3:5] + tensorplay.ones(2, 32))
+        return ((clamped * pos[:, None]).mean() + placed.sum() +
+                copied.mean() + values.sum() + 2 * again.mean() +
+                best.float().mean())
 
 
 def inputs(name, batch=8, seed=0):
@@ -107,7 +152,7 @@ def inputs(name, batch=8, seed=0):
     if name == "mlp":
         return (tensorplay.randn(batch, 64),
                 tensorplay.randint(0, 10, (batch,)))
-    if name in ("cnn", "pooled_cnn"):
+    if name in ("cnn", "pooled_cnn", "normed_cnn"):
         return (tensorplay.randn(batch, 1, 8, 8),)
     return (tensorplay.randn(batch // 4 or 1, 6, 32),)
 
@@ -115,6 +160,7 @@ def inputs(name, batch=8, seed=0):
 def model(name, seed=0):
     tensorplay.manual_seed(seed)
     return {"mlp": MLP, "cnn": CNN, "pooled_cnn": PooledCNN,
+            "normed_cnn": NormedCNN,
             "encoder": EncoderBlock}[name]()
 
 

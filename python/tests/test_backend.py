@@ -154,11 +154,11 @@ def test_bad_options_are_refused():
 
 
 def test_unsupported_node_falls_back_with_one_warning():
-    model = models.TopK()
+    model = models.Sorted()
     (x,) = models.inputs("encoder")
     compiled = tensorplay.compile(model, backend="mlir")
     with tensorplay.no_grad():
-        with pytest.warns(RuntimeWarning, match=r"'topk'"):
+        with pytest.warns(RuntimeWarning, match=r"'sort'"):
             got = compiled(x)
         with warnings.catch_warnings():
             warnings.simplefilter("error")
@@ -169,12 +169,12 @@ def test_unsupported_node_falls_back_with_one_warning():
 
 
 def test_fallback_false_is_an_error_naming_the_node():
-    model = models.TopK()
+    model = models.Sorted()
     (x,) = models.inputs("encoder")
     compiled = tensorplay.compile(model, backend="mlir",
                                   options={"fallback": False})
     with tensorplay.no_grad():
-        with pytest.raises(backend_module.BackendError, match=r"topk"):
+        with pytest.raises(backend_module.BackendError, match=r"sort"):
             compiled(x)
 
 
@@ -296,9 +296,12 @@ def test_cast_copies_are_kept_while_parameters_are_unchanged():
     assert_close(got, want, 2e-2)
 
 
-def compile_and_translate(model, autocast):
-    """`model` on the encoder input, compiled without fallback and run
-    eagerly: (compiled result, eager result, the translated program)."""
+def compile_and_translate(model, autocast, inputs="encoder",
+                          eager_autocast=True):
+    """`model` on the `inputs` of models.py, compiled without fallback and
+    run eagerly (under autocast too unless `eager_autocast` is false, for
+    ops eager tensorplay has no bf16 kernel of): (compiled result, eager
+    result, the translated program)."""
     captured = {}
 
     def probe(gm, example_inputs, **kwargs):
@@ -306,12 +309,14 @@ def compile_and_translate(model, autocast):
             gm, example_inputs)
         return backend_module.backend(gm, example_inputs, **kwargs)
     model = inference_only(model)
-    (x,) = models.inputs("encoder")
+    args = models.inputs(inputs)
     compiled = tensorplay.compile(model, backend=probe,
                                   options={"fallback": False})
     with tensorplay.no_grad(), tensorplay.autocast("cpu", enabled=autocast):
-        got = compiled(x)
-        want = model(x)
+        got = compiled(*args)
+    with tensorplay.no_grad(), tensorplay.autocast(
+            "cpu", enabled=autocast and eager_autocast):
+        want = model(*args)
     return got, want, captured["program"]
 
 
@@ -347,24 +352,12 @@ def test_masks_and_comparisons_compile(autocast):
 
 @pytest.mark.parametrize("autocast", [False, True])
 def test_pools_compile(autocast):
-    model = models.model("pooled_cnn")
-    (x,) = models.inputs("pooled_cnn")
-    captured = {}
-
-    def probe(gm, example_inputs, **kwargs):
-        captured["program"] = tensorplay_mlir.translate.translate(
-            gm, example_inputs)
-        return backend_module.backend(gm, example_inputs, **kwargs)
-    model = inference_only(model)
-    compiled = tensorplay.compile(model, backend=probe,
-                                  options={"fallback": False})
-    with tensorplay.no_grad(), tensorplay.autocast("cpu", enabled=autocast):
-        got = compiled(x)
-    with tensorplay.no_grad():
-        # tensorplay has no bf16 max_pool2d kernel ("not implemented for
-        # 'BFloat16'"): the bf16 result is measured against f32 eager.
-        want = model(x)
-    text = captured["program"].text
+    # tensorplay has no bf16 max_pool2d kernel ("not implemented for
+    # 'BFloat16'"): the bf16 result is measured against f32 eager.
+    got, want, program = compile_and_translate(
+        models.model("pooled_cnn"), autocast, "pooled_cnn",
+        eager_autocast=False)
+    text = program.text
     for op in ("tp.max_pool2d ", "tp.avg_pool2d ", "tp.adaptive_avg_pool2d "):
         assert op in text, op
     assert "count_include_pad = false" in text
@@ -380,6 +373,31 @@ def test_indexing_and_splits_compile(autocast):
     assert "step = 2 : i64" in program.text
     assert got.dtype == want.dtype
     assert_close(got, want, 2e-2 if autocast else 1e-5)
+
+
+@pytest.mark.parametrize("autocast", [False, True])
+def test_selection_and_factories_compile(autocast):
+    got, want, program = compile_and_translate(models.Selecting(), autocast)
+    text = program.text
+    for op in ("tp.topk ", "tp.gather ", "tp.argmax ", "tp.scatter_add ",
+               "tp.index_copy ", "tp.maximum ", "tp.minimum "):
+        assert op in text, op
+    # The f32 positions' arange (the frontend folds arange(2) * 2 and
+    # ones(2, 32) into graph constants), and zeros_like in h's dtype.
+    assert "dense<[0.00000000000000000e+00, 1.00000000000000000e+00, " in text
+    assert "tp.masked_fill " in text
+    assert got.dtype == want.dtype
+    assert_close(got, want, 2e-2 if autocast else 1e-5)
+
+
+@pytest.mark.parametrize("autocast", [False, True])
+def test_batch_norm_inference_compiles(autocast):
+    got, want, program = compile_and_translate(
+        models.model("normed_cnn"), autocast, "normed_cnn")
+    assert "tp.batch_norm " in program.text
+    assert "running_mean(" in program.text
+    assert got.dtype == want.dtype
+    assert_close(got, want, 3e-2 if autocast else 1e-5)
 
 
 def test_keyword_arguments_bind_to_the_graph_inputs():

@@ -111,6 +111,30 @@ LogicalResult mlir::tp::inferAlongDimShape(RuleContext &op, Value input,
   return op.setResultShape(0, shapeOf(input));
 }
 
+LogicalResult mlir::tp::inferTopkShape(RuleContext &op) {
+  auto topk = op.as<TopkOp>();
+  Value input = topk.getInput();
+  FailureOr<int64_t> dim = normalizeDim(op, topk.getDim(), rankOf(input));
+  if (failed(dim))
+    return failure();
+  Type elem = elementTypeOf(input);
+  if (isa<ComplexType>(elem) || elem.isInteger(1))
+    return op.emitOpError("expected a real, non-bool input (as tensorplay's "
+                          "topk), got ")
+           << input.getType();
+  SmallVector<int64_t> shape(shapeOf(input));
+  int64_t size = shape.empty() ? 1 : shape[*dim];
+  int64_t k = topk.getK();
+  if (k < 0 || (!ShapedType::isDynamic(size) && k > size))
+    return op.emitOpError("k (")
+           << k << ") must be in [0, " << size << "], the size along dim";
+  if (!shape.empty())
+    shape[*dim] = k;
+  if (failed(op.setResultShape(0, shape)))
+    return failure();
+  return op.setResultShape(1, shape);
+}
+
 LogicalResult mlir::tp::inferSoftmaxBackwardShape(RuleContext &op) {
   Value grad = op.getOperand(0), output = op.getOperand(1);
   for (Value v : {grad, output})

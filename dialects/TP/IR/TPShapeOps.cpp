@@ -224,6 +224,19 @@ LogicalResult mlir::tp::inferJoinShape(RuleContext &op, bool stack) {
   return op.setResultShape(0, shape);
 }
 
+/// aten's scatter/gather shape rule: index is no larger than `other` in
+/// every dimension but `skipDim` (-1: none).
+static LogicalResult expectIndexFits(RuleContext &op, Value index, Value other,
+                                     int64_t skipDim, StringRef otherName) {
+  ArrayRef<int64_t> in = shapeOf(index), to = shapeOf(other);
+  for (int64_t d = 0; d < static_cast<int64_t>(in.size()); ++d)
+    if (d != skipDim && !isDyn(in[d]) && !isDyn(to[d]) && in[d] > to[d])
+      return op.emitOpError("index has size ")
+             << in[d] << " in dimension " << d << ", larger than " << otherName
+             << "'s " << to[d];
+  return success();
+}
+
 static LogicalResult expectIndexTensor(RuleContext &op, Value index,
                                        StringRef name, bool allowBool = false) {
   Type type = elementTypeOf(index);
@@ -257,8 +270,25 @@ LogicalResult mlir::tp::inferIndexedShape(RuleContext &op, Value input,
              rankOf(source) != rankOf(input)) {
     return op.emitOpError("index and src must have the rank of self (")
            << rankOf(input) << ")";
+  } else if (failed(expectIndexFits(op, index, input, *dim, "self")) ||
+             failed(expectIndexFits(op, index, source, -1, "src"))) {
+    return failure();
   }
   return op.setResultShape(0, shapeOf(input));
+}
+
+LogicalResult mlir::tp::inferGatherShape(RuleContext &op) {
+  auto gather = op.as<GatherOp>();
+  Value input = gather.getInput(), index = gather.getIndex();
+  FailureOr<int64_t> dim = normalizeDim(op, gather.getDim(), rankOf(input));
+  if (failed(dim) || failed(expectIndexTensor(op, index, "index")))
+    return failure();
+  if (rankOf(index) != rankOf(input))
+    return op.emitOpError("index must have the rank of self (")
+           << rankOf(input) << "), got " << rankOf(index);
+  if (failed(expectIndexFits(op, index, input, *dim, "self")))
+    return failure();
+  return op.setResultShape(0, shapeOf(index));
 }
 
 LogicalResult mlir::tp::inferIndexPutShape(RuleContext &op) {

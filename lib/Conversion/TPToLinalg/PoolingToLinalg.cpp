@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
+#include "tensorplay/Conversion/Utils/IndexingUtils.h"
 #include "tensorplay/Conversion/Utils/LoweringUtils.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
@@ -435,52 +436,20 @@ Value buildAvgPoolBackward(OpBuilder &b, Location loc, Value grad,
 
 /// The gradient of a max pool's input from the forward's indices: aten's
 /// scatter, one update per output element (in output order, as aten adds),
-/// over the flattened (leading, spatial) planes. An index outside the plane
-/// (not one a pool produced) is clamped into it.
+/// along the flattened spatial plane of each (leading) plane. An index
+/// outside the plane (not one a pool produced) is clamped into it.
 Value buildMaxPoolBackward(OpBuilder &b, Location loc, Value grad,
                            Value indices, ArrayRef<int64_t> inputShape,
                            int64_t n) {
-  Type elem = elementTypeOf(grad);
-  Type accType = computeTypeFor(elem);
   int64_t planes = numElements(inputShape.drop_back(n));
   int64_t inPlane = numElements(inputShape.take_back(n));
   int64_t outPlane = numElements(shapeOf(grad).take_back(n));
-  Value g = reshapeTo(b, loc, grad, {planes * outPlane});
-  Value idx = reshapeTo(b, loc, indices, {planes * outPlane});
-  Value zeros = filledTensor(b, loc, {planes, inPlane}, accType, 0.0);
-  auto index = [&](int64_t v) {
-    return arith::ConstantIndexOp::create(b, loc, v);
-  };
-  Type i64 = b.getI64Type();
-  Value sum =
-      scf::ForOp::create(
-          b, loc, index(0), index(planes * outPlane), index(1),
-          ValueRange{zeros},
-          [&](OpBuilder &nb, Location l, Value i, ValueRange iter) {
-            IndexMath m{nb, l};
-            Value plane = m.div(i, outPlane);
-            Value at = convertScalar(
-                nb, l, tensor::ExtractOp::create(nb, l, idx, i), i64);
-            at = arith::MinSIOp::create(
-                nb, l,
-                arith::MaxSIOp::create(nb, l, at,
-                                       scalarConstant(nb, l, i64, 0)),
-                scalarConstant(nb, l, i64, inPlane - 1));
-            Value cell =
-                arith::IndexCastOp::create(nb, l, nb.getIndexType(), at);
-            Value v = convertScalar(
-                nb, l, tensor::ExtractOp::create(nb, l, g, i), accType);
-            Value cur = tensor::ExtractOp::create(nb, l, iter[0],
-                                                  ValueRange{plane, cell});
-            Value next = arith::AddFOp::create(nb, l, cur, v);
-            scf::YieldOp::create(
-                nb, l,
-                tensor::InsertOp::create(nb, l, next, iter[0],
-                                         ValueRange{plane, cell})
-                    .getResult());
-          })
-          .getResult(0);
-  return convertTensor(b, loc, reshapeTo(b, loc, sum, inputShape), elem);
+  Value zeros =
+      filledTensor(b, loc, {planes, inPlane}, elementTypeOf(grad), 0.0);
+  Value sum = buildScatterAdd(b, loc, zeros, /*dim=*/1,
+                              reshapeTo(b, loc, indices, {planes, outPlane}),
+                              reshapeTo(b, loc, grad, {planes, outPlane}));
+  return reshapeTo(b, loc, sum, inputShape);
 }
 
 /// Refuses what the pool lowerings do not take: complex inputs, and

@@ -42,6 +42,7 @@ void mlir::tp::populateTPToLinalgPatterns(RewritePatternSet &patterns,
   populateMatmulToLinalgPatterns(patterns);
   populateConvToLinalgPatterns(patterns);
   populatePoolingToLinalgPatterns(patterns);
+  populateIndexingToLinalgPatterns(patterns);
 }
 
 llvm::StringSet<> mlir::tp::getLoweredOpNames(RewritePatternSet &patterns) {

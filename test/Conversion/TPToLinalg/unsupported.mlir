@@ -91,3 +91,43 @@ func.func @complex_lt(%x: tensor<4xcomplex<f32>>) -> tensor<4xi1> {
   %r = tp.lt %x, %x : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xi1>
   return %r : tensor<4xi1>
 }
+
+// -----
+
+func.func @complex_gather(%x: tensor<4xcomplex<f32>>, %i: tensor<2xi64>) -> tensor<2xcomplex<f32>> {
+  // expected-error @+1 {{'tp.gather' op has no CPU lowering for 'complex<f32>' tensors}}
+  %r = tp.gather %x, %i {dim = 0 : i64} : (tensor<4xcomplex<f32>>, tensor<2xi64>) -> tensor<2xcomplex<f32>>
+  return %r : tensor<2xcomplex<f32>>
+}
+
+// -----
+
+func.func @bool_scatter_add(%x: tensor<4xi1>, %i: tensor<2xi64>, %s: tensor<2xi1>) -> tensor<4xi1> {
+  // expected-error @+1 {{'tp.scatter_add' op has no CPU lowering for i1 tensors}}
+  %r = tp.scatter_add %x, %i, %s {dim = 0 : i64} : (tensor<4xi1>, tensor<2xi64>, tensor<2xi1>) -> tensor<4xi1>
+  return %r : tensor<4xi1>
+}
+
+// -----
+
+func.func @int_float_scatter_add(%x: tensor<4xi32>, %i: tensor<2xi64>, %s: tensor<2xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'tp.scatter_add' op needs operands of one element type, got 'i32' and 'f32' (cast them to one first)}}
+  %r = tp.scatter_add %x, %i, %s {dim = 0 : i64} : (tensor<4xi32>, tensor<2xi64>, tensor<2xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @empty_gather(%x: tensor<0x3xf32>, %i: tensor<2x3xi64>) -> tensor<2x3xf32> {
+  // expected-error @+1 {{'tp.gather' op cannot gather from an empty dimension}}
+  %r = tp.gather %x, %i {dim = 0 : i64} : (tensor<0x3xf32>, tensor<2x3xi64>) -> tensor<2x3xf32>
+  return %r : tensor<2x3xf32>
+}
+
+// -----
+
+func.func @empty_index_copy(%x: tensor<0x3xf32>, %i: tensor<2xi64>, %s: tensor<2x3xf32>) -> tensor<0x3xf32> {
+  // expected-error @+1 {{'tp.index_copy' op cannot copy into an empty dimension}}
+  %r = tp.index_copy %x, %i, %s {dim = 0 : i64} : (tensor<0x3xf32>, tensor<2xi64>, tensor<2x3xf32>) -> tensor<0x3xf32>
+  return %r : tensor<0x3xf32>
+}

@@ -1769,6 +1769,86 @@ func.func @scatter_rank(%x: tensor<5x3xf32>, %i: tensor<2xi64>, %s: tensor<2x3xf
 
 // -----
 
+func.func @scatter_index_larger_than_src(%x: tensor<5x3xf32>, %i: tensor<2x3xi64>, %s: tensor<2x2xf32>) {
+  // expected-error @+1 {{index has size 3 in dimension 1, larger than src's 2}}
+  %r = tp.scatter_add %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2x3xi64>, tensor<2x2xf32>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @scatter_index_larger_than_self(%x: tensor<5x3xf32>, %i: tensor<2x4xi64>, %s: tensor<2x4xf32>) {
+  // expected-error @+1 {{index has size 4 in dimension 1, larger than self's 3}}
+  %r = tp.scatter_add %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2x4xi64>, tensor<2x4xf32>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_rank(%x: tensor<4x8xf32>, %i: tensor<3xi64>) {
+  // expected-error @+1 {{index must have the rank of self (2), got 1}}
+  %r = tp.gather %x, %i {dim = 1 : i64} : (tensor<4x8xf32>, tensor<3xi64>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_type(%x: tensor<4x8xf32>, %i: tensor<4x3xf32>) {
+  // expected-error @+1 {{expected index to be an integer tensor, got 'tensor<4x3xf32>'}}
+  %r = tp.gather %x, %i {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_index_larger(%x: tensor<4x8xf32>, %i: tensor<5x3xi64>) {
+  // expected-error @+1 {{index has size 5 in dimension 0, larger than self's 4}}
+  %r = tp.gather %x, %i {dim = 1 : i64} : (tensor<4x8xf32>, tensor<5x3xi64>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @gather_dim(%x: tensor<4x8xf32>, %i: tensor<4x3xi64>) {
+  // expected-error @+1 {{dim 2 is out of range for a tensor of rank 2}}
+  %r = tp.gather %x, %i {dim = 2 : i64} : (tensor<4x8xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @topk_k(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{k (9) must be in [0, 8], the size along dim}}
+  %v, %i = tp.topk %x {k = 9 : i64} : (tensor<4x8xf32>) -> (tensor<4x9xf32>, tensor<4x9xi64>)
+  return
+}
+
+// -----
+
+func.func @topk_negative_k(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{k (-1) must be in [0, 8], the size along dim}}
+  %v, %i = tp.topk %x {k = -1 : i64} : (tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xi64>)
+  return
+}
+
+// -----
+
+func.func @topk_bool(%x: tensor<4x8xi1>) {
+  // expected-error @+1 {{expected a real, non-bool input (as tensorplay's topk), got 'tensor<4x8xi1>'}}
+  %v, %i = tp.topk %x {k = 2 : i64} : (tensor<4x8xi1>) -> (tensor<4x2xi1>, tensor<4x2xi64>)
+  return
+}
+
+// -----
+
+func.func @topk_result(%x: tensor<4x8xf32>) {
+  // expected-error @+1 {{result #0 has shape 4x2 but the operands imply 2x8}}
+  %v, %i = tp.topk %x {k = 2 : i64, dim = 0 : i64} : (tensor<4x8xf32>) -> (tensor<4x2xf32>, tensor<4x2xi64>)
+  return
+}
+
+// -----
+
 func.func @index_put_count(%x: tensor<5xf32>, %i: tensor<2xi64>, %v: tensor<2xf32>) {
   // expected-error @+1 {{too many indices for a tensor of rank 1}}
   %r = tp.index_put %x[%i, %i], %v : (tensor<5xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xf32>) -> tensor<5xf32>

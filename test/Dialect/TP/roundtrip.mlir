@@ -743,6 +743,15 @@ func.func @max_dim(%x: tensor<4x8xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @topk(
+// CHECK-NEXT: %{{.*}}, %{{.*}} = tp.topk %{{.*}} {k = 3 : i64} : (tensor<4x8xf32>) -> (tensor<4x3xf32>, tensor<4x3xi64>)
+// CHECK-NEXT: %{{.*}}, %{{.*}} = tp.topk %{{.*}} {dim = 0 : i64, k = 2 : i64, largest = false, sorted = false} : (tensor<4x8xbf16>) -> (tensor<2x8xbf16>, tensor<2x8xi64>)
+func.func @topk(%x: tensor<4x8xf32>, %y: tensor<4x8xbf16>) {
+  %v, %i = tp.topk %x {k = 3 : i64} : (tensor<4x8xf32>) -> (tensor<4x3xf32>, tensor<4x3xi64>)
+  %w, %j = tp.topk %y {k = 2 : i64, dim = 0 : i64, largest = false, sorted = false} : (tensor<4x8xbf16>) -> (tensor<2x8xbf16>, tensor<2x8xi64>)
+  return
+}
+
 // CHECK-LABEL: func.func @max(
 // CHECK-NEXT: %{{.*}} = tp.max %{{.*}} : (tensor<4x8xf32>) -> tensor<f32>
 func.func @max(%x: tensor<4x8xf32>) {
@@ -1167,6 +1176,13 @@ func.func @reshape(%x: tensor<4x8xf32>) {
 // CHECK-NEXT: %{{.*}} = tp.scatter_add %{{.*}}, %{{.*}}, %{{.*}} {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>
 func.func @scatter_add(%x: tensor<5x3xf32>, %i: tensor<2x3xi64>, %s: tensor<2x3xf32>) {
   %r = tp.scatter_add %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>
+  return
+}
+
+// CHECK-LABEL: func.func @gather(
+// CHECK-NEXT: %{{.*}} = tp.gather %{{.*}}, %{{.*}} {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>
+func.func @gather(%x: tensor<4x8xf32>, %i: tensor<4x3xi64>) {
+  %r = tp.gather %x, %i {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>
   return
 }
 

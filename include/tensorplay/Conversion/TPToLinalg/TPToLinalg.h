@@ -53,6 +53,10 @@ void populateConvToLinalgPatterns(RewritePatternSet &patterns);
 /// over the windows (PoolingToLinalg.cpp).
 void populatePoolingToLinalgPatterns(RewritePatternSet &patterns);
 
+/// gather, scatter_add, index_copy and topk: reads and writes at
+/// positions an index tensor names (IndexingToLinalg.cpp).
+void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
+
 /// All of the above.
 void populateTPToLinalgPatterns(RewritePatternSet &patterns,
                                 uint64_t dropoutSeed = 0);

@@ -383,6 +383,22 @@ CASES = [
         "%c = tp.cat [%m, %a0] {dim = 1 : i64} : (tensor<4x3xf64>, tensor<4x7xf64>) -> tensor<4x10xf64>",
         "%st = tp.stack [%s1, %a1] {dim = 2 : i64} : (tensor<4x3xf64>, tensor<4x3xf64>) -> tensor<4x3x2xf64>"] +
         squares([("s2", (2, 7)), ("c", (4, 10)), ("st", (4, 3, 2))])),
+    # gather, scatter_add (src larger than the index, duplicate targets),
+    # index_copy and topk's values (distinct inputs, so that the order
+    # holds under the finite differences).
+    Case("gather_scatter_topk", [(4, 6), (3, 5), (2, 6)], [
+        "%ix = tp.constant dense<[[0, 5, 2], [1, 1, 4], [3, 0, 0], [5, 2, 1]]> : tensor<4x3xi64>",
+        "%g = tp.gather %a0, %ix {dim = 1 : i64} : (tensor<4x6xf64>, tensor<4x3xi64>) -> tensor<4x3xf64>",
+        "%si = tp.constant dense<[[0, 3, 3, 1], [2, 0, 3, 3], [1, 1, 0, 2]]> : tensor<3x4xi64>",
+        "%sa = tp.scatter_add %a0, %si, %a1 {dim = 0 : i64} : (tensor<4x6xf64>, tensor<3x4xi64>, tensor<3x5xf64>) -> tensor<4x6xf64>",
+        "%ci = tp.constant dense<[2, 0]> : tensor<2xi64>",
+        "%ic = tp.index_copy %a0, %ci, %a2 {dim = 0 : i64} : (tensor<4x6xf64>, tensor<2xi64>, tensor<2x6xf64>) -> tensor<4x6xf64>",
+        "%v, %i = tp.topk %a0 {k = 3 : i64, dim = 1 : i64} : (tensor<4x6xf64>) -> (tensor<4x3xf64>, tensor<4x3xi64>)",
+        "%w, %j = tp.topk %a0 {k = 2 : i64, dim = 0 : i64, largest = false} : (tensor<4x6xf64>) -> (tensor<2x6xf64>, tensor<2x6xi64>)"] +
+        squares([("g", (4, 3)), ("sa", (4, 6)), ("ic", (4, 6)), ("v", (4, 3)),
+                 ("w", (2, 6))]),
+        lambda rng: [rng.permutation(24).reshape(4, 6) / 12.0 - 1,
+                     rng.uniform(-1, 1, (3, 5)), rng.uniform(-1, 1, (2, 6))]),
     Case("binary_more", [(2, 3), (3,), (2, 3)], [
         "%at = tp.atan2 %a2, %a1 : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
         unary("pow", "a0", (2, 3), "scalar_exponent = 3.0 : f64"),

@@ -1763,6 +1763,141 @@ def pooling(mode):
     return cases
 
 
+def gather_ref(x, dim, index):
+    """torch.gather, clamping indices into the dimension as the lowering
+    does (eager raises)."""
+    index = np.clip(index.astype(np.int64), 0, x.shape[dim] - 1)
+    out = np.empty(index.shape)
+    for i in np.ndindex(*index.shape):
+        at = list(i)
+        at[dim] = index[i]
+        out[i] = x[tuple(at)]
+    return out
+
+
+def scatter_add_ref(self, dim, index, src):
+    out = np.array(self, dtype=np.float64)
+    for i in np.ndindex(*index.shape):
+        at = list(i)
+        at[dim] = int(np.clip(index[i], 0, self.shape[dim] - 1))
+        out[tuple(at)] += src[i]
+    return out
+
+
+def index_copy_ref(self, dim, index, source):
+    out = np.array(self, dtype=np.float64)
+    src = np.moveaxis(source, dim, 0)
+    view = np.moveaxis(out, dim, 0)
+    for j, row in enumerate(np.atleast_1d(index).astype(np.int64)):
+        view[row] = src[j]
+    return out
+
+
+def topk_ref(x, k, dim=-1, largest=True):
+    """(values, indices): best first, NaN above every number, equal values
+    by position."""
+    moved = np.moveaxis(x, dim, -1)
+    vals = np.empty(moved.shape[:-1] + (k,))
+    idxs = np.empty(moved.shape[:-1] + (k,), dtype=np.int64)
+    for r in np.ndindex(*moved.shape[:-1]):
+        row = moved[r]
+
+        def key(i):
+            v = row[i]
+            if np.isnan(v):
+                return (0 if largest else 1, 0.0, i)
+            return (1 if largest else 0, -v if largest else v, i)
+        order = sorted(range(len(row)), key=key)[:k]
+        vals[r] = row[order]
+        idxs[r] = order
+    return np.moveaxis(vals, -1, dim), np.moveaxis(idxs, -1, dim)
+
+
+def indexing(mode):
+    """gather, scatter_add, index_copy and topk."""
+    dt = fdt(mode)
+    R = lambda v: rounded(dt, v)
+    cases = []
+
+    def gather(name, xs, dim, index):
+        x = rand(xs, dtype=dt)
+        cases.append(op_case(
+            name, [x, index], "gather", "%a0, %a1", f"dim = {dim} : i64",
+            [(index[0].shape, dt)],
+            lambda x, i: [gather_ref(x, dim, i)]))
+
+    gather("gather_dim1", (4, 8), 1, randint((4, 3), 0, 8))
+    gather("gather_dim0_smaller", (5, 6), 0, randint((3, 4), 0, 5))
+    gather("gather_3d_negative_dim", (2, 3, 7), -1, randint((2, 2, 9), 0, 7))
+    gather("gather_i32_index", (3, 5), 1, randint((3, 5), 0, 5, "i32"))
+    gather("gather_clamped", (3, 4), 1, (np.array(
+        [[-3, 0, 9], [1, 4, 2], [3, 3, -1]], np.int64), "i64"))
+
+    def scatter(name, selfs, dim, index, srcs, dtype=None):
+        d = dtype or dt
+        x = rand(selfs, dtype=d) if d != "i64" else randint(selfs, -9, 9)
+        src = rand(srcs, dtype=d) if d != "i64" else randint(srcs, -9, 9)
+        fix = (lambda v: v) if d == "i64" else R
+        cases.append(op_case(
+            name, [x, index, src], "scatter_add", "%a0, %a1, %a2",
+            f"dim = {dim} : i64", [(selfs, d)],
+            lambda x, i, s: [fix(scatter_add_ref(x, dim % len(selfs), i, s))]))
+
+    # Duplicate indices accumulate.
+    scatter("scatter_add_dim0", (5, 3), 0, randint((6, 3), 0, 5), (6, 3))
+    scatter("scatter_add_src_larger", (4, 5), 1, randint((3, 4), 0, 5), (5, 6))
+    scatter("scatter_add_3d", (2, 3, 4), -1, randint((2, 3, 6), 0, 4),
+            (2, 3, 6))
+    scatter("scatter_add_int", (4, 4), 0, randint((5, 4), 0, 4), (5, 4),
+            "i64")
+
+    def index_copy(name, selfs, dim, index, srcs):
+        x, src = rand(selfs, dtype=dt), rand(srcs, dtype=dt)
+        cases.append(op_case(
+            name, [x, (np.array(index, np.int64), "i64"), src], "index_copy",
+            "%a0, %a1, %a2", f"dim = {dim} : i64", [(selfs, dt)],
+            lambda x, i, s: [index_copy_ref(x, dim % len(selfs), i, s)]))
+
+    index_copy("index_copy_rows", (5, 3), 0, [4, 0, 2], (3, 3))
+    index_copy("index_copy_columns", (2, 6, 3), 1, [5, 1], (2, 2, 3))
+    index_copy("index_copy_last_dim", (3, 4), -1, [3, 2, 1, 0], (3, 4))
+
+    def topk(name, x, k, dim=-1, largest=True, extra=""):
+        attrs = f"k = {k} : i64, dim = {dim} : i64"
+        if not largest:
+            attrs += ", largest = false"
+        attrs += extra
+        shape = list(x[0].shape)
+        shape[dim] = k
+        cases.append(op_case(
+            name, [x], "topk", "%a0", attrs, [(tuple(shape), x[1]),
+                                               (tuple(shape), "i64")],
+            lambda v: list(topk_ref(v, k, dim, largest))))
+
+    topk("topk_largest", rand((4, 9), dtype=dt), 3)
+    topk("topk_smallest_dim0", rand((7, 5), dtype=dt), 2, 0, False)
+    topk("topk_all_unsorted", rand((3, 6), dtype=dt), 6, extra=", sorted = false")
+    topk("topk_k0", rand((3, 4), dtype=dt), 0)
+    topk("topk_3d_middle", rand((2, 8, 3), dtype=dt), 4, 1)
+    topk("topk_int", randint((3, 10), -5, 5), 4)
+    # NaN above every number (first when largest, last when smallest),
+    # ties by position, infinities in order.
+    special = as_input(np.array([[1, np.nan, -np.inf, 1, np.inf, np.nan, 0],
+                                 [2, 2, 2, -1, -1, 3, 3]]), dt)
+    topk("topk_nan_ties", special, 5)
+    topk("topk_nan_ties_smallest", special, 5, largest=False)
+    # topk's indices feed a gather in one program: the values again.
+    x = rand((3, 8), dtype=dt)
+    T = lambda s: ttype(s, dt)
+    cases.append(Case("topk_then_gather", [x], [
+        "%%v, %%i = tp.topk %%a0 {k = 3 : i64} : (%s) -> (%s, %s)"
+        % (T((3, 8)), T((3, 3)), ttype((3, 3), "i64")),
+        "%%r0 = tp.gather %%a0, %%i {dim = 1 : i64} : (%s, %s) -> %s"
+        % (T((3, 8)), ttype((3, 3), "i64"), T((3, 3))),
+    ], [((3, 3), dt)], lambda x: [topk_ref(x, 3)[0]]))
+    return cases
+
+
 def RNG_bool(shape):
     m = np.random.default_rng(7).integers(0, 2, size=shape).astype(bool)
     m[:, 0] = True  # every row keeps one key
@@ -1776,6 +1911,7 @@ FAMILIES = {
     "elementwise": elementwise,
     "shape": shape,
     "pooling": pooling,
+    "indexing": indexing,
     "reductions": reductions,
     "normalization": normalization,
     "losses": losses,

@@ -183,6 +183,9 @@ Operation *createWithInferredResultTypes(OpBuilder &builder, Location loc,
 // Elementwise.
 LogicalResult inferElementwiseShape(RuleContext &op, ArrayRef<Value> inputs);
 LogicalResult inferDropoutShape(RuleContext &op);
+/// topk: 0 <= k <= the size along dim; values and indices have the input's
+/// shape with k along dim.
+LogicalResult inferTopkShape(RuleContext &op);
 LogicalResult inferPowShape(RuleContext &op);
 LogicalResult inferWhereShape(RuleContext &op);
 LogicalResult inferClampShape(RuleContext &op);
@@ -285,6 +288,9 @@ SliceRange sliceRange(int64_t size, std::optional<int64_t> start,
                       std::optional<int64_t> end, int64_t step);
 LogicalResult inferIndexedShape(RuleContext &op, Value input, Value index,
                                 Value source);
+/// gather: index of self's rank, no larger than self but along dim; the
+/// result has index's shape.
+LogicalResult inferGatherShape(RuleContext &op);
 LogicalResult inferIndexPutShape(RuleContext &op);
 LogicalResult inferEmbeddingShape(RuleContext &op);
 LogicalResult inferEmbeddingDenseBackwardShape(RuleContext &op);

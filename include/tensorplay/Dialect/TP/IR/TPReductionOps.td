@@ -102,6 +102,26 @@ def TP_MaxDimOp : TP_ComputeOp<"max_dim",
   let results = (outs TP_Tensor:$values, TP_Tensor:$indices);
 }
 
+/// torch.topk(input, k, dim, largest, sorted): (values, indices).
+def TP_TopkOp : TP_ComputeOp<"topk",
+    "The k largest (or smallest) elements along dim with their indices",
+    TP_DtypeRule<"First", ["Value", "I64"]>,
+    (ins TP_Tensor:$input, I64Attr:$k, DefaultValuedAttr<I64Attr, "-1">:$dim,
+         DefaultValuedAttr<BoolAttr, "true">:$largest,
+         DefaultValuedAttr<BoolAttr, "true">:$sorted),
+    "$input",
+    "%v, %i = tp.topk %x {k = 3 : i64} : (tensor<4x8xf32>) -> (tensor<4x3xf32>, tensor<4x3xi64>)",
+    [Pure], "::mlir::tp::inferTopkShape(op)"> {
+  let familyDescription =
+      "Selects along `dim` the `k` largest elements (`largest`, the default) "
+      "or the k smallest, and returns them with their positions along dim; "
+      "the results have the input's shape with k along dim. NaN counts as "
+      "larger than every number (as in tensorplay). The CPU lowering always "
+      "returns them sorted (best first, equal values by position), which "
+      "`sorted = false` permits.";
+  let results = (outs TP_Tensor:$values, TP_Tensor:$indices);
+}
+
 /// Ops along one dimension that keep the input's shape, with a dtype= of
 /// kind `dtypeKind`.
 class TP_AlongDimOp<string mnemonic, string summaryText, TP_DtypeRule rule,

@@ -112,6 +112,22 @@ def TP_ScatterAddOp : TP_SingleResultOp<"scatter_add",
     "%r = tp.scatter_add %x, %i, %s {dim = 0 : i64} : (tensor<5x3xf32>, tensor<2x3xi64>, tensor<2x3xf32>) -> tensor<5x3xf32>",
     [], "::mlir::tp::inferIndexedShape(op, adaptor.getInput(), adaptor.getIndex(), adaptor.getSrc())">;
 
+/// torch.gather(self, dim, index): result[i] = self[i with i[dim] replaced
+/// by index[i]].
+def TP_GatherOp : TP_SingleResultOp<"gather",
+    "Gather self's elements at index along dim", TP_DtypeRule<"First">,
+    (ins TP_Tensor:$input, I64Attr:$dim, TP_Tensor:$index),
+    "$input `,` $index",
+    "%r = tp.gather %x, %i {dim = 1 : i64} : (tensor<4x8xf32>, tensor<4x3xi64>) -> tensor<4x3xf32>",
+    [], "::mlir::tp::inferGatherShape(op)"> {
+  let familyDescription =
+      "Reads `input` at the positions `index` names along `dim`: the result "
+      "(index's shape) holds input[i_0, ..., index[i], ..., i_n] at i. `index` "
+      "has input's rank and is no larger than input in the other "
+      "dimensions; an index outside [0, size) is clamped into it by the CPU "
+      "lowering (eager tensorplay raises).";
+}
+
 def TP_IndexPutOp : TP_SingleResultOp<"index_put",
     "Put values into self at the given index tensors (accumulate: add)",
     TP_DtypeRule<"Same">,
