@@ -517,7 +517,13 @@ def _softmax(tr, node, x, dim=None, *rest, dtype=None, **kwargs):
                    f"dim = {_dim(dim, x.rank)} : i64")
 
 
+# tensorplay.functional's losses take aten's reduction enum.
+_REDUCTION_ENUM = {0: "none", 1: "mean", 2: "sum"}
+
+
 def _reduction(value):
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = _REDUCTION_ENUM.get(value, value)
     if value not in ("mean", "sum", "none"):
         raise Unsupported(f"reduction='{value}'")
     return f"reduction = #tp.reduction<{value}>"

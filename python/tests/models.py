@@ -147,6 +147,40 @@ class Selecting(nn.Module):
                 best.float().mean())
 
 
+class Decomposed(nn.Module):
+    """The ops the compiler decomposes into other tp ops: causal attention
+    (F.scaled_dot_product_attention; not grouped-query: tensorplay 1.0's
+    eager enable_gqa fails on every input, "shape [...] is invalid"), cross,
+    cdist, pdist, renorm and the multi-class hinge losses (targets computed
+    in the graph: argmax and topk, padded with -1)."""
+
+    def __init__(self, d=32):
+        super().__init__()
+        self.q = nn.Linear(d, d)
+        self.kv = nn.Linear(d, 2 * d)
+
+    def forward(self, x):
+        b, t, d = x.shape
+        q = self.q(x).reshape(b, t, 8, 4).transpose(1, 2)
+        kv = self.kv(x).reshape(b, t, 16, 4).transpose(1, 2)
+        a = F.scaled_dot_product_attention(q, kv[:, :8], kv[:, 8:],
+                                           is_causal=True)
+        rows = a.transpose(1, 2).reshape(b * t, d)
+        crossed = tensorplay.cross(rows[:, :3], rows[:, 3:6], dim=1)
+        far = tensorplay.cdist(rows[:4], rows[4:9])
+        pairs = tensorplay.pdist(rows[:5])  # F.pdist does not trace (dim())
+        renormed = tensorplay.renorm(rows, 2, 0, 0.5)
+        logits = rows[:, :10]
+        labels = rows[:, 10:20].argmax(dim=1)
+        top = rows[:, 20:30].topk(3, dim=1)[1]
+        padded = tensorplay.cat(
+            [top, tensorplay.full((b * t, 7), -1, dtype=tensorplay.int64)],
+            dim=1)
+        return (a.mean() + crossed.sum() + far.mean() + pairs.mean() +
+                renormed.sum() + F.multi_margin_loss(logits, labels) +
+                F.multilabel_margin_loss(logits, padded))
+
+
 def inputs(name, batch=8, seed=0):
     tensorplay.manual_seed(seed)
     if name == "mlp":

@@ -391,6 +391,19 @@ def test_selection_and_factories_compile(autocast):
 
 
 @pytest.mark.parametrize("autocast", [False, True])
+def test_decomposed_ops_compile_as_one_op_each(autocast):
+    got, want, program = compile_and_translate(models.Decomposed(), autocast)
+    text = program.text
+    assert "is_causal = true" in text
+    for op in ("tp.scaled_dot_product_attention ", "tp.cross ", "tp.cdist ",
+               "tp.pdist ", "tp.renorm ", "tp.multi_margin_loss ",
+               "tp.multilabel_margin_loss "):
+        assert op in text, op
+    assert got.dtype == want.dtype
+    assert_close(got, want, 3e-2 if autocast else 1e-5)
+
+
+@pytest.mark.parametrize("autocast", [False, True])
 def test_batch_norm_inference_compiles(autocast):
     got, want, program = compile_and_translate(
         models.model("normed_cnn"), autocast, "normed_cnn")

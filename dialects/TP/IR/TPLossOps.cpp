@@ -71,6 +71,11 @@ static LogicalResult lossShape(RuleContext &op, LossKind kind,
     } else if (failed(expectIntegerTarget(op, target))) {
       return failure();
     }
+    if (auto margin = op.dynAs<MultiMarginLossOp>())
+      if (margin->getP() != 1 && margin->getP() != 2)
+        return op.emitOpError("only p == 1 and p == 2 are supported (as "
+                              "tensorplay's multi_margin_loss), got p = ")
+               << margin->getP();
     int64_t classDim = x.size() == 1 ? 0 : 1;
     shape.assign(x.begin(), x.end());
     shape.erase(shape.begin() + classDim);

@@ -273,5 +273,14 @@ LogicalResult mlir::tp::inferCrossShape(RuleContext &op) {
   if (!dim || (shape[*dim] != 3 && !ShapedType::isDynamic(shape[*dim])))
     return op.emitOpError("expected a dimension of size 3 to take the cross "
                           "product along");
+  // Only the other dimensions broadcast: both operands have size 3 there.
+  for (Value operand : {cross.getInput(), cross.getOther()}) {
+    ArrayRef<int64_t> own = shapeOf(operand);
+    int64_t at = (int64_t)own.size() - (rank - *dim);
+    if (at < 0 || (own[at] != 3 && !ShapedType::isDynamic(own[at])))
+      return op.emitOpError("expected both operands to have size 3 along "
+                            "dim ")
+             << *dim << ", got " << operand.getType();
+  }
   return op.setResultShape(0, shape);
 }

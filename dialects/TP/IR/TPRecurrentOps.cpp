@@ -100,6 +100,17 @@ LogicalResult mlir::tp::inferAttentionShape(RuleContext &op) {
       failed(expectDimsMatch(op, ks[ks.size() - 2], vs[vs.size() - 2],
                              "key and value sequence lengths differ")))
     return failure();
+  if (sdpa.getEnableGqa() && qs.size() >= 3 && ks.size() >= 3 &&
+      vs.size() >= 3) {
+    int64_t hq = qs[qs.size() - 3], hk = ks[ks.size() - 3],
+            hv = vs[vs.size() - 3];
+    bool known = !ShapedType::isDynamic(hq) && !ShapedType::isDynamic(hk) &&
+                 !ShapedType::isDynamic(hv);
+    if (known && (hk <= 0 || hq % hk != 0 || hv != hk))
+      return op.emitOpError("enable_gqa needs the query's head count (")
+             << hq << ") to be a multiple of the key's (" << hk
+             << ") and the value's (" << hv << ") to equal the key's";
+  }
   double p = sdpa.getDropoutP().convertToDouble();
   if (p < 0.0 || p >= 1.0)
     return op.emitOpError("dropout_p must be in [0, 1), got ") << p;

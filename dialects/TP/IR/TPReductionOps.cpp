@@ -104,10 +104,15 @@ LogicalResult mlir::tp::inferAlongDimShape(RuleContext &op, Value input,
     return failure();
   if (failed(normalizeDim(op, dim, rankOf(input))))
     return failure();
-  if (auto renorm = op.dynAs<RenormOp>())
+  if (auto renorm = op.dynAs<RenormOp>()) {
     if (renorm->getMaxnorm().convertToDouble() < 0.0 ||
         renorm->getP().convertToDouble() <= 0.0)
       return op.emitOpError("renorm needs p > 0 and maxnorm >= 0");
+    if (rankOf(input) < 2)
+      return op.emitOpError("renorm needs an input of at least 2 "
+                            "dimensions (as tensorplay's), got ")
+             << input.getType();
+  }
   return op.setResultShape(0, shapeOf(input));
 }
 

@@ -1,13 +1,17 @@
 //===- DecomposeComposite.cpp - composite tp ops into simpler tp ops ------===//
 //
 // Rewrites the tp ops that tensorplay implements as compositions of other
-// operators (scaled_dot_product_attention, chain_matmul, multi_dot,
-// conv_tbc, rnn_cell) into those compositions, in the op's dtypes, so that
-// the matrix products reach the oneDNN (or linalg) lowering of matmul and
-// the rest the elementwise / softmax lowerings. tp.autocast regions are
-// inlined first (InlineAutocastRegions.cpp).
+// operators into those compositions, in the op's dtypes, so that the matrix
+// products reach the oneDNN (or linalg) lowering of matmul and the rest the
+// elementwise / softmax / reduction lowerings: here attention (grouped-query
+// too), chain_matmul, multi_dot and conv_tbc, and the pass; the recurrent
+// cells in DecomposeCells.cpp, distances and renorm in
+// DecomposeDistances.cpp, the margin losses in DecomposeMarginLosses.cpp.
+// tp.autocast regions are inlined first (InlineAutocastRegions.cpp).
 //
 //===----------------------------------------------------------------------===//
+
+#include "DecomposeBuilders.h"
 
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 #include "tensorplay/Dialect/TP/Transforms/Passes.h"
@@ -26,59 +30,23 @@ namespace tp {
 
 using namespace mlir;
 using namespace mlir::tp;
+using namespace mlir::tp::decompose;
 
 namespace {
 
-/// Creates a single-result tp op `OpTy` generically: operands, result type
-/// and attributes (inherent ones become properties). For the ops whose
-/// result type is the caller's choice (constants, casts).
-template <typename OpTy>
-Value makeOp(PatternRewriter &rewriter, Location loc, Type resultType,
-             ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
-  OperationState state(loc, OpTy::getOperationName());
-  state.addOperands(operands);
-  state.addTypes(resultType);
-  state.addAttributes(attrs);
-  return rewriter.create(state)->getResult(0);
-}
-
-/// Creates the compute op `OpTy` from operands and attributes: its result
-/// type follows from the op's shape and dtype rules (the inferring builder).
-template <typename OpTy>
-Value build(PatternRewriter &rewriter, Location loc, ValueRange operands,
-            ArrayRef<NamedAttribute> attrs = {}) {
-  return OpTy::create(rewriter, loc, operands, attrs)->getResult(0);
-}
-
-NamedAttribute segments(PatternRewriter &rewriter, ArrayRef<int32_t> sizes) {
-  return rewriter.getNamedAttr("operandSegmentSizes",
-                               rewriter.getDenseI32ArrayAttr(sizes));
-}
-
-/// x^T over the last two dimensions.
-Value transposeLast2(PatternRewriter &rewriter, Location loc, Value x) {
-  int64_t r = rankOf(x);
-  return build<TransposeOp>(
-      rewriter, loc, x,
-      {rewriter.getNamedAttr("dim0", rewriter.getI64IntegerAttr(r - 2)),
-       rewriter.getNamedAttr("dim1", rewriter.getI64IntegerAttr(r - 1))});
-}
-
-Value matmul(PatternRewriter &rewriter, Location loc, Value a, Value b) {
-  return build<MatmulOp>(rewriter, loc, {a, b});
-}
-
-/// A 0-d constant of `elementType`.
-Value scalarTensor(PatternRewriter &rewriter, Location loc, Type elementType,
-                   double value) {
-  auto type = RankedTensorType::get({}, elementType);
-  Attribute attr;
-  if (auto ft = dyn_cast<FloatType>(elementType))
-    attr = DenseElementsAttr::get(type, rewriter.getFloatAttr(ft, value));
-  else
-    attr = DenseElementsAttr::get(type, rewriter.getBoolAttr(value != 0));
-  return makeOp<ConstantOp>(rewriter, loc, type, {},
-                            {rewriter.getNamedAttr("value", attr)});
+/// x [..., H, S, E] with each head repeated `times` times in place:
+/// [..., H * times, S, E] (repeat_interleave along dim -3).
+Value repeatHeads(PatternRewriter &rewriter, Location loc, Value x,
+                  int64_t times) {
+  SmallVector<int64_t> shape(shapeOf(x));
+  int64_t h = shape.size() - 3;
+  Value y = unsqueeze(rewriter, loc, x, h + 1);
+  SmallVector<int64_t> expanded(shapeOf(y));
+  expanded[h + 1] = times;
+  y = build<ExpandOp>(rewriter, loc, y,
+                      {arrayAttr(rewriter, "size", expanded)});
+  shape[h] *= times;
+  return reshape(rewriter, loc, y, shape);
 }
 
 /// scaled_dot_product_attention as tensorplay's math reference computes it:
@@ -98,9 +66,18 @@ struct DecomposeSdpa : public OpRewritePattern<ScaledDotProductAttentionOp> {
     ArrayRef<int64_t> qs = tensorTypeOf(q).getShape(),
                       ks = tensorTypeOf(k).getShape();
     if (op.getEnableGqa() && qs.size() >= 3 && ks.size() >= 3 &&
-        qs[qs.size() - 3] != ks[ks.size() - 3])
-      return op.emitOpError("has no CPU lowering for grouped-query attention "
-                            "with differing head counts");
+        qs[qs.size() - 3] != ks[ks.size() - 3]) {
+      // Grouped-query attention: each key / value head serves
+      // heads(q) / heads(k) consecutive query heads, as tensorplay's
+      // repeat_interleave(k, heads(q) / heads(k), dim=-3).
+      int64_t hq = qs[qs.size() - 3], hk = ks[ks.size() - 3];
+      if (hk <= 0 || hq % hk != 0)
+        return op.emitOpError("grouped-query attention needs the query's "
+                              "head count (")
+               << hq << ") to be a multiple of the key's (" << hk << ")";
+      k = repeatHeads(rewriter, loc, k, hq / hk);
+      v = repeatHeads(rewriter, loc, v, hq / hk);
+    }
     int64_t e = qs.back();
     double scale = op.getScale() ? op.getScale()->convertToDouble()
                                  : 1.0 / std::sqrt((double)e);
@@ -171,13 +148,6 @@ struct DecomposeChain : public OpRewritePattern<OpTy> {
   }
 };
 
-Value permute(PatternRewriter &rewriter, Location loc, Value x,
-              ArrayRef<int64_t> dims) {
-  return build<PermuteOp>(
-      rewriter, loc, x,
-      {rewriter.getNamedAttr("dims", rewriter.getDenseI64ArrayAttr(dims))});
-}
-
 /// conv_tbc(x [T, B, C], w [K, C, O], b) = conv1d over [B, C, T] with
 /// weight [O, C, K], permuted back to [T', B, O].
 struct DecomposeConvTbc : public OpRewritePattern<ConvTbcOp> {
@@ -196,32 +166,6 @@ struct DecomposeConvTbc : public OpRewritePattern<ConvTbcOp> {
                          rewriter.getNamedAttr(
                              "padding", rewriter.getDenseI64ArrayAttr({pad}))});
     rewriter.replaceOp(op, permute(rewriter, loc, y, {2, 0, 1}));
-    return success();
-  }
-};
-
-/// rnn_cell: act(linear(x, w_ih, b_ih) + linear(h, w_hh, b_hh)).
-struct DecomposeRnnCell : public OpRewritePattern<RnnCellOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(RnnCellOp op,
-                                PatternRewriter &rewriter) const override {
-    Location loc = op.getLoc();
-    if (!op.getOut().empty())
-      return failure();
-    auto linear = [&](Value x, Value w, Value b) {
-      SmallVector<Value> operands = {x, w};
-      if (b)
-        operands.push_back(b);
-      return build<LinearOp>(rewriter, loc, operands,
-                             {segments(rewriter, {1, 1, b ? 1 : 0, 0})});
-    };
-    Value gi = linear(op.getInput(), op.getWIh(), op.getBIh());
-    Value gh = linear(op.getHx(), op.getWHh(), op.getBHh());
-    Value sum = build<AddOp>(rewriter, loc, {gi, gh});
-    Value h = op.getNonlinearity() == "relu"
-                  ? build<ReluOp>(rewriter, loc, sum)
-                  : build<TanhOp>(rewriter, loc, sum);
-    rewriter.replaceOp(op, h);
     return success();
   }
 };
@@ -247,5 +191,8 @@ void mlir::tp::populateDecomposeAttentionPatterns(RewritePatternSet &patterns) {
 
 void mlir::tp::populateDecomposeCompositePatterns(RewritePatternSet &patterns) {
   patterns.add<DecomposeChain<ChainMatmulOp>, DecomposeChain<MultiDotOp>,
-               DecomposeConvTbc, DecomposeRnnCell>(patterns.getContext());
+               DecomposeConvTbc>(patterns.getContext());
+  populateDecomposeCellPatterns(patterns);
+  populateDecomposeDistancePatterns(patterns);
+  populateDecomposeMarginLossPatterns(patterns);
 }

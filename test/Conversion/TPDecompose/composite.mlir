@@ -51,3 +51,88 @@ func.func @rnn_cell(%x: tensor<2x8xf32>, %h: tensor<2x4xf32>, %wi: tensor<4x8xf3
   %r = tp.rnn_cell %x, %h, %wi, %wh : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<4x8xf32>, tensor<4x4xf32>) -> tensor<2x4xf32>
   return %r : tensor<2x4xf32>
 }
+
+// -----
+
+// lstm_cell: one add of the two gate products, gates i, f, g, o as slices,
+// every op in the cell's bf16.
+// CHECK-LABEL: func.func @lstm_cell
+// CHECK: %[[GI:.*]] = tp.linear %arg0, %arg3 : (tensor<2x8xbf16>, tensor<16x8xbf16>) -> tensor<2x16xbf16>
+// CHECK: %[[GH:.*]] = tp.linear %arg1, %arg4 : (tensor<2x4xbf16>, tensor<16x4xbf16>) -> tensor<2x16xbf16>
+// CHECK: %[[G:.*]] = tp.add %[[GH]], %[[GI]]
+// CHECK: %[[I:.*]] = tp.slice %[[G]] {dim = 1 : i64, end = 4 : i64, start = 0 : i64}
+// CHECK: tp.sigmoid %[[I]]
+// CHECK: tp.slice %[[G]] {dim = 1 : i64, end = 8 : i64, start = 4 : i64}
+// CHECK: %[[C:.*]] = tp.slice %[[G]] {dim = 1 : i64, end = 12 : i64, start = 8 : i64}
+// CHECK: tp.tanh %[[C]]
+// CHECK: tp.slice %[[G]] {dim = 1 : i64, end = 16 : i64, start = 12 : i64}
+// CHECK: %[[FC:.*]] = tp.mul %{{.*}}, %arg2 : (tensor<2x4xbf16>, tensor<2x4xbf16>) -> tensor<2x4xbf16>
+// CHECK: %[[CY:.*]] = tp.add %[[FC]], %{{.*}}
+// CHECK: %[[T:.*]] = tp.tanh %[[CY]]
+// CHECK: %[[HY:.*]] = tp.mul %{{.*}}, %[[T]]
+// CHECK: return %[[HY]], %[[CY]]
+func.func @lstm_cell(%x: tensor<2x8xbf16>, %h: tensor<2x4xbf16>, %c: tensor<2x4xbf16>, %wi: tensor<16x8xbf16>, %wh: tensor<16x4xbf16>) -> (tensor<2x4xbf16>, tensor<2x4xbf16>) {
+  %hy, %cy = tp.lstm_cell %x, %h, %c, %wi, %wh : (tensor<2x8xbf16>, tensor<2x4xbf16>, tensor<2x4xbf16>, tensor<16x8xbf16>, tensor<16x4xbf16>) -> (tensor<2x4xbf16>, tensor<2x4xbf16>)
+  return %hy, %cy : tensor<2x4xbf16>, tensor<2x4xbf16>
+}
+
+// -----
+
+// gru_cell: h' = (h - n) * z + n.
+// CHECK-LABEL: func.func @gru_cell
+// CHECK: %[[N:.*]] = tp.tanh
+// CHECK: %[[D:.*]] = tp.sub %arg1, %[[N]]
+// CHECK: %[[DZ:.*]] = tp.mul %[[D]], %{{.*}}
+// CHECK: %[[HY:.*]] = tp.add %[[DZ]], %[[N]]
+// CHECK: return %[[HY]]
+func.func @gru_cell(%x: tensor<2x8xf32>, %h: tensor<2x4xf32>, %wi: tensor<12x8xf32>, %wh: tensor<12x4xf32>) -> tensor<2x4xf32> {
+  %r = tp.gru_cell %x, %h, %wi, %wh : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<12x8xf32>, tensor<12x4xf32>) -> tensor<2x4xf32>
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
+// Grouped-query attention: each of the 2 key / value heads serves 4
+// consecutive query heads (unsqueeze, expand, reshape).
+// CHECK-LABEL: func.func @gqa
+// CHECK: %[[K1:.*]] = tp.unsqueeze %arg1 {dim = 2 : i64} : (tensor<2x2x5x16xf32>) -> tensor<2x2x1x5x16xf32>
+// CHECK: %[[K4:.*]] = tp.expand %[[K1]] {size = array<i64: 2, 2, 4, 5, 16>}
+// CHECK: %[[K:.*]] = tp.reshape %[[K4]] {shape = array<i64: 2, 8, 5, 16>}
+// CHECK: %[[V:.*]] = tp.reshape %{{.*}} {shape = array<i64: 2, 8, 5, 16>}
+// CHECK: tp.transpose %[[K]]
+// CHECK: %[[P:.*]] = tp.softmax
+// CHECK: tp.matmul %[[P]], %[[V]] : (tensor<2x8x6x5xf32>, tensor<2x8x5x16xf32>) -> tensor<2x8x6x16xf32>
+func.func @gqa(%q: tensor<2x8x6x16xf32>, %k: tensor<2x2x5x16xf32>, %v: tensor<2x2x5x16xf32>) -> tensor<2x8x6x16xf32> {
+  %r = tp.scaled_dot_product_attention %q, %k, %v {enable_gqa = true} : (tensor<2x8x6x16xf32>, tensor<2x2x5x16xf32>, tensor<2x2x5x16xf32>) -> tensor<2x8x6x16xf32>
+  return %r : tensor<2x8x6x16xf32>
+}
+
+// -----
+
+// renorm of bf16: the norms in f32 over the other dimensions, the factor
+// rounded to bf16, the product in bf16.
+// CHECK-LABEL: func.func @renorm
+// CHECK: %[[N:.*]] = tp.norm %arg0 {dim = array<i64: 0>, dtype = f32, keepdim = true, p = 2.000000e+00 : f64} : (tensor<3x5xbf16>) -> tensor<1x5xf32>
+// CHECK: %[[GT:.*]] = tp.gt %[[N]]
+// CHECK: %[[F:.*]] = tp.where %[[GT]]
+// CHECK: %[[FB:.*]] = tp.cast %[[F]] : tensor<1x5xf32> to tensor<1x5xbf16>
+// CHECK: tp.mul %arg0, %[[FB]] : (tensor<3x5xbf16>, tensor<1x5xbf16>) -> tensor<3x5xbf16>
+func.func @renorm(%x: tensor<3x5xbf16>) -> tensor<3x5xbf16> {
+  %r = tp.renorm %x {dim = -1 : i64, maxnorm = 1.0 : f64, p = 2.0 : f64} : (tensor<3x5xbf16>) -> tensor<3x5xbf16>
+  return %r : tensor<3x5xbf16>
+}
+
+// -----
+
+// pdist: the rows of the pairs i < j gathered by constant indices.
+// CHECK-LABEL: func.func @pdist
+// CHECK-DAG: %[[J:.*]] = tp.constant dense<[1, 2, 3, 2, 3, 3]> : tensor<6xi64>
+// CHECK-DAG: %[[I:.*]] = tp.constant dense<[0, 0, 0, 1, 1, 2]> : tensor<6xi64>
+// CHECK: %[[A:.*]] = tp.embedding %arg0, %[[I]]
+// CHECK: %[[B:.*]] = tp.embedding %arg0, %[[J]]
+// CHECK: %[[D:.*]] = tp.sub %[[A]], %[[B]]
+// CHECK: tp.norm %[[D]] {dim = array<i64: 1>, p = 1.000000e+00 : f64} : (tensor<6x3xf32>) -> tensor<6xf32>
+func.func @pdist(%x: tensor<4x3xf32>) -> tensor<6xf32> {
+  %r = tp.pdist %x {p = 1.0 : f64} : (tensor<4x3xf32>) -> tensor<6xf32>
+  return %r : tensor<6xf32>
+}

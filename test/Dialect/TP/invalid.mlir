@@ -447,6 +447,14 @@ func.func @cross_size(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>) {
 
 // -----
 
+func.func @cross_operand_size(%a: tensor<4x3xf32>, %b: tensor<4x1xf32>) {
+  // expected-error @+1 {{expected both operands to have size 3 along dim 1, got 'tensor<4x1xf32>'}}
+  %r = tp.cross %a, %b {dim = 1 : i64} : (tensor<4x3xf32>, tensor<4x1xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
 func.func @chain_empty() {
   // expected-error @+1 {{expected at least 1 tensor}}
   %r = tp.chain_matmul [] : () -> tensor<2x2xf32>
@@ -1230,6 +1238,14 @@ func.func @renorm_params(%x: tensor<4x8xf32>) {
 
 // -----
 
+func.func @renorm_rank(%x: tensor<8xf32>) {
+  // expected-error @+1 {{renorm needs an input of at least 2 dimensions (as tensorplay's), got 'tensor<8xf32>'}}
+  %r = tp.renorm %x {dim = 0 : i64, maxnorm = 1.0 : f64, p = 2.0 : f64} : (tensor<8xf32>) -> tensor<8xf32>
+  return
+}
+
+// -----
+
 func.func @layer_norm_shape(%x: tensor<4x8xf32>) {
   // expected-error @+1 {{normalized_shape 7 must match the trailing dimensions of the input shape 4x8}}
   %r = tp.layer_norm %x {normalized_shape = array<i64: 7>} : (tensor<4x8xf32>) -> tensor<4x8xf32>
@@ -1584,6 +1600,14 @@ func.func @nll_input_rank(%x: tensor<f32>, %t: tensor<i64>) {
 func.func @multi_margin_rank(%x: tensor<2x4x10xf32>, %t: tensor<2x10xi64>) {
   // expected-error @+1 {{expected an input of rank 1 to 2, got rank 3}}
   %l = tp.multi_margin_loss %x, %t : (tensor<2x4x10xf32>, tensor<2x10xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @multi_margin_p(%x: tensor<4x10xf32>, %t: tensor<4xi64>) {
+  // expected-error @+1 {{only p == 1 and p == 2 are supported (as tensorplay's multi_margin_loss), got p = 3}}
+  %l = tp.multi_margin_loss %x, %t {p = 3 : i64} : (tensor<4x10xf32>, tensor<4xi64>) -> tensor<f32>
   return
 }
 
@@ -3050,5 +3074,13 @@ func.func @slice_backward_negative(%g: tensor<4x5xf32>) {
 func.func @slice_backward_grad(%g: tensor<4x5xf32>) {
   // expected-error @+1 {{'tp.slice_backward' op grad_output dim 1 must equal the slice's (5 vs 3)}}
   %r = tp.slice_backward %g {dim = 1 : i64, start = 5 : i64, input_sizes = array<i64: 4, 8>} : (tensor<4x5xf32>) -> tensor<4x8xf32>
+  return
+}
+
+// -----
+
+func.func @sdpa_gqa_heads(%q: tensor<2x6x4x8xf32>, %k: tensor<2x4x5x8xf32>, %v: tensor<2x4x5x8xf32>) {
+  // expected-error @+1 {{enable_gqa needs the query's head count (6) to be a multiple of the key's (4) and the value's (4) to equal the key's}}
+  %r = tp.scaled_dot_product_attention %q, %k, %v {enable_gqa = true} : (tensor<2x6x4x8xf32>, tensor<2x4x5x8xf32>, tensor<2x4x5x8xf32>) -> tensor<2x6x4x8xf32>
   return
 }

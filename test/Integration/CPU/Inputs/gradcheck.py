@@ -399,6 +399,40 @@ CASES = [
                  ("w", (2, 6))]),
         lambda rng: [rng.permutation(24).reshape(4, 6) / 12.0 - 1,
                      rng.uniform(-1, 1, (3, 5)), rng.uniform(-1, 1, (2, 6))]),
+    # Ops differentiated through their decompositions (the rewrites of
+    # tp-decompose-composite-ops): the recurrent cells and grouped-query
+    # attention (8 query heads, 2 key / value heads).
+    Case("cells_gqa", [(3, 4), (3, 2), (3, 2), (6, 4), (6, 2), (8, 4),
+                       (8, 2), (8,), (1, 4, 3, 4), (1, 2, 5, 4),
+                       (1, 2, 5, 4)], [
+        "%g = tp.gru_cell %a0, %a1, %a3, %a4 : (tensor<3x4xf64>, tensor<3x2xf64>, tensor<6x4xf64>, tensor<6x2xf64>) -> tensor<3x2xf64>",
+        "%h, %c = tp.lstm_cell %a0, %a1, %a2, %a5, %a6 b_ih(%a7) : (tensor<3x4xf64>, tensor<3x2xf64>, tensor<3x2xf64>, tensor<8x4xf64>, tensor<8x2xf64>, tensor<8xf64>) -> (tensor<3x2xf64>, tensor<3x2xf64>)",
+        "%at = tp.scaled_dot_product_attention %a8, %a9, %a10 {enable_gqa = true} : (tensor<1x4x3x4xf64>, tensor<1x2x5x4xf64>, tensor<1x2x5x4xf64>) -> tensor<1x4x3x4xf64>"] +
+        weighted([("g", (3, 2)), ("h", (3, 2)), ("c", (3, 2)),
+                  ("at", (1, 4, 3, 4))], 11)),
+    # cross, cdist (p = 2, 1), pdist and renorm (rows above and below
+    # maxnorm).
+    Case("cross_cdist_renorm", [(4, 3), (4, 3), (5, 3), (3, 5)], [
+        "%cr = tp.cross %a0, %a1 {dim = 1 : i64} : (tensor<4x3xf64>, tensor<4x3xf64>) -> tensor<4x3xf64>",
+        "%cd = tp.cdist %a0, %a2 : (tensor<4x3xf64>, tensor<5x3xf64>) -> tensor<4x5xf64>",
+        "%c1 = tp.cdist %a0, %a2 {p = 1.0 : f64} : (tensor<4x3xf64>, tensor<5x3xf64>) -> tensor<4x5xf64>",
+        "%pd = tp.pdist %a2 : (tensor<5x3xf64>) -> tensor<10xf64>",
+        "%rn = tp.renorm %a3 {dim = 0 : i64, maxnorm = 1.25 : f64, p = 2.0 : f64} : (tensor<3x5xf64>) -> tensor<3x5xf64>"] +
+        weighted([("cr", (4, 3)), ("cd", (4, 5)), ("c1", (4, 5)),
+                  ("pd", (10,)), ("rn", (3, 5))], 12),
+        lambda rng: [rng.uniform(-1, 1, (4, 3)), rng.uniform(-1, 1, (4, 3)),
+                     rng.uniform(-1, 1, (5, 3)),
+                     rng.uniform(-1, 1, (3, 5)) * np.array([[0.3], [1], [2]])]),
+    # The multi-class hinge losses (targets constant).
+    Case("margin_losses", [(4, 5), (5,)], [
+        "%t = tp.constant dense<[1, 0, 4, 2]> : tensor<4xi64>",
+        "%mm = tp.multi_margin_loss %a0, %t : (tensor<4x5xf64>, tensor<4xi64>) -> tensor<f64>",
+        "%mw = tp.multi_margin_loss %a0, %t weight(%a1) {p = 2 : i64, margin = 0.5 : f64, reduction = #tp.reduction<none>} : (tensor<4x5xf64>, tensor<4xi64>, tensor<5xf64>) -> tensor<4xf64>",
+        "%y = tp.constant dense<[[3, 0, -1, 1, 1], [1, 1, 4, -1, 2], [-1, 2, 2, 2, 2], [0, 1, 2, 3, 4]]> : tensor<4x5xi64>",
+        "%ml = tp.multilabel_margin_loss %a0, %y : (tensor<4x5xf64>, tensor<4x5xi64>) -> tensor<f64>",
+        "%mf, %it = tp.multilabel_margin_loss_forward %a0, %y {reduction = #tp.reduction<none>} : (tensor<4x5xf64>, tensor<4x5xi64>) -> (tensor<4xf64>, tensor<4x5xf64>)"] +
+        squares_and([("mw", (4,)), ("mf", (4,))], ["mm", "ml"]),
+        lambda rng: [rng.uniform(-1, 1, (4, 5)), rng.uniform(0.5, 2, (5,))]),
     Case("binary_more", [(2, 3), (3,), (2, 3)], [
         "%at = tp.atan2 %a2, %a1 : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
         unary("pow", "a0", (2, 3), "scalar_exponent = 3.0 : f64"),

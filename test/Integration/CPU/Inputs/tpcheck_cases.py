@@ -1904,7 +1904,10 @@ def RNG_bool(shape):
     return m
 
 
+from tpcheck_composite import composite  # noqa: E402
+
 FAMILIES = {
+    "composite": composite,
     "matmul": matmul,
     "conv": conv,
     "attention": attention,

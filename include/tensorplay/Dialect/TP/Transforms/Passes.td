@@ -17,10 +17,15 @@ def TPDecomposeCompositeOpsPass
     Rewrites tp ops that tensorplay itself implements as a composition of
     other operators into that composition, in the same dtypes, so that the
     later conversions only see the primitive ops:
-    `scaled_dot_product_attention` (matmul, scale, mask, softmax, matmul),
+    `scaled_dot_product_attention` (matmul, scale, mask, softmax, matmul;
+    grouped-query attention repeats the key / value heads),
     `chain_matmul` / `multi_dot` (a chain of matmuls), `conv_tbc` (permute +
-    conv1d) and `rnn_cell` (two linears, add, activation). `tp.autocast`
-    regions are inlined: after autocast they only mark where a state held.
+    conv1d), `rnn_cell`, `gru_cell` and `lstm_cell` (two linears, the gates
+    as slices, activations, the state update), `cross` (slices, products,
+    cat), `cdist` / `pdist` (differences and `norm`), `renorm` (norm,
+    compare, scale) and `multi_margin_loss` / `multilabel_margin_loss(_forward)`
+    (gathers, hinge, masks, sums). `tp.autocast` regions are inlined: after
+    autocast they only mark where a state held.
   }];
   let dependentDialects = ["::mlir::tp::TPDialect"];
 }

@@ -1,0 +1,251 @@
+"""The 'composite' family of tpcheck.py: ops the CPU pipeline decomposes
+into other tp ops (tp-decompose-composite-ops): the recurrent cells,
+grouped-query attention, cross, cdist, pdist, renorm and the multi-class
+hinge losses, against float64 NumPy references written from tensorplay's
+definitions (its CPU kernels' formulas)."""
+
+import math
+
+import numpy as np
+
+from tpcheck import Case, as_input, op_case, rand, randint, sigmoid, ttype
+
+
+def _fdt(mode):
+    modes = mode.split("+")
+    return "bf16" if "bf16" in modes else "f16" if "f16" in modes else "f32"
+
+
+def _split(g, parts):
+    h = g.shape[-1] // parts
+    return [g[..., k * h:(k + 1) * h] for k in range(parts)]
+
+
+def gru_ref(x, h, wi, wh, bi=0.0, bh=0.0):
+    ir, iz, inn = _split(x @ wi.T + bi, 3)
+    hr, hz, hn = _split(h @ wh.T + bh, 3)
+    r, z = sigmoid(ir + hr), sigmoid(iz + hz)
+    n = np.tanh(inn + r * hn)
+    return (1 - z) * n + z * h
+
+
+def lstm_ref(x, h, c, wi, wh, bi=0.0, bh=0.0):
+    i, f, g, o = _split(x @ wi.T + bi + h @ wh.T + bh, 4)
+    c2 = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
+    return [sigmoid(o) * np.tanh(c2), c2]
+
+
+def sdpa_ref(q, k, v, causal=False):
+    s = q @ np.swapaxes(k, -1, -2) / math.sqrt(q.shape[-1])
+    if causal:
+        L, S = s.shape[-2:]
+        s = np.where(np.tril(np.ones((L, S), bool)), s, -np.inf)
+    e = np.exp(s - s.max(-1, keepdims=True))
+    return (e / e.sum(-1, keepdims=True)) @ v
+
+
+def pnorm(d, p, axis, keepdims=False):
+    a = np.abs(d)
+    if p == 0:
+        return (a != 0).sum(axis=axis, keepdims=keepdims).astype(np.float64)
+    if math.isinf(p):
+        return a.max(axis=axis, keepdims=keepdims)
+    return (a ** p).sum(axis=axis, keepdims=keepdims) ** (1 / p)
+
+
+def cdist_ref(x1, x2, p):
+    return pnorm(x1[..., :, None, :] - x2[..., None, :, :], p, -1)
+
+
+def pdist_ref(x, p):
+    n = x.shape[0]
+    pairs = [(i, j) for i in range(n) for j in range(i + 1, n)]
+    if not pairs:
+        return np.zeros((0,))
+    i, j = (np.array(v) for v in zip(*pairs))
+    return pnorm(x[i] - x[j], p, 1)
+
+
+def multi_margin_ref(x, y, p, margin, w=None, reduction="mean"):
+    x2, y2 = np.atleast_2d(x), np.atleast_1d(y).astype(np.int64)
+    n, c = x2.shape
+    xy = x2[np.arange(n), y2][:, None]
+    h = np.maximum(margin - xy + x2, 0) ** p
+    if w is not None:
+        h = h * w[y2][:, None]
+    h[np.arange(n), y2] = 0
+    loss = h.sum(1) / c
+    if reduction == "none":
+        return loss if x.ndim == 2 else loss[0]
+    return loss.sum() if reduction == "sum" else loss.mean()
+
+
+def multilabel_ref(x, y, reduction="mean"):
+    x2, y2 = np.atleast_2d(x), np.atleast_2d(y).astype(np.int64)
+    n, c = x2.shape
+    loss, is_target = np.zeros(n), np.zeros((n, c))
+    for s in range(n):
+        targets = []
+        for t in y2[s]:
+            if t < 0:
+                break
+            targets.append(t)
+        is_target[s, targets] = 1
+        for t in targets:
+            z = np.maximum(1 - x2[s, t] + x2[s], 0)
+            loss[s] += z[is_target[s] == 0].sum()
+    loss /= c
+    if reduction == "none":
+        out = loss if x.ndim == 2 else loss[0]
+    else:
+        out = loss.sum() if reduction == "sum" else loss.mean()
+    return out, is_target if x.ndim == 2 else is_target[0]
+
+
+def composite(mode):
+    dt = _fdt(mode)
+    cases = []
+    T = lambda *shape: ttype(shape, dt)
+
+    # --- recurrent cells (batched and unbatched, with and without biases)
+    def cell(name, op, b, i, hd, gates, biases=True):
+        batch = (b,) if b else ()
+        ins = [rand(batch + (i,), dtype=dt), rand(batch + (hd,), dtype=dt)]
+        if op == "lstm_cell":
+            ins.append(rand(batch + (hd,), dtype=dt))
+        ins += [rand((gates * hd, i), -0.5, 0.5, dt),
+                rand((gates * hd, hd), -0.5, 0.5, dt)]
+        n = len(ins)
+        text = ", ".join("%%a%d" % k for k in range(n))
+        if biases:
+            ins += [rand((gates * hd,), dtype=dt), rand((gates * hd,), dtype=dt)]
+            text += " b_ih(%%a%d) b_hh(%%a%d)" % (n, n + 1)
+        outs = [(batch + (hd,), dt)] * (2 if op == "lstm_cell" else 1)
+        ref = (lambda *a: lstm_ref(*a)) if op == "lstm_cell" else \
+            (lambda *a: [gru_ref(*a)])
+        cases.append(op_case(name, ins, op, text, "", outs, ref))
+
+    cell("gru_cell", "gru_cell", 3, 5, 4, 3)
+    cell("gru_cell_no_bias_unbatched", "gru_cell", 0, 6, 3, 3, False)
+    cell("lstm_cell", "lstm_cell", 4, 5, 6, 4)
+    cell("lstm_cell_no_bias_unbatched", "lstm_cell", 0, 3, 5, 4, False)
+
+    # --- grouped-query attention: 8 query heads over 2 key / value heads
+    q = rand((2, 8, 6, 8), dtype=dt)
+    k, v = rand((2, 2, 5, 8), dtype=dt), rand((2, 2, 5, 8), dtype=dt)
+    rep = lambda t: np.repeat(t, 4, axis=-3)
+    cases.append(op_case("sdpa_gqa", [q, k, v], "scaled_dot_product_attention",
+                         "%a0, %a1, %a2", "enable_gqa = true",
+                         [((2, 8, 6, 8), dt)],
+                         lambda a, b, c: [sdpa_ref(a, rep(b), rep(c))]))
+    k6, v6 = rand((2, 4, 6, 8), dtype=dt), rand((2, 4, 6, 8), dtype=dt)
+    cases.append(op_case(
+        "sdpa_gqa_causal", [q, k6, v6], "scaled_dot_product_attention",
+        "%a0, %a1, %a2", "enable_gqa = true, is_causal = true",
+        [((2, 8, 6, 8), dt)],
+        lambda a, b, c: [sdpa_ref(a, np.repeat(b, 2, -3), np.repeat(c, 2, -3),
+                                  True)]))
+
+    # --- cross
+    def cross(name, sa, sb, so, attrs, axis, dtype=dt):
+        if dtype == "i64":
+            a, b = randint(sa, -6, 6), randint(sb, -6, 6)
+        else:
+            a, b = rand(sa, dtype=dtype), rand(sb, dtype=dtype)
+        cases.append(op_case(name, [a, b], "cross", "%a0, %a1", attrs,
+                             [(so, dtype)],
+                             lambda x, y: [np.cross(x, y, axis=axis)]))
+
+    cross("cross_last", (4, 3), (4, 3), (4, 3), "dim = 1 : i64", -1)
+    cross("cross_broadcast", (2, 1, 3), (5, 3), (2, 5, 3), "dim = -1 : i64", -1)
+    cross("cross_default_dim", (3, 4), (3, 4), (3, 4), "", 0)
+    cross("cross_int", (5, 3), (5, 3), (5, 3), "dim = 1 : i64", -1, "i64")
+
+    # --- cdist / pdist over the p-norm cases
+    inf = "0x7FF0000000000000"
+    for p, lit in ((2.0, "2.0"), (1.0, "1.0"), (0.5, "0.5"), (math.inf, inf),
+                   (0.0, "0.0")):
+        tag = "inf" if math.isinf(p) else str(p).replace(".", "_")
+        a, b = rand((5, 3), dtype=dt), rand((7, 3), dtype=dt)
+        if p == 0:  # equal coordinates count as zero distance
+            b[0][:2, :2] = a[0][:2, :2]
+        cases.append(op_case(f"cdist_p{tag}", [a, b], "cdist", "%a0, %a1",
+                             f"p = {lit} : f64", [((5, 7), dt)],
+                             lambda x, y, p=p: [cdist_ref(x, y, p)]))
+    cases.append(op_case("cdist_batched", [rand((2, 4, 3), dtype=dt),
+                                           rand((1, 6, 3), dtype=dt)],
+                         "cdist", "%a0, %a1", "", [((2, 4, 6), dt)],
+                         lambda x, y: [cdist_ref(x, y, 2.0)]))
+    for p, lit, shape in ((2.0, "2.0", (6, 4)), (1.0, "1.0", (5, 3)),
+                          (3.0, "3.0", (4, 7)), (2.0, "2.0", (1, 3))):
+        n = shape[0]
+        cases.append(op_case(
+            "pdist_p%d_%dx%d" % (int(p), *shape), [rand(shape, dtype=dt)],
+            "pdist", "%a0", f"p = {lit} : f64", [((n * (n - 1) // 2,), dt)],
+            lambda x, p=p: [pdist_ref(x, p)]))
+
+    # --- renorm: slices above maxnorm scaled down, the others kept
+    def renorm(name, shape, p, dim, maxnorm):
+        x = rand(shape, -2, 2, dt)
+
+        def ref(x):
+            others = tuple(d for d in range(x.ndim) if d != dim % x.ndim)
+            norm = pnorm(x, p, others, keepdims=True)
+            factor = np.where(norm > maxnorm, maxnorm / (norm + 1e-7), 1.0)
+            if dt == "bf16":
+                from tpcheck import to_bf16
+                factor = to_bf16(factor).astype(np.float64)
+            elif dt == "f16":
+                factor = factor.astype(np.float16).astype(np.float64)
+            return [x * factor]
+        cases.append(op_case(name, [x], "renorm", "%a0",
+                             f"dim = {dim} : i64, maxnorm = {maxnorm} : f64, "
+                             f"p = {p} : f64", [(shape, dt)], ref))
+
+    renorm("renorm_rows", (4, 8), 2.0, 0, 2.5)
+    renorm("renorm_middle_p1", (3, 4, 5), 1.0, 1, 12.0)
+    renorm("renorm_last_p3", (5, 6), 3.0, -1, 1.5)
+
+    # --- multi-class hinge losses
+    def multi_margin(name, shape, p=1, margin=1.0, weight=False,
+                     reduction="mean"):
+        c = shape[-1]
+        ins = [rand(shape, dtype=dt),
+               randint(shape[:-1], 0, c) if len(shape) == 2 else
+               (np.array(2, np.int64), "i64")]
+        text = "%a0, %a1"
+        if weight:
+            ins.append(rand((c,), 0.2, 2.0, dt))
+            text += " weight(%a2)"
+        attrs = f"p = {p} : i64, margin = {margin} : f64, " \
+                f"reduction = #tp.reduction<{reduction}>"
+        out = shape[:-1] if reduction == "none" else ()
+        cases.append(op_case(
+            name, ins, "multi_margin_loss", text, attrs, [(out, dt)],
+            lambda x, y, w=None: [multi_margin_ref(x, y, p, margin, w,
+                                                   reduction)]))
+
+    multi_margin("multi_margin", (5, 6))
+    multi_margin("multi_margin_p2_weight_none", (4, 7), 2, 0.5, True, "none")
+    multi_margin("multi_margin_unbatched_sum", (6,), 1, 2.0, False, "sum")
+
+    def multilabel(name, x, y, reduction="mean", forward=False):
+        out = x[0].shape[:-1] if reduction == "none" else ()
+        results = [(out, dt)] + ([(x[0].shape, dt)] if forward else [])
+        op = "multilabel_margin_loss" + ("_forward" if forward else "")
+        cases.append(op_case(
+            name, [x, (np.array(y, np.int64), "i64")], op, "%a0, %a1",
+            f"reduction = #tp.reduction<{reduction}>", results,
+            lambda a, b: list(multilabel_ref(a, b, reduction))[:len(results)]))
+
+    # Targets before the first -1 (a repeated target counts twice; entries
+    # after the -1 are ignored), a sample with no target, all classes.
+    y = [[3, 0, -1, 1, 1], [1, 1, 4, -1, 2], [-1, 2, 2, 2, 2],
+         [0, 1, 2, 3, 4]]
+    multilabel("multilabel_margin", rand((4, 5), dtype=dt), y)
+    multilabel("multilabel_margin_none", rand((4, 5), dtype=dt), y, "none")
+    multilabel("multilabel_margin_forward_sum", rand((4, 5), dtype=dt), y,
+               "sum", True)
+    multilabel("multilabel_margin_unbatched", rand((6,), dtype=dt),
+               [5, 2, -1, 0, 0, 0], "none", True)
+    return cases
