@@ -238,6 +238,33 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
                          r.scalar(g, 0.0));
         return kept;
       })
+      .Case([&](FakeQuantizePerTensorAffineOp fq) {
+        // aten's straight-through mask: g where round(x / scale) + zero_point
+        // lies in [quant_min, quant_max], else 0. round(x * (1/scale)) is
+        // computed as the lowering does (in f32, f64 for f64), by a fake
+        // quantization of scale 1 whose bounds reach one step past the
+        // checked ones, so that the comparisons are of exact integers.
+        auto zeroPoint = (int64_t)fq.getZeroPoint();
+        auto lo = (int64_t)fq.getQuantMin(), hi = (int64_t)fq.getQuantMax();
+        Type compute = elementTypeOf(x).isF64()
+                           ? Type(Float64Type::get(fq.getContext()))
+                           : Type(Float32Type::get(fq.getContext()));
+        Value t =
+            r.scale(r.castTo(x, compute),
+                    (double)(float)(1.0 / fq.getScale().convertToDouble()));
+        Builder &attrs = r.b.builder;
+        Value k = r.make(
+            "tp.fake_quantize_per_tensor_affine", t,
+            {r.attr("scale", attrs.getF64FloatAttr(1.0)),
+             r.attr("zero_point", attrs.getI64IntegerAttr(0)),
+             r.attr("quant_min", attrs.getI64IntegerAttr(lo - zeroPoint - 1)),
+             r.attr("quant_max", attrs.getI64IntegerAttr(hi - zeroPoint + 1))});
+        Value zero = r.scalar(g, 0.0);
+        Value kept =
+            r.where(r.compare("tp.ge", k, (double)(lo - zeroPoint)), g, zero);
+        return r.where(r.compare("tp.le", k, (double)(hi - zeroPoint)), kept,
+                       zero);
+      })
       .Case([&](GeluOp gelu) {
         return r.make("tp.gelu_backward", {g, x},
                       {r.attr("approximate",
@@ -279,7 +306,8 @@ std::optional<LogicalResult> mlir::tp::applyElementwiseRule(Rule &r) {
   if (isa<NegOp, ExpOp, Expm1Op, LogOp, Log2Op, Log10Op, Log1pOp, SqrtOp,
           ReciprocalOp, RsqrtOp, SinOp, CosOp, TanOp, SinhOp, CoshOp, AsinOp,
           AcosOp, ErfOp, ErfinvOp, TanhOp, SigmoidOp, SiluOp, SoftplusOp, AbsOp,
-          ReluOp, LeakyReluOp, HardswishOp, ClampOp, GeluOp>(op)) {
+          ReluOp, LeakyReluOp, HardswishOp, ClampOp, GeluOp,
+          FakeQuantizePerTensorAffineOp>(op)) {
     Value x = op->getOperand(0);
     r.give(x, unaryGradient(r, x, op->getResult(0), r.grad));
     return success();

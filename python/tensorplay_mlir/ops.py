@@ -269,6 +269,20 @@ def _hardswish(tr, node, x, inplace=False):
     return tr.emit("hardswish", [_value(tr, x)], shape, elt)
 
 
+@handles("fake_quantize_per_tensor_affine")
+def _fake_quantize(tr, node, x, scale, zero_point, quant_min, quant_max):
+    from .translate import format_float
+    if _is_value(scale) or _is_value(zero_point):
+        raise Unsupported("fake_quantize_per_tensor_affine with tensor "
+                          "quantization parameters")
+    shape, elt = _result(node)
+    return tr.emit("fake_quantize_per_tensor_affine", [_value(tr, x)], shape,
+                   elt, f"quant_max = {int(quant_max)} : i64, quant_min = "
+                   f"{int(quant_min)} : i64, scale = "
+                   f"{format_float(float(scale))} : f64, zero_point = "
+                   f"{int(zero_point)} : i64")
+
+
 def _comparison(op):
     def handler(tr, node, a, b):
         if not _is_value(a) and not _is_value(b):

@@ -181,6 +181,15 @@ class Decomposed(nn.Module):
                 F.multilabel_margin_loss(logits, padded))
 
 
+class FakeQuantized(nn.Module):
+    """fake_quantize_per_tensor_affine with a zero point and bounds that
+    clip (the encoder's inputs times 4 reach past both)."""
+
+    def forward(self, x):
+        return tensorplay.fake_quantize_per_tensor_affine(x * 4, 0.05, 3,
+                                                          -16, 15)
+
+
 def inputs(name, batch=8, seed=0):
     tensorplay.manual_seed(seed)
     if name == "mlp":

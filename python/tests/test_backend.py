@@ -404,6 +404,17 @@ def test_decomposed_ops_compile_as_one_op_each(autocast):
 
 
 @pytest.mark.parametrize("autocast", [False, True])
+def test_fake_quantize_compiles_as_its_tp_op(autocast):
+    got, want, program = compile_and_translate(models.FakeQuantized(),
+                                               autocast)
+    assert ("tp.fake_quantize_per_tensor_affine" in program.text and
+            "zero_point = 3 : i64" in program.text)
+    levels = np.round(got.numpy() / 0.05) + 3
+    assert levels.min() == -16 and levels.max() == 15
+    assert_close(got, want, 1e-6)
+
+
+@pytest.mark.parametrize("autocast", [False, True])
 def test_batch_norm_inference_compiles(autocast):
     got, want, program = compile_and_translate(
         models.model("normed_cnn"), autocast, "normed_cnn")

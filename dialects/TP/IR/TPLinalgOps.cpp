@@ -2,6 +2,8 @@
 
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::tp;
 
@@ -380,4 +382,27 @@ LogicalResult mlir::tp::inferViewAsComplexShape(RuleContext &op) {
                              "the last dimension must have size 2")))
     return failure();
   return op.setResultShape(0, shapeOf(input).drop_back());
+}
+
+LogicalResult mlir::tp::inferFakeQuantizeShape(RuleContext &op) {
+  auto fq = op.as<FakeQuantizePerTensorAffineOp>();
+  Value input = fq.getInput();
+  if (!isa<FloatType>(elementTypeOf(input)))
+    return op.emitOpError("expects a floating input (as tensorplay's "
+                          "fake_quantize_per_tensor_affine), got ")
+           << input.getType();
+  // I64Attr reads back unsigned: the bounds may be negative.
+  auto lo = (int64_t)fq.getQuantMin(), hi = (int64_t)fq.getQuantMax(),
+       zeroPoint = (int64_t)fq.getZeroPoint();
+  double scale = fq.getScale().convertToDouble();
+  if (!(scale > 0.0) || std::isinf(scale))
+    return op.emitOpError("scale must be positive and finite, got ") << scale;
+  if (lo > hi)
+    return op.emitOpError("quant_min (")
+           << lo << ") must not exceed quant_max (" << hi << ")";
+  if (zeroPoint < lo || zeroPoint > hi)
+    return op.emitOpError("zero_point (")
+           << zeroPoint << ") must lie in [quant_min, quant_max] = [" << lo
+           << ", " << hi << "]";
+  return op.setResultShape(0, shapeOf(input));
 }

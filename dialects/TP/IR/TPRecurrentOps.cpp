@@ -145,15 +145,55 @@ LogicalResult mlir::tp::inferNativeMultiHeadAttentionShape(RuleContext &op) {
       failed(expectRank(op, mha.getQkvWeight(), "a 2-D qkv_weight", 2, 2)) ||
       failed(expectRank(op, mha.getProjWeight(), "a 2-D proj_weight", 2, 2)))
     return failure();
-  ArrayRef<int64_t> qs = shapeOf(q), ks = shapeOf(k);
+  if (failed(expectRank(op, mha.getQkvBias(), "a 1-D qkv_bias", 1, 1)) ||
+      failed(expectRank(op, mha.getProjBias(), "a 1-D proj_bias", 1, 1)))
+    return failure();
+  ArrayRef<int64_t> qs = shapeOf(q), ks = shapeOf(k),
+                    vs = shapeOf(mha.getValue()),
+                    qw = shapeOf(mha.getQkvWeight()),
+                    pw = shapeOf(mha.getProjWeight());
   if (failed(expectDimsMatch(op, qs[2], e,
                              "query features must equal "
                              "embed_dim")) ||
-      failed(expectDimsMatch(op, shapeOf(mha.getQkvWeight())[0], 3 * e,
+      failed(expectDimsMatch(op, qw[0], 3 * e,
                              "qkv_weight must have 3 x embed_dim rows")) ||
-      failed(expectDimsMatch(op, shapeOf(mha.getProjWeight())[0], e,
-                             "proj_weight must have embed_dim rows")))
+      failed(expectDimsMatch(op, qw[1], e,
+                             "qkv_weight must have embed_dim columns")) ||
+      failed(expectDimsMatch(op, shapeOf(mha.getQkvBias())[0], 3 * e,
+                             "qkv_bias must have 3 x embed_dim elements")) ||
+      failed(expectDimsMatch(op, pw[0], e,
+                             "proj_weight must have embed_dim rows")) ||
+      failed(expectDimsMatch(op, pw[1], e,
+                             "proj_weight must have embed_dim columns")) ||
+      failed(expectDimsMatch(op, shapeOf(mha.getProjBias())[0], e,
+                             "proj_bias must have embed_dim elements")))
     return failure();
+  // Key and value: [batch, S, embed_dim], the query's batch.
+  auto agree = [](int64_t a, int64_t b) {
+    return a == b || ShapedType::isDynamic(a) || ShapedType::isDynamic(b);
+  };
+  if (!agree(ks[0], qs[0]) || !agree(ks[2], e) || !agree(vs[0], ks[0]) ||
+      !agree(vs[1], ks[1]) || !agree(vs[2], e))
+    return op.emitOpError("key and value must both be [batch, S, "
+                          "embed_dim] with the query's batch (")
+           << formatShape(qs) << "), got " << formatShape(ks) << " and "
+           << formatShape(vs);
+  if (Value mask = mha.getMask()) {
+    if (!elementTypeOf(mask).isInteger(1))
+      return op.emitOpError("mask must be boolean (true where masked), got ")
+             << mask.getType();
+    ArrayRef<int64_t> ms = shapeOf(mask);
+    if (mha.getMaskType() && *mha.getMaskType() == 1) {
+      if (ms.size() != 2 || !agree(ms[0], qs[0]) || !agree(ms[1], ks[1]))
+        return op.emitOpError("a key padding mask (mask_type 1) must be "
+                              "[batch, S] = ")
+               << formatShape({qs[0], ks[1]}) << ", got " << formatShape(ms);
+    } else if (!broadcastsTo(ms, {qs[0], heads, qs[1], ks[1]})) {
+      return op.emitOpError("mask of shape ")
+             << formatShape(ms) << " does not broadcast to the scores' "
+             << formatShape({qs[0], heads, qs[1], ks[1]});
+    }
+  }
   if (failed(op.setResultShape(0, qs)))
     return failure();
   if (!mha.getNeedWeights())

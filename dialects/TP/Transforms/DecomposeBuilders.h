@@ -88,8 +88,10 @@ Value unsqueeze(PatternRewriter &rewriter, Location loc, Value x, int64_t dim);
 Value reshape(PatternRewriter &rewriter, Location loc, Value x,
               ArrayRef<int64_t> shape);
 
-// The patterns of each file, added by populateDecomposeCompositePatterns.
+// The patterns of each file, added by populateDecomposeAttentionPatterns
+// (multi-head attention) and populateDecomposeCompositePatterns (the rest).
 void populateDecomposeCellPatterns(RewritePatternSet &patterns);
+void populateDecomposeMultiHeadAttentionPatterns(RewritePatternSet &patterns);
 void populateDecomposeDistancePatterns(RewritePatternSet &patterns);
 void populateDecomposeMarginLossPatterns(RewritePatternSet &patterns);
 

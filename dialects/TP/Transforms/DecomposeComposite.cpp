@@ -187,6 +187,7 @@ struct DecomposeCompositeOpsPass
 
 void mlir::tp::populateDecomposeAttentionPatterns(RewritePatternSet &patterns) {
   patterns.add<DecomposeSdpa>(patterns.getContext());
+  populateDecomposeMultiHeadAttentionPatterns(patterns);
 }
 
 void mlir::tp::populateDecomposeCompositePatterns(RewritePatternSet &patterns) {

@@ -172,6 +172,30 @@ Value buildClamp(OpBuilder &b, Location loc, Value x, Operation *op) {
   return x;
 }
 
+/// fake_quantize_per_tensor_affine as tensorplay's CPU kernel: q =
+/// clamp(nearbyint(x * (1 / scale)) + zero_point, quant_min, quant_max),
+/// then (q - zero_point) * scale, in f32 (1 / scale rounded to f32 first).
+/// NaN gives quant_min, as the kernel's integer conversion does; +-inf
+/// clamp to the nearer bound (the kernel's conversion of them is undefined).
+Value buildFakeQuantize(OpBuilder &b, Location loc, Value x, Operation *op) {
+  auto fq = cast<FakeQuantizePerTensorAffineOp>(op);
+  double scale = fq.getScale().convertToDouble();
+  // I64Attr reads back unsigned: the zero point and bounds may be negative.
+  auto zeroPoint = (double)(int64_t)fq.getZeroPoint();
+  auto lo = (double)(int64_t)fq.getQuantMin(),
+       hi = (double)(int64_t)fq.getQuantMax();
+  Value q = math::RoundEvenOp::create(
+      b, loc,
+      arith::MulFOp::create(b, loc, x,
+                            cst(b, loc, x, (double)(float)(1.0 / scale))));
+  q = arith::AddFOp::create(b, loc, q, cst(b, loc, x, zeroPoint));
+  q = arith::MaxNumFOp::create(b, loc, q, cst(b, loc, x, lo));
+  q = arith::MinNumFOp::create(b, loc, q, cst(b, loc, x, hi));
+  return arith::MulFOp::create(
+      b, loc, arith::SubFOp::create(b, loc, q, cst(b, loc, x, zeroPoint)),
+      cst(b, loc, x, (double)(float)scale));
+}
+
 #define FLOAT_FN(expr)                                                         \
   [](OpBuilder &b, Location loc, Value x, Operation *op) -> Value {            \
     (void)op;                                                                  \
@@ -190,6 +214,8 @@ const UnaryKind kUnaryKinds[] = {
     {ErfOp::getOperationName(), FLOAT_FN(buildErf(b, loc, x))},
     {ErfinvOp::getOperationName(), FLOAT_FN(buildErfinv(b, loc, x))},
     {ExpOp::getOperationName(), FLOAT_FN(math::ExpOp::create(b, loc, x))},
+    {FakeQuantizePerTensorAffineOp::getOperationName(),
+     FLOAT_FN(buildFakeQuantize(b, loc, x, op))},
     {Expm1Op::getOperationName(), FLOAT_FN(math::ExpM1Op::create(b, loc, x))},
     {GeluOp::getOperationName(), FLOAT_FN(buildGelu(b, loc, x, op))},
     {HardswishOp::getOperationName(), FLOAT_FN(buildHardswish(b, loc, x))},

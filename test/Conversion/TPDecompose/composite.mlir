@@ -136,3 +136,42 @@ func.func @pdist(%x: tensor<4x3xf32>) -> tensor<6xf32> {
   %r = tp.pdist %x {p = 1.0 : f64} : (tensor<4x3xf32>) -> tensor<6xf32>
   return %r : tensor<6xf32>
 }
+
+// -----
+
+// _native_multi_head_attention: q, k, v projected by the rows of qkv_weight
+// (q scaled by 1/sqrt(head_dim)), heads split, a key padding mask
+// (mask_type 1) set to -inf before the softmax and its weights zeroed after,
+// heads joined, the output projection, the weights averaged over the heads.
+// CHECK-LABEL: func.func @native_mha
+// CHECK-DAG: %[[TWO:.*]] = tp.constant dense<2.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[NINF:.*]] = tp.constant dense<0xFF800000> : tensor<f32>
+// CHECK-DAG: %[[HALF:.*]] = tp.constant dense<5.000000e-01> : tensor<f32>
+// CHECK: %[[WQ:.*]] = tp.slice %arg3 {end = 8 : i64, start = 0 : i64}
+// CHECK: %[[Q0:.*]] = tp.linear %arg0, %[[WQ]]
+// CHECK: %[[BQ:.*]] = tp.slice %arg4 {end = 8 : i64, start = 0 : i64}
+// CHECK: %[[Q1:.*]] = tp.add %[[Q0]], %[[BQ]]
+// CHECK: %[[Q2:.*]] = tp.mul %[[Q1]], %[[HALF]]
+// CHECK: %[[Q3:.*]] = tp.reshape %[[Q2]] {shape = array<i64: 2, 3, 2, 4>}
+// CHECK: %[[Q:.*]] = tp.transpose %[[Q3]] {dim0 = 1 : i64, dim1 = 2 : i64} : (tensor<2x3x2x4xf32>) -> tensor<2x2x3x4xf32>
+// CHECK: tp.slice %arg3 {end = 16 : i64, start = 8 : i64}
+// CHECK: tp.linear %arg1
+// CHECK: tp.slice %arg3 {end = 24 : i64, start = 16 : i64}
+// CHECK: tp.linear %arg2
+// CHECK: %[[V:.*]] = tp.transpose %{{.*}} {dim0 = 1 : i64, dim1 = 2 : i64} : (tensor<2x5x2x4xf32>) -> tensor<2x2x5x4xf32>
+// CHECK: %[[S:.*]] = tp.matmul %[[Q]], %{{.*}} : (tensor<2x2x3x4xf32>, tensor<2x2x4x5xf32>) -> tensor<2x2x3x5xf32>
+// CHECK: %[[M:.*]] = tp.reshape %arg7 {shape = array<i64: 2, 1, 1, 5>}
+// CHECK: %[[SM:.*]] = tp.where %[[M]], %[[NINF]], %[[S]]
+// CHECK: %[[P0:.*]] = tp.softmax %[[SM]] {dim = -1 : i64}
+// CHECK: %[[P:.*]] = tp.masked_fill %[[P0]], %[[M]] {value = 0.000000e+00 : f64}
+// CHECK: %[[C:.*]] = tp.matmul %[[P]], %[[V]]
+// CHECK: %[[CT:.*]] = tp.transpose %[[C]] {dim0 = 1 : i64, dim1 = 2 : i64}
+// CHECK: %[[CJ:.*]] = tp.reshape %[[CT]] {shape = array<i64: 2, 3, 8>}
+// CHECK: %[[O:.*]] = tp.linear %[[CJ]], %arg5 bias(%arg6)
+// CHECK: %[[WS:.*]] = tp.sum %[[P]] {dim = array<i64: 1>}
+// CHECK: %[[W:.*]] = tp.div %[[WS]], %[[TWO]]
+// CHECK: return %[[O]], %[[W]]
+func.func @native_mha(%q: tensor<2x3x8xf32>, %k: tensor<2x5x8xf32>, %v: tensor<2x5x8xf32>, %w: tensor<24x8xf32>, %b: tensor<24xf32>, %pw: tensor<8x8xf32>, %pb: tensor<8xf32>, %m: tensor<2x5xi1>) -> (tensor<2x3x8xf32>, tensor<2x3x5xf32>) {
+  %o, %a = tp.native_multi_head_attention %q, %k, %v, %w, %b, %pw, %pb mask(%m) {embed_dim = 8 : i64, num_head = 2 : i64, mask_type = 1 : i64} : (tensor<2x3x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<24x8xf32>, tensor<24xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<2x5xi1>) -> (tensor<2x3x8xf32>, tensor<2x3x5xf32>)
+  return %o, %a : tensor<2x3x8xf32>, tensor<2x3x5xf32>
+}

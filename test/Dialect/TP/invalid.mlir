@@ -3084,3 +3084,116 @@ func.func @sdpa_gqa_heads(%q: tensor<2x6x4x8xf32>, %k: tensor<2x4x5x8xf32>, %v: 
   %r = tp.scaled_dot_product_attention %q, %k, %v {enable_gqa = true} : (tensor<2x6x4x8xf32>, tensor<2x4x5x8xf32>, tensor<2x4x5x8xf32>) -> tensor<2x6x4x8xf32>
   return
 }
+
+// -----
+
+func.func @fake_quantize_bounds(%x: tensor<4xf32>) {
+  // expected-error @+1 {{zero_point (200) must lie in [quant_min, quant_max] = [-128, 127]}}
+  %r = tp.fake_quantize_per_tensor_affine %x {quant_max = 127 : i64, quant_min = -128 : i64, scale = 0.1 : f64, zero_point = 200 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @fake_quantize_scale(%x: tensor<4xf32>) {
+  // expected-error @+1 {{scale must be positive and finite, got 0.000000e+00}}
+  %r = tp.fake_quantize_per_tensor_affine %x {quant_max = 127 : i64, quant_min = -128 : i64, scale = 0.0 : f64, zero_point = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @fake_quantize_int(%x: tensor<4xi32>) {
+  // expected-error @+1 {{expects a floating input (as tensorplay's fake_quantize_per_tensor_affine), got 'tensor<4xi32>'}}
+  %r = tp.fake_quantize_per_tensor_affine %x {quant_max = 127 : i64, quant_min = -128 : i64, scale = 0.1 : f64, zero_point = 0 : i64} : (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+
+// -----
+
+func.func @fake_quantize_crossed(%x: tensor<4xf32>) {
+  // expected-error @+1 {{quant_min (5) must not exceed quant_max (-5)}}
+  %r = tp.fake_quantize_per_tensor_affine %x {quant_max = -5 : i64, quant_min = 5 : i64, scale = 0.1 : f64, zero_point = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @mha_qkv_cols(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>, %qw: tensor<48x8xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{qkv_weight must have embed_dim columns (8 vs 16)}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x7x16xf32>, tensor<2x7x16xf32>, tensor<48x8xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x7xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_qkv_bias(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<16xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{qkv_bias must have 3 x embed_dim elements (16 vs 48)}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x7x16xf32>, tensor<2x7x16xf32>, tensor<48x16xf32>, tensor<16xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x7xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_proj_cols(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x4xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{proj_weight must have embed_dim columns (4 vs 16)}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x7x16xf32>, tensor<2x7x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x4xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x7xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_proj_bias(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<48xf32>) {
+  // expected-error @+1 {{proj_bias must have embed_dim elements (48 vs 16)}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x7x16xf32>, tensor<2x7x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<48xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x7xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_bias_rank(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<1x16xf32>) {
+  // expected-error @+1 {{expected a 1-D proj_bias of rank 1, got rank 2}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x7x16xf32>, tensor<2x7x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<1x16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x7xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_qkv_bias_rank(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<1x48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{expected a 1-D qkv_bias of rank 1, got rank 2}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x7x16xf32>, tensor<2x7x16xf32>, tensor<48x16xf32>, tensor<1x48xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x7xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_key(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x6x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>) {
+  // expected-error @+1 {{key and value must both be [batch, S, embed_dim] with the query's batch (2x5x16), got 2x7x16 and 2x6x16}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x7x16xf32>, tensor<2x6x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x7xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_mask_dtype(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>, %m: tensor<2x7xf32>) {
+  // expected-error @+1 {{mask must be boolean (true where masked), got 'tensor<2x7xf32>'}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb mask(%m) {embed_dim = 16 : i64, num_head = 4 : i64, mask_type = 1 : i64} : (tensor<2x5x16xf32>, tensor<2x7x16xf32>, tensor<2x7x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<2x7xf32>) -> (tensor<2x5x16xf32>, tensor<2x5x7xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_padding_mask(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>, %m: tensor<2x6xi1>) {
+  // expected-error @+1 {{a key padding mask (mask_type 1) must be [batch, S] = 2x7, got 2x6}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb mask(%m) {embed_dim = 16 : i64, num_head = 4 : i64, mask_type = 1 : i64} : (tensor<2x5x16xf32>, tensor<2x7x16xf32>, tensor<2x7x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<2x6xi1>) -> (tensor<2x5x16xf32>, tensor<2x5x7xf32>)
+  return
+}
+
+// -----
+
+func.func @mha_mask_shape(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: tensor<2x7x16xf32>, %qw: tensor<48x16xf32>, %qb: tensor<48xf32>, %pw: tensor<16x16xf32>, %pb: tensor<16xf32>, %m: tensor<3x7xi1>) {
+  // expected-error @+1 {{mask of shape 3x7 does not broadcast to the scores' 2x4x5x7}}
+  %o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb mask(%m) {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x7x16xf32>, tensor<2x7x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<3x7xi1>) -> (tensor<2x5x16xf32>, tensor<2x5x7xf32>)
+  return
+}

@@ -410,6 +410,16 @@ CASES = [
         "%at = tp.scaled_dot_product_attention %a8, %a9, %a10 {enable_gqa = true} : (tensor<1x4x3x4xf64>, tensor<1x2x5x4xf64>, tensor<1x2x5x4xf64>) -> tensor<1x4x3x4xf64>"] +
         weighted([("g", (3, 2)), ("h", (3, 2)), ("c", (3, 2)),
                   ("at", (1, 4, 3, 4))], 11)),
+    # _native_multi_head_attention (2 heads of 2) through its decomposition:
+    # cross-attention with a key padding mask (mask_type 1) and averaged
+    # weights, and self-attention with per-head weights.
+    Case("native_mha", [(2, 3, 4), (2, 5, 4), (2, 5, 4), (12, 4), (12,),
+                        (4, 4), (4,)], [
+        "%m = tp.constant dense<[[false, false, false, true, true], [false, false, false, false, false]]> : tensor<2x5xi1>",
+        "%o, %w = tp.native_multi_head_attention %a0, %a1, %a2, %a3, %a4, %a5, %a6 mask(%m) {embed_dim = 4 : i64, num_head = 2 : i64, mask_type = 1 : i64} : (tensor<2x3x4xf64>, tensor<2x5x4xf64>, tensor<2x5x4xf64>, tensor<12x4xf64>, tensor<12xf64>, tensor<4x4xf64>, tensor<4xf64>, tensor<2x5xi1>) -> (tensor<2x3x4xf64>, tensor<2x3x5xf64>)",
+        "%so, %sw = tp.native_multi_head_attention %a0, %a0, %a0, %a3, %a4, %a5, %a6 {embed_dim = 4 : i64, num_head = 2 : i64, average_attn_weights = false} : (tensor<2x3x4xf64>, tensor<2x3x4xf64>, tensor<2x3x4xf64>, tensor<12x4xf64>, tensor<12xf64>, tensor<4x4xf64>, tensor<4xf64>) -> (tensor<2x3x4xf64>, tensor<2x2x3x3xf64>)"] +
+        weighted([("o", (2, 3, 4)), ("w", (2, 3, 5)), ("so", (2, 3, 4)),
+                  ("sw", (2, 2, 3, 3))], 7)),
     # cross, cdist (p = 2, 1), pdist and renorm (rows above and below
     # maxnorm).
     Case("cross_cdist_renorm", [(4, 3), (4, 3), (5, 3), (3, 5)], [

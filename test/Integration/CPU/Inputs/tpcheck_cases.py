@@ -26,6 +26,13 @@ def rounded(dt, x):
     return x
 
 
+def fake_quantize_ref(x, scale, zero_point, quant_min, quant_max):
+    x = np.asarray(x, np.float32)
+    q = np.rint(x * np.float32(1.0 / scale)) + np.float32(zero_point)
+    q = np.clip(q, quant_min, quant_max)
+    return ((q - np.float32(zero_point)) * np.float32(scale)).astype(np.float64)
+
+
 # ----------------------------------------------------------------------------
 def elementwise(mode):
     dt = fdt(mode)
@@ -72,6 +79,17 @@ def elementwise(mode):
         # min > max: max everywhere, as tensorplay.
         U("clamp_crossed", "clamp", lambda x: np.full_like(x, 0.25),
           attrs="{max = 0.25 : f64, min = 1.0 : f64}"),
+        # Fake quantization, computed as tensorplay's CPU kernel does in
+        # float32: round half to even of x * (1/scale), plus the zero point,
+        # clamped, then back. A negative quant_min and one that clamps hard.
+        U("fake_quantize", "fake_quantize_per_tensor_affine",
+          lambda x: fake_quantize_ref(x, 0.1, 2, -8, 7),
+          attrs="{quant_max = 7 : i64, quant_min = -8 : i64, "
+                "scale = 0.1 : f64, zero_point = 2 : i64}"),
+        U("fake_quantize_u8", "fake_quantize_per_tensor_affine",
+          lambda x: fake_quantize_ref(x, 0.0125, 128, 0, 255),
+          attrs="{quant_max = 255 : i64, quant_min = 0 : i64, "
+                "scale = 1.250000e-02 : f64, zero_point = 128 : i64}"),
         # A large tensor: the parallel, vectorized path.
         U("gelu_big", "gelu", gelu, shape=(64, 33, 64), lo=-4, hi=4),
         # (f16 tops out at 65504: exp(10) still fits.)

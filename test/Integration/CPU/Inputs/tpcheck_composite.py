@@ -44,6 +44,29 @@ def sdpa_ref(q, k, v, causal=False):
     return (e / e.sum(-1, keepdims=True)) @ v
 
 
+def mha_ref(q, k, v, w, b, pw, pb, heads, mask=None, mask_type=None,
+            average=True):
+    """_native_multi_head_attention: (output, weights)."""
+    n, t, d = q.shape
+    dh = d // heads
+
+    def project(x, i, scale=1.0):
+        y = (x @ w[i * d:(i + 1) * d].T + b[i * d:(i + 1) * d]) * scale
+        return y.reshape(n, x.shape[1], heads, dh).transpose(0, 2, 1, 3)
+    qh, kh, vh = project(q, 0, 1 / math.sqrt(dh)), project(k, 1), project(v, 2)
+    s = qh @ kh.transpose(0, 1, 3, 2)
+    if mask is not None:
+        mask = mask.reshape(n, 1, 1, -1) if mask_type == 1 else mask
+        s = np.where(mask, -np.inf, s)
+    with np.errstate(invalid="ignore"):
+        e = np.exp(s - s.max(-1, keepdims=True))
+        p = e / e.sum(-1, keepdims=True)
+    if mask is not None:  # masked keys (all of a row's too) weigh 0
+        p = np.where(mask, 0.0, p)
+    ctx = (p @ vh).transpose(0, 2, 1, 3).reshape(n, t, d)
+    return [ctx @ pw.T + pb, p.mean(1) if average else p]
+
+
 def pnorm(d, p, axis, keepdims=False):
     a = np.abs(d)
     if p == 0:
@@ -145,6 +168,39 @@ def composite(mode):
         [((2, 8, 6, 8), dt)],
         lambda a, b, c: [sdpa_ref(a, np.repeat(b, 2, -3), np.repeat(c, 2, -3),
                                   True)]))
+
+    # --- _native_multi_head_attention (2 heads of 4): self-attention, a key
+    # padding mask (mask_type 1; the second sample's keys all masked), a
+    # [T, S] mask with per-head weights, and need_weights = false.
+    def mha(name, t, s, mask=None, attrs="", average=True, need=True):
+        ins = [rand((2, t, 8), dtype=dt), rand((2, s, 8), dtype=dt),
+               rand((2, s, 8), dtype=dt), rand((24, 8), -0.5, 0.5, dt),
+               rand((24,), dtype=dt), rand((8, 8), -0.5, 0.5, dt),
+               rand((8,), dtype=dt)]
+        text = "%a0, %a1, %a2, %a3, %a4, %a5, %a6"
+        mask_type = None
+        if mask is not None:
+            ins.append((mask, "i1"))
+            text += " mask(%a7)"
+            mask_type = 1 if "mask_type = 1" in attrs else None
+        wshape = ((2, t, s) if average else (2, 2, t, s)) if need else (0,)
+        attrs = "embed_dim = 8 : i64, num_head = 2 : i64" + attrs
+        cases.append(op_case(
+            name, ins, "native_multi_head_attention", text, attrs,
+            [((2, t, 8), dt), (wshape, dt)],
+            lambda *a: (lambda r: r if need else [r[0], np.zeros((0,))])(
+                mha_ref(*a[:7], 2, a[7] if len(a) > 7 else None, mask_type,
+                        average))))
+
+    mha("mha", 5, 5)
+    padding = np.zeros((2, 6), bool)
+    padding[0, 4:] = True
+    padding[1, :] = True
+    mha("mha_key_padding", 3, 6, padding, ", mask_type = 1 : i64")
+    causal = ~np.tril(np.ones((4, 4), bool))
+    mha("mha_mask_per_head", 4, 4, causal, ", average_attn_weights = false",
+        average=False)
+    mha("mha_no_weights", 4, 3, attrs=", need_weights = false", need=False)
 
     # --- cross
     def cross(name, sa, sb, so, attrs, axis, dtype=dt):

@@ -203,6 +203,9 @@ LogicalResult inferTensordotShape(RuleContext &op);
 LogicalResult inferVecdotShape(RuleContext &op);
 LogicalResult inferPreluShape(RuleContext &op);
 LogicalResult inferCrossShape(RuleContext &op);
+/// fake_quantize_per_tensor_affine: a floating input, scale > 0,
+/// quant_min <= zero_point <= quant_max; the input's shape.
+LogicalResult inferFakeQuantizeShape(RuleContext &op);
 
 // Convolutions.
 LogicalResult inferConvolutionShape(

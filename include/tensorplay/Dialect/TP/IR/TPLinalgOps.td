@@ -296,6 +296,6 @@ def TP_FakeQuantizePerTensorAffineOp : TP_SingleResultOp<
          I64Attr:$quant_min, I64Attr:$quant_max),
     "$input",
     "%r = tp.fake_quantize_per_tensor_affine %x {quant_max = 127 : i64, quant_min = -128 : i64, scale = 0.1 : f64, zero_point = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>",
-    [], "::mlir::tp::inferElementwiseShape(op, adaptor.getInput())">;
+    [], "::mlir::tp::inferFakeQuantizeShape(op)">;
 
 #endif // TENSORPLAY_DIALECT_TP_IR_TPLINALGOPS_TD
