@@ -181,6 +181,26 @@ class Decomposed(nn.Module):
                 F.multilabel_margin_loss(logits, padded))
 
 
+class Linalg(nn.Module):
+    """The linear-algebra ops that trace as one op each: inverses,
+    Cholesky, solve, eigvalsh, svdvals, pinverse, on a well-conditioned
+    8 x 8 matrix built from the encoder's inputs and a symmetric, diagonally
+    dominant one (no product: under autocast everything stays f32, the
+    tables' dtype for these ops. tensorplay 1.0's eager linalg.eigvalsh
+    given a bf16 product under autocast fails, "unsupported dtype BFloat16
+    for linalg on CPU", although the tables list it as fp32)."""
+
+    def forward(self, x):
+        m = x.reshape(-1, 8)[:8] + 4 * tensorplay.eye(8)
+        spd = m + m.transpose(0, 1) + 16 * tensorplay.eye(8)
+        return (tensorplay.linalg.inv(m).sum() + tensorplay.inverse(m).mean() +
+                tensorplay.linalg.cholesky(spd).sum() +
+                tensorplay.linalg.solve(m, m[:, 0]).sum() +
+                tensorplay.linalg.eigvalsh(spd).sum() +
+                tensorplay.linalg.svdvals(m).sum() +
+                tensorplay.pinverse(m[:, :5]).sum())
+
+
 class FakeQuantized(nn.Module):
     """fake_quantize_per_tensor_affine with a zero point and bounds that
     clip (the encoder's inputs times 4 reach past both)."""

@@ -404,6 +404,18 @@ def test_decomposed_ops_compile_as_one_op_each(autocast):
 
 
 @pytest.mark.parametrize("autocast", [False, True])
+def test_linear_algebra_compiles_through_lapack(autocast):
+    got, want, program = compile_and_translate(models.Linalg(), autocast)
+    for op in ("tp.linalg_inv ", "tp.inverse ", "tp.linalg_cholesky ",
+               "tp.linalg_solve ", "tp.linalg_eigvalsh ", "tp.linalg_svdvals ",
+               "tp.pinverse "):
+        assert op in program.text, op
+    assert got.dtype == want.dtype
+    # The ops run in f32 under autocast too (the fp32 list).
+    assert_close(got, want, 1e-5)
+
+
+@pytest.mark.parametrize("autocast", [False, True])
 def test_fake_quantize_compiles_as_its_tp_op(autocast):
     got, want, program = compile_and_translate(models.FakeQuantized(),
                                                autocast)

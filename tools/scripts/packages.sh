@@ -8,6 +8,7 @@ TENSORPLAY_PACKAGES=(cmake ninja-build clang python3 python3-numpy
           python3-sklearn  # the handwritten digits tp-train learns (no download)
           libmlir-22-dev mlir-22-tools llvm-22-dev llvm-22-tools
           libdnnl-dev libgtest-dev
+          liblapack-dev  # the linear-algebra ops' LAPACK (and BLAS) routines
           ocl-icd-opencl-dev opencl-c-headers  # oneDNN's CMake config needs OpenCL
           libclang-rt-14-dev)
 # The sanitizer and fuzzing builds (run-sanitizers.sh, run-fuzzer.sh):

@@ -113,10 +113,10 @@ static LogicalResult factorShapes(RuleContext &op, Value a) {
     return op.setResultShape(1, batchThen(batch, {k}));
   }
   if (op.isa<LinalgLstsqOp>()) {
-    // solution (..., n, k), rank (...), singular values (..., k) for the
-    // gelsd/gelss drivers and empty otherwise. The residuals' shape depends
-    // on whether every matrix has full rank (data): results need explicit
-    // types to build one.
+    // solution (..., n, k), rank (...; empty for gels), singular values
+    // (..., k) for the gelsd/gelss drivers and empty otherwise. The residuals'
+    // shape depends on whether every matrix has full rank (data): results need
+    // explicit types to build one.
     Value b = op.getOperand(1);
     if (failed(expectMatrix(op, b, "the right-hand side", false)) ||
         failed(expectDimsMatch(op, shapeOf(b)[rankOf(b) - 2], m,
@@ -125,9 +125,16 @@ static LogicalResult factorShapes(RuleContext &op, Value a) {
     SmallVector<int64_t> common;
     if (failed(broadcastShapes({batch, shapeOf(b).drop_back(2)}, common)))
       return op.emitOpError("batch dimensions are not broadcastable");
-    (void)op.setResultShape(0, batchThen(common, {n, shapeOf(b).back()}));
-    (void)op.setResultShape(2, common);
     std::optional<StringRef> driver = op.as<LinalgLstsqOp>().getDriver();
+    if (driver &&
+        !llvm::is_contained({"gels", "gelsy", "gelsd", "gelss"}, *driver))
+      return op.emitOpError("driver must be one of gels, gelsy, gelsd, "
+                            "gelss, got '")
+             << *driver << "'";
+    (void)op.setResultShape(0, batchThen(common, {n, shapeOf(b).back()}));
+    // gels computes no rank: an empty tensor, as tensorplay's.
+    bool gels = driver && *driver == "gels";
+    (void)op.setResultShape(2, gels ? SmallVector<int64_t>{0} : common);
     bool singular = driver && (*driver == "gelsd" || *driver == "gelss");
     return op.setResultShape(3, singular ? batchThen(common, {k})
                                          : SmallVector<int64_t>{0});
@@ -216,6 +223,14 @@ LogicalResult mlir::tp::inferMatrixOpShape(RuleContext &op, MatrixKind kind) {
   if (!isFloatingOrComplex(elementTypeOf(a)))
     return op.emitOpError("expected a floating or complex input, got ")
            << a.getType();
+  if (auto uplo = op.getAttrOfType<StringAttr>("UPLO"))
+    if (uplo.getValue() != "L" && uplo.getValue() != "U")
+      return op.emitOpError("UPLO must be 'L' or 'U', got '")
+             << uplo.getValue() << "'";
+  if (auto qr = op.dynAs<LinalgQrOp>())
+    if (!llvm::is_contained({"reduced", "complete", "r"}, qr->getMode()))
+      return op.emitOpError("mode must be 'reduced', 'complete' or 'r', got '")
+             << qr->getMode() << "'";
   ArrayRef<int64_t> s = shapeOf(a);
   SmallVector<int64_t> shape;
   switch (kind) {

@@ -1,7 +1,8 @@
 //===- DecomposeBuilders.h - building tp ops in decompositions -*- C++ -*-===//
 //
 // The small builders the composite-op rewrites (DecomposeComposite.cpp,
-// DecomposeCells.cpp, DecomposeDistances.cpp, DecomposeMarginLosses.cpp)
+// DecomposeCells.cpp, DecomposeDistances.cpp, DecomposeMarginLosses.cpp,
+// DecomposeMultiHeadAttention.cpp, DecomposeLinalg.cpp, DecomposeQuantile.cpp)
 // share: each creates one tp op whose result type follows from the op's
 // shape and dtype rules, so a decomposition is written as the tensorplay
 // formula it mirrors.
@@ -94,6 +95,8 @@ void populateDecomposeCellPatterns(RewritePatternSet &patterns);
 void populateDecomposeMultiHeadAttentionPatterns(RewritePatternSet &patterns);
 void populateDecomposeDistancePatterns(RewritePatternSet &patterns);
 void populateDecomposeMarginLossPatterns(RewritePatternSet &patterns);
+void populateDecomposeLinalgPatterns(RewritePatternSet &patterns);
+void populateDecomposeQuantilePatterns(RewritePatternSet &patterns);
 
 } // namespace decompose
 } // namespace tp

@@ -196,4 +196,6 @@ void mlir::tp::populateDecomposeCompositePatterns(RewritePatternSet &patterns) {
   populateDecomposeCellPatterns(patterns);
   populateDecomposeDistancePatterns(patterns);
   populateDecomposeMarginLossPatterns(patterns);
+  populateDecomposeLinalgPatterns(patterns);
+  populateDecomposeQuantilePatterns(patterns);
 }

@@ -246,6 +246,89 @@ tp_rt_dnnl_softmax_backward_bf16(int64_t diff_dst_rank, tp_rt_memref *diff_dst,
       int64_t maximize);
 TP_RT_CODEGEN_TRAINING_DECLS(tp_rt_codegen_)
 
+/// Linear algebra through LAPACK (runtime/codegen/LapackCalls.cpp), the
+/// routines PyTorch's CPU kernels call, for f32 (s*) and f64 (d*) tensors
+/// of any strides. Each tensor is a batch: matrices in its last two
+/// dimensions, vectors (S, tau, pivots, eigenvalues) in its last, scalars
+/// (info) in none; the leading dimensions of every operand broadcast
+/// against those of the first output (aligned right). Integer outputs
+/// (info, pivots) are i32; pivots are LAPACK's, 1-based.
+/// - inv: getrf + getri; info per matrix; with `check`, a singular matrix is
+///   an error in PyTorch's words (info may have zero elements: not wanted).
+/// - lu: getrf of m x n (LU, min(m, n) pivots, info); lu_solve: getrs.
+/// - solve: gesv of A X = B (`left`) or X A = B; singular A is an error.
+/// - triangular_solve: trsm of A X = B (upper, transpose, unitriangular).
+/// - cholesky: potrf of the lower (`upper`: upper) triangle, the other one
+///   zeroed; info and check as for inv. cholesky_solve: potrs;
+///   cholesky_inverse: potri, mirrored to a full matrix.
+/// - eigh: syevd of the lower (upper) triangle: ascending eigenvalues, and
+///   the eigenvectors as columns unless v has zero elements.
+/// - svd: gesdd; mode 0: S only (U, Vh zero elements), 1: reduced U
+///   (m x k) and Vh (k x n), 2: full.
+/// - geqrf; qr (mode 0 reduced, 1 complete, 2 R only); orgqr (the first
+///   columns of the reflectors' product); ormqr (Q, or Q^T with
+///   `transpose`, times C from the left, or C times it).
+/// - lstsq: driver 0 gels, 1 gelsy, 2 gelsd, 3 gelss with rcond: the
+///   solution, the rank (i64; zero elements: not computed), the singular
+///   values and the squared residuals per column (zero elements: none; with
+///   elements, a matrix without full rank is an error).
+#define TP_RT_LAPACK_DECLS(SUFFIX)                                             \
+  tp_rt_status tp_rt_lapack_inv_##SUFFIX(                                      \
+      int64_t a_rank, tp_rt_memref *a, int64_t out_rank, tp_rt_memref *out,    \
+      int64_t info_rank, tp_rt_memref *info, int64_t check);                   \
+  tp_rt_status tp_rt_lapack_lu_##SUFFIX(                                       \
+      int64_t a_rank, tp_rt_memref *a, int64_t lu_rank, tp_rt_memref *lu,      \
+      int64_t pivots_rank, tp_rt_memref *pivots, int64_t info_rank,            \
+      tp_rt_memref *info);                                                     \
+  tp_rt_status tp_rt_lapack_lu_solve_##SUFFIX(                                 \
+      int64_t b_rank, tp_rt_memref *b, int64_t lu_rank, tp_rt_memref *lu,      \
+      int64_t pivots_rank, tp_rt_memref *pivots, int64_t x_rank,               \
+      tp_rt_memref *x);                                                        \
+  tp_rt_status tp_rt_lapack_solve_##SUFFIX(                                    \
+      int64_t a_rank, tp_rt_memref *a, int64_t b_rank, tp_rt_memref *b,        \
+      int64_t x_rank, tp_rt_memref *x, int64_t left);                          \
+  tp_rt_status tp_rt_lapack_triangular_solve_##SUFFIX(                         \
+      int64_t b_rank, tp_rt_memref *b, int64_t a_rank, tp_rt_memref *a,        \
+      int64_t x_rank, tp_rt_memref *x, int64_t upper, int64_t transpose,       \
+      int64_t unitriangular);                                                  \
+  tp_rt_status tp_rt_lapack_cholesky_##SUFFIX(                                 \
+      int64_t a_rank, tp_rt_memref *a, int64_t out_rank, tp_rt_memref *out,    \
+      int64_t info_rank, tp_rt_memref *info, int64_t upper, int64_t check);    \
+  tp_rt_status tp_rt_lapack_cholesky_solve_##SUFFIX(                           \
+      int64_t b_rank, tp_rt_memref *b, int64_t factor_rank,                    \
+      tp_rt_memref *factor, int64_t x_rank, tp_rt_memref *x, int64_t upper);   \
+  tp_rt_status tp_rt_lapack_cholesky_inverse_##SUFFIX(                         \
+      int64_t factor_rank, tp_rt_memref *factor, int64_t out_rank,             \
+      tp_rt_memref *out, int64_t upper);                                       \
+  tp_rt_status tp_rt_lapack_eigh_##SUFFIX(                                     \
+      int64_t a_rank, tp_rt_memref *a, int64_t w_rank, tp_rt_memref *w,        \
+      int64_t v_rank, tp_rt_memref *v, int64_t upper);                         \
+  tp_rt_status tp_rt_lapack_svd_##SUFFIX(                                      \
+      int64_t a_rank, tp_rt_memref *a, int64_t u_rank, tp_rt_memref *u,        \
+      int64_t s_rank, tp_rt_memref *s, int64_t vh_rank, tp_rt_memref *vh,      \
+      int64_t mode);                                                           \
+  tp_rt_status tp_rt_lapack_geqrf_##SUFFIX(                                    \
+      int64_t a_rank, tp_rt_memref *a, int64_t out_rank, tp_rt_memref *out,    \
+      int64_t tau_rank, tp_rt_memref *tau);                                    \
+  tp_rt_status tp_rt_lapack_qr_##SUFFIX(                                       \
+      int64_t a_rank, tp_rt_memref *a, int64_t q_rank, tp_rt_memref *q,        \
+      int64_t r_rank, tp_rt_memref *r, int64_t mode);                          \
+  tp_rt_status tp_rt_lapack_orgqr_##SUFFIX(                                    \
+      int64_t a_rank, tp_rt_memref *a, int64_t tau_rank, tp_rt_memref *tau,    \
+      int64_t q_rank, tp_rt_memref *q);                                        \
+  tp_rt_status tp_rt_lapack_ormqr_##SUFFIX(                                    \
+      int64_t a_rank, tp_rt_memref *a, int64_t tau_rank, tp_rt_memref *tau,    \
+      int64_t c_rank, tp_rt_memref *c, int64_t out_rank, tp_rt_memref *out,    \
+      int64_t left, int64_t transpose);                                        \
+  tp_rt_status tp_rt_lapack_lstsq_##SUFFIX(                                    \
+      int64_t a_rank, tp_rt_memref *a, int64_t b_rank, tp_rt_memref *b,        \
+      int64_t x_rank, tp_rt_memref *x, int64_t residuals_rank,                 \
+      tp_rt_memref *residuals, int64_t rank_rank, tp_rt_memref *rank,          \
+      int64_t values_rank, tp_rt_memref *values, int64_t driver,               \
+      double rcond);
+TP_RT_LAPACK_DECLS(f32)
+TP_RT_LAPACK_DECLS(f64)
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

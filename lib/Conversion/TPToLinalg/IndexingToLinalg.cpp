@@ -1,4 +1,4 @@
-//===- IndexingToLinalg.cpp - gather, scatter_add, index_copy, topk -------===//
+//===- IndexingToLinalg.cpp - gather, scatters, index_copy, topk, unpool --===//
 //
 // The ops whose reads or writes go where a tensor of indices says:
 // - gather: a linalg.generic over the index tensor reading the input with
@@ -9,7 +9,9 @@
 //   row index[j] (a later duplicate wins);
 // - topk: per row along dim, k scans each taking the best element after
 //   the previous pick in the total order (value, then position): O(k n)
-//   compares and no scratch memory, sorted by construction.
+//   compares and no scratch memory, sorted by construction;
+// - max_unpool2d/3d: IndexingUtils' buildScatter of each input element to
+//   its index in its flattened output plane.
 // Out-of-range indices are clamped into the dimension (eager raises).
 //
 //===----------------------------------------------------------------------===//
@@ -304,10 +306,47 @@ struct TopkLowering : public OpConversionPattern<TopkOp> {
   }
 };
 
+/// max_unpool2d/3d: zeros of the output, each input element written at its
+/// index in the flattened output plane of its (batch, channel), in input
+/// order (a later duplicate wins, as tensorplay's CPU loop).
+template <typename OpTy>
+struct MaxUnpoolLowering : public OpConversionPattern<OpTy> {
+  using OpConversionPattern<OpTy>::OpConversionPattern;
+  using OpAdaptor = typename OpTy::Adaptor;
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value x = adaptor.getInput();
+    auto resultType = cast<RankedTensorType>(op.getType());
+    if (!resultType.hasStaticShape() ||
+        !cast<ShapedType>(x.getType()).hasStaticShape())
+      return failure();
+    Type elem = elementTypeOf(x);
+    if (isa<ComplexType>(elem) || elem.isInteger(1))
+      return emitUnsupported(op, "has no CPU lowering for ")
+             << elem << " tensors";
+    int64_t n = op.getOutputSize().size();
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> inShape = shapeOf(x);
+    int64_t planes = numElements(inShape.drop_back(n));
+    int64_t inPlane = numElements(inShape.take_back(n));
+    int64_t outPlane = numElements(resultType.getShape().take_back(n));
+    Value zeros = filledTensor(rewriter, loc, {planes, outPlane}, elem, 0.0);
+    Value written = buildScatter(
+        rewriter, loc, zeros, /*dim=*/1,
+        reshapeTo(rewriter, loc, adaptor.getIndices(), {planes, inPlane}),
+        reshapeTo(rewriter, loc, x, {planes, inPlane}));
+    rewriter.replaceOp(
+        op, reshapeTo(rewriter, loc, written, resultType.getShape()));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tp::populateIndexingToLinalgPatterns(RewritePatternSet &patterns) {
   patterns
-      .add<GatherLowering, ScatterAddLowering, IndexCopyLowering, TopkLowering>(
+      .add<GatherLowering, ScatterAddLowering, IndexCopyLowering, TopkLowering,
+           MaxUnpoolLowering<MaxUnpool2dOp>, MaxUnpoolLowering<MaxUnpool3dOp>>(
           patterns.getContext());
 }

@@ -43,6 +43,8 @@ void mlir::tp::populateTPToLinalgPatterns(RewritePatternSet &patterns,
   populateConvToLinalgPatterns(patterns);
   populatePoolingToLinalgPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns);
+  populateGridSampleToLinalgPatterns(patterns);
+  populateFractionalPoolToLinalgPatterns(patterns);
 }
 
 llvm::StringSet<> mlir::tp::getLoweredOpNames(RewritePatternSet &patterns) {

@@ -57,6 +57,14 @@ struct ConvertTPToRuntimePass
           "device=cuda needs onednn=0");
       return signalPassFailure();
     }
+    // The linear-algebra ops LAPACK cannot compute are errors here, before
+    // anything is rewritten.
+    bool refused = false;
+    if (!cuda)
+      getOperation()->walk(
+          [&](Operation *op) { refused |= failed(checkLapackOp(op)); });
+    if (refused)
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     if (cuda && cublaslt)
       populateMatmulToRuntimePatterns(patterns, ProductLibrary::CublasLt);
@@ -68,6 +76,8 @@ struct ConvertTPToRuntimePass
     }
     populateTrainingToRuntimePatterns(patterns, cuda ? TrainingDevice::CUDA
                                                      : TrainingDevice::CPU);
+    if (!cuda)
+      populateLinalgToRuntimePatterns(patterns);
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);
     if (failed(

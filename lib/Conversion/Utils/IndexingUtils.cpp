@@ -22,15 +22,17 @@ Value lowering::clampIndex(OpBuilder &b, Location loc, Value raw,
   return arith::IndexCastOp::create(b, loc, b.getIndexType(), v);
 }
 
-Value lowering::buildScatterAdd(OpBuilder &b, Location loc, Value self,
-                                int64_t dim, Value index, Value src) {
+/// The scatter loop: adds (`accumulate`) or assigns each src element at
+/// its index, in index order.
+static Value scatterLoop(OpBuilder &b, Location loc, Value self, int64_t dim,
+                         Value index, Value src, bool accumulate) {
   Type elem = elementTypeOf(self);
   SmallVector<int64_t> selfShape(shapeOf(self));
   if (selfShape.empty()) {
     // A 0-d scatter is the 1-element one.
-    Value one = buildScatterAdd(b, loc, reshapeTo(b, loc, self, {1}), 0,
-                                reshapeTo(b, loc, index, {1}),
-                                reshapeTo(b, loc, src, {1}));
+    Value one = scatterLoop(b, loc, reshapeTo(b, loc, self, {1}), 0,
+                            reshapeTo(b, loc, index, {1}),
+                            reshapeTo(b, loc, src, {1}), accumulate);
     return reshapeTo(b, loc, one, {});
   }
   ArrayRef<int64_t> indexShape = shapeOf(index);
@@ -63,10 +65,13 @@ Value lowering::buildScatterAdd(OpBuilder &b, Location loc, Value self,
             target[dim] =
                 clampIndex(nb, l, tensor::ExtractOp::create(nb, l, index, at),
                            selfShape[dim]);
-            Value cur = tensor::ExtractOp::create(nb, l, iter[0], target);
-            Value next = isa<FloatType>(acc)
-                             ? arith::AddFOp::create(nb, l, cur, v).getResult()
-                             : arith::AddIOp::create(nb, l, cur, v).getResult();
+            Value next = v;
+            if (accumulate) {
+              Value cur = tensor::ExtractOp::create(nb, l, iter[0], target);
+              next = isa<FloatType>(acc)
+                         ? arith::AddFOp::create(nb, l, cur, v).getResult()
+                         : arith::AddIOp::create(nb, l, cur, v).getResult();
+            }
             scf::YieldOp::create(
                 nb, l,
                 tensor::InsertOp::create(nb, l, next, iter[0], target)
@@ -74,4 +79,14 @@ Value lowering::buildScatterAdd(OpBuilder &b, Location loc, Value self,
           })
           .getResult(0);
   return convertTensor(b, loc, sum, elem);
+}
+
+Value lowering::buildScatterAdd(OpBuilder &b, Location loc, Value self,
+                                int64_t dim, Value index, Value src) {
+  return scatterLoop(b, loc, self, dim, index, src, /*accumulate=*/true);
+}
+
+Value lowering::buildScatter(OpBuilder &b, Location loc, Value self,
+                             int64_t dim, Value index, Value src) {
+  return scatterLoop(b, loc, self, dim, index, src, /*accumulate=*/false);
 }

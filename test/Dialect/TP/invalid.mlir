@@ -3197,3 +3197,27 @@ func.func @mha_mask_shape(%q: tensor<2x5x16xf32>, %k: tensor<2x7x16xf32>, %v: te
   %o, %w = tp.native_multi_head_attention %q, %k, %v, %qw, %qb, %pw, %pb mask(%m) {embed_dim = 16 : i64, num_head = 4 : i64} : (tensor<2x5x16xf32>, tensor<2x7x16xf32>, tensor<2x7x16xf32>, tensor<48x16xf32>, tensor<48xf32>, tensor<16x16xf32>, tensor<16xf32>, tensor<3x7xi1>) -> (tensor<2x5x16xf32>, tensor<2x5x7xf32>)
   return
 }
+
+// -----
+
+func.func @eigvalsh_uplo(%a: tensor<3x3xf32>) {
+  // expected-error @+1 {{UPLO must be 'L' or 'U', got 'X'}}
+  %r = tp.linalg_eigvalsh %a {UPLO = "X"} : (tensor<3x3xf32>) -> tensor<3xf32>
+  return
+}
+
+// -----
+
+func.func @qr_mode(%a: tensor<3x3xf32>) {
+  // expected-error @+1 {{mode must be 'reduced', 'complete' or 'r', got 'bogus'}}
+  %q, %r = tp.linalg_qr %a {mode = "bogus"} : (tensor<3x3xf32>) -> (tensor<3x3xf32>, tensor<3x3xf32>)
+  return
+}
+
+// -----
+
+func.func @lstsq_driver_name(%a: tensor<4x3xf32>, %b: tensor<4x2xf32>) {
+  // expected-error @+1 {{driver must be one of gels, gelsy, gelsd, gelss, got 'gelsx'}}
+  %x, %r, %k, %s = tp.linalg_lstsq %a, %b {driver = "gelsx"} : (tensor<4x3xf32>, tensor<4x2xf32>) -> (tensor<3x2xf32>, tensor<0xf32>, tensor<i64>, tensor<0xf32>)
+  return
+}

@@ -53,9 +53,13 @@ void populateConvToLinalgPatterns(RewritePatternSet &patterns);
 /// over the windows (PoolingToLinalg.cpp).
 void populatePoolingToLinalgPatterns(RewritePatternSet &patterns);
 
-/// gather, scatter_add, index_copy and topk: reads and writes at
-/// positions an index tensor names (IndexingToLinalg.cpp).
+/// gather, scatter_add, index_copy, topk and max_unpool2d/3d: reads and writes
+/// at positions an index tensor names (IndexingToLinalg.cpp).
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
+/// grid_sample and the grid_sampler ops (GridSampleToLinalg.cpp).
+void populateGridSampleToLinalgPatterns(RewritePatternSet &patterns);
+/// fractional_max_pool2d/3d (FractionalPoolToLinalg.cpp).
+void populateFractionalPoolToLinalgPatterns(RewritePatternSet &patterns);
 
 /// All of the above.
 void populateTPToLinalgPatterns(RewritePatternSet &patterns,

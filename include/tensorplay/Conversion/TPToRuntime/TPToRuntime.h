@@ -45,6 +45,17 @@ enum class TrainingDevice {
 void populateTrainingToRuntimePatterns(
     RewritePatternSet &patterns, TrainingDevice device = TrainingDevice::CPU);
 
+/// The linear-algebra ops LAPACK computes (inverse, Cholesky, solves, LU,
+/// eigh, SVD, QR) on f32 / f64 tensors to tp_rt_lapack_* calls
+/// (LinalgToRuntime.cpp); host buffers only.
+void populateLinalgToRuntimePatterns(RewritePatternSet &patterns);
+/// Whether `op` is one of the ops those patterns take.
+bool isLapackOp(Operation *op);
+/// For such an op, an error unless the patterns can take it: an element
+/// type other than f32 / f64, an SVD driver, LU without pivoting (what
+/// PyTorch's CPU kernels refuse too).
+LogicalResult checkLapackOp(Operation *op);
+
 } // namespace tp
 } // namespace mlir
 

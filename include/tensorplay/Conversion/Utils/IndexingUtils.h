@@ -29,6 +29,11 @@ Value clampIndex(OpBuilder &b, Location loc, Value raw, int64_t size);
 /// add in their type. The result has self's type.
 Value buildScatterAdd(OpBuilder &b, Location loc, Value self, int64_t dim,
                       Value index, Value src);
+/// As buildScatterAdd, but assigning: self[i with i[dim] = index[i]] =
+/// src[i], a later position of `index` winning (aten's scatter, and the
+/// loop of max_unpool's CPU kernel).
+Value buildScatter(OpBuilder &b, Location loc, Value self, int64_t dim,
+                   Value index, Value src);
 
 } // namespace lowering
 } // namespace tp

@@ -420,6 +420,15 @@ CASES = [
         "%so, %sw = tp.native_multi_head_attention %a0, %a0, %a0, %a3, %a4, %a5, %a6 {embed_dim = 4 : i64, num_head = 2 : i64, average_attn_weights = false} : (tensor<2x3x4xf64>, tensor<2x3x4xf64>, tensor<2x3x4xf64>, tensor<12x4xf64>, tensor<12xf64>, tensor<4x4xf64>, tensor<4xf64>) -> (tensor<2x3x4xf64>, tensor<2x2x3x3xf64>)"] +
         weighted([("o", (2, 3, 4)), ("w", (2, 3, 5)), ("so", (2, 3, 4)),
                   ("sw", (2, 2, 3, 3))], 7)),
+    # quantile (linear, midpoint) and nanquantile through their
+    # decomposition: the gradient reaches the two values each rank lies
+    # between (topk's and gather's rules), weighted by the lerp.
+    Case("quantiles", [(3, 7)], [
+        "%q = tp.constant dense<[0.1, 0.5, 0.8]> : tensor<3xf64>",
+        "%ql = tp.quantile %a0, %q {dim = 1 : i64} : (tensor<3x7xf64>, tensor<3xf64>) -> tensor<3x3xf64>",
+        "%qm = tp.quantile %a0, %q {dim = 0 : i64, interpolation = \"midpoint\"} : (tensor<3x7xf64>, tensor<3xf64>) -> tensor<3x7xf64>",
+        "%qn = tp.nanquantile %a0, %q : (tensor<3x7xf64>, tensor<3xf64>) -> tensor<3xf64>"] +
+        weighted([("ql", (3, 3)), ("qm", (3, 7)), ("qn", (3,))], 1)),
     # cross, cdist (p = 2, 1), pdist and renorm (rows above and below
     # maxnorm).
     Case("cross_cdist_renorm", [(4, 3), (4, 3), (5, 3), (3, 5)], [

@@ -1628,6 +1628,59 @@ def max_pool_backward_ref(g, x, indices, n):
     return gx
 
 
+def generate_intervals(u, size, out, pool, dt):
+    """tensorplay's generate_intervals in the input's dtype (f32 for f32,
+    each step rounded for bf16 / f16)."""
+    def r(v):
+        return float(rounded(dt, np.float32(v))) if dt != "f32" else \
+            float(np.float32(v))
+    seq = [0] * out
+    if out > 1:
+        alpha = r(r(size - pool) / r(out - 1))
+        for i in range(out - 1):
+            seq[i] = int(r(r(i + u) * alpha)) - int(r(u * alpha))
+    seq[out - 1] = size - pool
+    return seq
+
+
+def fractional_max_pool_ref(x, samples, kernel, out, n, dt):
+    lead = x.shape[:-n]
+    sizes = x.shape[-n:]
+    vals = np.zeros(lead + tuple(out))
+    idx = np.zeros(lead + tuple(out), dtype=np.int64)
+    for l in np.ndindex(*lead):
+        b = l[0] if len(lead) == 2 else 0
+        u = samples[b, l[-1]]
+        order = [1, 0] if n == 2 else [0, 1, 2]  # 2-D samples are (w, h)
+        seqs = [generate_intervals(float(u[order[d]]), sizes[d], out[d],
+                                   kernel[d], dt) for d in range(n)]
+        for o in np.ndindex(*out):
+            start = [seqs[d][o[d]] for d in range(n)]
+            best = -np.inf
+            at = int(np.ravel_multi_index(start, sizes))
+            for off in np.ndindex(*kernel):
+                p = tuple(s + k for s, k in zip(start, off))
+                v = x[l + p]
+                if v > best or np.isnan(v):
+                    best, at = v, int(np.ravel_multi_index(p, sizes))
+            vals[l + o], idx[l + o] = best, at
+    return [vals, idx]
+
+
+def max_unpool_ref(x, idx, out_shape, n):
+    """Zeros, each value of x stored at its index in the flattened output
+    plane of its leading position, in order (the last duplicate wins)."""
+    lead = x.shape[:-n]
+    out = np.zeros((int(np.prod(lead, dtype=np.int64)),
+                    int(np.prod(out_shape[-n:], dtype=np.int64))))
+    xf = x.reshape(out.shape[0], -1)
+    idf = np.asarray(idx).astype(np.int64).reshape(out.shape[0], -1)
+    for p in range(out.shape[0]):
+        for j in range(xf.shape[1]):
+            out[p, idf[p, j]] = xf[p, j]
+    return out.reshape(out_shape)
+
+
 def pooling(mode):
     dt = fdt(mode)
     R = lambda v: rounded(dt, v)
@@ -1778,6 +1831,59 @@ def pooling(mode):
         % (attrs, T(os_), T(xs), ttype(os_, "i64"), T(xs)),
     ], [(xs, dt)], lambda x, g: [R(max_pool_backward_ref(
         g, x, max_pool_ref(x, 2, kernel=3, stride=2, padding=1)[1], 2))]))
+    # fractional_max_pool2d/3d: windows placed by the random samples
+    # (generate_intervals), the first largest (or NaN) element and its flat
+    # index; batched, unbatched, a NaN, windows touching the input's end.
+    def fractional(name, n, xs, kernel, out, nan=False):
+        x = rand(xs, dtype=dt)
+        if nan:
+            x[0].flat[5] = np.nan
+        lead = xs[:-n]
+        b = lead[0] if len(lead) == 2 else 1
+        u = rand((b, lead[-1], n), 0.0, 1.0, dt)
+        os_ = lead + tuple(out)
+        attrs = "kernel_size = array<i64: %s>, output_size = array<i64: %s>" % (
+            ", ".join(map(str, kernel)), ", ".join(map(str, out)))
+        cases.append(op_case(
+            name, [x, u], "fractional_max_pool%dd" % n, "%a0, %a1", attrs,
+            [(os_, dt), (os_, "i64")],
+            lambda v, s: fractional_max_pool_ref(v, s, kernel, out, n, dt)))
+    fractional("fractional2d", 2, (2, 3, 9, 8), [2, 3], [4, 3])
+    fractional("fractional2d_unbatched_nan", 2, (2, 7, 7), [3, 2], [5, 6],
+               nan=True)
+    fractional("fractional2d_one", 2, (1, 2, 5, 5), [2, 2], [1, 4])
+    fractional("fractional3d", 3, (1, 2, 6, 5, 7), [2, 2, 3], [3, 4, 2])
+
+    # max_unpool2d/3d: each value written at its index in its output plane
+    # (a later duplicate wins, as tensorplay's loop); the indices of a max
+    # pool in one program, given ones with duplicates, an unbatched input.
+    def unpool(name, n, xs, idx, outsize, attrs=""):
+        x = rand(xs, dtype=dt)
+        os_ = xs[:-n] + tuple(outsize)
+        text = "output_size = array<i64: %s>%s" % (
+            ", ".join(map(str, outsize)), attrs)
+        cases.append(op_case(name, [x, (idx, "i64")], "max_unpool%dd" % n,
+                             "%a0, %a1", text, [(os_, dt)],
+                             lambda v, i: [R(max_unpool_ref(v, i, os_, n))]))
+    px = f64(rand((2, 3, 6, 6), dtype=dt)[0])
+    unpool("unpool2d", 2, (2, 3, 3, 3),
+           max_pool_ref(px, 2, kernel=2, stride=2)[1], [6, 6])
+    dup = randint((3, 2, 3), 0, 4)[0]
+    unpool("unpool2d_duplicates", 2, (3, 2, 3), dup, [2, 2])
+    px3 = f64(rand((1, 2, 4, 4, 4), dtype=dt)[0])
+    unpool("unpool3d", 3, (1, 2, 2, 2, 2),
+           max_pool_ref(px3, 3, kernel=2, stride=2)[1], [4, 4, 4],
+           ", padding = array<i64: 0, 0, 0>, stride = array<i64: 2, 2, 2>")
+    xs, os_ = (2, 2, 6, 6), (2, 2, 3, 3)
+    x = rand(xs, dtype=dt)
+    pool_attrs = "{kernel_size = array<i64: 2>, stride = array<i64: 2>}"
+    cases.append(Case("max2d_pool_unpool", [x], [
+        "%%v, %%i = tp.max_pool2d_with_indices %%a0 %s : (%s) -> (%s, %s)"
+        % (pool_attrs, T(xs), T(os_), ttype(os_, "i64")),
+        "%%r0 = tp.max_unpool2d %%v, %%i {output_size = array<i64: 6, 6>} : "
+        "(%s, %s) -> %s" % (T(os_), ttype(os_, "i64"), T(xs)),
+    ], [(xs, dt)], lambda x: [R(max_unpool_ref(
+        *max_pool_ref(x, 2, kernel=2, stride=2), xs, 2))]))
     return cases
 
 
@@ -1923,9 +2029,13 @@ def RNG_bool(shape):
 
 
 from tpcheck_composite import composite  # noqa: E402
+from tpcheck_linalg import linalg  # noqa: E402
+from tpcheck_grid import grid  # noqa: E402
 
 FAMILIES = {
     "composite": composite,
+    "linalg": linalg,
+    "grid": grid,
     "matmul": matmul,
     "conv": conv,
     "attention": attention,

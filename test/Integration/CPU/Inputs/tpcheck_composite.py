@@ -202,6 +202,45 @@ def composite(mode):
         average=False)
     mha("mha_no_weights", 4, 3, attrs=", need_weights = false", need=False)
 
+    # --- quantile / nanquantile: every interpolation, q 1-D and 0-d, along
+    # a dim (keepdim too) and of all values; a row with a NaN (quantile:
+    # NaN; nanquantile: ignored, an all-NaN row gives NaN) and q outside
+    # [0, 1] at run time (NaN).
+    qdt = "f32" if dt != "f64" else "f64"
+
+    def quantile(name, op, x, q, attrs, shape, ref):
+        cases.append(op_case(name, [x, q], op, "%a0, %a1", attrs,
+                             [(shape, qdt)], ref))
+    xq = rand((3, 7), dtype=qdt)
+    qs = (np.array([0.0, 0.25, 0.5, 0.9, 1.0], np.float32
+                   if qdt == "f32" else np.float64), qdt)
+    for mode in ("linear", "lower", "higher", "midpoint", "nearest"):
+        quantile("quantile_" + mode, "quantile", xq, qs,
+                 'dim = 1 : i64, interpolation = "%s"' % mode, (5, 3),
+                 lambda x, q, m=mode: [np.quantile(x, q, axis=1, method=m)])
+    half = (np.array(0.5, np.float32 if qdt == "f32" else np.float64), qdt)
+    quantile("quantile_keepdim", "quantile", xq, half,
+             "dim = 0 : i64, keepdim = true", (1, 7),
+             lambda x, q: [np.quantile(x, q, axis=0, keepdims=True)])
+    quantile("quantile_all", "quantile", xq, qs, "", (5,),
+             lambda x, q: [np.quantile(x, q)])
+    xn = xq[0].copy()
+    xn[1, 3] = np.nan
+    xn[2, :] = np.nan
+    quantile("quantile_nan", "quantile", (xn, qdt), qs, "dim = 1 : i64",
+             (5, 3), lambda x, q: [np.quantile(x, q, axis=1)])
+    quantile("nanquantile", "nanquantile", (xn, qdt), qs,
+             "dim = -1 : i64", (5, 3),
+             lambda x, q: [np.nanquantile(x, q, axis=1)])
+    quantile("nanquantile_nearest", "nanquantile", (xn, qdt), qs,
+             'dim = 1 : i64, interpolation = "nearest"', (5, 3),
+             lambda x, q: [np.nanquantile(x, q, axis=1, method="nearest")])
+    outside = (np.array([-0.5, 0.3, 1.5], qs[0].dtype), qdt)
+    quantile("quantile_q_outside", "quantile", xq, outside, "dim = 1 : i64",
+             (3, 3), lambda x, q: [np.where(
+                 ((q < 0) | (q > 1))[:, None], np.nan,
+                 np.quantile(x, np.clip(q, 0, 1), axis=1))])
+
     # --- cross
     def cross(name, sa, sb, so, attrs, axis, dtype=dt):
         if dtype == "i64":
