@@ -183,6 +183,21 @@ def _fill_in_dtype_of(tr, x, shape, value):
                    f"value = {format_float(float(value))} : f64")
 
 
+@handles("eye")
+def _eye(tr, node, *args, **kwargs):
+    """eye(n[, m]): ones on the diagonal, a constant of the node's shape
+    and dtype (tensorplay 1.1 hands it over unfolded)."""
+    from .translate import array_attr
+    shape, elt = _result(node)
+    if len(shape) != 2:
+        raise Unsupported("eye of a shape that is not 2-D")
+    n, m = shape
+    flat = tr.dense([1 if i // m == i % m else 0 for i in range(n * m)], elt,
+                    (n * m,))
+    return tr.emit("reshape", [flat], shape, elt,
+                   f"shape = {array_attr(list(shape))}")
+
+
 @handles("arange")
 def _arange(tr, node, *args, **kwargs):
     """arange(end), arange(start, end[, step]): its values, computed as

@@ -205,6 +205,41 @@ tp_rt_status failure(const std::string &message) {
 
 int dim(int64_t n) { return static_cast<int>(std::max<int64_t>(n, 1)); }
 
+/// The status of an iterative routine's `result` (LAPACK's info): an
+/// illegal argument, or a failure to converge on batch element `item`, in
+/// tensorplay's words for `what` ("linalg.eigh") and its `values`
+/// ("eigenvalues").
+tp_rt_status convergence(const char *what, const char *routine,
+                         const char *values, const Batched &shape, int64_t item,
+                         int result) {
+  if (result < 0)
+    return illegal(what, routine, result);
+  if (result > 0)
+    return failure(std::string(what) + ": " + batchElement(shape, item) +
+                   "The algorithm failed to converge because the input "
+                   "matrix is ill-conditioned or has too many repeated " +
+                   values + " (error code: " + std::to_string(result) + ").");
+  return TP_RT_SUCCESS;
+}
+
+/// Vector `index` of `v` (its first `count` entries) into `data`.
+template <typename T>
+void loadVector(const Batched &v, const std::vector<int64_t> &index, T *data,
+                int64_t count) {
+  int64_t off = v.offset(index);
+  for (int64_t i = 0; i < count; ++i)
+    data[i] = v.at<T>(off, i);
+}
+
+/// The first `count` entries of `data` into vector `index` of `v`.
+template <typename T>
+void storeVector(const Batched &v, const std::vector<int64_t> &index,
+                 const T *data, int64_t count) {
+  int64_t off = v.offset(index);
+  for (int64_t i = 0; i < count; ++i)
+    v.at<T>(off, i) = data[i];
+}
+
 /// Keeps the `upper` (or lower) triangle of the n x n column-major `a`
 /// (ld n), zeroing the rest.
 template <typename T>
@@ -477,21 +512,10 @@ tp_rt_status eigh(Batched a, Batched w, Batched v, bool upper) {
     std::vector<int> iwork(liwork);
     Lapack<T>::syevd(jobz, uplo, &n, m.data(), &ld, values.data(), work.data(),
                      &lwork, iwork.data(), &liwork, &result, 1, 1);
-    if (result < 0) {
-      status = illegal("linalg.eigh", "syevd", result);
+    status = convergence("linalg.eigh", "syevd", "eigenvalues", w, k, result);
+    if (status != TP_RT_SUCCESS)
       return;
-    }
-    if (result > 0) {
-      status = failure("linalg.eigh: " + batchElement(w, k) +
-                       "The algorithm failed to converge because the input "
-                       "matrix is ill-conditioned or has too many repeated "
-                       "eigenvalues (error code: " +
-                       std::to_string(result) + ").");
-      return;
-    }
-    int64_t off = w.offset(index);
-    for (int i = 0; i < n; ++i)
-      w.at<T>(off, i) = values[i];
+    storeVector(w, index, values.data(), n);
     if (vectors)
       v.store(v.offset(index), m.data(), ld);
   });
@@ -536,21 +560,11 @@ tp_rt_status svd(Batched a, Batched u, Batched s, Batched vh, int64_t mode) {
       for (int i = 0; i < n; ++i)
         right[i + i * ldvt] = 1;
     }
-    if (result < 0) {
-      status = illegal("linalg.svd", "gesdd", result);
+    status =
+        convergence("linalg.svd", "gesdd", "singular values", s, k2, result);
+    if (status != TP_RT_SUCCESS)
       return;
-    }
-    if (result > 0) {
-      status = failure("linalg.svd: " + batchElement(s, k2) +
-                       "The algorithm failed to converge because the input "
-                       "matrix is ill-conditioned or has too many repeated "
-                       "singular values (error code: " +
-                       std::to_string(result) + ").");
-      return;
-    }
-    int64_t off = s.offset(index);
-    for (int i = 0; i < k; ++i)
-      s.at<T>(off, i) = values[i];
+    storeVector(s, index, values.data(), k);
     if (mode) {
       u.store(u.offset(index), left.data(), ldu);
       vh.store(vh.offset(index), right.data(), ldvt);
@@ -603,9 +617,7 @@ tp_rt_status geqrf(Batched a, Batched out, Batched tau) {
       return;
     }
     out.store(out.offset(index), buffer.data(), dim(m));
-    int64_t off = tau.offset(index);
-    for (int i = 0; i < k; ++i)
-      tau.at<T>(off, i) = t[i];
+    storeVector(tau, index, t.data(), k);
   });
   return status;
 }
@@ -659,9 +671,7 @@ tp_rt_status orgqr(Batched a, Batched tau, Batched q) {
     if (status != TP_RT_SUCCESS)
       return;
     a.load(a.offset(index), buffer.data(), dim(m));
-    int64_t off = tau.offset(index);
-    for (int i = 0; i < k; ++i)
-      t[i] = tau.at<T>(off, i);
+    loadVector(tau, index, t.data(), k);
     if (int result = formQ(m, n, k, buffer.data(), t.data()); result < 0) {
       status = illegal("linalg.householder_product", "orgqr", result);
       return;
@@ -685,9 +695,7 @@ tp_rt_status ormqr(Batched a, Batched tau, Batched c, Batched out, bool left,
       return;
     a.load(a.offset(index), reflectors.data(), dim(rows));
     c.load(c.offset(index), buffer.data(), dim(m));
-    int64_t off = tau.offset(index);
-    for (int i = 0; i < k; ++i)
-      t[i] = tau.at<T>(off, i);
+    loadVector(tau, index, t.data(), k);
     int result = 0;
     if (m > 0 && n > 0 && k > 0) {
       int lda = dim(rows), ldc = dim(m), lwork = -1;
@@ -784,11 +792,8 @@ tp_rt_status lstsq(Batched a, Batched b, Batched x, Batched residuals,
     x.store(x.offset(index), rhs.data(), ldb);
     if (!rank.empty())
       rank.scalar<int64_t>(rank.offset(index)) = r;
-    if (!values.empty()) {
-      int64_t off = values.offset(index);
-      for (int i = 0; i < mn; ++i)
-        values.at<T>(off, i) = s[i];
-    }
+    if (!values.empty())
+      storeVector(values, index, s.data(), mn);
     if (!residuals.empty()) {
       if (r != n) {
         status = failure(

@@ -33,6 +33,17 @@ Value selectLast(PatternRewriter &rewriter, Location loc, Value x, int64_t i) {
   return reshape(rewriter, loc, one, s.drop_back());
 }
 
+/// The static matrix dimensions (m, n) of `op`'s first operand, or
+/// nothing for an out= form or a dynamic matrix (left alone).
+std::optional<std::pair<int64_t, int64_t>> staticMatrix(Operation *op,
+                                                        bool hasOut) {
+  ArrayRef<int64_t> s = shapeOf(op->getOperand(0));
+  int64_t m = s[s.size() - 2], n = s.back();
+  if (hasOut || ShapedType::isDynamic(m) || ShapedType::isDynamic(n))
+    return std::nullopt;
+  return std::make_pair(m, n);
+}
+
 /// Zeros of `op`'s first result type (an empty input's answer).
 LogicalResult replaceByZeros(PatternRewriter &rewriter, Operation *op) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
@@ -63,15 +74,12 @@ struct DecomposePinverse : public OpRewritePattern<PinverseOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(PinverseOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.getOut().empty())
+    auto dims = staticMatrix(op, !op.getOut().empty());
+    if (!dims)
       return failure();
     Location loc = op.getLoc();
     Value a = op.getInput();
-    ArrayRef<int64_t> s = shapeOf(a);
-    if (ShapedType::isDynamic(s[s.size() - 2]) ||
-        ShapedType::isDynamic(s.back()))
-      return failure();
-    if (std::min(s[s.size() - 2], s.back()) == 0)
+    if (std::min(dims->first, dims->second) == 0)
       return replaceByZeros(rewriter, op);
     Operation *svd = LinalgSvdOp::create(
         rewriter, loc, a,
@@ -107,14 +115,12 @@ struct DecomposeMatrixRank : public OpRewritePattern<LinalgMatrixRankOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LinalgMatrixRankOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.getOut().empty())
+    auto dims = staticMatrix(op, !op.getOut().empty());
+    if (!dims)
       return failure();
+    auto [m, n] = *dims;
     Location loc = op.getLoc();
     Value a = op.getInput();
-    ArrayRef<int64_t> s = shapeOf(a);
-    int64_t m = s[s.size() - 2], n = s.back();
-    if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n))
-      return failure();
     if (std::min(m, n) == 0)
       return replaceByZeros(rewriter, op);
     Type elem = elementTypeOf(a);
@@ -172,14 +178,12 @@ struct DecomposeCond : public OpRewritePattern<LinalgCondOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LinalgCondOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.getOut().empty())
+    auto dims = staticMatrix(op, !op.getOut().empty());
+    if (!dims)
       return failure();
+    auto [m, n] = *dims;
     Location loc = op.getLoc();
     Value a = op.getInput();
-    ArrayRef<int64_t> s = shapeOf(a);
-    int64_t m = s[s.size() - 2], n = s.back();
-    if (ShapedType::isDynamic(m) || ShapedType::isDynamic(n))
-      return failure();
     double p = op.getP() ? op.getP()->convertToDouble() : 2.0;
     if (std::abs(p) == 2.0) {
       if (std::min(m, n) == 0)

@@ -275,6 +275,19 @@ LogicalResult checkGridOperands(Operation *op, Value input, Value grid,
   return success();
 }
 
+/// Replaces `op` (operands input, grid) by its sampling with `spec`.
+LogicalResult replaceBySampling(Operation *op, Value input, Value grid,
+                                Spec spec,
+                                ConversionPatternRewriter &rewriter) {
+  if (failed(checkGridOperands(op, input, grid, spec)))
+    return failure();
+  rewriter.replaceOp(
+      op, lowerGridSample(rewriter, op->getLoc(), input, grid,
+                          cast<RankedTensorType>(op->getResult(0).getType()),
+                          spec));
+  return success();
+}
+
 struct GridSampleLowering : public OpConversionPattern<GridSampleOp> {
   using OpConversionPattern::OpConversionPattern;
   LogicalResult
@@ -294,14 +307,8 @@ struct GridSampleLowering : public OpConversionPattern<GridSampleOp> {
     if (!m || !p) // the verifier's check
       return failure();
     Spec spec{*m, *p, op.getAlignCorners()};
-    if (failed(
-            checkGridOperands(op, adaptor.getInput(), adaptor.getGrid(), spec)))
-      return failure();
-    rewriter.replaceOp(
-        op, lowerGridSample(rewriter, op.getLoc(), adaptor.getInput(),
-                            adaptor.getGrid(),
-                            cast<RankedTensorType>(op.getType()), spec));
-    return success();
+    return replaceBySampling(op, adaptor.getInput(), adaptor.getGrid(), spec,
+                             rewriter);
   }
 };
 
@@ -320,14 +327,8 @@ struct GridSamplerLowering : public OpConversionPattern<OpTy> {
       return failure(); // the verifier's check
     Spec spec{static_cast<Interpolation>(mode), static_cast<Padding>(padding),
               op.getAlignCorners()};
-    if (failed(
-            checkGridOperands(op, adaptor.getInput(), adaptor.getGrid(), spec)))
-      return failure();
-    rewriter.replaceOp(
-        op, lowerGridSample(rewriter, op.getLoc(), adaptor.getInput(),
-                            adaptor.getGrid(),
-                            cast<RankedTensorType>(op.getType()), spec));
-    return success();
+    return replaceBySampling(op, adaptor.getInput(), adaptor.getGrid(), spec,
+                             rewriter);
   }
 };
 
