@@ -11,7 +11,10 @@
 //   the previous pick in the total order (value, then position): O(k n)
 //   compares and no scratch memory, sorted by construction;
 // - max_unpool2d/3d: IndexingUtils' buildScatter of each input element to
-//   its index in its flattened output plane.
+//   its index in its flattened output plane;
+// - index_put: the rows the broadcast index tensors name in self's
+//   flattened leading dimensions, written (buildScatter) or added
+//   (buildScatterAdd) in order.
 // Out-of-range indices are clamped into the dimension (eager raises).
 //
 //===----------------------------------------------------------------------===//
@@ -342,11 +345,100 @@ struct MaxUnpoolLowering : public OpConversionPattern<OpTy> {
   }
 };
 
+/// index_put(self, (i_0, ..., i_{k-1}), values, accumulate): the index
+/// tensors broadcast together to B, each position b names the row
+/// (i_0[b], ..., i_{k-1}[b]) of self's first k dimensions (negative
+/// indices count from the end; out of range: clamped), which gets values
+/// (broadcast to B + the remaining dimensions) written, in B's order (a
+/// later duplicate wins), or added (accumulate; f32 accumulation for
+/// f16 / bf16). A scatter along the flattened first k dimensions.
+struct IndexPutLowering : public OpConversionPattern<IndexPutOp> {
+  using OpConversionPattern::OpConversionPattern;
+  LogicalResult
+  matchAndRewrite(IndexPutOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Value self = adaptor.getInput(), values = adaptor.getValues();
+    ValueRange indices = adaptor.getIndices();
+    auto type = cast<RankedTensorType>(op.getType());
+    if (!type.hasStaticShape())
+      return failure();
+    if (indices.empty())
+      return emitUnsupported(op, "has no CPU lowering without indices");
+    for (Value index : indices)
+      if (elementTypeOf(index).isInteger(1))
+        return emitUnsupported(op, "has no CPU lowering for boolean indices "
+                                   "(their count of true entries is data)");
+    if (elementTypeOf(values) != type.getElementType())
+      return emitUnsupported(op, "expects values of self's element type, "
+                                 "got ")
+             << values.getType();
+    Location loc = op.getLoc();
+    ArrayRef<int64_t> shape = type.getShape();
+    int64_t k = indices.size();
+    SmallVector<ArrayRef<int64_t>> indexShapes;
+    for (Value index : indices)
+      indexShapes.push_back(shapeOf(index));
+    SmallVector<int64_t> batch;
+    if (failed(broadcastShapes(indexShapes, batch)))
+      return emitUnsupported(op, "has index tensors that do not broadcast "
+                                 "together");
+    SmallVector<int64_t> rest(shape.drop_front(k));
+    SmallVector<int64_t> target(batch);
+    target.append(rest.begin(), rest.end());
+    if (!broadcastsTo(shapeOf(values), target))
+      return emitUnsupported(op, "has values of shape ")
+             << formatShape(shapeOf(values)) << " that do not broadcast to "
+             << formatShape(target);
+    Type i64 = rewriter.getI64Type();
+    ArrayRef<int64_t> dims = shape.take_front(k);
+    // The flat row of each b: sum_j wrap(i_j[b]) * stride_j.
+    Value rows = buildElementwise(
+        rewriter, loc, RankedTensorType::get(batch, i64), indices,
+        [&](OpBuilder &b, Location l, ValueRange vs) {
+          Value flat = scalarConstant(b, l, i64, 0);
+          for (auto [j, v] : llvm::enumerate(vs)) {
+            Value size = scalarConstant(b, l, i64, dims[j]);
+            Value x = convertScalar(b, l, v, i64);
+            Value negative =
+                arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, x,
+                                      scalarConstant(b, l, i64, 0));
+            x = arith::SelectOp::create(
+                b, l, negative, arith::AddIOp::create(b, l, x, size), x);
+            x = arith::MaxSIOp::create(b, l, x, scalarConstant(b, l, i64, 0));
+            x = arith::MinSIOp::create(
+                b, l, x,
+                scalarConstant(b, l, i64, std::max<int64_t>(dims[j] - 1, 0)));
+            flat = arith::AddIOp::create(
+                b, l, arith::MulIOp::create(b, l, flat, size), x);
+          }
+          return flat;
+        });
+    int64_t count = numElements(batch), width = numElements(rest),
+            planes = numElements(dims);
+    if (count == 0 || width == 0) {
+      rewriter.replaceOp(op, self);
+      return success();
+    }
+    Value index =
+        broadcastTo(rewriter, loc, reshapeTo(rewriter, loc, rows, {count, 1}),
+                    {count, width});
+    Value src =
+        reshapeTo(rewriter, loc, broadcastTo(rewriter, loc, values, target),
+                  {count, width});
+    Value flatSelf = reshapeTo(rewriter, loc, self, {planes, width});
+    Value put = op.getAccumulate()
+                    ? buildScatterAdd(rewriter, loc, flatSelf, 0, index, src)
+                    : buildScatter(rewriter, loc, flatSelf, 0, index, src);
+    rewriter.replaceOp(op, reshapeTo(rewriter, loc, put, shape));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::tp::populateIndexingToLinalgPatterns(RewritePatternSet &patterns) {
-  patterns
-      .add<GatherLowering, ScatterAddLowering, IndexCopyLowering, TopkLowering,
-           MaxUnpoolLowering<MaxUnpool2dOp>, MaxUnpoolLowering<MaxUnpool3dOp>>(
-          patterns.getContext());
+  patterns.add<GatherLowering, ScatterAddLowering, IndexCopyLowering,
+               TopkLowering, MaxUnpoolLowering<MaxUnpool2dOp>,
+               MaxUnpoolLowering<MaxUnpool3dOp>, IndexPutLowering>(
+      patterns.getContext());
 }

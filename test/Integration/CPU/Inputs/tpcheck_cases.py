@@ -1938,7 +1938,7 @@ def topk_ref(x, k, dim=-1, largest=True):
 
 
 def indexing(mode):
-    """gather, scatter_add, index_copy and topk."""
+    """gather, scatter_add, index_copy, topk and index_put."""
     dt = fdt(mode)
     R = lambda v: rounded(dt, v)
     cases = []
@@ -2019,6 +2019,37 @@ def indexing(mode):
         "%%r0 = tp.gather %%a0, %%i {dim = 1 : i64} : (%s, %s) -> %s"
         % (T((3, 8)), ttype((3, 3), "i64"), T((3, 3))),
     ], [((3, 3), dt)], lambda x: [topk_ref(x, 3)[0]]))
+    # index_put: rows named by broadcast index tensors (negative ones count
+    # from the end), values broadcast, written (the last duplicate wins, as
+    # NumPy's assignment) or added (np.add.at).
+    def index_put(name, xs, idx, vs, accumulate=False):
+        x, v = rand(xs, dtype=dt), rand(vs, dtype=dt)
+        ins = [x] + [(i, "i64") for i in idx] + [v]
+        k = len(idx)
+        text = "%%a0[%s], %%a%d" % (
+            ", ".join("%%a%d" % (j + 1) for j in range(k)), k + 1)
+
+        def ref(x, *rest):
+            out = x.copy()
+            where = tuple(np.asarray(r, np.int64) for r in rest[:-1])
+            vals = np.broadcast_to(rest[-1], out[where].shape)
+            if accumulate:
+                np.add.at(out, where, vals)
+            else:
+                out[where] = vals
+            return [R(out)]
+        cases.append(op_case(name, ins, "index_put", text,
+                             "accumulate = true" if accumulate else "",
+                             [(xs, dt)], ref))
+    index_put("index_put_rows", (5, 3), [np.array([4, -5], np.int64)],
+              (2, 3))
+    index_put("index_put_broadcast", (4, 5, 2),
+              [np.array([[3], [0]], np.int64), np.array([1, -1, 2], np.int64)],
+              (2,))
+    index_put("index_put_accumulate", (4, 3),
+              [np.array([1, 3, 1, 1], np.int64)], (4, 3), accumulate=True)
+    index_put("index_put_duplicates", (4, 3),
+              [np.array([2, 0, 2], np.int64)], (3, 3))
     return cases
 
 
