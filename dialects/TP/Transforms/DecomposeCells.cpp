@@ -4,7 +4,8 @@
 // (aten's RNNCell / GRUCell / LSTMCell on the CPU): two linears, the gates
 // as slices of their results, the activations and the state update, each
 // op in the cell's dtype (under autocast the cell's inputs are cast once,
-// and every step runs in that dtype, as in eager).
+// and every step runs in that dtype, as in eager); mkldnn_rnn_layer (an
+// LSTM layer) as one lstm_cell per time step.
 //
 //===----------------------------------------------------------------------===//
 
@@ -129,8 +130,85 @@ struct DecomposeLstmCell : public OpRewritePattern<LstmCellOp> {
 
 } // namespace
 
+namespace {
+
+/// aten::mkldnn_rnn_layer for an LSTM (mode 2, the form tensorplay's CPU
+/// LSTM calls): one lstm_cell per time step, forward or (reverse) from the
+/// last step, with weight0 / weight1 the input and hidden weights and
+/// weight2 / weight3 their biases (has_biases); the output holds each
+/// step's h at its time position. The workspace (oneDNN's training state,
+/// read by no tp op) is zeros of its declared type.
+struct DecomposeMkldnnRnnLayer : public OpRewritePattern<MkldnnRnnLayerOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(MkldnnRnnLayerOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getOut().empty())
+      return failure();
+    if ((int64_t)op.getMode() != 2)
+      return op.emitOpError("has no CPU lowering for mode ")
+             << (int64_t)op.getMode()
+             << ": tensorplay's CPU calls mkldnn_rnn_layer for LSTMs (mode 2)";
+    if (!op.getBatchSizes().empty())
+      return op.emitOpError("has no CPU lowering for packed sequences "
+                            "(batch_sizes)");
+    Location loc = op.getLoc();
+    Value x = op.getInput();
+    if (op.getBatchFirst())
+      x = build<TransposeOp>(
+          rewriter, loc, x,
+          {i64Attr(rewriter, "dim0", 0), i64Attr(rewriter, "dim1", 1)});
+    ArrayRef<int64_t> xs = shapeOf(x);
+    int64_t steps = xs[0];
+    if (ShapedType::isDynamic(steps))
+      return failure();
+    bool biases = op.getHasBiases();
+    Value h = op.getHx(), c = op.getCx();
+    SmallVector<Value> outputs(steps);
+    for (int64_t i = 0; i < steps; ++i) {
+      int64_t t = op.getReverse() ? steps - 1 - i : i;
+      Value xt = reshape(rewriter, loc, slice(rewriter, loc, x, 0, t, t + 1),
+                         xs.drop_front());
+      SmallVector<Value> operands = {xt, h, c, op.getWeight0(),
+                                     op.getWeight1()};
+      if (biases)
+        operands.append({op.getWeight2(), op.getWeight3()});
+      Operation *cell =
+          LstmCellOp::create(rewriter, loc, operands,
+                             {segments(rewriter, {1, 1, 1, 1, 1, biases ? 1 : 0,
+                                                  biases ? 1 : 0, 0})});
+      h = cell->getResult(0);
+      c = cell->getResult(1);
+      outputs[t] = h;
+    }
+    Value output = build<StackOp>(
+        rewriter, loc, outputs,
+        {segments(rewriter, {(int32_t)steps, 0}), i64Attr(rewriter, "dim", 0)});
+    if (op.getBatchFirst())
+      output = build<TransposeOp>(
+          rewriter, loc, output,
+          {i64Attr(rewriter, "dim0", 0), i64Attr(rewriter, "dim1", 1)});
+    auto workspaceType = cast<RankedTensorType>(op.getWorkspace().getType());
+    Value workspace = makeOp<ConstantOp>(
+        rewriter, loc, workspaceType, {},
+        {rewriter.getNamedAttr(
+            "value", DenseElementsAttr::get(
+                         workspaceType, rewriter.getZeroAttr(
+                                            workspaceType.getElementType())))});
+    if (output.getType() != op.getOutput().getType() ||
+        h.getType() != op.getHy().getType() ||
+        c.getType() != op.getCy().getType())
+      return op.emitOpError("decomposition produced ")
+             << output.getType() << ", " << h.getType() << " and "
+             << c.getType() << " instead of the op's result types";
+    rewriter.replaceOp(op, {output, h, c, workspace});
+    return success();
+  }
+};
+
+} // namespace
+
 void mlir::tp::decompose::populateDecomposeCellPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<DecomposeRnnCell, DecomposeGruCell, DecomposeLstmCell>(
-      patterns.getContext());
+  patterns.add<DecomposeRnnCell, DecomposeGruCell, DecomposeLstmCell,
+               DecomposeMkldnnRnnLayer>(patterns.getContext());
 }

@@ -175,3 +175,18 @@ func.func @native_mha(%q: tensor<2x3x8xf32>, %k: tensor<2x5x8xf32>, %v: tensor<2
   %o, %a = tp.native_multi_head_attention %q, %k, %v, %w, %b, %pw, %pb mask(%m) {embed_dim = 8 : i64, num_head = 2 : i64, mask_type = 1 : i64} : (tensor<2x3x8xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32>, tensor<24x8xf32>, tensor<24xf32>, tensor<8x8xf32>, tensor<8xf32>, tensor<2x5xi1>) -> (tensor<2x3x8xf32>, tensor<2x3x5xf32>)
   return %o, %a : tensor<2x3x8xf32>, tensor<2x3x5xf32>
 }
+
+// -----
+
+// mkldnn_rnn_layer (LSTM, reverse): one lstm_cell per step from the last,
+// each step's h stacked at its time position; the workspace is zeros.
+// CHECK-LABEL: func.func @rnn_layer_reverse
+// CHECK: %[[WS:.*]] = tp.constant dense<0> : tensor<0xui8>
+// CHECK: %[[X2:.*]] = tp.slice %arg0 {end = 2 : i64, start = 1 : i64}
+// CHECK: %[[X1:.*]] = tp.slice %arg0 {end = 1 : i64, start = 0 : i64}
+// CHECK: %[[H:.*]] = tp.stack [%[[HA:.*]], %[[HB:.*]]] {{.*}} -> tensor<2x2x3xf32>
+// CHECK: return %[[H]], %[[HA]], %{{.*}}, %[[WS]]
+func.func @rnn_layer_reverse(%x: tensor<2x2x4xf32>, %w0: tensor<12x4xf32>, %w1: tensor<12x3xf32>, %b0: tensor<12xf32>, %b1: tensor<12xf32>, %h: tensor<2x3xf32>, %c: tensor<2x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>) {
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %x, %w0, %w1, %b0, %b1, %h, %c {reverse = true, batch_sizes = array<i64>, mode = 2 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x2x4xf32>, tensor<12x4xf32>, tensor<12x3xf32>, tensor<12xf32>, tensor<12xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return %o, %hy, %cy, %ws : tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>
+}

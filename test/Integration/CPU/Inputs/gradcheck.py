@@ -420,6 +420,11 @@ CASES = [
         "%so, %sw = tp.native_multi_head_attention %a0, %a0, %a0, %a3, %a4, %a5, %a6 {embed_dim = 4 : i64, num_head = 2 : i64, average_attn_weights = false} : (tensor<2x3x4xf64>, tensor<2x3x4xf64>, tensor<2x3x4xf64>, tensor<12x4xf64>, tensor<12xf64>, tensor<4x4xf64>, tensor<4xf64>) -> (tensor<2x3x4xf64>, tensor<2x2x3x3xf64>)"] +
         weighted([("o", (2, 3, 4)), ("w", (2, 3, 5)), ("so", (2, 3, 4)),
                   ("sw", (2, 2, 3, 3))], 7)),
+    # mkldnn_rnn_layer (an LSTM layer, reversed) through its lstm_cells.
+    Case("rnn_layer", [(3, 2, 2), (8, 2), (8, 2), (8,), (8,), (2, 2),
+                       (2, 2)], [
+        "%o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = true, batch_sizes = array<i64>, mode = 2 : i64, hidden_size = 2 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<3x2x2xf64>, tensor<8x2xf64>, tensor<8x2xf64>, tensor<8xf64>, tensor<8xf64>, tensor<2x2xf64>, tensor<2x2xf64>) -> (tensor<3x2x2xf64>, tensor<2x2xf64>, tensor<2x2xf64>, tensor<0xui8>)"] +
+        weighted([("o", (3, 2, 2)), ("hy", (2, 2)), ("cy", (2, 2))], 7)),
     # quantile (linear, midpoint) and nanquantile through their
     # decomposition: the gradient reaches the two values each rank lies
     # between (topk's and gather's rules), weighted by the lerp.

@@ -51,9 +51,9 @@ def to_bf16(x):
 
 NP_DTYPE = {"f32": np.float32, "f64": np.float64, "bf16": np.float32,
             "f16": np.float16, "i64": np.int64, "i32": np.int32,
-            "i1": np.bool_}
+            "i1": np.bool_, "u8": np.uint8}
 MLIR_TYPE = {"f32": "f32", "f64": "f64", "bf16": "bf16", "f16": "f16",
-             "i64": "i64", "i32": "i32", "i1": "i1"}
+             "i64": "i64", "i32": "i32", "i1": "i1", "u8": "ui8"}
 
 
 def ttype(shape, dtype):

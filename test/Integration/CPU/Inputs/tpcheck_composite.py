@@ -1,8 +1,9 @@
 """The 'composite' family of tpcheck.py: ops the CPU pipeline decomposes
-into other tp ops (tp-decompose-composite-ops): the recurrent cells,
-grouped-query attention, cross, cdist, pdist, renorm and the multi-class
-hinge losses, against float64 NumPy references written from tensorplay's
-definitions (its CPU kernels' formulas)."""
+into other tp ops (tp-decompose-composite-ops): the recurrent cells and
+mkldnn_rnn_layer, attention (grouped-query, native multi-head), quantiles,
+cross, cdist, pdist, renorm and the multi-class hinge losses, against
+float64 NumPy references written from tensorplay's definitions (its CPU
+kernels' formulas)."""
 
 import math
 
@@ -240,6 +241,44 @@ def composite(mode):
              (3, 3), lambda x, q: [np.where(
                  ((q < 0) | (q > 1))[:, None], np.nan,
                  np.quantile(x, np.clip(q, 0, 1), axis=1))])
+
+    # --- mkldnn_rnn_layer (an LSTM layer): forward, reverse, batch_first,
+    # without biases; each step an LSTMCell (lstm_ref), h stacked over time.
+    def rnn_layer(name, t, b, i, hd, reverse=False, batch_first=False,
+                  biases=True):
+        xs = (b, t, i) if batch_first else (t, b, i)
+        ins = [rand(xs, dtype=dt), rand((4 * hd, i), -0.5, 0.5, dt),
+               rand((4 * hd, hd), -0.5, 0.5, dt), rand((4 * hd,), dtype=dt),
+               rand((4 * hd,), dtype=dt), rand((b, hd), dtype=dt),
+               rand((b, hd), dtype=dt)]
+        attrs = ("reverse = %s, batch_sizes = array<i64>, mode = 2 : i64, "
+                 "hidden_size = %d : i64, num_layers = 1 : i64, has_biases = "
+                 "%s, bidirectional = false, batch_first = %s, train = false"
+                 % (str(reverse).lower(), hd, str(biases).lower(),
+                    str(batch_first).lower()))
+
+        def ref(x, wi, wh, bi, bh, h, c):
+            if batch_first:
+                x = x.transpose(1, 0, 2)
+            if not biases:
+                bi = bh = 0.0
+            out = [None] * t
+            for k in range(t):
+                step = t - 1 - k if reverse else k
+                h, c = lstm_ref(x[step], h, c, wi, wh, bi, bh)
+                out[step] = h
+            o = np.stack(out)
+            return [o.transpose(1, 0, 2) if batch_first else o, h, c,
+                    np.zeros((0,))]
+        oshape = (b, t, hd) if batch_first else (t, b, hd)
+        cases.append(op_case(
+            name, ins, "mkldnn_rnn_layer",
+            "%a0, %a1, %a2, %a3, %a4, %a5, %a6", attrs,
+            [(oshape, dt), ((b, hd), dt), ((b, hd), dt), ((0,), "u8")], ref))
+    rnn_layer("rnn_layer", 4, 2, 3, 5)
+    rnn_layer("rnn_layer_reverse", 3, 3, 4, 2, reverse=True)
+    rnn_layer("rnn_layer_batch_first", 3, 2, 2, 3, batch_first=True,
+              biases=False)
 
     # --- cross
     def cross(name, sa, sb, so, attrs, axis, dtype=dt):
