@@ -31,6 +31,26 @@ Value decompose::indexTensor(PatternRewriter &rewriter, Location loc,
       {rewriter.getNamedAttr("value", DenseElementsAttr::get(type, values))});
 }
 
+Value decompose::zerosOf(PatternRewriter &rewriter, Location loc,
+                         RankedTensorType type) {
+  return makeOp<ConstantOp>(
+      rewriter, loc, type, {},
+      {rewriter.getNamedAttr(
+          "value", DenseElementsAttr::get(
+                       type, rewriter.getZeroAttr(type.getElementType())))});
+}
+
+LogicalResult decompose::replaceWith(PatternRewriter &rewriter, Operation *op,
+                                     Value value) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  value = castTo(rewriter, op->getLoc(), value, type.getElementType());
+  if (value.getType() != type)
+    return op->emitOpError("decomposition produced ")
+           << value.getType() << " instead of " << type;
+  rewriter.replaceOp(op, value);
+  return success();
+}
+
 Value decompose::castTo(PatternRewriter &rewriter, Location loc, Value x,
                         Type elementType) {
   RankedTensorType type = tensorTypeOf(x);

@@ -70,6 +70,13 @@ Value scalarTensor(PatternRewriter &rewriter, Location loc, Type elementType,
 Value indexTensor(PatternRewriter &rewriter, Location loc,
                   ArrayRef<int64_t> values);
 
+/// A constant of `type` holding zeros.
+Value zerosOf(PatternRewriter &rewriter, Location loc, RankedTensorType type);
+/// Replaces `op` by `value`, cast to the op's (first) result type where the
+/// decomposition's dtype rules gave another element type; an error naming
+/// both types when the shapes differ.
+LogicalResult replaceWith(PatternRewriter &rewriter, Operation *op,
+                          Value value);
 /// x cast to `elementType` (x itself when it has that element type).
 Value castTo(PatternRewriter &rewriter, Location loc, Value x,
              Type elementType);

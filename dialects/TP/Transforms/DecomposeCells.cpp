@@ -187,13 +187,8 @@ struct DecomposeMkldnnRnnLayer : public OpRewritePattern<MkldnnRnnLayerOp> {
       output = build<TransposeOp>(
           rewriter, loc, output,
           {i64Attr(rewriter, "dim0", 0), i64Attr(rewriter, "dim1", 1)});
-    auto workspaceType = cast<RankedTensorType>(op.getWorkspace().getType());
-    Value workspace = makeOp<ConstantOp>(
-        rewriter, loc, workspaceType, {},
-        {rewriter.getNamedAttr(
-            "value", DenseElementsAttr::get(
-                         workspaceType, rewriter.getZeroAttr(
-                                            workspaceType.getElementType())))});
+    Value workspace = zerosOf(
+        rewriter, loc, cast<RankedTensorType>(op.getWorkspace().getType()));
     if (output.getType() != op.getOutput().getType() ||
         h.getType() != op.getHy().getType() ||
         c.getType() != op.getCy().getType())

@@ -29,19 +29,6 @@ Value pNorm(PatternRewriter &rewriter, Location loc, Value x, double p,
   return build<NormOp>(rewriter, loc, x, attrs);
 }
 
-/// Replaces `op` by `value`, cast to the op's result type where the
-/// decomposition's dtype rules gave another element type.
-LogicalResult replaceWith(PatternRewriter &rewriter, Operation *op,
-                          Value value) {
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  value = castTo(rewriter, op->getLoc(), value, type.getElementType());
-  if (value.getType() != type)
-    return op->emitOpError("decomposition produced ")
-           << value.getType() << " instead of " << type;
-  rewriter.replaceOp(op, value);
-  return success();
-}
-
 /// cross(a, b) along dim (the first size-3 dimension when absent):
 /// (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0), as tensorplay's kernel.
 struct DecomposeCross : public OpRewritePattern<CrossOp> {

@@ -46,25 +46,9 @@ std::optional<std::pair<int64_t, int64_t>> staticMatrix(Operation *op,
 
 /// Zeros of `op`'s first result type (an empty input's answer).
 LogicalResult replaceByZeros(PatternRewriter &rewriter, Operation *op) {
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  Value zeros = makeOp<ConstantOp>(
-      rewriter, op->getLoc(), type, {},
-      {rewriter.getNamedAttr(
-          "value", DenseElementsAttr::get(
-                       type, rewriter.getZeroAttr(type.getElementType())))});
-  rewriter.replaceOp(op, zeros);
-  return success();
-}
-
-LogicalResult replaceChecked(PatternRewriter &rewriter, Operation *op,
-                             Value value) {
-  Type type = op->getResult(0).getType();
-  value = castTo(rewriter, op->getLoc(), value,
-                 cast<RankedTensorType>(type).getElementType());
-  if (value.getType() != type)
-    return op->emitOpError("decomposition produced ")
-           << value.getType() << " instead of " << type;
-  rewriter.replaceOp(op, value);
+  rewriter.replaceOp(
+      op, zerosOf(rewriter, op->getLoc(),
+                  cast<RankedTensorType>(op->getResult(0).getType())));
   return success();
 }
 
@@ -102,7 +86,7 @@ struct DecomposePinverse : public OpRewritePattern<PinverseOp> {
     Value scaled = build<MulOp>(rewriter, loc,
                                 {transposeLast2(rewriter, loc, vh),
                                  unsqueeze(rewriter, loc, inverted, rank - 1)});
-    return replaceChecked(
+    return replaceWith(
         rewriter, op,
         matmul(rewriter, loc, scaled, transposeLast2(rewriter, loc, u)));
   }
@@ -152,7 +136,7 @@ struct DecomposeMatrixRank : public OpRewritePattern<LinalgMatrixRankOp> {
     Value above =
         castTo(rewriter, loc, build<GtOp>(rewriter, loc, {values, tol}),
                rewriter.getI64Type());
-    return replaceChecked(
+    return replaceWith(
         rewriter, op,
         build<SumOp>(rewriter, loc, above, {arrayAttr(rewriter, "dim", {-1})}));
   }
@@ -192,9 +176,9 @@ struct DecomposeCond : public OpRewritePattern<LinalgCondOp> {
       int64_t k = shapeOf(values).back();
       Value first = selectLast(rewriter, loc, values, 0),
             last = selectLast(rewriter, loc, values, k - 1);
-      return replaceChecked(rewriter, op,
-                            p > 0 ? build<DivOp>(rewriter, loc, {first, last})
-                                  : build<DivOp>(rewriter, loc, {last, first}));
+      return replaceWith(rewriter, op,
+                         p > 0 ? build<DivOp>(rewriter, loc, {first, last})
+                               : build<DivOp>(rewriter, loc, {last, first}));
     }
     if (std::abs(p) != 1.0 && !std::isinf(p))
       return op.emitOpError("linalg.cond got an invalid norm type: ")
@@ -215,7 +199,7 @@ struct DecomposeCond : public OpRewritePattern<LinalgCondOp> {
         build<GtOp>(rewriter, loc,
                     {inv->getResult(1),
                      scalarTensor(rewriter, loc, rewriter.getI32Type(), 0.0)});
-    return replaceChecked(
+    return replaceWith(
         rewriter, op,
         build<MaskedFillOp>(rewriter, loc, {product, singular},
                             {f64Attr(rewriter, "value", INFINITY)}));
@@ -244,7 +228,7 @@ struct DecomposeTensorinv : public OpRewritePattern<LinalgTensorinvOp> {
     int64_t p = product(s.drop_front(ind));
     Value square = reshape(rewriter, loc, op.getInput(), {p, p});
     Value inverse = build<LinalgInvOp>(rewriter, loc, square);
-    return replaceChecked(
+    return replaceWith(
         rewriter, op, reshape(rewriter, loc, inverse, shapeOf(op.getResult())));
   }
 };
@@ -275,8 +259,8 @@ struct DecomposeTensorsolve : public OpRewritePattern<LinalgTensorsolveOp> {
     Value matrix = reshape(rewriter, loc, a, {rows, cols});
     Value solved = build<LinalgSolveOp>(
         rewriter, loc, {matrix, reshape(rewriter, loc, b, {rows})});
-    return replaceChecked(
-        rewriter, op, reshape(rewriter, loc, solved, shapeOf(op.getResult())));
+    return replaceWith(rewriter, op,
+                       reshape(rewriter, loc, solved, shapeOf(op.getResult())));
   }
 };
 

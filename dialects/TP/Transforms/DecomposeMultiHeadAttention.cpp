@@ -82,12 +82,7 @@ struct DecomposeNativeMha
     auto weightsType = cast<RankedTensorType>(op.getWeights().getType());
     Value weights;
     if (!op.getNeedWeights()) {
-      weights = makeOp<ConstantOp>(
-          rewriter, loc, weightsType, {},
-          {rewriter.getNamedAttr(
-              "value", DenseElementsAttr::get(
-                           weightsType, rewriter.getZeroAttr(
-                                            weightsType.getElementType())))});
+      weights = zerosOf(rewriter, loc, weightsType);
     } else if (op.getAverageAttnWeights()) {
       Value sum =
           build<SumOp>(rewriter, loc, probs, {arrayAttr(rewriter, "dim", {1})});

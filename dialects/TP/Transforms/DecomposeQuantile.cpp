@@ -204,12 +204,8 @@ struct DecomposeQuantile : public OpRewritePattern<OpTy> {
         order.push_back(d);
       result = permute(rewriter, loc, result, order);
     }
-    result = reshape(rewriter, loc, result, shapeOf(op.getResult()));
-    if (result.getType() != op.getType())
-      return op.emitOpError("decomposition produced ")
-             << result.getType() << " instead of " << op.getType();
-    rewriter.replaceOp(op, result);
-    return success();
+    return replaceWith(rewriter, op,
+                       reshape(rewriter, loc, result, shapeOf(op.getResult())));
   }
 };
 
