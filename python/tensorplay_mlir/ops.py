@@ -576,6 +576,38 @@ def _pointwise_loss(tr, node, x, target, size_average=None, reduce=None,
                    shape, elt, _reduction(reduction))
 
 
+@handles("ctc_loss")
+def _ctc_loss(tr, node, log_probs, targets, input_lengths, target_lengths,
+              blank=0, reduction="mean", zero_infinity=False):
+    """tensorplay's ctc_loss: lengths as tensors, Python ints (the same for
+    every sample) or sequences. An unbatched (T, C) input's 1-D target is
+    the padded row of its one sample (eager reads its first target_length
+    labels); a batch's 1-D targets are concatenated."""
+    lp, targets = _value(tr, log_probs), _value(tr, targets)
+    shape, elt = _result(node)
+    batched = lp.rank == 3
+    batch = lp.shape[1] if batched else 1
+
+    def lengths(x):
+        if _is_value(x):
+            return x
+        if isinstance(x, int) and not isinstance(x, bool):
+            return tr.constant(x, "i64", (batch,) if batched else ())
+        if isinstance(x, (list, tuple)) and all(
+                isinstance(v, int) and not isinstance(v, bool) for v in x):
+            return tr.dense(list(x), "i64", (len(x),))
+        raise Unsupported(f"ctc_loss lengths of type {type(x).__name__}")
+    il, tl = lengths(input_lengths), lengths(target_lengths)
+    if not batched and targets.rank == 1:
+        targets = tr.emit("reshape", [targets], (1,) + targets.shape,
+                          targets.elt,
+                          f"shape = array<i64: 1, {targets.shape[0]}>")
+    attrs = (f"blank = {int(blank)} : i64, zero_infinity = "
+             f"{'true' if zero_infinity else 'false'}, "
+             f"{_reduction(reduction)}")
+    return tr.emit("ctc_loss", [lp, targets, il, tl], shape, elt, attrs)
+
+
 @handles("embedding")
 def _embedding(tr, node, indices, weight, padding_idx=None, max_norm=None,
                norm_type=2.0, scale_grad_by_freq=False, sparse=False):

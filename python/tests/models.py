@@ -210,6 +210,25 @@ class FakeQuantized(nn.Module):
                                                           -16, 15)
 
 
+class Ctc(nn.Module):
+    """ctc_loss on the encoder's inputs as (T, N, C) log-probabilities:
+    padded targets with list lengths (mean), concatenated targets with
+    tensor lengths (sum), and an unbatched sample whose target cannot be
+    aligned (inf, zeroed by zero_infinity)."""
+
+    def forward(self, x):
+        lp = x.transpose(0, 1).log_softmax(2)
+        padded = tensorplay.tensor([[1, 2, 2], [3, 4, 0]])
+        concatenated = tensorplay.tensor([5, 6, 6, 7])
+        lengths = tensorplay.tensor([3, 1])
+        one = F.ctc_loss(lp, padded, [6, 5], [3, 2])
+        two = F.ctc_loss(lp, concatenated, tensorplay.tensor([6, 4]),
+                         lengths, blank=31, reduction="sum")
+        three = F.ctc_loss(lp[:2, 0], tensorplay.tensor([8, 8]), 2, 2,
+                           reduction="none", zero_infinity=True)
+        return one + two + three
+
+
 def inputs(name, batch=8, seed=0):
     tensorplay.manual_seed(seed)
     if name == "mlp":

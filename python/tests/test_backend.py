@@ -415,6 +415,21 @@ def test_linear_algebra_compiles_through_lapack(autocast):
     assert_close(got, want, 1e-5)
 
 
+@pytest.mark.skipif(not AOT, reason="tensorplay 1.0 cannot capture "
+                    "F.ctc_loss (its tracer passes graph proxies to "
+                    "_C._ctc_loss)")
+@pytest.mark.parametrize("autocast", [False, True])
+def test_ctc_loss_compiles_through_its_kernel(autocast):
+    got, want, program = compile_and_translate(models.Ctc(), autocast)
+    assert program.text.count("tp.ctc_loss ") == 3
+    assert "blank = 31 : i64" in program.text
+    assert "zero_infinity = true" in program.text
+    # ctc_loss is on the cpu fp32 list: f32 under autocast too.
+    assert got.dtype == want.dtype == tensorplay.float32
+    assert np.isfinite(want.numpy()).all()
+    assert_close(got, want, 1e-5)
+
+
 @pytest.mark.parametrize("autocast", [False, True])
 def test_fake_quantize_compiles_as_its_tp_op(autocast):
     got, want, program = compile_and_translate(models.FakeQuantized(),

@@ -108,7 +108,41 @@ static LogicalResult lossShape(RuleContext &op, LossKind kind,
         failed(expectIntegerTarget(op, operands[2], "input_lengths")) ||
         failed(expectIntegerTarget(op, operands[3], "target_lengths")))
       return failure();
-    if (x.size() == 3)
+    // tensorplay's checks of the shapes (aten's ctc_loss): a blank class
+    // index, one length per sample, padded (N, S) targets or concatenated
+    // ones (their total length is checked at run time).
+    bool batched = x.size() == 3;
+    int64_t batch = batched ? x[1] : 1, classes = x.back();
+    int64_t blank = 0;
+    if (auto attr = op.getAttrOfType<IntegerAttr>("blank"))
+      blank = attr.getInt();
+    if (!ShapedType::isDynamic(classes) && (blank < 0 || blank >= classes))
+      return op.emitOpError("blank must be in label range [0, ")
+             << classes << "), got " << blank;
+    ArrayRef<int64_t> t = shapeOf(target);
+    if (t.empty() || t.size() > 2)
+      return op.emitOpError("expected (N, S) padded or 1-D concatenated "
+                            "targets, got ")
+             << formatShape(t);
+    if (t.size() == 2 && !ShapedType::isDynamic(t[0]) &&
+        !ShapedType::isDynamic(batch) && t[0] != batch)
+      return op.emitOpError("padded targets must have one row per sample (")
+             << batch << "), got " << formatShape(t);
+    static constexpr StringLiteral lengthNames[] = {"input_lengths",
+                                                    "target_lengths"};
+    for (auto [index, name] : llvm::enumerate(lengthNames)) {
+      ArrayRef<int64_t> l = shapeOf(operands[2 + index]);
+      bool ok = batched ? l.size() == 1 &&
+                              (ShapedType::isDynamic(l[0]) ||
+                               ShapedType::isDynamic(batch) || l[0] == batch)
+                        : l.empty() || (l.size() == 1 && l[0] == 1);
+      if (!ok)
+        return op.emitOpError() << name << " must hold one length per sample ("
+                                << (batched ? "shape " + formatShape({batch})
+                                            : std::string("0-d or shape 1"))
+                                << "), got " << formatShape(l);
+    }
+    if (batched)
       shape.push_back(x[1]);
     return success();
   }

@@ -14,7 +14,8 @@ include "mlir/Pass/PassBase.td"
 def ConvertTPToRuntimePass
     : Pass<"convert-tp-to-runtime", "::mlir::ModuleOp"> {
   let summary = "Lower tp matrix products and convolutions to oneDNN calls, "
-                "and the train-step ops to the GradScaler runtime";
+                "linear algebra to LAPACK, ctc_loss to the runtime's CTC "
+                "kernel, and the train-step ops to the GradScaler runtime";
   let description = [{
     Rewrites `mm`, `bmm`, `matmul`, `addmm`, `addbmm`, `baddbmm`, `linear`
     and the convolutions (`conv1d/2d/3d`, `conv_transpose1d/2d/3d`,
@@ -32,6 +33,12 @@ def ConvertTPToRuntimePass
     GradScaler runtime's kernels (`tp_rt_codegen_*`), with the state they
     update as updated outputs, so that bufferization runs them in place.
     These need no oneDNN and are lowered also with `onednn=0`.
+
+    On the CPU, also with `onednn=0`: the linear-algebra ops PyTorch
+    computes with LAPACK become `tp_rt_lapack_*` calls on f32 / f64 tensors,
+    and `ctc_loss` a `tp_rt_ctc_loss_*` call (the per-sample losses; its
+    zero_infinity and reduction stay tp ops). Other element types of these
+    ops are an error at the op before anything is rewritten.
 
     With `device=cuda` (the GPU pipeline) the products become
     `tp_rt_cublaslt_matmul_*` calls instead (f16 too) and the train-step ops

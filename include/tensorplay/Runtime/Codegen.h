@@ -329,6 +329,22 @@ TP_RT_CODEGEN_TRAINING_DECLS(tp_rt_codegen_)
 TP_RT_LAPACK_DECLS(f32)
 TP_RT_LAPACK_DECLS(f64)
 
+/// ctc_loss's per-sample negative log-likelihood (LossCalls.cpp), as
+/// tensorplay's CPU kernel computes it in the input's precision:
+/// log_probs (T, N, C); targets (N, S) padded or (sum of target_lengths)
+/// concatenated, i64; input_lengths and target_lengths (N) i64; out (N).
+/// Lengths out of range, a target shorter than its length, a label out of
+/// [0, C) or a blank out of range are errors in tensorplay's words.
+#define TP_RT_CTC_DECLS(SUFFIX)                                                \
+  tp_rt_status tp_rt_ctc_loss_##SUFFIX(                                        \
+      int64_t log_probs_rank, tp_rt_memref *log_probs, int64_t targets_rank,   \
+      tp_rt_memref *targets, int64_t input_lengths_rank,                       \
+      tp_rt_memref *input_lengths, int64_t target_lengths_rank,                \
+      tp_rt_memref *target_lengths, int64_t out_rank, tp_rt_memref *out,       \
+      int64_t blank);
+TP_RT_CTC_DECLS(f32)
+TP_RT_CTC_DECLS(f64)
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

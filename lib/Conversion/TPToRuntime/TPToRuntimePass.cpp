@@ -2,8 +2,9 @@
 //
 // Applies the MatmulToRuntime and ConvToRuntime patterns (with `onednn`;
 // NormalizationToRuntime's with `onednn-softmax-backward` too; with
-// device=cuda the cuBLASLt products) and the TrainingToRuntime ones (for
-// the device) greedily; ops they
+// device=cuda the cuBLASLt products), the TrainingToRuntime ones (for
+// the device) and, on the CPU, the LAPACK and CTC calls (LinalgToRuntime,
+// LossToRuntime) greedily; ops they
 // do not take (other dtypes, unsupported geometry) stay for
 // convert-tp-to-linalg.
 //
@@ -57,12 +58,14 @@ struct ConvertTPToRuntimePass
           "device=cuda needs onednn=0");
       return signalPassFailure();
     }
-    // The linear-algebra ops LAPACK cannot compute are errors here, before
-    // anything is rewritten.
+    // The linear-algebra ops LAPACK cannot compute, and ctc_loss on types
+    // its kernel does not take, are errors here, before anything is
+    // rewritten.
     bool refused = false;
     if (!cuda)
-      getOperation()->walk(
-          [&](Operation *op) { refused |= failed(checkLapackOp(op)); });
+      getOperation()->walk([&](Operation *op) {
+        refused |= failed(checkLapackOp(op)) || failed(checkCtcLossOp(op));
+      });
     if (refused)
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
@@ -76,8 +79,10 @@ struct ConvertTPToRuntimePass
     }
     populateTrainingToRuntimePatterns(patterns, cuda ? TrainingDevice::CUDA
                                                      : TrainingDevice::CPU);
-    if (!cuda)
+    if (!cuda) {
       populateLinalgToRuntimePatterns(patterns);
+      populateLossToRuntimePatterns(patterns);
+    }
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);
     if (failed(

@@ -1643,6 +1643,46 @@ func.func @ctc_target_lengths(%lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %i
   return
 }
 
+func.func @ctc_blank(%lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tensor<4xi64>, %tl: tensor<4xi64>) {
+  // expected-error @+1 {{blank must be in label range [0, 20), got 20}}
+  %l = tp.ctc_loss %lp, %t, %il, %tl {blank = 20 : i64} : (tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @ctc_targets_rank(%lp: tensor<50x4x20xf32>, %t: tensor<4x3x10xi64>, %il: tensor<4xi64>, %tl: tensor<4xi64>) {
+  // expected-error @+1 {{expected (N, S) padded or 1-D concatenated targets, got 4x3x10}}
+  %l = tp.ctc_loss %lp, %t, %il, %tl : (tensor<50x4x20xf32>, tensor<4x3x10xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @ctc_padded_rows(%lp: tensor<50x4x20xf32>, %t: tensor<3x30xi64>, %il: tensor<4xi64>, %tl: tensor<4xi64>) {
+  // expected-error @+1 {{padded targets must have one row per sample (4), got 3x30}}
+  %l = tp.ctc_loss %lp, %t, %il, %tl : (tensor<50x4x20xf32>, tensor<3x30xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @ctc_input_lengths(%lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tensor<5xi64>, %tl: tensor<4xi64>) {
+  // expected-error @+1 {{input_lengths must hold one length per sample (shape 4), got 5}}
+  %l = tp.ctc_loss %lp, %t, %il, %tl : (tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<5xi64>, tensor<4xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @ctc_unbatched_lengths(%lp: tensor<50x20xf32>, %t: tensor<30xi64>, %il: tensor<i64>, %tl: tensor<2xi64>) {
+  // expected-error @+1 {{target_lengths must hold one length per sample (0-d or shape 1), got 2}}
+  %l = tp.ctc_loss %lp, %t, %il, %tl : (tensor<50x20xf32>, tensor<30xi64>, tensor<i64>, tensor<2xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // Layout, indexing, pooling, sampling
 //===----------------------------------------------------------------------===//

@@ -56,6 +56,12 @@ bool isLapackOp(Operation *op);
 /// PyTorch's CPU kernels refuse too).
 LogicalResult checkLapackOp(Operation *op);
 
+/// ctc_loss on f32 / f64 log-probabilities to tp_rt_ctc_loss_* calls
+/// (LossToRuntime.cpp); host buffers only.
+void populateLossToRuntimePatterns(RewritePatternSet &patterns);
+/// For a ctc_loss, an error unless its log-probabilities are f32 or f64.
+LogicalResult checkCtcLossOp(Operation *op);
+
 } // namespace tp
 } // namespace mlir
 

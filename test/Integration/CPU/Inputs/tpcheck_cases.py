@@ -878,7 +878,7 @@ def losses(mode):
                 "beta = 0.0 : f64", [((), dt)],
                 lambda a, b: [np.abs(a - b).mean()]),
     ]
-    return cases
+    return cases + ctc_cases(mode)
 
 
 # ----------------------------------------------------------------------------
@@ -2062,6 +2062,7 @@ def RNG_bool(shape):
 from tpcheck_composite import composite  # noqa: E402
 from tpcheck_linalg import linalg  # noqa: E402
 from tpcheck_grid import grid  # noqa: E402
+from tpcheck_ctc import ctc_cases  # noqa: E402
 
 FAMILIES = {
     "composite": composite,

@@ -1,6 +1,7 @@
 // An op without a CPU lowering (used by tp-run-errors.mlir).
-func.func @g(%lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tensor<4xi64>, %tl: tensor<4xi64>) -> tensor<f32> {
-  %y = tp.relu %lp : (tensor<50x4x20xf32>) -> tensor<50x4x20xf32>
-  %l = tp.ctc_loss %y, %t, %il, %tl : (tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<f32>
-  return %l : tensor<f32>
+func.func @g(%m: tensor<4x5xf32>, %a: tensor<4x5xf32>) -> tensor<4x8xf32> {
+  %y = tp.relu %m : (tensor<4x5xf32>) -> tensor<4x5xf32>
+  %z = tp.polar %y, %a : (tensor<4x5xf32>, tensor<4x5xf32>) -> tensor<4x5xcomplex<f32>>
+  %r = tp.fft_irfft %z : (tensor<4x5xcomplex<f32>>) -> tensor<4x8xf32>
+  return %r : tensor<4x8xf32>
 }
