@@ -40,6 +40,9 @@ static constexpr llvm::StringLiteral kSymbolPrefix = "tp.fn.";
 
 size_t tp::elementSize(ElementKind kind) {
   switch (kind) {
+  case ElementKind::C128:
+    return 16;
+  case ElementKind::C64:
   case ElementKind::F64:
   case ElementKind::I64:
     return 8;
@@ -80,11 +83,27 @@ const char *tp::elementKindName(ElementKind kind) {
     return "ui8";
   case ElementKind::Bool:
     return "i1";
+  case ElementKind::C64:
+    return "complex<f32>";
+  case ElementKind::C128:
+    return "complex<f64>";
   }
   return "?";
 }
 
+bool tp::isComplexKind(ElementKind kind) {
+  return kind == ElementKind::C64 || kind == ElementKind::C128;
+}
+
 std::optional<ElementKind> tp::elementKindOf(Type type) {
+  if (auto complex = dyn_cast<ComplexType>(type)) {
+    Type part = complex.getElementType();
+    if (part.isF32())
+      return ElementKind::C64;
+    if (part.isF64())
+      return ElementKind::C128;
+    return std::nullopt;
+  }
   if (type.isF32())
     return ElementKind::F32;
   if (type.isF64())
@@ -215,12 +234,32 @@ double HostTensor::get(int64_t i) const {
     return as<uint8_t>()[i];
   case ElementKind::Bool:
     return as<uint8_t>()[i] != 0;
+  case ElementKind::C64:
+    return as<float>()[2 * i];
+  case ElementKind::C128:
+    return as<double>()[2 * i];
   }
   return 0;
 }
 
-void HostTensor::set(int64_t i, double v) {
+double HostTensor::getImag(int64_t i) const {
+  if (elementKind == ElementKind::C64)
+    return as<float>()[2 * i + 1];
+  if (elementKind == ElementKind::C128)
+    return as<double>()[2 * i + 1];
+  return 0;
+}
+
+void HostTensor::set(int64_t i, double v, double imag) {
   switch (elementKind) {
+  case ElementKind::C64:
+    as<float>()[2 * i] = (float)v;
+    as<float>()[2 * i + 1] = (float)imag;
+    return;
+  case ElementKind::C128:
+    as<double>()[2 * i] = v;
+    as<double>()[2 * i + 1] = imag;
+    return;
   case ElementKind::F32:
     as<float>()[i] = (float)v;
     return;
@@ -297,7 +336,7 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
           return makeError("function @" + sig.name + ": " + what + " #" +
                            llvm::Twine(i) + " has type " + type +
                            ", which tp-run cannot pass (static shapes of "
-                           "real element types only)");
+                           "real or complex<f32/f64> element types only)");
         }
         out.push_back({*kind, std::vector<int64_t>(tensor.getShape().begin(),
                                                    tensor.getShape().end())});

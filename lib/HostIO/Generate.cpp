@@ -25,7 +25,10 @@ HostTensor tp::generateArgument(const TensorSpec &spec, InitKind init,
       spec.kind == ElementKind::F16 || spec.kind == ElementKind::BF16;
   double bound = floatBound(spec, init);
   for (int64_t i = 0; i < t.numElements(); ++i) {
-    if (isFloat)
+    if (isComplexKind(spec.kind)) {
+      double re = bound * real(rng);
+      t.set(i, re, bound * real(rng));
+    } else if (isFloat)
       t.set(i, bound * real(rng));
     else if (spec.kind == ElementKind::Bool)
       t.set(i, integer(rng) % 2);

@@ -37,17 +37,22 @@ const char *tp::npyDescr(ElementKind kind) {
     return "|u1";
   case ElementKind::Bool:
     return "|b1";
+  case ElementKind::C64:
+    return "<c8";
+  case ElementKind::C128:
+    return "<c16";
   }
   return "?";
 }
 
 static std::optional<ElementKind> kindOfDescr(llvm::StringRef descr) {
   static const std::pair<const char *, ElementKind> table[] = {
-      {"<f4", ElementKind::F32}, {"<f8", ElementKind::F64},
-      {"<f2", ElementKind::F16}, {"<i8", ElementKind::I64},
-      {"<i4", ElementKind::I32}, {"<i2", ElementKind::I16},
-      {"|i1", ElementKind::I8},  {"|u1", ElementKind::U8},
-      {"|b1", ElementKind::Bool}};
+      {"<f4", ElementKind::F32},  {"<f8", ElementKind::F64},
+      {"<f2", ElementKind::F16},  {"<i8", ElementKind::I64},
+      {"<i4", ElementKind::I32},  {"<i2", ElementKind::I16},
+      {"|i1", ElementKind::I8},   {"|u1", ElementKind::U8},
+      {"|b1", ElementKind::Bool}, {"<c8", ElementKind::C64},
+      {"<c16", ElementKind::C128}};
   for (auto [d, k] : table)
     if (descr == d)
       return k;

@@ -122,8 +122,11 @@ static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
     for (size_t d = 0; d < shape.size(); ++d)
       if (i % blocks[d] == 0)
         os << "[";
-    char buf[32];
-    std::snprintf(buf, sizeof(buf), "%.7g", t.get(i));
+    char buf[64];
+    if (isComplexKind(t.kind())) // as NumPy prints complex numbers
+      std::snprintf(buf, sizeof(buf), "(%.7g%+.7gj)", t.get(i), t.getImag(i));
+    else
+      std::snprintf(buf, sizeof(buf), "%.7g", t.get(i));
     os << buf;
     int closes = 0;
     for (size_t d = 0; d < shape.size(); ++d)

@@ -289,6 +289,25 @@ LogicalResult mlir::tp::inferMatrixOpShape(RuleContext &op, MatrixKind kind) {
   llvm_unreachable("unknown matrix kind");
 }
 
+SmallVector<int64_t> mlir::tp::fftDims(StringRef name, IntegerAttr dim,
+                                       DenseI64ArrayAttr dimList,
+                                       DenseI64ArrayAttr s, int64_t rank) {
+  if (dim)
+    return {dim.getInt()};
+  if (dimList)
+    return SmallVector<int64_t>(dimList.asArrayRef());
+  if (name.ends_with("2"))
+    return {-2, -1};
+  if (name.ends_with("n")) {
+    SmallVector<int64_t> dims;
+    int64_t count = s ? static_cast<int64_t>(s.size()) : rank;
+    for (int64_t i = rank - count; i < rank; ++i)
+      dims.push_back(i);
+    return dims;
+  }
+  return {-1};
+}
+
 LogicalResult mlir::tp::inferFftShape(RuleContext &op) {
   Value input = op.getOperand(0);
   if (failed(expectRank(op, input, "an input", 1, kAnyRank)))
@@ -306,23 +325,13 @@ LogicalResult mlir::tp::inferFftShape(RuleContext &op) {
   ArrayRef<int64_t> x = shapeOf(input);
   int64_t rank = x.size();
   // The transformed dimensions and their signal sizes.
-  SmallVector<int64_t> dims, sizes;
+  SmallVector<int64_t> dims =
+      fftDims(name, op.getAttrOfType<IntegerAttr>("dim"),
+              op.getAttrOfType<DenseI64ArrayAttr>("dim"),
+              op.getAttrOfType<DenseI64ArrayAttr>("s"), rank);
+  SmallVector<int64_t> sizes;
   if (auto n = op.getAttrOfType<IntegerAttr>("n")) {
     sizes.push_back(n.getInt());
-  }
-  if (auto dim = op.getAttrOfType<IntegerAttr>("dim")) {
-    dims.push_back(dim.getInt());
-  } else if (auto dimList = op.getAttrOfType<DenseI64ArrayAttr>("dim")) {
-    dims.assign(dimList.asArrayRef().begin(), dimList.asArrayRef().end());
-  } else if (name.ends_with("2")) {
-    dims = {-2, -1};
-  } else if (name.ends_with("n")) {
-    auto s = op.getAttrOfType<DenseI64ArrayAttr>("s");
-    int64_t count = s ? static_cast<int64_t>(s.size()) : rank;
-    for (int64_t i = rank - count; i < rank; ++i)
-      dims.push_back(i);
-  } else {
-    dims = {-1};
   }
   if (auto s = op.getAttrOfType<DenseI64ArrayAttr>("s")) {
     sizes.assign(s.asArrayRef().begin(), s.asArrayRef().end());

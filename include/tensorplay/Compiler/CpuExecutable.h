@@ -34,13 +34,29 @@ class ExecutionEngine;
 namespace tp {
 
 /// Element types a compiled function can take or return.
-enum class ElementKind { F32, F64, F16, BF16, I64, I32, I16, I8, U8, Bool };
+enum class ElementKind {
+  F32,
+  F64,
+  F16,
+  BF16,
+  I64,
+  I32,
+  I16,
+  I8,
+  U8,
+  Bool,
+  /// complex<f32> and complex<f64>: (real, imaginary) pairs.
+  C64,
+  C128
+};
 
 /// Bytes per element.
 size_t elementSize(ElementKind kind);
 /// "f32", "bf16", "i64", "bool", ...
 const char *elementKindName(ElementKind kind);
-/// The kind of an MLIR element type (std::nullopt for complex and others).
+/// Whether `kind` is C64 or C128.
+bool isComplexKind(ElementKind kind);
+/// The kind of an MLIR element type (std::nullopt for the others).
 std::optional<ElementKind> elementKindOf(Type type);
 
 /// A dense, row-major host tensor with 64-byte aligned, zeroed storage.
@@ -64,10 +80,14 @@ public:
   const T *as() const {
     return static_cast<const T *>(data());
   }
-  /// Element `i` converted to double (bf16/f16 widened exactly).
+  /// Element `i` converted to double (bf16/f16 widened exactly); the real
+  /// part of a complex element.
   double get(int64_t i) const;
-  /// Sets element `i` from a double (rounded to nearest even).
-  void set(int64_t i, double value);
+  /// The imaginary part of element `i` (0 for real kinds).
+  double getImag(int64_t i) const;
+  /// Sets element `i` from a double (rounded to nearest even); a complex
+  /// element gets imaginary part `imag`.
+  void set(int64_t i, double value, double imag = 0.0);
 
 private:
   ElementKind elementKind = ElementKind::F32;

@@ -345,6 +345,37 @@ TP_RT_LAPACK_DECLS(f64)
 TP_RT_CTC_DECLS(f32)
 TP_RT_CTC_DECLS(f64)
 
+/// The discrete Fourier transforms of the torch.fft ops (FftCalls.cpp), on
+/// tensors of one rank: the dimensions in bit mask `mask` are transformed,
+/// each input dimension trimmed or zero-padded to the work size, the
+/// result multiplied by `scale`; sign -1 is the forward transform
+/// (e^{-2 pi i jk / n}), +1 the inverse (unscaled). Complex data are
+/// (real, imaginary) pairs of T.
+/// - c2c: complex in and out; the work size is the output's.
+/// - r2c: real in, complex out; the work size is the output's but
+///   `signal` along `last_dim`, of which the output keeps its first
+///   entries (all: a full transform; n / 2 + 1: one-sided).
+/// - c2r: one-sided complex in (n / 2 + 1 along `last_dim`, n the output's
+///   size there), real out: the other dimensions transformed first, then
+///   each line extended by Hermitian symmetry (pocketfft's c2r); r2r the
+///   same from a real input.
+#define TP_RT_FFT_DECLS(SUFFIX)                                                \
+  tp_rt_status tp_rt_fft_c2c_##SUFFIX(                                         \
+      int64_t in_rank, tp_rt_memref *in, int64_t out_rank, tp_rt_memref *out,  \
+      int64_t mask, int64_t sign, double scale);                               \
+  tp_rt_status tp_rt_fft_r2c_##SUFFIX(                                         \
+      int64_t in_rank, tp_rt_memref *in, int64_t out_rank, tp_rt_memref *out,  \
+      int64_t mask, int64_t last_dim, int64_t signal, int64_t sign,            \
+      double scale);                                                           \
+  tp_rt_status tp_rt_fft_c2r_##SUFFIX(                                         \
+      int64_t in_rank, tp_rt_memref *in, int64_t out_rank, tp_rt_memref *out,  \
+      int64_t mask, int64_t last_dim, int64_t sign, double scale);             \
+  tp_rt_status tp_rt_fft_r2r_##SUFFIX(                                         \
+      int64_t in_rank, tp_rt_memref *in, int64_t out_rank, tp_rt_memref *out,  \
+      int64_t mask, int64_t last_dim, int64_t sign, double scale);
+TP_RT_FFT_DECLS(f32)
+TP_RT_FFT_DECLS(f64)
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

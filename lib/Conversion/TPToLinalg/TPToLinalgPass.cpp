@@ -14,6 +14,7 @@
 #include "tensorplay/Dialect/TP/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -44,6 +45,7 @@ void mlir::tp::populateTPToLinalgPatterns(RewritePatternSet &patterns,
   populatePoolingToLinalgPatterns(patterns);
   populateIndexingToLinalgPatterns(patterns);
   populateGridSampleToLinalgPatterns(patterns);
+  populateComplexToLinalgPatterns(patterns);
   populateFractionalPoolToLinalgPatterns(patterns);
 }
 

@@ -64,7 +64,8 @@ struct ConvertTPToRuntimePass
     bool refused = false;
     if (!cuda)
       getOperation()->walk([&](Operation *op) {
-        refused |= failed(checkLapackOp(op)) || failed(checkCtcLossOp(op));
+        refused |= failed(checkLapackOp(op)) || failed(checkCtcLossOp(op)) ||
+                   failed(checkFftOp(op));
       });
     if (refused)
       return signalPassFailure();
@@ -82,6 +83,7 @@ struct ConvertTPToRuntimePass
     if (!cuda) {
       populateLinalgToRuntimePatterns(patterns);
       populateLossToRuntimePatterns(patterns);
+      populateFftToRuntimePatterns(patterns);
     }
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true);

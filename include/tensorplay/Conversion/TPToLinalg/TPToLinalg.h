@@ -58,6 +58,8 @@ void populatePoolingToLinalgPatterns(RewritePatternSet &patterns);
 void populateIndexingToLinalgPatterns(RewritePatternSet &patterns);
 /// grid_sample and the grid_sampler ops (GridSampleToLinalg.cpp).
 void populateGridSampleToLinalgPatterns(RewritePatternSet &patterns);
+/// polar, view_as_complex (ComplexToLinalg.cpp).
+void populateComplexToLinalgPatterns(RewritePatternSet &patterns);
 /// fractional_max_pool2d/3d (FractionalPoolToLinalg.cpp).
 void populateFractionalPoolToLinalgPatterns(RewritePatternSet &patterns);
 

@@ -62,6 +62,13 @@ void populateLossToRuntimePatterns(RewritePatternSet &patterns);
 /// For a ctc_loss, an error unless its log-probabilities are f32 or f64.
 LogicalResult checkCtcLossOp(Operation *op);
 
+/// The fft_* ops (1-D, 2-D, n-D; complex, real and Hermitian) to
+/// tp_rt_fft_* calls (FftToRuntime.cpp); host buffers only.
+void populateFftToRuntimePatterns(RewritePatternSet &patterns);
+/// For an fft op, an error unless its input is f32, f64, complex or
+/// integer (bf16 and f16 have no CPU kernel).
+LogicalResult checkFftOp(Operation *op);
+
 } // namespace tp
 } // namespace mlir
 

@@ -51,9 +51,12 @@ def to_bf16(x):
 
 NP_DTYPE = {"f32": np.float32, "f64": np.float64, "bf16": np.float32,
             "f16": np.float16, "i64": np.int64, "i32": np.int32,
-            "i1": np.bool_, "u8": np.uint8}
+            "i1": np.bool_, "u8": np.uint8, "c64": np.complex64,
+            "c128": np.complex128}
 MLIR_TYPE = {"f32": "f32", "f64": "f64", "bf16": "bf16", "f16": "f16",
-             "i64": "i64", "i32": "i32", "i1": "i1", "u8": "ui8"}
+             "i64": "i64", "i32": "i32", "i1": "i1", "u8": "ui8",
+             "c64": "complex<f32>", "c128": "complex<f64>"}
+COMPLEX = ("c64", "c128")
 
 
 def ttype(shape, dtype):
@@ -109,6 +112,10 @@ def as_input(x, dtype):
 
 
 def rand(shape, lo=-1.0, hi=1.0, dtype="f32"):
+    if dtype in COMPLEX:
+        z = RNG.uniform(lo, hi, size=shape) + 1j * RNG.uniform(lo, hi,
+                                                              size=shape)
+        return (z.astype(NP_DTYPE[dtype]), dtype)
     return as_input(RNG.uniform(lo, hi, size=shape), dtype)
 
 
@@ -342,7 +349,7 @@ def default_tol(dtype, mode):
         return (2e-2, 2e-2)
     if dtype == "f16" or "f16" in mode.split("+"):
         return (3e-3, 3e-3)
-    if dtype == "f64":
+    if dtype in ("f64", "c128"):
         return (1e-12, 1e-12)
     if dtype in ("i64", "i32", "i1"):
         return (0, 0)
@@ -403,7 +410,8 @@ def main():
         return 1
     failures = 0
     for c in cases:
-        ins = [f64(a) for a, _ in c.inputs]
+        ins = [np.asarray(a, np.complex128) if d in COMPLEX else f64(a)
+               for a, d in c.inputs]
         outs = [np.load(os.path.join(args.tmp, "%s.out%d.npy" % (c.name, k)))
                 for k in range(len(c.results))]
         if c.check:
@@ -414,14 +422,15 @@ def main():
         refs = c.ref(*ins)
         for k, (out, ref) in enumerate(zip(outs, refs)):
             shape, dtype = c.results[k]
-            ref = np.asarray(ref, dtype=np.float64)
+            wide = np.complex128 if dtype in COMPLEX else np.float64
+            ref = np.asarray(ref, dtype=wide)
             rtol, atol = c.tol or default_tol(dtype, args.mode)
             if tuple(out.shape) != tuple(shape) or ref.shape != tuple(shape):
                 print("FAIL %s #%d: shape %s, reference %s, expected %s" %
                       (c.name, k, out.shape, ref.shape, shape))
                 failures += 1
                 continue
-            o = out.astype(np.float64)
+            o = out.astype(wide)
             scale = max(1.0, float(np.max(np.abs(ref))) if ref.size else 1.0)
             err = np.abs(o - ref)
             bound = atol * scale + rtol * np.abs(ref)

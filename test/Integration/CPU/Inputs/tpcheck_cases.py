@@ -2063,9 +2063,11 @@ from tpcheck_composite import composite  # noqa: E402
 from tpcheck_linalg import linalg  # noqa: E402
 from tpcheck_grid import grid  # noqa: E402
 from tpcheck_ctc import ctc_cases  # noqa: E402
+from tpcheck_fft import fft  # noqa: E402
 
 FAMILIES = {
     "composite": composite,
+    "fft": fft,
     "linalg": linalg,
     "grid": grid,
     "matmul": matmul,

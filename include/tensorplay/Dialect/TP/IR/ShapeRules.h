@@ -334,6 +334,13 @@ enum class MatrixKind {
   Factor,         ///< multi-result factorizations (QR, SVD, eig, LU, ...)
 };
 LogicalResult inferMatrixOpShape(RuleContext &op, MatrixKind kind);
+/// The dimensions an fft op (`name` without "fft_": "rfft2", "ifftn", ...)
+/// transforms, in order, as given (possibly negative): `dim` (1-D forms),
+/// `dimList`, or the defaults: the last two (the 2-D forms), the last
+/// `s.size()` or all (the n-D forms), the last.
+SmallVector<int64_t> fftDims(StringRef name, IntegerAttr dim,
+                             DenseI64ArrayAttr dimList, DenseI64ArrayAttr s,
+                             int64_t rank);
 LogicalResult inferFftShape(RuleContext &op);
 LogicalResult inferStftShape(RuleContext &op);
 LogicalResult inferViewAsComplexShape(RuleContext &op);

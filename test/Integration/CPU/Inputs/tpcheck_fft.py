@@ -1,0 +1,135 @@
+"""The 'fft' family of tpcheck.py: the torch.fft ops, polar and
+view_as_complex against NumPy's float64 / complex128 transforms (numpy.fft,
+with the same n / s, axes and norm): even, odd, prime and Bluestein-sized
+(a prime factor above 61) signals, padding and trimming, any dimensions,
+real, complex, float64 and integer inputs."""
+
+import numpy as np
+
+from tpcheck import RNG, Case, op_case, rand
+
+NORMS = (None, "ortho", "forward")
+
+
+def _real(dt):
+    return {"c64": "f32", "c128": "f64"}.get(dt, dt)
+
+
+def _complex(dt):
+    return {"f32": "c64", "f64": "c128", "i64": "c64"}.get(dt, dt)
+
+
+def fft(mode):
+    cases = []
+    modes = mode.split("+")
+    if {"bf16", "f16"} & set(modes):
+        return []  # no half-precision CPU FFT (fft-errors.mlir)
+
+    def case(name, op, x, np_fn, out_shape, out_dt, attrs=None, **kw):
+        attr_text = ", ".join(attrs or [])
+        norm = kw.pop("norm", None)
+        if norm:
+            attr_text = ", ".join(filter(None, [attr_text,
+                                                f'norm = "{norm}"']))
+        cases.append(op_case(
+            name, [x], op, "%a0", attr_text, [(out_shape, out_dt)],
+            lambda a, fn=np_fn, kw=dict(kw, norm=norm): [fn(a, **kw)]))
+
+    # 1-D transforms along the last or another dimension, sizes 8, 9
+    # (odd), 13 (prime butterfly), 67 (Bluestein), 60 (2 * 2 * 3 * 5).
+    for n in (8, 9, 13, 67, 60):
+        x = rand((3, n), dtype="f32")
+        z = rand((3, n), dtype="c64")
+        h = n // 2 + 1
+        case(f"fft_real_{n}", "fft_fft", x, np.fft.fft, (3, n), "c64")
+        case(f"fft_complex_{n}", "fft_fft", z, np.fft.fft, (3, n), "c64")
+        case(f"ifft_{n}", "fft_ifft", z, np.fft.ifft, (3, n), "c64")
+        case(f"rfft_{n}", "fft_rfft", x, np.fft.rfft, (3, h), "c64")
+        zh = rand((3, h), dtype="c64")
+        case(f"irfft_{n}", "fft_irfft", zh, np.fft.irfft, (3, n), "f32",
+             [f"n = {n} : i64"], n=n)
+        case(f"hfft_{n}", "fft_hfft", zh, np.fft.hfft, (3, n), "f32",
+             [f"n = {n} : i64"], n=n)
+        case(f"ihfft_{n}", "fft_ihfft", x, np.fft.ihfft, (3, h), "c64")
+    # Norms, n padding and trimming, another dimension.
+    x = rand((4, 6, 5), dtype="f32")
+    z = rand((4, 6, 5), dtype="c64")
+    for norm in NORMS[1:]:
+        case(f"fft_dim1_{norm}", "fft_fft", z, np.fft.fft, (4, 6, 5), "c64",
+             ["dim = 1 : i64"], axis=1, norm=norm)
+        case(f"ifft_{norm}", "fft_ifft", z, np.fft.ifft, (4, 6, 5), "c64",
+             norm=norm)
+        case(f"rfft_dim0_{norm}", "fft_rfft", x, np.fft.rfft, (3, 6, 5),
+             "c64", ["dim = 0 : i64"], axis=0, norm=norm)
+        case(f"irfft_{norm}", "fft_irfft", z, np.fft.irfft, (4, 6, 8), "f32",
+             norm=norm)
+        case(f"hfft_{norm}", "fft_hfft", z, np.fft.hfft, (4, 6, 8), "f32",
+             norm=norm)
+        case(f"ihfft_{norm}", "fft_ihfft", x, np.fft.ihfft, (4, 6, 3),
+             "c64", norm=norm)
+    case("fft_pad", "fft_fft", x, np.fft.fft, (4, 6, 12), "c64",
+         ["n = 12 : i64"], n=12)
+    case("fft_trim_dim0", "fft_fft", z, np.fft.fft, (2, 6, 5), "c64",
+         ["n = 2 : i64", "dim = 0 : i64"], n=2, axis=0)
+    case("rfft_pad_odd", "fft_rfft", x, np.fft.rfft, (4, 6, 6), "c64",
+         ["n = 11 : i64"], n=11)
+    case("irfft_odd_trim", "fft_irfft", z, np.fft.irfft, (4, 6, 7), "f32",
+         ["n = 7 : i64"], n=7)
+    case("irfft_odd_pad_dim1", "fft_irfft", z, np.fft.irfft, (4, 15, 5),
+         "f32", ["n = 15 : i64", "dim = 1 : i64"], n=15, axis=1)
+    case("ihfft_pad", "fft_ihfft", x, np.fft.ihfft, (4, 6, 5), "c64",
+         ["n = 9 : i64"], n=9)
+    # 2-D and n-D.
+    case("fft2", "fft_fft2", z, np.fft.fft2, (4, 6, 5), "c64")
+    case("fft2_real_s_dims", "fft_fft2", x, np.fft.fft2, (7, 6, 3), "c64",
+         ["s = array<i64: 7, 3>", "dim = array<i64: 0, 2>"], s=(7, 3),
+         axes=(0, 2))
+    case("ifft2_ortho", "fft_ifft2", z, np.fft.ifft2, (4, 6, 5), "c64",
+         norm="ortho")
+    case("rfft2", "fft_rfft2", x, np.fft.rfft2, (4, 6, 3), "c64")
+    case("irfft2", "fft_irfft2", z, np.fft.irfft2, (4, 6, 8), "f32")
+    case("irfft2_s", "fft_irfft2", z, np.fft.irfft2, (4, 5, 9), "f32",
+         ["s = array<i64: 5, 9>"], s=(5, 9))
+    case("fftn", "fft_fftn", z, np.fft.fftn, (4, 6, 5), "c64")
+    case("fftn_s_forward", "fft_fftn", x, np.fft.fftn, (4, 3, 7), "c64",
+         ["s = array<i64: 3, 7>"], s=(3, 7), norm="forward")
+    case("ifftn_dims", "fft_ifftn", z, np.fft.ifftn, (4, 6, 5), "c64",
+         ["dim = array<i64: 2, 0>"], axes=(2, 0))
+    case("rfftn", "fft_rfftn", x, np.fft.rfftn, (4, 6, 3), "c64")
+    case("rfftn_dims_first", "fft_rfftn", x, np.fft.rfftn, (4, 4, 5), "c64",
+         ["dim = array<i64: 0, 1>"], axes=(0, 1))
+    case("irfftn", "fft_irfftn", z, np.fft.irfftn, (4, 6, 8), "f32")
+    case("irfftn_s_ortho", "fft_irfftn", z, np.fft.irfftn, (3, 6, 9), "f32",
+         ["s = array<i64: 3, 6, 9>"], s=(3, 6, 9), norm="ortho")
+    # float64 and complex128; an integer input (computed in f32).
+    case("fft_f64", "fft_fft", rand((5, 12), dtype="f64"), np.fft.fft,
+         (5, 12), "c128")
+    case("ifftn_c128", "fft_ifftn", rand((3, 4, 7), dtype="c128"),
+         np.fft.ifftn, (3, 4, 7), "c128")
+    case("irfft_c128_bluestein", "fft_irfft", rand((2, 71), dtype="c128"),
+         np.fft.irfft, (2, 140), "f64")
+    ints = (RNG.integers(-5, 5, size=(3, 10)).astype(np.int64), "i64")
+    case("rfft_i64", "fft_rfft", ints, np.fft.rfft, (3, 6), "c64")
+
+    # polar (broadcast) and view_as_complex, then a transform of the
+    # complex tensor they build.
+    for dt in ("f32", "f64"):
+        m, a = rand((3, 5), 0, 2, dt), rand((5,), -4, 4, dt)
+        cases.append(op_case(
+            f"polar_{dt}", [m, a], "polar", "%a0, %a1", "",
+            [((3, 5), _complex(dt))],
+            lambda r, t: [r * np.cos(t) + 1j * r * np.sin(t)]))
+        v = rand((2, 3, 2), dtype=dt)
+        cases.append(op_case(
+            f"view_as_complex_{dt}", [v], "view_as_complex", "%a0", "",
+            [((2, 3), _complex(dt))], lambda x: [x[..., 0] + 1j * x[..., 1]]))
+    v = rand((4, 6, 2), dtype="f32")
+    cases.append(Case(
+        "view_as_complex_then_ifft", [v],
+        ["%c = tp.view_as_complex %a0 : (tensor<4x6x2xf32>) -> "
+         "tensor<4x6xcomplex<f32>>",
+         "%r0 = tp.fft_ifft %c {dim = 0 : i64} : (tensor<4x6xcomplex<f32>>)"
+         " -> tensor<4x6xcomplex<f32>>"],
+        [((4, 6), "c64")],
+        lambda x: [np.fft.ifft(x[..., 0] + 1j * x[..., 1], axis=0)]))
+    return cases
