@@ -878,7 +878,7 @@ def losses(mode):
                 "beta = 0.0 : f64", [((), dt)],
                 lambda a, b: [np.abs(a - b).mean()]),
     ]
-    return cases + ctc_cases(mode)
+    return cases
 
 
 # ----------------------------------------------------------------------------
@@ -2062,11 +2062,12 @@ def RNG_bool(shape):
 from tpcheck_composite import composite  # noqa: E402
 from tpcheck_linalg import linalg  # noqa: E402
 from tpcheck_grid import grid  # noqa: E402
-from tpcheck_ctc import ctc_cases  # noqa: E402
+from tpcheck_ctc import ctc  # noqa: E402
 from tpcheck_fft import fft  # noqa: E402
 
 FAMILIES = {
     "composite": composite,
+    "ctc": ctc,
     "fft": fft,
     "linalg": linalg,
     "grid": grid,

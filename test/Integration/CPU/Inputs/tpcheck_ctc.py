@@ -1,4 +1,6 @@
-"""ctc_loss cases of tpcheck.py's 'losses' family, against float64 NumPy
+"""The 'ctc' family of tpcheck.py: ctc_loss (the runtime's CTC kernel, a
+CPU-only call, hence not in 'losses', whose cases the GPU pipeline compiles
+too), against float64 NumPy
 references: the forward variables of Graves et al. (2006) in log space over
 the extended target, and, on small cases, the sum over every alignment
 (each of the C^T label paths collapsed: repeats merged, blanks dropped),
@@ -71,7 +73,7 @@ def ctc_ref(lp, targets, il, tl, blank=0, reduction="mean",
     return losses[0] if unbatched else losses
 
 
-def ctc_cases(mode):
+def ctc(mode):
     modes = mode.split("+")
     # tensorplay's CPU kernel takes float and double only; bf16 and f16
     # log-probabilities are refused at compile time (ctc-errors.mlir).
