@@ -2,7 +2,8 @@
 //
 // The small builders the composite-op rewrites (DecomposeComposite.cpp,
 // DecomposeCells.cpp, DecomposeDistances.cpp, DecomposeMarginLosses.cpp,
-// DecomposeMultiHeadAttention.cpp, DecomposeLinalg.cpp, DecomposeQuantile.cpp)
+// DecomposeMultiHeadAttention.cpp, DecomposeLinalg.cpp, DecomposeQuantile.cpp,
+// DecomposeStft.cpp)
 // share: each creates one tp op whose result type follows from the op's
 // shape and dtype rules, so a decomposition is written as the tensorplay
 // formula it mirrors.
@@ -104,6 +105,7 @@ void populateDecomposeDistancePatterns(RewritePatternSet &patterns);
 void populateDecomposeMarginLossPatterns(RewritePatternSet &patterns);
 void populateDecomposeLinalgPatterns(RewritePatternSet &patterns);
 void populateDecomposeQuantilePatterns(RewritePatternSet &patterns);
+void populateDecomposeStftPatterns(RewritePatternSet &patterns);
 
 } // namespace decompose
 } // namespace tp

@@ -198,4 +198,5 @@ void mlir::tp::populateDecomposeCompositePatterns(RewritePatternSet &patterns) {
   populateDecomposeMarginLossPatterns(patterns);
   populateDecomposeLinalgPatterns(patterns);
   populateDecomposeQuantilePatterns(patterns);
+  populateDecomposeStftPatterns(patterns);
 }

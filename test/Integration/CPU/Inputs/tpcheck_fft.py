@@ -111,6 +111,53 @@ def fft(mode):
     ints = (RNG.integers(-5, 5, size=(3, 10)).astype(np.int64), "i64")
     case("rfft_i64", "fft_rfft", ints, np.fft.rfft, (3, 6), "c64")
 
+    # stft: frames without centering, windows shorter than n_fft padded
+    # on both sides, one- and two-sided, normalized.
+    def stft_ref(x, n_fft, hop, win, window=None, normalized=False,
+                 onesided=True):
+        w = np.ones(win) if window is None else window
+        left = (n_fft - win) // 2
+        w = np.concatenate([np.zeros(left), w, np.zeros(n_fft - win - left)])
+        count = 1 + (x.shape[-1] - n_fft) // hop
+        frames = np.stack([x[..., f * hop:f * hop + n_fft] * w
+                           for f in range(count)], axis=-2)
+        spectrum = (np.fft.rfft if onesided else np.fft.fft)(
+            frames, norm="ortho" if normalized else None)
+        return np.swapaxes(spectrum, -1, -2)
+
+    def stft(name, shape, n_fft, hop=None, win=None, window=False,
+             normalized=False, onesided=None, dt="f32"):
+        x = rand(shape, dtype=dt)
+        h = hop or n_fft // 4
+        w = win or n_fft
+        ins, text = [x], "%a0"
+        if window:
+            ins.append(rand((w,), 0, 1, dt))
+            text += " window(%a1)"
+        attrs = [f"n_fft = {n_fft} : i64"]
+        if hop:
+            attrs.append(f"hop_length = {hop} : i64")
+        if win:
+            attrs.append(f"win_length = {win} : i64")
+        if normalized:
+            attrs.append("normalized = true")
+        if onesided is not None:
+            attrs.append(f"onesided = {str(onesided).lower()}")
+        sided = onesided is not False
+        freq = n_fft // 2 + 1 if sided else n_fft
+        out = shape[:-1] + (freq, 1 + (shape[-1] - n_fft) // h)
+        cases.append(op_case(
+            name, ins, "stft", text, ", ".join(attrs), [(out, _complex(dt))],
+            lambda a, wv=None: [stft_ref(a, n_fft, h, w, wv, normalized,
+                                         sided)]))
+
+    stft("stft_default", (2, 64), 16)
+    stft("stft_window_short_normalized", (2, 40), 16, hop=4, win=10,
+         window=True, normalized=True)
+    stft("stft_unbatched_two_sided", (40,), 16, hop=5, onesided=False)
+    stft("stft_no_window_short", (3, 50), 12, hop=3, win=7)
+    stft("stft_odd_f64", (45,), 9, hop=2, window=True, dt="f64")
+
     # polar (broadcast) and view_as_complex, then a transform of the
     # complex tensor they build.
     for dt in ("f32", "f64"):
