@@ -17,6 +17,7 @@
 #include "codegen/MemrefView.h"
 
 #include <algorithm>
+#include <complex>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -73,7 +74,11 @@ extern "C" {
                  int *rank, T *work, const int *lwork, int *iwork, int *info); \
   void P##gelss_(const int *m, const int *n, const int *nrhs, T *a,            \
                  const int *lda, T *b, const int *ldb, T *s, const T *rcond,   \
-                 int *rank, T *work, const int *lwork, int *info);
+                 int *rank, T *work, const int *lwork, int *info);             \
+  void P##geev_(const char *jobvl, const char *jobvr, const int *n, T *a,      \
+                const int *lda, T *wr, T *wi, T *vl, const int *ldvl, T *vr,   \
+                const int *ldvr, T *work, const int *lwork, int *info, size_t, \
+                size_t);
 TP_DECLARE_LAPACK(s, float)
 TP_DECLARE_LAPACK(d, double)
 #undef TP_DECLARE_LAPACK
@@ -107,6 +112,7 @@ struct Lapack;
     static constexpr auto gelsy = P##gelsy_;                                   \
     static constexpr auto gelsd = P##gelsd_;                                   \
     static constexpr auto gelss = P##gelss_;                                   \
+    static constexpr auto geev = P##geev_;                                     \
   };
 TP_LAPACK_TRAITS(s, float)
 TP_LAPACK_TRAITS(d, double)
@@ -522,6 +528,60 @@ tp_rt_status eigh(Batched a, Batched w, Batched v, bool upper) {
   return status;
 }
 
+/// geev of a general real matrix: the eigenvalues wr + i wi as complex
+/// numbers and (unless v has zero elements) the right eigenvectors, a
+/// conjugate pair's from LAPACK's two real columns (re, im), as
+/// tensorplay's linalg.eig builds them.
+template <typename T>
+tp_rt_status eig(Batched a, Batched w, Batched v) {
+  using C = std::complex<T>;
+  int n = static_cast<int>(a.rows()), ld = dim(n);
+  bool vectors = !v.empty();
+  int ldvr = vectors ? ld : 1, ldvl = 1;
+  std::vector<T> m(std::max<int64_t>(1, (int64_t)n * n)), wr(ld), wi(ld),
+      vr(vectors ? std::max<int64_t>(1, (int64_t)n * n) : 1), vl(1);
+  tp_rt_status status = TP_RT_SUCCESS;
+  forEachItem(w, [&](const std::vector<int64_t> &index, int64_t k) {
+    if (status != TP_RT_SUCCESS || n == 0)
+      return;
+    a.load(a.offset(index), m.data(), ld);
+    const char *jobvr = vectors ? "V" : "N";
+    int lwork = -1, result = 0;
+    T query = 0;
+    Lapack<T>::geev("N", jobvr, &n, m.data(), &ld, wr.data(), wi.data(),
+                    vl.data(), &ldvl, vr.data(), &ldvr, &query, &lwork, &result,
+                    1, 1);
+    lwork = std::max(1, static_cast<int>(query));
+    std::vector<T> work(lwork);
+    Lapack<T>::geev("N", jobvr, &n, m.data(), &ld, wr.data(), wi.data(),
+                    vl.data(), &ldvl, vr.data(), &ldvr, work.data(), &lwork,
+                    &result, 1, 1);
+    status = convergence("linalg.eig", "geev", "eigenvalues", w, k, result);
+    if (status != TP_RT_SUCCESS)
+      return;
+    int64_t woff = w.offset(index);
+    for (int j = 0; j < n; ++j)
+      w.at<C>(woff, j) = C(wr[j], wi[j]);
+    if (!vectors)
+      return;
+    int64_t voff = v.offset(index);
+    for (int j = 0; j < n; ++j) {
+      if (wi[j] == T(0) || j + 1 == n) {
+        for (int i = 0; i < n; ++i)
+          v.at<C>(voff, i, j) = C(vr[i + j * ld], T(0));
+        continue;
+      }
+      for (int i = 0; i < n; ++i) {
+        C z(vr[i + j * ld], vr[i + (j + 1) * ld]);
+        v.at<C>(voff, i, j) = z;
+        v.at<C>(voff, i, j + 1) = std::conj(z);
+      }
+      ++j;
+    }
+  });
+  return status;
+}
+
 /// mode 0: singular values only; 1: the reduced U and Vh; 2: the full ones.
 template <typename T>
 tp_rt_status svd(Batched a, Batched u, Batched s, Batched vh, int64_t mode) {
@@ -878,6 +938,10 @@ Batched scalars(int64_t rank, tp_rt_memref *desc) {
                                           int64_t upper) {                     \
     return eigh<T>(matrices(a_rank, a), vectors(w_rank, w),                    \
                    matrices(v_rank, v), upper != 0);                           \
+  }                                                                            \
+  tp_rt_status tp_rt_lapack_eig_##SUFFIX(TP_M(a), TP_M(w), TP_M(v)) {          \
+    return eig<T>(matrices(a_rank, a), vectors(w_rank, w),                     \
+                  matrices(v_rank, v));                                        \
   }                                                                            \
   tp_rt_status tp_rt_lapack_svd_##SUFFIX(TP_M(a), TP_M(u), TP_M(s), TP_M(vh),  \
                                          int64_t mode) {                       \

@@ -263,6 +263,8 @@ TP_RT_CODEGEN_TRAINING_DECLS(tp_rt_codegen_)
 ///   cholesky_inverse: potri, mirrored to a full matrix.
 /// - eigh: syevd of the lower (upper) triangle: ascending eigenvalues, and
 ///   the eigenvectors as columns unless v has zero elements.
+/// - eig: geev of a general matrix: complex eigenvalues (w) and right
+///   eigenvectors (v, complex columns; zero elements: not wanted).
 /// - svd: gesdd; mode 0: S only (U, Vh zero elements), 1: reduced U
 ///   (m x k) and Vh (k x n), 2: full.
 /// - geqrf; qr (mode 0 reduced, 1 complete, 2 R only); orgqr (the first
@@ -280,6 +282,9 @@ TP_RT_CODEGEN_TRAINING_DECLS(tp_rt_codegen_)
       int64_t a_rank, tp_rt_memref *a, int64_t lu_rank, tp_rt_memref *lu,      \
       int64_t pivots_rank, tp_rt_memref *pivots, int64_t info_rank,            \
       tp_rt_memref *info);                                                     \
+  tp_rt_status tp_rt_lapack_eig_##SUFFIX(int64_t a_rank, tp_rt_memref *a,      \
+                                         int64_t w_rank, tp_rt_memref *w,      \
+                                         int64_t v_rank, tp_rt_memref *v);     \
   tp_rt_status tp_rt_lapack_lu_solve_##SUFFIX(                                 \
       int64_t b_rank, tp_rt_memref *b, int64_t lu_rank, tp_rt_memref *lu,      \
       int64_t pivots_rank, tp_rt_memref *pivots, int64_t x_rank,               \

@@ -5,7 +5,8 @@
 // runtime/codegen/LapackCalls.cpp) on f32 and f64 tensors: inverse,
 // linalg_inv(_ex), linalg_cholesky(_ex), cholesky_solve, cholesky_inverse,
 // linalg_solve, triangular_solve, lu_with_info, lu_solve, linalg_eigh,
-// linalg_eigvalsh, linalg_svd, svd, linalg_svdvals, geqrf, linalg_qr,
+// linalg_eigvalsh, linalg_eig, linalg_eigvals (geev), linalg_svd, svd,
+// linalg_svdvals, geqrf, linalg_qr,
 // orgqr, linalg_householder_product, ormqr and linalg_lstsq. Other element
 // types are an error (PyTorch has no such kernels either); so are the
 // options PyTorch's CPU kernels reject (an SVD driver, LU without pivoting)
@@ -335,6 +336,31 @@ struct EighToLapack : public LapackPattern<OpTy> {
   }
 };
 
+/// linalg_eig, linalg_eigvals: geev (eigenvectors zero elements for
+/// eigvals).
+template <typename OpTy>
+struct EigToLapack : public LapackPattern<OpTy> {
+  using LapackPattern<OpTy>::LapackPattern;
+  std::string kind(OpTy) const override { return "eig"; }
+  LogicalResult lower(OpTy op, PatternRewriter &rewriter,
+                      const std::string &callee) const override {
+    Location loc = op.getLoc();
+    constexpr bool vectors = std::is_same_v<OpTy, LinalgEigOp>;
+    Value w = op->getResult(0);
+    SmallVector<rc::Argument> args = {rc::input(op->getOperand(0)),
+                                      outputLike(rewriter, loc, w)};
+    if constexpr (vectors)
+      args.push_back(outputLike(rewriter, loc, op.getEigenvectors()));
+    else
+      args.push_back(none(rewriter, loc, w));
+    SmallVector<Value> results = rc::emitCall(rewriter, loc, op, callee, args);
+    if (!vectors)
+      results.resize(1);
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
 struct SvdvalsToLapack : public LapackPattern<LinalgSvdvalsOp> {
   using LapackPattern::LapackPattern;
   std::string kind(LinalgSvdvalsOp) const override { return "svd"; }
@@ -515,7 +541,8 @@ void mlir::tp::populateLinalgToRuntimePatterns(RewritePatternSet &patterns) {
            CholeskyToLapack<LinalgCholeskyExOp>, CholeskySolveToLapack,
            CholeskyInverseToLapack, SolveToLapack, TriangularSolveToLapack,
            LuToLapack, LuSolveToLapack, EighToLapack<LinalgEighOp>,
-           EighToLapack<LinalgEigvalshOp>, SvdvalsToLapack, LinalgSvdToLapack,
+           EighToLapack<LinalgEigvalshOp>, EigToLapack<LinalgEigOp>,
+           EigToLapack<LinalgEigvalsOp>, SvdvalsToLapack, LinalgSvdToLapack,
            SvdToLapack, GeqrfToLapack, QrToLapack, OrgqrToLapack<OrgqrOp>,
            OrgqrToLapack<LinalgHouseholderProductOp>, OrmqrToLapack,
            LstsqToLapack>(ctx);
@@ -570,7 +597,7 @@ bool mlir::tp::isLapackOp(Operation *op) {
   return isa<InverseOp, LinalgInvOp, LinalgInvExOp, LinalgCholeskyOp,
              LinalgCholeskyExOp, CholeskySolveOp, CholeskyInverseOp,
              LinalgSolveOp, TriangularSolveOp, LuWithInfoOp, LuSolveOp,
-             LinalgEighOp, LinalgEigvalshOp, LinalgSvdvalsOp, LinalgSvdOp,
-             SvdOp, GeqrfOp, LinalgQrOp, OrgqrOp, LinalgHouseholderProductOp,
-             OrmqrOp, LinalgLstsqOp>(op);
+             LinalgEighOp, LinalgEigvalshOp, LinalgEigOp, LinalgEigvalsOp,
+             LinalgSvdvalsOp, LinalgSvdOp, SvdOp, GeqrfOp, LinalgQrOp, OrgqrOp,
+             LinalgHouseholderProductOp, OrmqrOp, LinalgLstsqOp>(op);
 }

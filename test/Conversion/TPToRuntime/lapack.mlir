@@ -82,3 +82,20 @@ func.func @triangular(%b: tensor<2x3x2xf32>, %a: tensor<3x3xf32>) -> (tensor<2x3
   %x, %c = tp.triangular_solve %b, %a : (tensor<2x3x2xf32>, tensor<3x3xf32>) -> (tensor<2x3x2xf32>, tensor<2x3x3xf32>)
   return %x, %c : tensor<2x3x2xf32>, tensor<2x3x3xf32>
 }
+
+// -----
+
+// linalg_eig: geev with complex outputs; eigvals passes a zero-element
+// eigenvector tensor (not wanted).
+// CHECK-DAG: func.func private @tp_rt_lapack_eig_f32(memref<*xf32>, memref<*xcomplex<f32>>, memref<*xcomplex<f32>>) -> i32
+// CHECK-LABEL: func.func @eig(
+// CHECK: %[[W:.*]] = tensor.empty() : tensor<2x4xcomplex<f32>>
+// CHECK: %[[V:.*]] = tensor.empty() : tensor<2x4x4xcomplex<f32>>
+// CHECK: tp_rt.call @tp_rt_lapack_eig_f32(%arg0) outs(%[[W]], %[[V]]) {output_positions = array<i64: 1, 2>}
+// CHECK: %[[NONE:.*]] = tensor.empty() : tensor<0xcomplex<f32>>
+// CHECK: tp_rt.call @tp_rt_lapack_eig_f32(%arg0, %[[NONE]]) outs(%{{.*}}) {output_positions = array<i64: 1>}
+func.func @eig(%a: tensor<2x4x4xf32>) -> (tensor<2x4xcomplex<f32>>, tensor<2x4x4xcomplex<f32>>, tensor<2x4xcomplex<f32>>) {
+  %w, %v = tp.linalg_eig %a : (tensor<2x4x4xf32>) -> (tensor<2x4xcomplex<f32>>, tensor<2x4x4xcomplex<f32>>)
+  %x = tp.linalg_eigvals %a : (tensor<2x4x4xf32>) -> tensor<2x4xcomplex<f32>>
+  return %w, %v, %x : tensor<2x4xcomplex<f32>>, tensor<2x4x4xcomplex<f32>>, tensor<2x4xcomplex<f32>>
+}

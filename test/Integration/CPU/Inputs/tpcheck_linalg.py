@@ -205,6 +205,27 @@ def linalg(mode):
             [((2, 4), dt), ((2, 4, 4), dt)], None, tol,
             check=lambda outs, ins, c=chk: _eigh_check(outs, ins[0], c)))
 
+        # --- eig (geev): complex eigenvalues and vectors of general
+        # matrices (a batch with conjugate pairs; a triangular-dominant
+        # one with real eigenvalues).
+        cdt = {"f32": "c64", "f64": "c128"}[dt]
+        general_pair = as_input(RNG.uniform(-1, 1, (2, 4, 4)), dt)
+        real_spectrum = as_input(np.triu(RNG.uniform(-1, 1, (5, 5))) +
+                                 np.diag(np.arange(1.0, 6.0)) +
+                                 0.05 * RNG.uniform(-1, 1, (5, 5)), dt)
+        for name, a in (("eig_pairs", general_pair),
+                        ("eig_real", real_spectrum)):
+            n = a[0].shape[-1]
+            cases.append(op_case(
+                name + sfx, [a], "linalg_eig", "%a0", "",
+                [(a[0].shape[:-1], cdt), (a[0].shape, cdt)], None, tol,
+                check=lambda outs, ins, c=chk, pairs=name == "eig_pairs":
+                _eig_check(outs, ins[0], c, pairs)))
+            case(name.replace("eig", "eigvals"), [a], "linalg_eigvals", "%a0",
+                 "", [(a[0].shape[:-1], cdt)], None,
+                 check=lambda outs, ins, c=chk: _eigvals_check(
+                     outs[0], ins[0], c))
+
         # --- SVD
         for name, shape, full in [("svd_tall", (5, 3), False),
                                   ("svd_wide_full", (2, 3, 5), True),
@@ -423,6 +444,35 @@ def _eigh_check(outs, a, tol):
         resid <= tol * max(1, np.abs(ref).max()) and \
         orthonormal_columns(v, v.shape[-1], tol)
     return ok, "eigenvalues max |err| %.3g, |A V - V diag(w)| %.3g" % (werr, resid)
+
+
+def _same_spectrum(w, a, tol):
+    """Each eigenvalue of `w` (one per matrix of the batch) close to one of
+    NumPy's and the other way round: the same multiset when they are
+    distinct."""
+    ref = np.linalg.eigvals(a)
+    d = np.abs(w[..., :, None] - ref[..., None, :])
+    err = max(d.min(-1).max(), d.min(-2).max())
+    return err <= tol * max(1, np.abs(ref).max()), err
+
+
+def _eigvals_check(w, a, tol):
+    ok, err = _same_spectrum(w.astype(np.complex128), a, tol)
+    return ok, "eigenvalues vs NumPy's max |err| %.3g" % err
+
+
+def _eig_check(outs, a, tol, pairs):
+    """`pairs`: the batch must hold conjugate pairs (so that the complex
+    eigenvectors built from LAPACK's two real columns are checked)."""
+    w, v = [o.astype(np.complex128) for o in outs]
+    ok, err = _same_spectrum(w, a, tol)
+    if pairs and np.abs(w.imag).max() < 0.1:
+        return False, "the batch holds no conjugate pair"
+    resid = np.abs(a @ v - v * w[..., None, :]).max()
+    norms = np.abs(np.linalg.norm(v, axis=-2) - 1).max()
+    ok = ok and resid <= tol * max(1, np.abs(w).max()) and norms <= tol
+    return ok, ("eigenvalues max |err| %.3g, |A V - V diag(w)| %.3g, "
+                "unit columns within %.3g" % (err, resid, norms))
 
 
 def _svd_check(u, s, vh, a, k, tol):
