@@ -46,13 +46,15 @@ def class_name(mnemonic):
     return "".join(p[:1].upper() + p[1:] for p in mnemonic.split("_")) + "Op"
 
 
-def dialect_ops():
+def dialect_ops(build):
+    """Every op of the dialect, from the generated op classes (mnemonics
+    computed in TableGen included)."""
     ops = set()
-    td = os.path.join(ROOT, "include", "tensorplay", "Dialect", "TP", "IR")
-    for name in os.listdir(td):
-        if name.endswith(".td"):
-            text = open(os.path.join(td, name)).read()
-            ops.update(re.findall(r'def TP_\w+Op\s*:\s*TP_\w+<"(\w+)"', text))
+    inc = os.path.join(build, "include", "tensorplay", "Dialect", "TP", "IR")
+    for name in os.listdir(inc):
+        if name.endswith(".h.inc"):
+            text = open(os.path.join(inc, name)).read()
+            ops.update(re.findall(r'StringLiteral\("tp\.(\w+)"\)', text))
     return sorted(ops)
 
 
@@ -146,7 +148,7 @@ def main():
     args = parser.parse_args()
     sys.path.insert(0, INPUTS)
     from tpcheck_cases import FAMILIES
-    ops = dialect_ops()
+    ops = dialect_ops(args.build)
     routes = routes_of(ops)
     worst = {}   # op -> dtype class -> error
     counts = {}

@@ -5,7 +5,7 @@
 //          [--print]
 //          [--autocast=cpu:bf16] [--repeat=N --warmup=M]
 //          [--pipeline-options="use-onednn=0"] [--num-threads=N]
-//          [--device=cpu|cuda]
+//          [--device=cpu|cuda] [--dynamic-size=N]
 //
 // Compiles the module with tp-lower-to-cpu (after autocast when asked),
 // JIT-compiles it for the host and runs each entry function. With
@@ -17,7 +17,11 @@
 // floats uniform in [-1, 1), or scaled by 1/sqrt(last dim) with
 // --init=fan-in; integers in [0, --int-max)). Results go to
 // <output-dir or npy-dir>/<entry>.out<k>.npy and/or stdout (--print); with
-// --repeat, the timings of the repeated runs are printed. Every failure
+// --repeat, the timings of the repeated runs are printed. A function with
+// `?` argument dimensions is first specialized to its input files' shapes
+// (or every `?` to --dynamic-size for generated arguments), with
+// tp-specialize-shapes: compiled for those shapes, as if written so. Every
+// failure
 // (parse, unknown function, wrong .npy shape or dtype, an op without a CPU
 // lowering, a runtime error) is a message on stderr and exit status 1.
 //
@@ -30,7 +34,9 @@
 #include "tensorplay/Compiler/CpuExecutable.h"
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Runtime/Codegen.h"
+#include "tensorplay/Transforms/SpecializeShapes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -106,6 +112,13 @@ static cl::opt<unsigned> threads("num-threads",
                                           "oneDNN (0: all cores)"),
                                  cl::init(0));
 
+static cl::opt<int64_t> dynamicSize(
+    "dynamic-size",
+    cl::desc("The size of every ? argument dimension without an input "
+             "file (the functions are specialized to their arguments' "
+             "shapes before compiling; default: input files must give them)"),
+    cl::init(-1));
+
 static int failWith(const llvm::Twine &message) {
   llvm::errs() << "tp-run: " << message << "\n";
   return 1;
@@ -142,17 +155,92 @@ static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
   os << "\n";
 }
 
+/// The .npy file of argument `i` of `name` (--input for the one --entry,
+/// --npy-dir), or "".
+static std::string argumentFile(const std::string &name, size_t i) {
+  if (!inputs.empty())
+    return entries.size() == 1 && entries[0] == name && i < inputs.size()
+               ? inputs[i]
+               : std::string();
+  if (npyDir.empty())
+    return "";
+  llvm::SmallString<256> p(npyDir);
+  llvm::sys::path::append(p, name + ".arg" + std::to_string(i) + ".npy");
+  return llvm::sys::fs::exists(p) ? p.str().str() : std::string();
+}
+
+/// Dynamic shapes: each public function with ? argument dimensions is
+/// specialized to the shapes of its input files (or --dynamic-size) before
+/// compiling (tp-specialize-shapes).
+static llvm::Error specializeDynamicFunctions(ModuleOp module) {
+  for (auto fn : module.getOps<func::FuncOp>()) {
+    if (!fn.isPublic() || fn.isExternal() || !hasDynamicArguments(fn))
+      continue;
+    std::string name = fn.getSymName().str();
+    if (!entries.empty() && !llvm::is_contained(entries, name))
+      continue;
+    SmallVector<Type> types;
+    for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes())) {
+      auto tensor = dyn_cast<RankedTensorType>(t);
+      if (!tensor || tensor.hasStaticShape()) {
+        types.push_back(t);
+        continue;
+      }
+      std::string path = argumentFile(name, i);
+      SmallVector<int64_t> shape(tensor.getShape());
+      if (!path.empty()) {
+        auto file = readNpy(path, nullptr);
+        if (!file)
+          return file.takeError();
+        if (file->shape().size() != shape.size())
+          return llvm::createStringError(
+              "@" + name + " argument #" + std::to_string(i) + ": " + path +
+              " has rank " + std::to_string(file->shape().size()) +
+              ", the argument rank " + std::to_string(shape.size()));
+        shape.assign(file->shape().begin(), file->shape().end());
+      } else if (dynamicSize >= 0) {
+        for (int64_t &d : shape)
+          if (ShapedType::isDynamic(d))
+            d = dynamicSize;
+      } else {
+        std::string type;
+        llvm::raw_string_ostream os(type);
+        os << t;
+        return llvm::createStringError(
+            "@" + name + " argument #" + std::to_string(i) + " has type " +
+            type +
+            ": give the sizes of its ? dimensions with an input file "
+            "(--input, --npy-dir) or --dynamic-size");
+      }
+      types.push_back(RankedTensorType::get(shape, tensor.getElementType()));
+    }
+    if (failed(specializeShapes(fn, types)))
+      return llvm::createStringError("@" + name +
+                                     ": specializing its dynamic shapes "
+                                     "failed");
+  }
+  return llvm::Error::success();
+}
+
 /// Hides LLVM's own options from --help: only tp-run's are listed.
 static void hideForeignOptions() {
-  const cl::Option *ours[] = {
-      std::addressof(inputFile),   std::addressof(entries),
-      std::addressof(inputs),      std::addressof(npyDir),
-      std::addressof(outputDir),   std::addressof(seed),
-      std::addressof(intMax),      std::addressof(init),
-      std::addressof(print),       std::addressof(autocast),
-      std::addressof(keepIoTypes), std::addressof(pipelineOptions),
-      std::addressof(repeat),      std::addressof(warmup),
-      std::addressof(threads),     std::addressof(device)};
+  const cl::Option *ours[] = {std::addressof(inputFile),
+                              std::addressof(entries),
+                              std::addressof(inputs),
+                              std::addressof(npyDir),
+                              std::addressof(dynamicSize),
+                              std::addressof(outputDir),
+                              std::addressof(seed),
+                              std::addressof(intMax),
+                              std::addressof(init),
+                              std::addressof(print),
+                              std::addressof(autocast),
+                              std::addressof(keepIoTypes),
+                              std::addressof(pipelineOptions),
+                              std::addressof(repeat),
+                              std::addressof(warmup),
+                              std::addressof(threads),
+                              std::addressof(device)};
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
     if (!llvm::is_contained(ours, option) && entry.first != "help" &&
@@ -187,6 +275,12 @@ int main(int argc, char **argv) {
   if (!source)
     return failWith(error);
   OwningOpRef<ModuleOp> module = std::move(source->module);
+
+  if (dynamicSize < -1)
+    return failWith("--dynamic-size must be non-negative, got " +
+                    llvm::Twine(dynamicSize.getValue()));
+  if (llvm::Error e = specializeDynamicFunctions(*module))
+    return failWith(llvm::toString(std::move(e)));
 
   CpuCompileOptions options;
   options.target = device;

@@ -134,6 +134,32 @@ def CastArgumentsPass : Pass<"tp-cast-arguments", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def SpecializeShapesPass : Pass<"tp-specialize-shapes", "::mlir::ModuleOp"> {
+  let summary = "Give dynamic dimensions their sizes and re-infer every "
+                "type";
+  let description = [{
+    How dynamic shapes run on the CPU (the pipelines compile static
+    shapes): each public function of `functions` (default: every one with
+    a dynamic argument dimension) gets the sizes `sizes` for its `?`
+    argument dimensions, taken in order over its arguments (one size:
+    every `?`), and every op's result types are inferred again from its
+    operands, so the function, its casts and its region ops become
+    static. An op whose shape rules refuse the new shapes (a reshape to a
+    fixed size, a broadcast that no longer matches) is an error at the op
+    saying which sizes were given. tp-run specializes a module to the
+    shapes of its inputs (`--dynamic-size` for generated ones) before
+    compiling it; `tp::specializeShapes` is the C++ form.
+  }];
+  let options = [
+    ListOption<"functions", "functions", "std::string",
+               "The functions to specialize (default: those with dynamic "
+               "argument dimensions)">,
+    ListOption<"sizes", "sizes", "int64_t",
+               "The sizes of the ? argument dimensions, in order (one: all)">,
+  ];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 def TrainStepPass : Pass<"tp-train-step", "::mlir::ModuleOp"> {
   let summary = "Turn a loss function into one train step: forward, "
                 "backward, GradScaler and a fused optimizer step";

@@ -13,6 +13,10 @@
 // team, which OMP_NUM_THREADS set at run time would not change).
 // RUN: tp-run %s --entry=f --repeat=1 --num-threads=3 | FileCheck %s --check-prefix=THREADS
 // RUN: not tp-run %s --num-threads=2000 2>&1 | FileCheck %s --check-prefix=THREADSMAX
+// A dynamic dimension needs its size: from an input file or --dynamic-size.
+// RUN: not tp-run %S/Inputs/dynamic-rows.mlir 2>&1 | FileCheck %s --check-prefix=NOSIZE
+// RUN: tp-run %S/Inputs/dynamic-rows.mlir --dynamic-size=3 --print | FileCheck %s --check-prefix=DYNSIZE
+// RUN: not tp-run %S/Inputs/dynamic-rows.mlir --dynamic-size=-4 2>&1 | FileCheck %s --check-prefix=DYNNEG
 
 // MISSING: tp-run: no public function @nope in {{.*}} (functions: @f)
 // SHAPE: tp-run: @f argument #0: {{.*}}.shape.npy: shape (3, 4) f32 does not match the argument's (2, 4) f32
@@ -22,6 +26,9 @@
 // NOLOWERING: tp-run: lowering to the CPU failed (tp-lower-to-cpu)
 // TIMING: @f: median {{[0-9.]+}} ms, min {{[0-9.]+}} ms, mean {{[0-9.]+}} ms over 3 runs, {{[0-9]+}} threads
 // THREADS: @f: median {{.*}} over 1 runs, 3 threads
+// NOSIZE: tp-run: @rows argument #0 has type tensor<?x2xf32>: give the sizes of its ? dimensions with an input file (--input, --npy-dir) or --dynamic-size
+// DYNSIZE: @rows result #0: {{\[\[[^]]+\], \[[^]]+\], \[[^]]+\]\]$}}
+// DYNNEG: tp-run: --dynamic-size must be non-negative, got -4
 // THREADSMAX: tp-run: --num-threads must be from 1 to 1024 (0: all cores), got 2000
 // INTMAX0: tp-run: --int-max must be positive (generated integers lie in [0, N)), got 0
 // INTMAXNEG: tp-run: --int-max must be positive (generated integers lie in [0, N)), got -5
