@@ -118,6 +118,16 @@ def elementwise(mode):
         B("pow_tensor", "pow", np.power, (4, 8), (4, 8), (4, 8), la=0.1,
           ha=3, lb=-2, hb=2),
         B("add_big", "add", np.add, (128, 512), (512,), (128, 512)),
+        # The activations' backward ops: grad_output times the derivative
+        # at self (gelu's erf form: Phi(x) + x phi(x)); relu's mask above
+        # the threshold.
+        B("gelu_backward", "gelu_backward",
+          lambda g, x: g * (0.5 * (1 + erf(x / math.sqrt(2))) +
+                            x * np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)),
+          (4, 8), (4, 8), (4, 8), la=-1, ha=1, lb=-4, hb=4),
+        B("threshold_backward", "threshold_backward",
+          lambda g, x: np.where(x > 0.25, g, 0.0), (4, 8), (8,), (4, 8),
+          attrs="{threshold = 2.500000e-01 : f64}"),
     ]
     if dt == "f32":
         # Native type promotion: bf16 + f32 -> f32; bf16 tensor * f32 0-d
@@ -322,6 +332,10 @@ def shape(mode):
                 [((1, 2, 9, 9), dt)],
                 lambda v: [np.pad(v, [(0, 0), (0, 0), (3, 1), (1, 2)],
                                   mode="reflect")]),
+        op_case("replication_pad1d", [rand((2, 3, 6), dtype=dt)],
+                "replication_pad1d", "%a0", "padding = array<i64: 2, 4>",
+                [((2, 3, 12), dt)],
+                lambda v: [np.pad(v, [(0, 0), (0, 0), (2, 4)], mode="edge")]),
         op_case("replication_pad2d", [rand((1, 2, 5, 6), dtype=dt)],
                 "replication_pad2d", "%a0", "padding = array<i64: 2, 1, 0, 3>",
                 [((1, 2, 8, 9), dt)],
@@ -702,6 +716,16 @@ def normalization(mode):
 
 
 # ----------------------------------------------------------------------------
+def nll_backward_ref(g, a, t, ignore=-100):
+    """nll_loss_backward for mean: -g / (kept targets) at each kept
+    sample's target class."""
+    kept = t != ignore
+    out = np.zeros_like(a)
+    rows = np.nonzero(kept)[0]
+    out[rows, t[rows]] = -g / max(kept.sum(), 1)
+    return out
+
+
 def losses(mode):
     dt = fdt(mode)
     x, t = rand((4, 7), -2, 2, dt), rand((4, 7), -2, 2, dt)
@@ -782,6 +806,11 @@ def losses(mode):
         op_case("nll_weight_ignore", [(ls(logits[0]).astype(np.float32), dt), tgt_ign, w],
                 "nll_loss", "%a0, %a1 weight(%a2)", "", [((), dt)],
                 lambda a, t, ww: [nll(a, t.astype(np.int64), ww)]),
+        op_case("nll_backward_mean", [rand((), 0.5, 2, dt),
+                                      (ls(logits[0]).astype(np.float32), dt),
+                                      tgt_ign],
+                "nll_loss_backward", "%a0, %a1, %a2", "", [((6, 5), dt)],
+                lambda g, a, t: [nll_backward_ref(g, a, t.astype(np.int64))]),
         op_case("nll_none", [(ls(logits[0]).astype(np.float32), dt), tgt_ign],
                 "nll_loss", "%a0, %a1", 'reduction = #tp.reduction<none>', [((6,), dt)],
                 lambda a, t: [nll(a, t.astype(np.int64), reduction="none")]),
@@ -798,6 +827,11 @@ def losses(mode):
         op_case("cross_entropy_probs", [logits, (softmax(f64(rand((6, 5))[0]), 1).astype(np.float32), dt)],
                 "cross_entropy", "%a0, %a1", "", [((), dt)],
                 lambda a, p: [(-(p * ls(a)).sum(1)).mean()]),
+        op_case("nll_2d", [(rounded(dt, log_softmax(f64(rand((2, 4, 3, 3), -2, 2)[0]), 1)).astype(np.float32), dt),
+                           randint((2, 3, 3), 0, 4)],
+                "nll_loss2d", "%a0, %a1", "", [((), dt)],
+                lambda a, t: [-np.take_along_axis(
+                    a, t.astype(np.int64)[:, None], 1).mean()]),
         op_case("cross_entropy_2d", [rand((2, 4, 3, 3), -2, 2, dt), randint((2, 3, 3), 0, 4)],
                 "cross_entropy_loss", "%a0, %a1", "", [((), dt)],
                 lambda a, t: [nll(rounded(dt, log_softmax(a, 1)), t.astype(np.int64))]),
@@ -1725,6 +1759,9 @@ def pooling(mode):
                          "max_pool2d", "%a0", "kernel_size = array<i64: 2>",
                          [((1, 2, 2, 2), "i64")],
                          lambda v: [max_pool_ref(v, 2, kernel=2)[0]]))
+    pool("max3d_plain", rand((2, 1, 4, 5, 6), dtype=dt), 3, "max_pool3d",
+         "kernel_size = array<i64: 2, 3, 2>, stride = array<i64: 1, 2, 2>",
+         dict(kernel=[2, 3, 2], stride=[1, 2, 2]), "max")
     pool("max3d", rand((1, 2, 5, 4, 6), dtype=dt), 3, "max_pool3d_with_indices",
          "kernel_size = array<i64: 2, 2, 3>, padding = array<i64: 1, 0, 1>, "
          "stride = array<i64: 2>", dict(kernel=[2, 2, 3], stride=2,

@@ -30,6 +30,11 @@ def gru_ref(x, h, wi, wh, bi=0.0, bh=0.0):
     return (1 - z) * n + z * h
 
 
+def rnn_ref(x, h, wi, wh, bi=0.0, bh=0.0, relu=False):
+    z = x @ wi.T + bi + h @ wh.T + bh
+    return np.maximum(z, 0) if relu else np.tanh(z)
+
+
 def lstm_ref(x, h, c, wi, wh, bi=0.0, bh=0.0):
     i, f, g, o = _split(x @ wi.T + bi + h @ wh.T + bh, 4)
     c2 = sigmoid(f) * c + sigmoid(i) * np.tanh(g)
@@ -132,7 +137,7 @@ def composite(mode):
     T = lambda *shape: ttype(shape, dt)
 
     # --- recurrent cells (batched and unbatched, with and without biases)
-    def cell(name, op, b, i, hd, gates, biases=True):
+    def cell(name, op, b, i, hd, gates, biases=True, attrs=""):
         batch = (b,) if b else ()
         ins = [rand(batch + (i,), dtype=dt), rand(batch + (hd,), dtype=dt)]
         if op == "lstm_cell":
@@ -145,12 +150,16 @@ def composite(mode):
             ins += [rand((gates * hd,), dtype=dt), rand((gates * hd,), dtype=dt)]
             text += " b_ih(%%a%d) b_hh(%%a%d)" % (n, n + 1)
         outs = [(batch + (hd,), dt)] * (2 if op == "lstm_cell" else 1)
-        ref = (lambda *a: lstm_ref(*a)) if op == "lstm_cell" else \
-            (lambda *a: [gru_ref(*a)])
-        cases.append(op_case(name, ins, op, text, "", outs, ref))
+        ref = {"lstm_cell": lambda *a: lstm_ref(*a),
+               "gru_cell": lambda *a: [gru_ref(*a)],
+               "rnn_cell": lambda *a: [rnn_ref(*a, relu="relu" in attrs)]}[op]
+        cases.append(op_case(name, ins, op, text, attrs, outs, ref))
 
     cell("gru_cell", "gru_cell", 3, 5, 4, 3)
     cell("gru_cell_no_bias_unbatched", "gru_cell", 0, 6, 3, 3, False)
+    cell("rnn_cell_tanh", "rnn_cell", 3, 5, 4, 1)
+    cell("rnn_cell_relu_no_bias_unbatched", "rnn_cell", 0, 4, 6, 1, False,
+         'nonlinearity = "relu"')
     cell("lstm_cell", "lstm_cell", 4, 5, 6, 4)
     cell("lstm_cell_no_bias_unbatched", "lstm_cell", 0, 3, 5, 4, False)
 
