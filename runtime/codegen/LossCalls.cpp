@@ -35,6 +35,15 @@ tp_rt_status invalid(const std::string &message) {
                                        "ctc_loss_cpu)");
 }
 
+/// tensorplay's check that a length is not negative.
+tp_rt_status nonNegative(const char *name, int64_t length) {
+  if (length >= 0)
+    return TP_RT_SUCCESS;
+  return invalid(std::string("Expected ") + name +
+                 " to have value at least 0, but got value " +
+                 std::to_string(length));
+}
+
 /// Element i of the 1-D i64 view v.
 int64_t entry(const View &v, int64_t i) {
   return v.data<int64_t>()[i * v.stride(0)];
@@ -47,10 +56,8 @@ tp_rt_status targetOffsets(const View &targets, const View &targetLengths,
   int64_t longest = 0, total = 0;
   for (int64_t n = 0; n < batch; ++n) {
     int64_t length = entry(targetLengths, n);
-    if (length < 0)
-      return invalid("Expected target_lengths to have value at least 0, but "
-                     "got value " +
-                     std::to_string(length));
+    if (tp_rt_status status = nonNegative("target_lengths", length))
+      return status;
     offsets[n] = total;
     total += length;
     longest = std::max(longest, length);
@@ -86,10 +93,8 @@ tp_rt_status ctcLoss(View logProbs, View targets, View inputLengths,
     return status;
   for (int64_t n = 0; n < batch; ++n) {
     int64_t length = entry(inputLengths, n);
-    if (length < 0)
-      return invalid("Expected input_lengths to have value at least 0, but "
-                     "got value " +
-                     std::to_string(length));
+    if (tp_rt_status status = nonNegative("input_lengths", length))
+      return status;
     if (length > time)
       return invalid("Expected input_lengths to have value at most " +
                      std::to_string(time) + ", but got value " +

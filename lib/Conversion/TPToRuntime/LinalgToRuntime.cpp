@@ -311,41 +311,20 @@ struct LuSolveToLapack : public LapackPattern<LuSolveOp> {
   }
 };
 
+/// linalg_eigh, linalg_eigvalsh (syevd, with UPLO) and linalg_eig,
+/// linalg_eigvals (geev): the eigenvalues, and the eigenvectors or a
+/// zero-element tensor (not wanted) for the *vals forms.
 template <typename OpTy>
-struct EighToLapack : public LapackPattern<OpTy> {
+struct EigenToLapack : public LapackPattern<OpTy> {
   using LapackPattern<OpTy>::LapackPattern;
-  std::string kind(OpTy) const override { return "eigh"; }
+  static constexpr bool hermitian = std::is_same_v<OpTy, LinalgEighOp> ||
+                                    std::is_same_v<OpTy, LinalgEigvalshOp>;
+  static constexpr bool vectors =
+      std::is_same_v<OpTy, LinalgEighOp> || std::is_same_v<OpTy, LinalgEigOp>;
+  std::string kind(OpTy) const override { return hermitian ? "eigh" : "eig"; }
   LogicalResult lower(OpTy op, PatternRewriter &rewriter,
                       const std::string &callee) const override {
     Location loc = op.getLoc();
-    StringRef uplo = op.getUPLO();
-    constexpr bool vectors = std::is_same_v<OpTy, LinalgEighOp>;
-    Value w = op->getResult(0);
-    SmallVector<rc::Argument> args = {rc::input(op.getInput()),
-                                      outputLike(rewriter, loc, w)};
-    if constexpr (vectors)
-      args.push_back(outputLike(rewriter, loc, op.getEigenvectors()));
-    else
-      args.push_back(none(rewriter, loc, w));
-    args.push_back(flag(rewriter, loc, uplo == "U"));
-    SmallVector<Value> results = rc::emitCall(rewriter, loc, op, callee, args);
-    if (!vectors)
-      results.resize(1);
-    rewriter.replaceOp(op, results);
-    return success();
-  }
-};
-
-/// linalg_eig, linalg_eigvals: geev (eigenvectors zero elements for
-/// eigvals).
-template <typename OpTy>
-struct EigToLapack : public LapackPattern<OpTy> {
-  using LapackPattern<OpTy>::LapackPattern;
-  std::string kind(OpTy) const override { return "eig"; }
-  LogicalResult lower(OpTy op, PatternRewriter &rewriter,
-                      const std::string &callee) const override {
-    Location loc = op.getLoc();
-    constexpr bool vectors = std::is_same_v<OpTy, LinalgEigOp>;
     Value w = op->getResult(0);
     SmallVector<rc::Argument> args = {rc::input(op->getOperand(0)),
                                       outputLike(rewriter, loc, w)};
@@ -353,6 +332,8 @@ struct EigToLapack : public LapackPattern<OpTy> {
       args.push_back(outputLike(rewriter, loc, op.getEigenvectors()));
     else
       args.push_back(none(rewriter, loc, w));
+    if constexpr (hermitian)
+      args.push_back(flag(rewriter, loc, op.getUPLO() == "U"));
     SmallVector<Value> results = rc::emitCall(rewriter, loc, op, callee, args);
     if (!vectors)
       results.resize(1);
@@ -540,9 +521,9 @@ void mlir::tp::populateLinalgToRuntimePatterns(RewritePatternSet &patterns) {
            InverseToLapack<LinalgInvExOp>, CholeskyToLapack<LinalgCholeskyOp>,
            CholeskyToLapack<LinalgCholeskyExOp>, CholeskySolveToLapack,
            CholeskyInverseToLapack, SolveToLapack, TriangularSolveToLapack,
-           LuToLapack, LuSolveToLapack, EighToLapack<LinalgEighOp>,
-           EighToLapack<LinalgEigvalshOp>, EigToLapack<LinalgEigOp>,
-           EigToLapack<LinalgEigvalsOp>, SvdvalsToLapack, LinalgSvdToLapack,
+           LuToLapack, LuSolveToLapack, EigenToLapack<LinalgEighOp>,
+           EigenToLapack<LinalgEigvalshOp>, EigenToLapack<LinalgEigOp>,
+           EigenToLapack<LinalgEigvalsOp>, SvdvalsToLapack, LinalgSvdToLapack,
            SvdToLapack, GeqrfToLapack, QrToLapack, OrgqrToLapack<OrgqrOp>,
            OrgqrToLapack<LinalgHouseholderProductOp>, OrmqrToLapack,
            LstsqToLapack>(ctx);
