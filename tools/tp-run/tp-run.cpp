@@ -155,13 +155,12 @@ static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
   os << "\n";
 }
 
-/// The .npy file of argument `i` of `name` (--input for the one --entry,
-/// --npy-dir), or "".
+/// The .npy file of argument `i` of `name`: --input (which names the
+/// arguments of the one function run), else <npy-dir>/<name>.arg<i>.npy
+/// where it exists, else "".
 static std::string argumentFile(const std::string &name, size_t i) {
   if (!inputs.empty())
-    return entries.size() == 1 && entries[0] == name && i < inputs.size()
-               ? inputs[i]
-               : std::string();
+    return i < inputs.size() ? inputs[i] : std::string();
   if (npyDir.empty())
     return "";
   llvm::SmallString<256> p(npyDir);
@@ -179,6 +178,12 @@ static llvm::Error specializeDynamicFunctions(ModuleOp module) {
     std::string name = fn.getSymName().str();
     if (!entries.empty() && !llvm::is_contained(entries, name))
       continue;
+    // --input belongs to the one function run.
+    if (!inputs.empty() && entries.size() != 1 &&
+        llvm::count_if(module.getOps<func::FuncOp>(), [](func::FuncOp f) {
+          return f.isPublic() && !f.isExternal();
+        }) != 1)
+      return llvm::createStringError("--input needs exactly one --entry");
     SmallVector<Type> types;
     for (auto [i, t] : llvm::enumerate(fn.getArgumentTypes())) {
       auto tensor = dyn_cast<RankedTensorType>(t);
@@ -318,15 +323,7 @@ int main(int argc, char **argv) {
                       " arguments, --input gave " + llvm::Twine(inputs.size()));
     std::vector<HostTensor> args;
     for (size_t i = 0; i < sig->arguments.size(); ++i) {
-      std::string path;
-      if (!inputs.empty())
-        path = inputs[i];
-      else if (!npyDir.empty()) {
-        llvm::SmallString<256> p(npyDir);
-        llvm::sys::path::append(p, name + ".arg" + std::to_string(i) + ".npy");
-        if (llvm::sys::fs::exists(p))
-          path = p.str().str();
-      }
+      std::string path = argumentFile(name, i);
       if (path.empty()) {
         args.push_back(generateArgument(sig->arguments[i], init, intMax, rng));
         continue;

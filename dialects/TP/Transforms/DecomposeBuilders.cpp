@@ -1,6 +1,6 @@
 //===- DecomposeBuilders.cpp - building tp ops in decompositions ----------===//
 
-#include "DecomposeBuilders.h"
+#include "tensorplay/Dialect/TP/Transforms/DecomposeBuilders.h"
 
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "DecomposeBuilders.h"
+#include "tensorplay/Dialect/TP/Transforms/DecomposeBuilders.h"
 
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 

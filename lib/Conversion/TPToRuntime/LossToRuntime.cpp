@@ -17,6 +17,7 @@
 #include "tensorplay/Conversion/TPToRuntime/TPToRuntime.h"
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
+#include "tensorplay/Dialect/TP/Transforms/DecomposeBuilders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/PatternMatch.h"
@@ -26,6 +27,7 @@
 using namespace mlir;
 using namespace mlir::tp;
 namespace rc = mlir::tp::runtime_call;
+using namespace mlir::tp::decompose;
 
 /// "f32" or "f64": the kernel's suffix; "" for other element types.
 static StringRef ctcSuffix(CtcLossOp op) {
@@ -52,23 +54,15 @@ struct CtcLossToRuntime : public OpRewritePattern<CtcLossOp> {
 
     // Each operand in the kernel's form: (T, N, C) log-probabilities, i64
     // targets and (N) i64 lengths.
-    auto reshaped = [&](Value v, ArrayRef<int64_t> shape) -> Value {
-      if (shapeOf(v) == shape)
-        return v;
-      return build<ReshapeOp>(
-          rewriter, loc, {v},
-          {rewriter.getNamedAttr("shape",
-                                 rewriter.getDenseI64ArrayAttr(shape))});
+    auto reshaped = [&](Value v, ArrayRef<int64_t> shape) {
+      return shapeOf(v) == shape ? v : reshape(rewriter, loc, v, shape);
     };
     auto asI64 = [&](Value v, ArrayRef<int64_t> shape) {
-      if (elementTypeOf(v) != i64)
-        v = cast(rewriter, loc, v, i64);
-      return reshaped(v, shape);
+      return reshaped(castTo(rewriter, loc, v, i64), shape);
     };
     if (unbatched)
       logProbs = reshaped(logProbs, {x[0], 1, x[1]});
-    Value targets = op.getTargets();
-    targets = asI64(targets, shapeOf(targets));
+    Value targets = castTo(rewriter, loc, op.getTargets(), i64);
     Value inputLengths = asI64(op.getInputLengths(), {batch});
     Value targetLengths = asI64(op.getTargetLengths(), {batch});
     Value nll = rc::emitCall(
@@ -80,11 +74,11 @@ struct CtcLossToRuntime : public OpRewritePattern<CtcLossOp> {
 
     // tensorplay: where(loss == inf, 0, loss); then the reduction.
     if (op.getZeroInfinity()) {
-      Value inf =
-          scalar(rewriter, loc, elem, std::numeric_limits<double>::infinity());
+      Value inf = scalarTensor(rewriter, loc, elem,
+                               std::numeric_limits<double>::infinity());
       Value isInf = build<EqOp>(rewriter, loc, {nll, inf});
-      nll = build<WhereOp>(rewriter, loc,
-                           {isInf, scalar(rewriter, loc, elem, 0.0), nll});
+      nll = build<WhereOp>(
+          rewriter, loc, {isInf, scalarTensor(rewriter, loc, elem, 0.0), nll});
     }
     Value result = nll;
     switch (op.getReduction()) {
@@ -98,41 +92,14 @@ struct CtcLossToRuntime : public OpRewritePattern<CtcLossOp> {
     case Reduction::Mean: {
       Value lengths =
           build<MaximumOp>(rewriter, loc,
-                           {cast(rewriter, loc, targetLengths, elem),
-                            scalar(rewriter, loc, elem, 1.0)});
+                           {castTo(rewriter, loc, targetLengths, elem),
+                            scalarTensor(rewriter, loc, elem, 1.0)});
       result = build<MeanOp>(rewriter, loc,
                              {build<DivOp>(rewriter, loc, {nll, lengths})});
       break;
     }
     }
-    if (result.getType() != op.getResult().getType())
-      return op.emitOpError("lowering produced ")
-             << result.getType() << " instead of " << op.getResult().getType();
-    rewriter.replaceOp(op, result);
-    return success();
-  }
-
-  /// Creates `OpTy` with its inferred result type.
-  template <typename OpTy>
-  static Value build(PatternRewriter &rewriter, Location loc,
-                     ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
-    return OpTy::create(rewriter, loc, operands, attrs)->getResult(0);
-  }
-
-  static Value cast(PatternRewriter &rewriter, Location loc, Value v,
-                    Type elementType) {
-    auto type = RankedTensorType::get(shapeOf(v), elementType);
-    return CastOp::create(rewriter, loc, type, v);
-  }
-
-  /// A 0-d constant of the float type `elementType`.
-  static Value scalar(PatternRewriter &rewriter, Location loc, Type elementType,
-                      double value) {
-    auto type = RankedTensorType::get({}, elementType);
-    return arith::ConstantOp::create(
-        rewriter, loc,
-        DenseElementsAttr::get(
-            type, rewriter.getFloatAttr(elementType, value).getValue()));
+    return replaceWith(rewriter, op, result);
   }
 };
 

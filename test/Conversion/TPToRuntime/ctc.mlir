@@ -8,7 +8,7 @@
 
 // CHECK-DAG: func.func private @tp_rt_ctc_loss_f32(memref<*xf32>, memref<*xi64>, memref<*xi64>, memref<*xi64>, memref<*xf32>, i64) -> i32
 // CHECK-LABEL: func.func @padded_mean(
-// CHECK-DAG: %[[ONE:.*]] = arith.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-DAG: %[[ONE:.*]] = tp.constant dense<1.000000e+00> : tensor<f32>
 // CHECK-DAG: %[[BLANK:.*]] = arith.constant 3 : i64
 // CHECK: %[[T:.*]] = tp.cast %arg1 : tensor<2x3xi32> to tensor<2x3xi64>
 // CHECK: %[[OUT:.*]] = tensor.empty() : tensor<2xf32>
@@ -38,8 +38,8 @@ func.func @concatenated_sum(%lp: tensor<6x2x4xf32>, %t: tensor<5xi64>, %il: tens
 
 // CHECK-DAG: func.func private @tp_rt_ctc_loss_f64(memref<*xf64>, memref<*xi64>, memref<*xi64>, memref<*xi64>, memref<*xf64>, i64) -> i32
 // CHECK-LABEL: func.func @unbatched_zero_infinity(
-// CHECK-DAG: %[[ZERO:.*]] = arith.constant dense<0.000000e+00> : tensor<f64>
-// CHECK-DAG: %[[INF:.*]] = arith.constant dense<0x7FF0000000000000> : tensor<f64>
+// CHECK-DAG: %[[ZERO:.*]] = tp.constant dense<0.000000e+00> : tensor<f64>
+// CHECK-DAG: %[[INF:.*]] = tp.constant dense<0x7FF0000000000000> : tensor<f64>
 // CHECK: %[[LP:.*]] = tp.reshape %arg0 {shape = array<i64: 6, 1, 4>}
 // CHECK: %[[IL:.*]] = tp.reshape %arg2 {shape = array<i64: 1>} : (tensor<i64>) -> tensor<1xi64>
 // CHECK: %[[TL64:.*]] = tp.cast %arg3 : tensor<i32> to tensor<i64>

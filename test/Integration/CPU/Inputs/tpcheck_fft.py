@@ -11,10 +11,6 @@ from tpcheck import RNG, Case, op_case, rand
 NORMS = (None, "ortho", "forward")
 
 
-def _real(dt):
-    return {"c64": "f32", "c128": "f64"}.get(dt, dt)
-
-
 def _complex(dt):
     return {"f32": "c64", "f64": "c128", "i64": "c64"}.get(dt, dt)
 

@@ -1,9 +1,10 @@
-//===- DecomposeBuilders.h - building tp ops in decompositions -*- C++ -*-===//
+//===- DecomposeBuilders.h - building tp ops in rewrites --------*- C++ -*-===//
 //
 // The small builders the composite-op rewrites (DecomposeComposite.cpp,
 // DecomposeCells.cpp, DecomposeDistances.cpp, DecomposeMarginLosses.cpp,
 // DecomposeMultiHeadAttention.cpp, DecomposeLinalg.cpp, DecomposeQuantile.cpp,
-// DecomposeStft.cpp)
+// DecomposeStft.cpp) and the lowerings that emit tp ops around a library
+// call (LossToRuntime.cpp)
 // share: each creates one tp op whose result type follows from the op's
 // shape and dtype rules, so a decomposition is written as the tensorplay
 // formula it mirrors.
