@@ -17,6 +17,8 @@
 // RUN: not tp-run %S/Inputs/dynamic-rows.mlir 2>&1 | FileCheck %s --check-prefix=NOSIZE
 // RUN: tp-run %S/Inputs/dynamic-rows.mlir --dynamic-size=3 --print | FileCheck %s --check-prefix=DYNSIZE
 // RUN: not tp-run %S/Inputs/dynamic-rows.mlir --dynamic-size=-4 2>&1 | FileCheck %s --check-prefix=DYNNEG
+// RUN: %python -c "import numpy; numpy.save('%t.flat.npy', numpy.zeros((6,), numpy.float32))"
+// RUN: not tp-run %S/Inputs/dynamic-rows.mlir --input=%t.flat.npy 2>&1 | FileCheck %s --check-prefix=DYNRANK
 
 // MISSING: tp-run: no public function @nope in {{.*}} (functions: @f)
 // SHAPE: tp-run: @f argument #0: {{.*}}.shape.npy: shape (3, 4) f32 does not match the argument's (2, 4) f32
@@ -28,6 +30,7 @@
 // THREADS: @f: median {{.*}} over 1 runs, 3 threads
 // NOSIZE: tp-run: @rows argument #0 has type tensor<?x2xf32>: give the sizes of its ? dimensions with an input file (--input, --npy-dir) or --dynamic-size
 // DYNSIZE: @rows result #0: {{\[\[[^]]+\], \[[^]]+\], \[[^]]+\]\]$}}
+// DYNRANK: tp-run: @rows argument #0: {{.*}}.flat.npy has rank 1, the argument rank 2
 // DYNNEG: tp-run: --dynamic-size must be non-negative, got -4
 // THREADSMAX: tp-run: --num-threads must be from 1 to 1024 (0: all cores), got 2000
 // INTMAX0: tp-run: --int-max must be positive (generated integers lie in [0, N)), got 0
