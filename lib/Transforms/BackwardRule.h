@@ -26,6 +26,9 @@ struct Rule {
   Operation *op;
   Value grad;
   BackwardBuilder &b;
+  /// The gradients of all of op's results (null where one has none);
+  /// grads[0] is `grad`. Only the rules of multi-result ops read them.
+  ArrayRef<Value> grads = {};
 
   Value make(StringRef name, ValueRange operands,
              ArrayRef<NamedAttribute> attrs = {});
@@ -146,6 +149,7 @@ std::optional<LogicalResult> applyLossRule(Rule &r);
 std::optional<LogicalResult> applyExtremaRule(Rule &r);
 std::optional<LogicalResult> applyIndexingRule(Rule &r);
 std::optional<LogicalResult> applyPoolingRule(Rule &r);
+std::optional<LogicalResult> applyLinalgRule(Rule &r);
 
 } // namespace tp
 } // namespace mlir

@@ -349,7 +349,18 @@ LogicalResult mlir::tp::applyBackwardRule(Operation *op,
           "tp-autodiff: in-place and out= forms are not differentiated; use "
           "the plain form");
   }
-  Rule r{op, resultGrads.empty() ? Value() : resultGrads[0], b};
+  Rule r{op, resultGrads.empty() ? Value() : resultGrads[0], b, resultGrads};
+  if (llvm::none_of(resultGrads, [](Value g) { return static_cast<bool>(g); }))
+    return success();
+  // The factorizations differentiate each of their results.
+  if (std::optional<LogicalResult> linalg = applyLinalgRule(r))
+    return success(succeeded(*linalg) && !b.hadError);
+  // The other rules differentiate the first result only.
+  for (auto [i, g] : llvm::enumerate(resultGrads))
+    if (i > 0 && g)
+      return op->emitOpError("tp-autodiff: the gradient through result #")
+             << i << " of '" << op->getName()
+             << "' is not implemented (only the first result's is)";
   if (!r.grad)
     return success();
   if (auto cast = dyn_cast<CastOp>(op)) {

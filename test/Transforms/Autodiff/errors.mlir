@@ -1,10 +1,10 @@
 // tp-autodiff's errors: each names the op or option at fault.
 // RUN: tp-opt %s --split-input-file --tp-autodiff -verify-diagnostics
 
-func.func @no_rule(%x: tensor<4x4xf32>) -> tensor<f32> {
-  // expected-error @+1 {{'tp.linalg_inv' op tp-autodiff: no backward rule for 'tp.linalg_inv' yet (it is on the path from a differentiated argument to the loss)}}
-  %n = tp.linalg_inv %x : (tensor<4x4xf32>) -> tensor<4x4xf32>
-  %l = tp.sum %n : (tensor<4x4xf32>) -> tensor<f32>
+func.func @no_rule(%x: tensor<1x1x4x4xf32>, %g: tensor<1x2x2x2xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.grid_sample' op tp-autodiff: no backward rule for 'tp.grid_sample' yet (it is on the path from a differentiated argument to the loss)}}
+  %n = tp.grid_sample %x, %g : (tensor<1x1x4x4xf32>, tensor<1x2x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %l = tp.sum %n : (tensor<1x1x2x2xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
 
@@ -153,5 +153,50 @@ func.func private @taken_grad(%x: tensor<4xf32>) -> tensor<f32>
 func.func @bce_target(%x: tensor<4x3xf32>, %t: tensor<4x3xf32>) -> tensor<f32> {
   // expected-error @+1 {{'tp.binary_cross_entropy_with_logits' op tp-autodiff: the gradient of binary_cross_entropy_with_logits with respect to its target is not implemented yet}}
   %l = tp.binary_cross_entropy_with_logits %x, %t : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @qr_complete(%x: tensor<4x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.linalg_qr' op tp-autodiff: the backward of linalg_qr with mode='complete' and more rows than columns is not defined (the extra columns of Q are arbitrary; PyTorch refuses it too); use mode='reduced'}}
+  %q, %r = tp.linalg_qr %x {mode = "complete"} : (tensor<4x3xf32>) -> (tensor<4x4xf32>, tensor<4x3xf32>)
+  %l = tp.sum %r : (tensor<4x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @geqrf(%x: tensor<4x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.geqrf' op tp-autodiff: 'tp.geqrf' is not differentiated yet (the Householder form; differentiate linalg_qr instead)}}
+  %a, %tau = tp.geqrf %x : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>)
+  %l = tp.sum %a : (tensor<4x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @lstsq_residuals(%a: tensor<5x3xf32>, %b: tensor<5x2xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.linalg_lstsq' op tp-autodiff: the gradient through result #1 of 'tp.linalg_lstsq' is not implemented (PyTorch does not differentiate linalg_lstsq's residuals and singular values either)}}
+  %x, %r, %k, %s = tp.linalg_lstsq %a, %b {driver = "gelsd"} : (tensor<5x3xf32>, tensor<5x2xf32>) -> (tensor<3x2xf32>, tensor<2xf32>, tensor<i64>, tensor<3xf32>)
+  %l = tp.sum %r : (tensor<2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @svd_no_uv(%a: tensor<4x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.svd' op tp-autodiff: the gradient through result #0 of 'tp.svd' is not implemented (compute_uv = false returns zeros for U and V)}}
+  %u, %s, %v = tp.svd %a {compute_uv = false} : (tensor<4x3xf32>) -> (tensor<4x4xf32>, tensor<3xf32>, tensor<3x3xf32>)
+  %l = tp.sum %u : (tensor<4x4xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @solve_vector_batch(%a: tensor<2x3x3xf32>, %b: tensor<3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.linalg_solve' op tp-autodiff: the backward of linalg_solve with a 1-D right-hand side and a batch of matrices is not implemented}}
+  %x = tp.linalg_solve %a, %b : (tensor<2x3x3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %l = tp.sum %x : (tensor<3xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }

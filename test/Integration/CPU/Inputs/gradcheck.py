@@ -774,6 +774,13 @@ CASES = [
 ]
 
 
+# The linear algebra cases (their own file, gradcheck_linalg.py).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gradcheck_linalg  # noqa: E402
+
+CASES += gradcheck_linalg.cases(sys.modules[__name__])
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--tp-opt", required=True)
