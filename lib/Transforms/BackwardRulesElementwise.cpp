@@ -36,9 +36,10 @@ LogicalResult binaryRule(Rule &r) {
     r.give(lhs, r.mul(g, rhs));
     r.give(rhs, r.mul(g, lhs));
   } else if (auto div = dyn_cast<DivOp>(op)) {
+    // A rounded quotient is piecewise constant: zero gradients, as
+    // PyTorch gives.
     if (div.getRoundingMode())
-      return op->emitOpError("tp-autodiff: tp.div with rounding_mode has no "
-                             "gradient");
+      return success();
     // d/da = g / b, d/db = -g * (a / b) / b.
     r.give(lhs, r.div(g, rhs));
     r.give(rhs, r.neg(r.div(r.mul(g, op->getResult(0)), rhs)));
@@ -53,16 +54,28 @@ LogicalResult binaryRule(Rule &r) {
 }
 
 /// pow with a scalar exponent e: g * e * x^(e - 1) (zero for e = 0, as in
-/// PyTorch); a tensor exponent only as a value no gradient flows to.
+/// PyTorch). With a tensor exponent e, as PyTorch: the input gets g e
+/// x^(e - 1) (0 where e = 0), the exponent g y log(x) (0 where x = 0 and
+/// e >= 0).
 LogicalResult powRule(Rule &r, PowOp pow) {
   Value x = pow.getInput(), g = r.grad;
-  if (Value exponent = pow.getExponent()) {
-    if (r.active(exponent))
-      return pow.emitOpError("tp-autodiff: the gradient of tp.pow with "
-                             "respect to a tensor exponent is not "
-                             "implemented yet");
-    return pow.emitOpError("tp-autodiff: the backward of tp.pow is "
-                           "implemented for a scalar_exponent only so far");
+  if (Value e = pow.getExponent()) {
+    Value y = pow.getResult();
+    Value zero = r.scalar(g, 0.0);
+    if (r.active(x)) {
+      Value em1 = r.sub(e, r.scalar(e, 1.0));
+      Value p = r.make("tp.pow", {x, em1},
+                       {r.attr("operandSegmentSizes",
+                               r.b.builder.getDenseI32ArrayAttr({1, 1, 0}))});
+      r.give(x,
+             r.where(r.compare("tp.eq", e, 0.0), zero, r.mul(g, r.mul(e, p))));
+    }
+    if (r.active(e)) {
+      Value v = r.mul(g, r.mul(y, r.make("tp.log", x)));
+      Value keep = r.where(r.compare("tp.ge", e, 0.0), zero, v);
+      r.give(e, r.where(r.compare("tp.eq", x, 0.0), keep, v));
+    }
+    return success();
   }
   double e = toDouble(*pow.getScalarExponent());
   if (e == 0.0)

@@ -14,7 +14,10 @@
 //   scatter_add: self gets g, src the gather of g at the index (zeros
 //     where src is larger than the index);
 //   index_copy: self gets g without the copied rows, source the rows of g
-//     at the index (a gather with the index expanded).
+//     at the index (a gather with the index expanded);
+//   index_put: self gets g (accumulate) or g with the written places
+//     zeroed (an index_put of zeros), values g at the indices (a gather of
+//     rows by the flattened, wrapped index).
 //
 //===----------------------------------------------------------------------===//
 
@@ -184,6 +187,61 @@ LogicalResult indexCopyRule(Rule &r, IndexCopyOp copy) {
 }
 } // namespace
 
+namespace {
+/// index_put(self, [i_0 .. i_k-1], values): the gradient of self, and that
+/// of values: g's rows (over the k indexed dims) at sum_j wrap(i_j)
+/// stride_j, as the lowering reads them.
+LogicalResult indexPutRule(Rule &r, IndexPutOp put) {
+  Value self = put.getInput(), values = put.getValues(), g = r.grad;
+  ValueRange indices = put.getIndices();
+  for (Value index : indices)
+    if (elementTypeOf(index).isInteger(1))
+      return put.emitOpError("tp-autodiff: the backward of index_put with a "
+                             "boolean mask is not implemented");
+  if (r.active(self)) {
+    if (put.getAccumulate()) {
+      r.give(self, g);
+    } else {
+      SmallVector<Value> operands = {g};
+      operands.append(indices.begin(), indices.end());
+      operands.push_back(r.scalar(g, 0.0));
+      r.give(self, r.make("tp.index_put", operands,
+                          {r.attr("operandSegmentSizes",
+                                  put->getAttr("operandSegmentSizes"))}));
+    }
+  }
+  if (!r.active(values))
+    return success();
+  ArrayRef<int64_t> s = shapeOf(self);
+  auto k = static_cast<int64_t>(indices.size());
+  int64_t rows = 1, width = 1;
+  for (int64_t d = 0; d < static_cast<int64_t>(s.size()); ++d)
+    (d < k ? rows : width) *= s[d];
+  Value flat;
+  int64_t stride = rows;
+  for (auto [j, index] : llvm::enumerate(indices)) {
+    int64_t size = s[j];
+    stride /= size;
+    Type i64 = r.b.builder.getI64Type();
+    auto integer = [&](int64_t v) {
+      return r.constant({}, i64, {static_cast<double>(v)});
+    };
+    Value i = r.castTo(index, i64);
+    Value wrapped =
+        r.where(r.make("tp.lt", {i, integer(0)}), r.add(i, integer(size)), i);
+    Value term = stride == 1 ? wrapped : r.mul(wrapped, integer(stride));
+    flat = flat ? r.add(flat, term) : term;
+  }
+  Value taken = r.make("tp.embedding", {r.reshape(g, {rows, width}), flat});
+  if (!taken)
+    return success();
+  SmallVector<int64_t> shape(shapeOf(flat));
+  shape.append(s.begin() + k, s.end());
+  r.give(values, r.reshape(taken, shape));
+  return success();
+}
+} // namespace
+
 std::optional<LogicalResult> mlir::tp::applyIndexingRule(Rule &r) {
   Operation *op = r.op;
   if (auto cat = dyn_cast<CatOp>(op))
@@ -208,5 +266,7 @@ std::optional<LogicalResult> mlir::tp::applyIndexingRule(Rule &r) {
     return scatterAddRule(r, scatter);
   if (auto copy = dyn_cast<IndexCopyOp>(op))
     return indexCopyRule(r, copy);
+  if (auto put = dyn_cast<IndexPutOp>(op))
+    return indexPutRule(r, put);
   return std::nullopt;
 }

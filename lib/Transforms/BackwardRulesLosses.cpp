@@ -32,21 +32,24 @@ LogicalResult mseRule(Rule &r) {
   return success();
 }
 
-/// binary_cross_entropy_with_logits: d/dx = w (sigmoid(x) (1 - t + p t) -
-/// p t), which is w (sigmoid(x) - t) without pos_weight p, scaled by the
-/// reduction. Autocast runs the op (fp32 list) and so this backward in f32.
+/// binary_cross_entropy_with_logits, l = -w (p t log s(x) + (1 - t) log
+/// s(-x)) with s the sigmoid: d/dx = w (s(x) (1 - t + p t) - p t), which
+/// is w (s(x) - t) without pos_weight p; d/dt = w (p softplus(-x) -
+/// softplus(x)), which is -w x without p; d/dw = p t softplus(-x) + (1 - t)
+/// softplus(x); d/dp = w t softplus(-x); each scaled by the reduction.
+/// Autocast runs the op (fp32 list) and so this backward in f32.
 LogicalResult bceWithLogitsRule(Rule &r) {
   auto bce = cast<BinaryCrossEntropyWithLogitsOp>(r.op);
   Value x = bce.getInput(), t = bce.getTarget(), w = bce.getWeight(),
         p = bce.getPosWeight(), g = r.grad;
-  for (auto [value, name] : {std::pair<Value, StringRef>{t, "target"},
-                             {w, "weight"},
-                             {p, "pos_weight"}})
-    if (value && r.b.isActive(value))
-      return bce.emitOpError("tp-autodiff: the gradient of "
-                             "binary_cross_entropy_with_logits with respect "
-                             "to its ")
-             << name << " is not implemented yet";
+  auto finish = [&](Value v) {
+    v = r.mul(v, g);
+    if (bce.getReduction() == Reduction::Mean)
+      v = r.mul(v, r.scalar(v, 1.0 / static_cast<double>(
+                                         numElementsOrDynamic(shapeOf(x)))));
+    return v;
+  };
+  auto weighted = [&](Value v) { return w ? r.mul(v, w) : v; };
   Value sigmoid = r.make("tp.sigmoid", x);
   Value dx;
   if (p) {
@@ -56,13 +59,23 @@ LogicalResult bceWithLogitsRule(Rule &r) {
   } else {
     dx = r.sub(sigmoid, t);
   }
-  if (w)
-    dx = r.mul(dx, w);
-  dx = r.mul(dx, g);
-  if (bce.getReduction() == Reduction::Mean)
-    dx = r.mul(dx, r.scalar(dx, 1.0 / static_cast<double>(
-                                            numElementsOrDynamic(shapeOf(x)))));
-  r.give(x, dx);
+  r.give(x, finish(weighted(dx)));
+  bool needT = r.active(t), needW = w && r.active(w), needP = p && r.active(p);
+  if (!needT && !needW && !needP)
+    return success();
+  Value softPos = r.make("tp.softplus", x);        // -log s(-x)
+  Value softNeg = r.make("tp.softplus", r.neg(x)); // -log s(x)
+  if (needT)
+    r.give(t,
+           finish(weighted(p ? r.sub(r.mul(p, softNeg), softPos) : r.neg(x))));
+  if (needW) {
+    Value ones = r.sub(r.scalar(t, 1.0), t);
+    Value positive = r.mul(t, softNeg);
+    r.give(w, finish(r.add(p ? r.mul(p, positive) : positive,
+                           r.mul(ones, softPos))));
+  }
+  if (needP)
+    r.give(p, finish(weighted(r.mul(t, softNeg))));
   return success();
 }
 
@@ -304,10 +317,6 @@ LogicalResult elementwiseLossRule(Rule &r) {
   } else {
     auto bce = cast<BinaryCrossEntropyOp>(op);
     Value w = bce.getWeight();
-    if (w && r.active(w))
-      return op->emitOpError("tp-autodiff: the gradient of "
-                             "binary_cross_entropy with respect to its weight "
-                             "is not implemented yet");
     // PyTorch's: w (x - t) / max((1 - x) x, eps), eps its float 1e-12; for t, w
     // (log(1 - x) - log(x)) with both logs clamped at -100 as the forward's.
     Value one = r.scalar(x, 1.0);
@@ -322,6 +331,13 @@ LogicalResult elementwiseLossRule(Rule &r) {
     if (r.active(t))
       dt = r.sub(clampedLog(oneMinus), clampedLog(x));
     if (w) {
+      // The weight's: the unweighted loss -(t log x + (1 - t) log(1 - x)).
+      if (r.active(w)) {
+        Value loss = r.neg(
+            r.add(r.mul(t, clampedLog(x)),
+                  r.mul(r.sub(r.scalar(t, 1.0), t), clampedLog(oneMinus))));
+        r.give(w, r.mul(loss, perElement(r, reduction, loss)));
+      }
       dx = r.mul(dx, w);
       dt = dt ? r.mul(dt, w) : dt;
     }

@@ -8,7 +8,13 @@
 //   max_pool{2,3}d(_with_indices): tp.max_pool{2,3}d_with_indices_backward
 //     with the forward's indices (max_pool{2,3}d, which has none, gets them
 //     from a max_pool{2,3}d_with_indices of its input);
-//   adaptive_max_pool3d: tp.adaptive_max_pool3d_backward with its indices.
+//   adaptive_max_pool3d: tp.adaptive_max_pool3d_backward with its indices;
+//   fractional_max_pool{2,3}d: the gradient scatter-added into each input
+//     plane at the forward's indices (tp.scatter_add);
+//   max_unpool{2,3}d: the gradient gathered from each output plane at the
+//     indices (tp.gather), as PyTorch: with duplicate indices every input
+//     entry gets the gradient of the place it was (or would have been)
+//     written to.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +62,45 @@ LogicalResult maxPoolRule(Rule &r, StringRef withIndices, StringRef backward) {
     return success();
   return poolRule(r, backward, pool->getResult(1), /*withAttributes=*/true);
 }
+
+/// `v` with its trailing `n` (spatial) dims flattened into one and the
+/// ones before them into another: (rows, plane).
+Value asPlanes(Rule &r, Value v, int64_t n) {
+  if (!v)
+    return {};
+  ArrayRef<int64_t> s = shapeOf(v);
+  int64_t rows = 1, plane = 1;
+  for (auto [d, size] : llvm::enumerate(s))
+    (static_cast<int64_t>(d) < static_cast<int64_t>(s.size()) - n ? rows
+                                                                  : plane) *=
+        size;
+  return r.reshape(v, {rows, plane});
+}
+
+/// fractional_max_pool: x's planes get g at the indices of the maxima.
+LogicalResult fractionalRule(Rule &r, int64_t n) {
+  Value x = r.op->getOperand(0);
+  if (!r.active(x))
+    return success();
+  Value plane = asPlanes(r, x, n);
+  if (!plane)
+    return success();
+  Value scattered =
+      r.scatterIntoZeros(shapeOf(plane), 1, asPlanes(r, r.op->getResult(1), n),
+                         asPlanes(r, r.grad, n));
+  r.give(x, r.reshape(scattered, shapeOf(x)));
+  return success();
+}
+
+/// max_unpool: x gets the output's gradient at its indices.
+LogicalResult unpoolRule(Rule &r, int64_t n) {
+  Value x = r.op->getOperand(0), indices = r.op->getOperand(1);
+  if (!r.active(x))
+    return success();
+  Value taken = r.gather(asPlanes(r, r.grad, n), 1, asPlanes(r, indices, n));
+  r.give(x, r.reshape(taken, shapeOf(x)));
+  return success();
+}
 } // namespace
 
 std::optional<LogicalResult> mlir::tp::applyPoolingRule(Rule &r) {
@@ -83,5 +128,13 @@ std::optional<LogicalResult> mlir::tp::applyPoolingRule(Rule &r) {
   if (isa<AdaptiveMaxPool3dOp>(op))
     return poolRule(r, "tp.adaptive_max_pool3d_backward", op->getResult(1),
                     false);
+  if (isa<FractionalMaxPool2dOp>(op))
+    return fractionalRule(r, 2);
+  if (isa<FractionalMaxPool3dOp>(op))
+    return fractionalRule(r, 3);
+  if (isa<MaxUnpool2dOp>(op))
+    return unpoolRule(r, 2);
+  if (isa<MaxUnpool3dOp>(op))
+    return unpoolRule(r, 3);
   return std::nullopt;
 }

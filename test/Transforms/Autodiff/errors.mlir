@@ -68,34 +68,6 @@ func.func @inplace(%x: tensor<4xf32>) -> tensor<f32> {
 
 // -----
 
-func.func @floor_div(%x: tensor<4xf32>, %y: tensor<4xf32>) -> tensor<f32> {
-  // expected-error @+1 {{'tp.div' op tp-autodiff: tp.div with rounding_mode has no gradient}}
-  %d = tp.div %x, %y {rounding_mode = "floor"} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %l = tp.sum %d : (tensor<4xf32>) -> tensor<f32>
-  return %l : tensor<f32>
-}
-
-// -----
-
-func.func @tensor_exponent(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> {
-  // expected-error @+1 {{'tp.pow' op tp-autodiff: the gradient of tp.pow with respect to a tensor exponent is not implemented yet}}
-  %p = tp.pow %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %l = tp.sum %p : (tensor<4xf32>) -> tensor<f32>
-  return %l : tensor<f32>
-}
-
-// -----
-
-func.func @constant_tensor_exponent(%a: tensor<4xf32>) -> tensor<f32> {
-  %b = tp.constant dense<[1.0, 2.0, 3.0, 0.5]> : tensor<4xf32>
-  // expected-error @+1 {{'tp.pow' op tp-autodiff: the backward of tp.pow is implemented for a scalar_exponent only so far}}
-  %p = tp.pow %a, %b : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %l = tp.sum %p : (tensor<4xf32>) -> tensor<f32>
-  return %l : tensor<f32>
-}
-
-// -----
-
 func.func @rpow_base(%a: tensor<4xf32>) -> tensor<f32> {
   // expected-error @+1 {{'tp.rpow' op tp-autodiff: the backward of tp.rpow is implemented for a positive base only, got -2}}
   %p = tp.rpow %a {base = -2.0 : f64} : (tensor<4xf32>) -> tensor<4xf32>
@@ -122,14 +94,6 @@ func.func @probability_weights(%x: tensor<4x10xf32>, %p: tensor<4x10xf32>, %w: t
 
 // -----
 
-func.func @bce_weight(%x: tensor<4xf32>, %t: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<f32> {
-  // expected-error @+1 {{'tp.binary_cross_entropy' op tp-autodiff: the gradient of binary_cross_entropy with respect to its weight is not implemented yet}}
-  %l = tp.binary_cross_entropy %x, %t weight(%w) : (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
-  return %l : tensor<f32>
-}
-
-// -----
-
 // expected-error @+1 {{'func.func' op tp-autodiff: control flow between blocks is not differentiated yet; @blocks has 2 blocks}}
 func.func @blocks(%x: tensor<4xf32>) -> tensor<f32> {
   cf.br ^bb1
@@ -146,15 +110,6 @@ func.func @taken(%x: tensor<4xf32>) -> tensor<f32> {
   return %l : tensor<f32>
 }
 func.func private @taken_grad(%x: tensor<4xf32>) -> tensor<f32>
-
-// -----
-
-// A floating target is differentiated by default; its gradient is not.
-func.func @bce_target(%x: tensor<4x3xf32>, %t: tensor<4x3xf32>) -> tensor<f32> {
-  // expected-error @+1 {{'tp.binary_cross_entropy_with_logits' op tp-autodiff: the gradient of binary_cross_entropy_with_logits with respect to its target is not implemented yet}}
-  %l = tp.binary_cross_entropy_with_logits %x, %t : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<f32>
-  return %l : tensor<f32>
-}
 
 // -----
 

@@ -284,7 +284,7 @@ CASES = [
         lambda rng: [rng.uniform(-2, 2, (4, 5)),
                      np.array([3, -100, 0, 4], dtype=np.int64)]),
     # binary_cross_entropy_with_logits with constant targets, weight and
-    # pos_weight (their gradients are not implemented), each reduction.
+    # pos_weight, each reduction (bce_all_operands differentiates them).
     Case("bce_with_logits", [(3, 4)], [
         "%t = tp.constant dense<[[0.0, 1.0, 0.5, 1.0], [1.0, 0.0, 0.25, 0.0], [0.5, 0.5, 1.0, 0.0]]> : tensor<3x4xf64>",
         "%p = tp.constant dense<[1.0, 2.0, 0.5, 3.0]> : tensor<4xf64>",
@@ -773,6 +773,57 @@ CASES = [
                       rng.uniform(0.5, 1.5, (3,))], CONTROL_FLOW_HELPER),
 ]
 
+
+CASES += [
+    # binary_cross_entropy(_with_logits) differentiated in every operand:
+    # targets, weight and pos_weight, each reduction.
+    Case("bce_all_operands", [(3, 4), (3, 4), (4,), (4,), (3, 4)], [
+        "%b1 = tp.binary_cross_entropy_with_logits %a0, %a1 weight(%a2) pos_weight(%a3) : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<4xf64>, tensor<4xf64>) -> tensor<f64>",
+        "%b2 = tp.binary_cross_entropy_with_logits %a0, %a1 weight(%a2) {reduction = #tp.reduction<sum>} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<4xf64>) -> tensor<f64>",
+        "%b3 = tp.binary_cross_entropy_with_logits %a0, %a1 pos_weight(%a3) {reduction = #tp.reduction<none>} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<4xf64>) -> tensor<3x4xf64>",
+        "%b4 = tp.binary_cross_entropy %a4, %a1 weight(%a2) : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<4xf64>) -> tensor<f64>",
+        "%b5 = tp.binary_cross_entropy %a4, %a1 weight(%a2) {reduction = #tp.reduction<none>} : (tensor<3x4xf64>, tensor<3x4xf64>, tensor<4xf64>) -> tensor<3x4xf64>"] +
+        squares_and([("b3", (3, 4)), ("b5", (3, 4))], ["b1", "b2", "b4"]),
+        lambda rng: [rng.uniform(-3, 3, (3, 4)), rng.uniform(0, 1, (3, 4)),
+                     rng.uniform(0.5, 2, (4,)), rng.uniform(0.5, 3, (4,)),
+                     rng.uniform(0.05, 0.95, (3, 4))]),
+    # pow with a tensor exponent (both operands, broadcast), and the
+    # rounded divisions, whose gradients are zero.
+    Case("pow_tensor_rounded_div", [(2, 3), (3,), (2, 3), (2, 3)], [
+        "%p = tp.pow %a0, %a1 : (tensor<2x3xf64>, tensor<3xf64>) -> tensor<2x3xf64>",
+        "%f = tp.div %a2, %a3 {rounding_mode = \"floor\"} : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%t = tp.div %a2, %a3 {rounding_mode = \"trunc\"} : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%m = tp.mul %f, %a2 : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+        "%n = tp.mul %t, %a3 : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>"] +
+        weighted([("p", (2, 3)), ("m", (2, 3)), ("n", (2, 3))], 40),
+        lambda rng: [rng.uniform(0.3, 2, (2, 3)), rng.uniform(-2, 2, (3,)),
+                     rng.uniform(-5, 5, (2, 3)), rng.uniform(0.5, 2, (2, 3))]),
+    # fractional_max_pool2d/3d (constant samples), max_unpool2d/3d at the
+    # indices of a non-overlapping max pool (distinct places).
+    Case("fractional_unpool", [(1, 2, 7, 6), (1, 2, 5, 5, 6), (1, 2, 3, 3),
+                               (1, 1, 2, 2, 2)], [
+        "%s2 = tp.constant dense<[[[0.3, 0.7], [0.9, 0.1]]]> : tensor<1x2x2xf64>",
+        "%s3 = tp.constant dense<[[[0.3, 0.7, 0.5], [0.9, 0.1, 0.2]]]> : tensor<1x2x3xf64>",
+        "%f2, %i2 = tp.fractional_max_pool2d %a0, %s2 {kernel_size = array<i64: 2, 3>, output_size = array<i64: 3, 3>} : (tensor<1x2x7x6xf64>, tensor<1x2x2xf64>) -> (tensor<1x2x3x3xf64>, tensor<1x2x3x3xi64>)",
+        "%f3, %i3 = tp.fractional_max_pool3d %a1, %s3 {kernel_size = array<i64: 2, 2, 3>, output_size = array<i64: 3, 2, 2>} : (tensor<1x2x5x5x6xf64>, tensor<1x2x3xf64>) -> (tensor<1x2x3x2x2xf64>, tensor<1x2x3x2x2xi64>)",
+        "%pv, %pi = tp.max_pool2d_with_indices %a0 {kernel_size = array<i64: 2>} : (tensor<1x2x7x6xf64>) -> (tensor<1x2x3x3xf64>, tensor<1x2x3x3xi64>)",
+        "%u2 = tp.max_unpool2d %a2, %pi {output_size = array<i64: 7, 6>} : (tensor<1x2x3x3xf64>, tensor<1x2x3x3xi64>) -> tensor<1x2x7x6xf64>",
+        "%j3 = tp.constant dense<[[[[[0, 5], [10, 15]], [[48, 53], [58, 63]]]]]> : tensor<1x1x2x2x2xi64>",
+        "%u3 = tp.max_unpool3d %a3, %j3 {output_size = array<i64: 4, 4, 4>, padding = array<i64: 0, 0, 0>, stride = array<i64: 2, 2, 2>} : (tensor<1x1x2x2x2xf64>, tensor<1x1x2x2x2xi64>) -> tensor<1x1x4x4x4xf64>"] +
+        weighted([("f2", (1, 2, 3, 3)), ("f3", (1, 2, 3, 2, 2)),
+                  ("u2", (1, 2, 7, 6)), ("u3", (1, 1, 4, 4, 4))], 41)),
+    # index_put: rows (a negative index), two broadcast index tensors,
+    # accumulate with a repeated row.
+    Case("index_put", [(5, 3), (2, 3), (4, 5, 2), (2,), (4, 3), (4, 3)], [
+        "%i = tp.constant dense<[3, -1]> : tensor<2xi64>",
+        "%p1 = tp.index_put %a0[%i], %a1 : (tensor<5x3xf64>, tensor<2xi64>, tensor<2x3xf64>) -> tensor<5x3xf64>",
+        "%j = tp.constant dense<[[0], [2]]> : tensor<2x1xi64>",
+        "%k = tp.constant dense<[1, 4, -2]> : tensor<3xi64>",
+        "%p2 = tp.index_put %a2[%j, %k], %a3 : (tensor<4x5x2xf64>, tensor<2x1xi64>, tensor<3xi64>, tensor<2xf64>) -> tensor<4x5x2xf64>",
+        "%r = tp.constant dense<[2, 0, 2, 3]> : tensor<4xi64>",
+        "%p3 = tp.index_put %a4[%r], %a5 {accumulate = true} : (tensor<4x3xf64>, tensor<4xi64>, tensor<4x3xf64>) -> tensor<4x3xf64>"] +
+        squares([("p1", (5, 3)), ("p2", (4, 5, 2)), ("p3", (4, 3))])),
+]
 
 # The linear algebra cases (their own file, gradcheck_linalg.py).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))

@@ -193,6 +193,33 @@ def cases(g):
                             rng.uniform(-1, 1, (4, 3)),
                             rng.uniform(-1, 1, (3, 2)),
                             rng.uniform(-1, 1, (3, 3))]),
+        # The ops decomposed into the ones above: pinverse (tall, wide),
+        # cond (2-norm, its inverse, 1, inf), tensorinv, tensorsolve.
+        g.Case("linalg_derived", [(4, 3), (2, 3, 5), (2, 3, 3), (2, 3, 6),
+                                  (2, 3)], [
+            op(["p1"], "pinverse", ["a0"], [(4, 3)], [(3, 4)]),
+            op(["p2"], "pinverse", ["a1"], [(2, 3, 5)], [(2, 5, 3)])] +
+            shifted("m", "a2", (2, 3, 3)) + [
+            op(["c1"], "linalg_cond", ["m"], [(2, 3, 3)], [(2,)]),
+            op(["c2"], "linalg_cond", ["m"], [(2, 3, 3)], [(2,)],
+               "p = -2.0 : f64"),
+            op(["c3"], "linalg_cond", ["m"], [(2, 3, 3)], [(2,)],
+               "p = 1.0 : f64"),
+            op(["c4"], "linalg_cond", ["m"], [(2, 3, 3)], [(2,)],
+               "p = 0x7FF0000000000000 : f64"),
+            op(["ti"], "linalg_tensorinv", ["a3"], [(2, 3, 6)], [(6, 2, 3)],
+               "ind = 2 : i64"),
+            op(["ts"], "linalg_tensorsolve", ["a3", "a4"], [(2, 3, 6), (2, 3)],
+               [(6,)])] +
+            g.weighted([("p1", (3, 4)), ("p2", (2, 5, 3)), ("c1", (2,)),
+                        ("c2", (2,)), ("c3", (2,)), ("c4", (2,)),
+                        ("ti", (6, 2, 3)), ("ts", (6,))], 40),
+            lambda rng: [rng.uniform(-1, 1, (4, 3)),
+                         rng.uniform(-1, 1, (2, 3, 5)),
+                         rng.uniform(-1, 1, (2, 3, 3)),
+                         (rng.uniform(-1, 1, (6, 6)) + 3 * np.eye(6))
+                         .reshape(2, 3, 6),
+                         rng.uniform(-1, 1, (2, 3))]),
         # linalg_lstsq of a matrix and of a batch (gelsd).
         g.Case("lstsq", [(5, 3), (5, 2), (2, 4, 3), (2, 4, 1)], [
             op(["x1", "r1", "k1", "s1"], "linalg_lstsq", ["a0", "a1"],
