@@ -303,8 +303,12 @@ LogicalResult Differentiator::backwardIf(scf::IfOp op) {
 
 void Differentiator::propagateActivity(Operation *root) {
   bool changed = true;
+  // Complex values carry derivatives too: an op reading one has to have a
+  // rule (none has yet, so the path is an error, never a zero gradient).
   auto mark = [&](Value v) {
-    if (isFloatTensor(v.getType()) && active.insert(v).second)
+    auto tensor = dyn_cast<RankedTensorType>(v.getType());
+    bool complex = tensor && isa<ComplexType>(tensor.getElementType());
+    if ((isFloatTensor(v.getType()) || complex) && active.insert(v).second)
       changed = true;
   };
   while (changed) {

@@ -77,10 +77,12 @@ LogicalResult mlir::tp::flattenForAutodiff(func::FuncOp func,
   }
   // Composite ops as the tp ops they are made of (the rewrites the CPU
   // pipeline applies, in the ops' dtypes), whose rules compose their
-  // backward: attention, product chains, conv_tbc, rnn_cell.
+  // backward: attention, product chains, conv_tbc, rnn_cell; and the grid
+  // samplers as gathers (in gradient functions only).
   RewritePatternSet patterns(func.getContext());
   populateDecomposeAttentionPatterns(patterns);
   populateDecomposeCompositePatterns(patterns);
+  populateDecomposeGridSamplePatterns(patterns);
   GreedyRewriteConfig config;
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
   config.enableFolding(false);

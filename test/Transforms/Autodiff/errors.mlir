@@ -1,10 +1,11 @@
 // tp-autodiff's errors: each names the op or option at fault.
 // RUN: tp-opt %s --split-input-file --tp-autodiff -verify-diagnostics
 
-func.func @no_rule(%x: tensor<1x1x4x4xf32>, %g: tensor<1x2x2x2xf32>) -> tensor<f32> {
-  // expected-error @+1 {{'tp.grid_sample' op tp-autodiff: no backward rule for 'tp.grid_sample' yet (it is on the path from a differentiated argument to the loss)}}
-  %n = tp.grid_sample %x, %g : (tensor<1x1x4x4xf32>, tensor<1x2x2x2xf32>) -> tensor<1x1x2x2xf32>
-  %l = tp.sum %n : (tensor<1x1x2x2xf32>) -> tensor<f32>
+func.func @no_rule(%x: tensor<3x8xf32>) -> tensor<f32> {
+  %c = tp.fft_rfft %x : (tensor<3x8xf32>) -> tensor<3x5xcomplex<f32>>
+  // expected-error @+1 {{'tp.fft_irfft' op tp-autodiff: no backward rule for 'tp.fft_irfft' yet (it is on the path from a differentiated argument to the loss)}}
+  %y = tp.fft_irfft %c {n = 8 : i64} : (tensor<3x5xcomplex<f32>>) -> tensor<3x8xf32>
+  %l = tp.sum %y : (tensor<3x8xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }
 
@@ -153,5 +154,14 @@ func.func @solve_vector_batch(%a: tensor<2x3x3xf32>, %b: tensor<3xf32>) -> tenso
   // expected-error @+1 {{'tp.linalg_solve' op tp-autodiff: the backward of linalg_solve with a 1-D right-hand side and a batch of matrices is not implemented}}
   %x = tp.linalg_solve %a, %b : (tensor<2x3x3xf32>, tensor<3xf32>) -> tensor<3xf32>
   %l = tp.sum %x : (tensor<3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
+func.func @bicubic(%x: tensor<1x1x4x4xf32>, %g: tensor<1x2x2x2xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.grid_sample' op tp-autodiff: the backward of bicubic grid sampling is not implemented (bilinear and nearest are)}}
+  %n = tp.grid_sample %x, %g {mode = "bicubic"} : (tensor<1x1x4x4xf32>, tensor<1x2x2x2xf32>) -> tensor<1x1x2x2xf32>
+  %l = tp.sum %n : (tensor<1x1x2x2xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }

@@ -812,6 +812,31 @@ CASES += [
         "%u3 = tp.max_unpool3d %a3, %j3 {output_size = array<i64: 4, 4, 4>, padding = array<i64: 0, 0, 0>, stride = array<i64: 2, 2, 2>} : (tensor<1x1x2x2x2xf64>, tensor<1x1x2x2x2xi64>) -> tensor<1x1x4x4x4xf64>"] +
         weighted([("f2", (1, 2, 3, 3)), ("f3", (1, 2, 3, 2, 2)),
                   ("u2", (1, 2, 7, 6)), ("u3", (1, 1, 4, 4, 4))], 41)),
+    # grid_sample in the modes tp-autodiff decomposes (bilinear, nearest;
+    # every padding mode, align_corners), grid points inside and outside
+    # [-1, 1]; grid_sampler_3d (trilinear, reflection) and grid_sampler_2d.
+    Case("grid_sample", [(2, 2, 4, 5), (2, 3, 2, 2), (1, 2, 3, 4, 3),
+                         (1, 2, 2, 1, 3)], [
+        '%g1 = tp.grid_sample %a0, %a1 {mode = "bilinear", padding_mode = "zeros"} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%g2 = tp.grid_sample %a0, %a1 {mode = "bilinear", padding_mode = "zeros", align_corners = true} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%g3 = tp.grid_sample %a0, %a1 {mode = "bilinear", padding_mode = "border"} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%g4 = tp.grid_sample %a0, %a1 {mode = "bilinear", padding_mode = "border", align_corners = true} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%g5 = tp.grid_sample %a0, %a1 {mode = "bilinear", padding_mode = "reflection"} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%g6 = tp.grid_sample %a0, %a1 {mode = "bilinear", padding_mode = "reflection", align_corners = true} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%g7 = tp.grid_sample %a0, %a1 {mode = "nearest", padding_mode = "zeros"} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%g8 = tp.grid_sample %a0, %a1 {mode = "nearest", padding_mode = "zeros", align_corners = true} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%g9 = tp.grid_sample %a0, %a1 {mode = "nearest", padding_mode = "border"} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%g10 = tp.grid_sample %a0, %a1 {mode = "nearest", padding_mode = "border", align_corners = true} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%g11 = tp.grid_sample %a0, %a1 {mode = "nearest", padding_mode = "reflection"} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%g12 = tp.grid_sample %a0, %a1 {mode = "nearest", padding_mode = "reflection", align_corners = true} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        "%t3 = tp.grid_sampler_3d %a2, %a3 {align_corners = false, interpolation_mode = 0 : i64, padding_mode = 2 : i64} : (tensor<1x2x3x4x3xf64>, tensor<1x2x2x1x3xf64>) -> tensor<1x2x2x2x1xf64>",
+        "%t2 = tp.grid_sampler_2d %a0, %a1 {align_corners = true, interpolation_mode = 0 : i64, padding_mode = 1 : i64} : (tensor<2x2x4x5xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>"] +
+        weighted([("g1", (2, 2, 3, 2)), ("g2", (2, 2, 3, 2)), ("g3", (2, 2, 3, 2)), ("g4", (2, 2, 3, 2)), ("g5", (2, 2, 3, 2)), ("g6", (2, 2, 3, 2)), ("g7", (2, 2, 3, 2)), ("g8", (2, 2, 3, 2)), ("g9", (2, 2, 3, 2)), ("g10", (2, 2, 3, 2)), ("g11", (2, 2, 3, 2)), ("g12", (2, 2, 3, 2))] +
+                 [("t3", (1, 2, 2, 2, 1)), ("t2", (2, 2, 3, 2))], 42),
+        lambda rng: [rng.uniform(-1, 1, (2, 2, 4, 5)),
+                     rng.uniform(-1.3, 1.3, (2, 3, 2, 2)),
+                     rng.uniform(-1, 1, (1, 2, 3, 4, 3)),
+                     rng.uniform(-1.6, 1.6, (1, 2, 2, 1, 3))]),
     # index_put: rows (a negative index), two broadcast index tensors,
     # accumulate with a repeated row.
     Case("index_put", [(5, 3), (2, 3), (4, 5, 2), (2,), (4, 3), (4, 3)], [
@@ -929,6 +954,17 @@ def main():
             dirs[a][e] = v
         worst = 0.0
         ok = True
+        # The gradient function's loss is the forward's (a decomposition
+        # in the gradient function must compute the same value): the mean
+        # of the first central pair is f(x) + O(h^2).
+        pair = [name for a, e, v, sign, name in perturbations[:2]]
+        if len(pair) == 2:
+            middle = (float(out(pair[0], 0)) + float(out(pair[1], 0))) / 2
+            loss = float(out(c.name + "_grad", 0))
+            if abs(loss - middle) > 1e-8 * (1 + abs(middle)):
+                print("FAIL %s: the gradient function's loss %r is not the "
+                      "forward's %r" % (c.name, loss, middle))
+                ok = False
         for k, a in enumerate(floating):
             x = inputs[a]
             grad = out(c.name + "_grad", 1 + k).reshape(-1)

@@ -20,6 +20,11 @@ void populateDecomposeAttentionPatterns(RewritePatternSet &patterns);
 /// chain_matmul, multi_dot, conv_tbc and rnn_cell.
 void populateDecomposeCompositePatterns(RewritePatternSet &patterns);
 
+/// grid_sample and the grid_sampler ops (bilinear, nearest) as gathers and
+/// elementwise tp ops, for tp-autodiff's gradient functions only (the CPU
+/// pipeline lowers the ops directly).
+void populateDecomposeGridSamplePatterns(RewritePatternSet &patterns);
+
 /// Inlines every tp.autocast region under `root` into its parent block
 /// (after autocast, the regions only mark where a state held).
 void inlineAutocastRegions(Operation *root);
