@@ -458,6 +458,35 @@ LogicalResult tripletMarginRule(Rule &r, TripletMarginLossOp l) {
   }
   return success();
 }
+/// ctc_loss: tp.ctc_loss_backward of each sample's gradient (g; g shared
+/// by the samples for sum; g / (N max(target_length, 1)) for mean, as the
+/// forward's reduction), the samples zero_infinity zeroed getting nothing.
+LogicalResult ctcRule(Rule &r, CtcLossOp ctc) {
+  Value lp = ctc.getLogProbs();
+  if (!r.active(lp))
+    return success();
+  ArrayRef<int64_t> x = shapeOf(lp);
+  int64_t batch = x.size() == 3 ? x[1] : 1;
+  Value perSample = r.grad;
+  if (ctc.getReduction() != Reduction::None) {
+    perSample = r.expand(r.reshape(r.grad, {1}), {batch});
+    if (ctc.getReduction() == Reduction::Mean) {
+      Value lengths = r.reshape(
+          r.castTo(ctc.getTargetLengths(), elementTypeOf(lp)), {batch});
+      lengths = r.make("tp.maximum", {lengths, r.scalar(lp, 1.0)});
+      perSample =
+          r.div(r.scale(perSample, 1.0 / static_cast<double>(batch)), lengths);
+    }
+  }
+  r.give(lp, r.make("tp.ctc_loss_backward",
+                    {perSample, lp, ctc.getTargets(), ctc.getInputLengths(),
+                     ctc.getTargetLengths()},
+                    {r.attr("blank", r.b.builder.getI64IntegerAttr(
+                                         static_cast<int64_t>(ctc.getBlank()))),
+                     r.attr("zero_infinity",
+                            r.b.builder.getBoolAttr(ctc.getZeroInfinity()))}));
+  return success();
+}
 } // namespace
 
 std::optional<LogicalResult> mlir::tp::applyLossRule(Rule &r) {
@@ -466,6 +495,8 @@ std::optional<LogicalResult> mlir::tp::applyLossRule(Rule &r) {
     return mseRule(r);
   if (isa<BinaryCrossEntropyWithLogitsOp>(op))
     return bceWithLogitsRule(r);
+  if (auto ctc = dyn_cast<CtcLossOp>(op))
+    return ctcRule(r, ctc);
   if (auto nll = dyn_cast<NllLossOp>(op))
     return nllRule(r, nll);
   if (auto nll = dyn_cast<NllLoss2dOp>(op))

@@ -167,3 +167,76 @@ TEST(LossCalls, CtcChecksItsArguments) {
             std::string::npos);
   tp_rt_codegen_clear_error();
 }
+
+namespace {
+/// tp_rt_ctc_loss_backward_f64 on (T, N, C) `lp`, padded targets and the
+/// per-sample gradient `grad`, into `out` (T, N, C).
+tp_rt_status ctcBackward(std::vector<double> &grad, Desc3 &lp, Desc2 &targets,
+                         std::vector<int64_t> &il, std::vector<int64_t> &tl,
+                         Desc3 &out, int64_t blank, bool zeroInfinity) {
+  Desc1 dg = vec(grad.data(), grad.size()), dil = vec(il.data(), il.size()),
+        dtl = vec(tl.data(), tl.size());
+  return tp_rt_ctc_loss_backward_f64(
+      1, memref(&dg), 3, memref(&lp), 2, memref(&targets), 1, memref(&dil), 1,
+      memref(&dtl), 3, memref(&out), blank, zeroInfinity);
+}
+} // namespace
+
+// The backward entry point against central differences of the forward
+// one, for every element of a (T = 5, N = 3, C = 4) input: a repeated
+// label, blank 2, a sample shorter than the time axis (zero gradient from
+// its length on), an empty target, per-sample gradients; with
+// zero_infinity an impossible sample gets zeros, without it NaN (as
+// aten's).
+TEST(LossCalls, CtcBackwardMatchesCentralDifferences) {
+  const int64_t T = 5, N = 3, C = 4;
+  std::vector<double> lp(T * N * C);
+  for (size_t i = 0; i < lp.size(); ++i)
+    lp[i] = -0.3 - 0.9 * std::fabs(std::sin(1.7 * static_cast<double>(i)));
+  int64_t targets[3][2] = {{1, 1}, {3, 0}, {0, 0}};
+  Desc3 dlp{lp.data(), lp.data(), 0, {T, N, C}, {N * C, C, 1}};
+  Desc2 dt{targets, targets, 0, {3, 2}, {2, 1}};
+  std::vector<int64_t> il = {5, 3, 4}, tl = {2, 1, 0};
+  std::vector<double> grad = {0.5, -1.25, 2.0}, g(T * N * C, 7.0);
+  Desc3 dg{g.data(), g.data(), 0, {T, N, C}, {N * C, C, 1}};
+  ASSERT_EQ(ctcBackward(grad, dlp, dt, il, tl, dg, 2, false), TP_RT_SUCCESS)
+      << tp_rt_codegen_error();
+  std::vector<double> out(N);
+  auto weighted = [&]() {
+    EXPECT_EQ(ctc(dlp, dt, il, tl, out, 2), TP_RT_SUCCESS);
+    return grad[0] * out[0] + grad[1] * out[1] + grad[2] * out[2];
+  };
+  const double h = 1e-6;
+  for (int64_t i = 0; i < T * N * C; ++i) {
+    double keep = lp[i];
+    lp[i] = keep + h;
+    double up = weighted();
+    lp[i] = keep - h;
+    double down = weighted();
+    lp[i] = keep;
+    double fd = (up - down) / (2 * h);
+    EXPECT_NEAR(g[i], fd, 1e-7 * (1 + std::fabs(fd))) << "element " << i;
+    int64_t t = i / (N * C), n = (i / C) % N;
+    if (t >= il[n])
+      EXPECT_EQ(g[i], 0.0) << "element " << i;
+  }
+  // Sample 0 made impossible: [1, 1] needs 3 steps, it gets 2.
+  il = {2, 3, 4};
+  ASSERT_EQ(ctcBackward(grad, dlp, dt, il, tl, dg, 2, true), TP_RT_SUCCESS);
+  for (int64_t t = 0; t < T; ++t)
+    for (int64_t c = 0; c < C; ++c)
+      EXPECT_EQ(g[t * N * C + c], 0.0);
+  ASSERT_EQ(ctcBackward(grad, dlp, dt, il, tl, dg, 2, false), TP_RT_SUCCESS);
+  for (int64_t t = 0; t < 2; ++t)
+    for (int64_t c = 0; c < C; ++c)
+      EXPECT_TRUE(std::isnan(g[t * N * C + c]));
+  EXPECT_EQ(g[2 * N * C], 0.0); // after its input length
+  // The forward's checks hold for the backward too.
+  il = {6, 3, 4};
+  EXPECT_EQ(ctcBackward(grad, dlp, dt, il, tl, dg, 2, false),
+            TP_RT_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tp_rt_codegen_error())
+                .find("Expected input_lengths to have value at most 5"),
+            std::string::npos);
+  tp_rt_codegen_clear_error();
+}

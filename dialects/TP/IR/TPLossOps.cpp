@@ -17,6 +17,56 @@ static LogicalResult expectIntegerTarget(RuleContext &op, Value target,
          << name << " to hold integer class indices, got " << target.getType();
 }
 
+/// ctc_loss's checks of (log_probs, targets, input_lengths,
+/// target_lengths); the per-sample shape.
+static LogicalResult ctcShape(RuleContext &op, ValueRange operands,
+                              SmallVectorImpl<int64_t> &shape) {
+  Value input = operands[0], target = operands[1];
+  ArrayRef<int64_t> x = shapeOf(input);
+  if (failed(expectRank(op, input, "(T, N, C) or (T, C) log_probs", 2, 3)) ||
+      failed(expectIntegerTarget(op, target, "targets")) ||
+      failed(expectIntegerTarget(op, operands[2], "input_lengths")) ||
+      failed(expectIntegerTarget(op, operands[3], "target_lengths")))
+    return failure();
+  // tensorplay's checks of the shapes (aten's ctc_loss): a blank class
+  // index, one length per sample, padded (N, S) targets or concatenated
+  // ones (their total length is checked at run time).
+  bool batched = x.size() == 3;
+  int64_t batch = batched ? x[1] : 1, classes = x.back();
+  int64_t blank = 0;
+  if (auto attr = op.getAttrOfType<IntegerAttr>("blank"))
+    blank = attr.getInt();
+  if (!ShapedType::isDynamic(classes) && (blank < 0 || blank >= classes))
+    return op.emitOpError("blank must be in label range [0, ")
+           << classes << "), got " << blank;
+  ArrayRef<int64_t> t = shapeOf(target);
+  if (t.empty() || t.size() > 2)
+    return op.emitOpError("expected (N, S) padded or 1-D concatenated "
+                          "targets, got ")
+           << formatShape(t);
+  if (t.size() == 2 && !ShapedType::isDynamic(t[0]) &&
+      !ShapedType::isDynamic(batch) && t[0] != batch)
+    return op.emitOpError("padded targets must have one row per sample (")
+           << batch << "), got " << formatShape(t);
+  static constexpr StringLiteral lengthNames[] = {"input_lengths",
+                                                  "target_lengths"};
+  for (auto [index, name] : llvm::enumerate(lengthNames)) {
+    ArrayRef<int64_t> l = shapeOf(operands[2 + index]);
+    bool ok = batched ? l.size() == 1 &&
+                            (ShapedType::isDynamic(l[0]) ||
+                             ShapedType::isDynamic(batch) || l[0] == batch)
+                      : l.empty() || (l.size() == 1 && l[0] == 1);
+    if (!ok)
+      return op.emitOpError() << name << " must hold one length per sample ("
+                              << (batched ? "shape " + formatShape({batch})
+                                          : std::string("0-d or shape 1"))
+                              << "), got " << formatShape(l);
+  }
+  if (batched)
+    shape.push_back(x[1]);
+  return success();
+}
+
 /// Shape of the unreduced loss of each kind (the result for "none").
 static LogicalResult lossShape(RuleContext &op, LossKind kind,
                                SmallVectorImpl<int64_t> &shape) {
@@ -102,50 +152,8 @@ static LogicalResult lossShape(RuleContext &op, LossKind kind,
     if (x.size() == 2)
       shape.push_back(x[0]);
     return success();
-  case LossKind::Ctc: {
-    if (failed(expectRank(op, input, "(T, N, C) or (T, C) log_probs", 2, 3)) ||
-        failed(expectIntegerTarget(op, target, "targets")) ||
-        failed(expectIntegerTarget(op, operands[2], "input_lengths")) ||
-        failed(expectIntegerTarget(op, operands[3], "target_lengths")))
-      return failure();
-    // tensorplay's checks of the shapes (aten's ctc_loss): a blank class
-    // index, one length per sample, padded (N, S) targets or concatenated
-    // ones (their total length is checked at run time).
-    bool batched = x.size() == 3;
-    int64_t batch = batched ? x[1] : 1, classes = x.back();
-    int64_t blank = 0;
-    if (auto attr = op.getAttrOfType<IntegerAttr>("blank"))
-      blank = attr.getInt();
-    if (!ShapedType::isDynamic(classes) && (blank < 0 || blank >= classes))
-      return op.emitOpError("blank must be in label range [0, ")
-             << classes << "), got " << blank;
-    ArrayRef<int64_t> t = shapeOf(target);
-    if (t.empty() || t.size() > 2)
-      return op.emitOpError("expected (N, S) padded or 1-D concatenated "
-                            "targets, got ")
-             << formatShape(t);
-    if (t.size() == 2 && !ShapedType::isDynamic(t[0]) &&
-        !ShapedType::isDynamic(batch) && t[0] != batch)
-      return op.emitOpError("padded targets must have one row per sample (")
-             << batch << "), got " << formatShape(t);
-    static constexpr StringLiteral lengthNames[] = {"input_lengths",
-                                                    "target_lengths"};
-    for (auto [index, name] : llvm::enumerate(lengthNames)) {
-      ArrayRef<int64_t> l = shapeOf(operands[2 + index]);
-      bool ok = batched ? l.size() == 1 &&
-                              (ShapedType::isDynamic(l[0]) ||
-                               ShapedType::isDynamic(batch) || l[0] == batch)
-                        : l.empty() || (l.size() == 1 && l[0] == 1);
-      if (!ok)
-        return op.emitOpError() << name << " must hold one length per sample ("
-                                << (batched ? "shape " + formatShape({batch})
-                                            : std::string("0-d or shape 1"))
-                                << "), got " << formatShape(l);
-    }
-    if (batched)
-      shape.push_back(x[1]);
-    return success();
-  }
+  case LossKind::Ctc:
+    return ctcShape(op, operands.take_front(4), shape);
   }
   llvm_unreachable("unknown loss kind");
 }
@@ -188,4 +196,22 @@ LogicalResult mlir::tp::inferNllLossBackwardShape(RuleContext &op, Value weight,
     return op.emitOpError("weight must have one entry per class (")
            << x.back() << "), got shape " << formatShape(shapeOf(weight));
   return op.setResultShape(0, x);
+}
+
+LogicalResult mlir::tp::inferCtcLossBackwardShape(RuleContext &op) {
+  ValueRange operands = op.getComputeOperands();
+  Value grad = operands[0], logProbs = operands[1];
+  SmallVector<int64_t> samples;
+  if (failed(ctcShape(op, operands.drop_front().take_front(4), samples)))
+    return failure();
+  if (!isa<FloatType>(elementTypeOf(grad)))
+    return op.emitOpError("expected a floating grad_output, got ")
+           << grad.getType();
+  ArrayRef<int64_t> g = shapeOf(grad);
+  bool ok = g == ArrayRef<int64_t>(samples) ||
+            (samples.empty() && g.size() == 1 && g[0] == 1);
+  if (!ok)
+    return op.emitOpError("grad_output must hold one value per sample (shape ")
+           << formatShape(samples) << "), got " << formatShape(g);
+  return op.setResultShape(0, shapeOf(logProbs));
 }

@@ -350,6 +350,22 @@ TP_RT_LAPACK_DECLS(f64)
 TP_RT_CTC_DECLS(f32)
 TP_RT_CTC_DECLS(f64)
 
+/// The gradient of each sample's negative log-likelihood (grad, (N)) with
+/// respect to log_probs (out, (T, N, C)): the exact derivative from the
+/// forward and backward variables, zero from each input length on, NaN
+/// for a sample whose loss is infinite (zero with zero_infinity). The
+/// operands and checks are tp_rt_ctc_loss_*'s.
+#define TP_RT_CTC_BACKWARD_DECLS(SUFFIX)                                       \
+  tp_rt_status tp_rt_ctc_loss_backward_##SUFFIX(                               \
+      int64_t grad_rank, tp_rt_memref *grad, int64_t log_probs_rank,           \
+      tp_rt_memref *log_probs, int64_t targets_rank, tp_rt_memref *targets,    \
+      int64_t input_lengths_rank, tp_rt_memref *input_lengths,                 \
+      int64_t target_lengths_rank, tp_rt_memref *target_lengths,               \
+      int64_t out_rank, tp_rt_memref *out, int64_t blank,                      \
+      int64_t zero_infinity);
+TP_RT_CTC_BACKWARD_DECLS(f32)
+TP_RT_CTC_BACKWARD_DECLS(f64)
+
 /// The discrete Fourier transforms of the torch.fft ops (FftCalls.cpp), on
 /// tensors of one rank: the dimensions in bit mask `mask` are transformed,
 /// each input dimension trimmed or zero-padded to the work size, the

@@ -8,7 +8,9 @@
 // then the batch mean), lowered by convert-tp-to-linalg. An unbatched
 // (T, C) input is a batch of one. Other element types are an error
 // (tensorplay's CPU kernel takes float and double; under autocast the op
-// runs in f32).
+// runs in f32). tp.ctc_loss_backward (tp-autodiff's) becomes a call of
+// tp_rt_ctc_loss_backward_{f32,f64} on the same operands in the same
+// forms, with the per-sample gradient first.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,48 +31,73 @@ using namespace mlir::tp;
 namespace rc = mlir::tp::runtime_call;
 using namespace mlir::tp::decompose;
 
-/// "f32" or "f64": the kernel's suffix; "" for other element types.
-static StringRef ctcSuffix(CtcLossOp op) {
-  Type t = elementTypeOf(op.getLogProbs());
+/// "f32" or "f64": the kernel's suffix for log-probabilities `logProbs`;
+/// "" for other element types.
+static StringRef ctcSuffix(Value logProbs) {
+  Type t = elementTypeOf(logProbs);
   return t.isF32() ? "f32" : t.isF64() ? "f64" : "";
 }
 
 namespace {
+
+/// The CTC operands in the kernels' forms: (T, N, C) log-probabilities,
+/// i64 targets and (N) i64 lengths.
+struct CtcOperands {
+  Value logProbs, targets, inputLengths, targetLengths;
+  int64_t batch;
+  bool unbatched;
+};
+
+CtcOperands ctcOperands(PatternRewriter &rewriter, Location loc, Value logProbs,
+                        Value targets, Value inputLengths,
+                        Value targetLengths) {
+  ArrayRef<int64_t> x = shapeOf(logProbs);
+  CtcOperands o;
+  o.unbatched = x.size() == 2;
+  o.batch = o.unbatched ? 1 : x[1];
+  Type i64 = rewriter.getI64Type();
+  auto reshaped = [&](Value v, ArrayRef<int64_t> shape) {
+    return shapeOf(v) == shape ? v : reshape(rewriter, loc, v, shape);
+  };
+  auto asI64 = [&](Value v) {
+    return reshaped(castTo(rewriter, loc, v, i64), {o.batch});
+  };
+  o.logProbs = o.unbatched ? reshaped(logProbs, {x[0], 1, x[1]}) : logProbs;
+  o.targets = castTo(rewriter, loc, targets, i64);
+  o.inputLengths = asI64(inputLengths);
+  o.targetLengths = asI64(targetLengths);
+  return o;
+}
+
+Value i64Constant(PatternRewriter &rewriter, Location loc, int64_t v) {
+  return arith::ConstantOp::create(rewriter, loc,
+                                   rewriter.getI64IntegerAttr(v));
+}
 
 struct CtcLossToRuntime : public OpRewritePattern<CtcLossOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(CtcLossOp op,
                                 PatternRewriter &rewriter) const override {
-    StringRef suffix = ctcSuffix(op);
+    StringRef suffix = ctcSuffix(op.getLogProbs());
     if (!op.getOut().empty() || suffix.empty())
       return failure();
     Location loc = op.getLoc();
-    Value logProbs = op.getLogProbs();
-    ArrayRef<int64_t> x = shapeOf(logProbs);
-    bool unbatched = x.size() == 2;
-    int64_t batch = unbatched ? 1 : x[1];
-    Type elem = elementTypeOf(logProbs), i64 = rewriter.getI64Type();
-
-    // Each operand in the kernel's form: (T, N, C) log-probabilities, i64
-    // targets and (N) i64 lengths.
+    CtcOperands o =
+        ctcOperands(rewriter, loc, op.getLogProbs(), op.getTargets(),
+                    op.getInputLengths(), op.getTargetLengths());
+    bool unbatched = o.unbatched;
+    int64_t batch = o.batch;
+    Type elem = elementTypeOf(o.logProbs);
+    Value targetLengths = o.targetLengths;
     auto reshaped = [&](Value v, ArrayRef<int64_t> shape) {
       return shapeOf(v) == shape ? v : reshape(rewriter, loc, v, shape);
     };
-    auto asI64 = [&](Value v, ArrayRef<int64_t> shape) {
-      return reshaped(castTo(rewriter, loc, v, i64), shape);
-    };
-    if (unbatched)
-      logProbs = reshaped(logProbs, {x[0], 1, x[1]});
-    Value targets = castTo(rewriter, loc, op.getTargets(), i64);
-    Value inputLengths = asI64(op.getInputLengths(), {batch});
-    Value targetLengths = asI64(op.getTargetLengths(), {batch});
     Value nll = rc::emitCall(
         rewriter, loc, op, ("tp_rt_ctc_loss_" + suffix).str(),
-        {rc::input(logProbs), rc::input(targets), rc::input(inputLengths),
+        {rc::input(o.logProbs), rc::input(o.targets), rc::input(o.inputLengths),
          rc::input(targetLengths), rc::output(rewriter, loc, {batch}, elem),
-         rc::input(arith::ConstantOp::create(
-             rewriter, loc, rewriter.getI64IntegerAttr(op.getBlank())))})[0];
+         rc::input(i64Constant(rewriter, loc, op.getBlank()))})[0];
 
     // tensorplay: where(loss == inf, 0, loss); then the reduction.
     if (op.getZeroInfinity()) {
@@ -103,18 +130,59 @@ struct CtcLossToRuntime : public OpRewritePattern<CtcLossOp> {
   }
 };
 
+struct CtcLossBackwardToRuntime : public OpRewritePattern<CtcLossBackwardOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(CtcLossBackwardOp op,
+                                PatternRewriter &rewriter) const override {
+    StringRef suffix = ctcSuffix(op.getLogProbs());
+    if (!op.getOut().empty() || suffix.empty() ||
+        elementTypeOf(op.getGradOutput()) != elementTypeOf(op.getLogProbs()))
+      return failure();
+    Location loc = op.getLoc();
+    CtcOperands o =
+        ctcOperands(rewriter, loc, op.getLogProbs(), op.getTargets(),
+                    op.getInputLengths(), op.getTargetLengths());
+    Value grad = op.getGradOutput();
+    if (shapeOf(grad) != ArrayRef<int64_t>{o.batch})
+      grad = reshape(rewriter, loc, grad, {o.batch});
+    ArrayRef<int64_t> lp = shapeOf(o.logProbs);
+    Value result = rc::emitCall(
+        rewriter, loc, op, ("tp_rt_ctc_loss_backward_" + suffix).str(),
+        {rc::input(grad), rc::input(o.logProbs), rc::input(o.targets),
+         rc::input(o.inputLengths), rc::input(o.targetLengths),
+         rc::output(rewriter, loc, lp, elementTypeOf(o.logProbs)),
+         rc::input(i64Constant(rewriter, loc, op.getBlank())),
+         rc::input(i64Constant(rewriter, loc, op.getZeroInfinity()))})[0];
+    if (o.unbatched)
+      result = reshape(rewriter, loc, result, shapeOf(op.getLogProbs()));
+    return replaceWith(rewriter, op, result);
+  }
+};
+
 } // namespace
 
 void mlir::tp::populateLossToRuntimePatterns(RewritePatternSet &patterns) {
-  patterns.add<CtcLossToRuntime>(patterns.getContext());
+  patterns.add<CtcLossToRuntime, CtcLossBackwardToRuntime>(
+      patterns.getContext());
 }
 
 LogicalResult mlir::tp::checkCtcLossOp(Operation *op) {
-  auto ctc = dyn_cast<CtcLossOp>(op);
-  if (!ctc || !ctcSuffix(ctc).empty())
+  Value logProbs;
+  if (auto ctc = dyn_cast<CtcLossOp>(op))
+    logProbs = ctc.getLogProbs();
+  else if (auto bwd = dyn_cast<CtcLossBackwardOp>(op))
+    logProbs = bwd.getLogProbs();
+  if (!logProbs || !ctcSuffix(logProbs).empty()) {
+    auto bwd = dyn_cast<CtcLossBackwardOp>(op);
+    if (bwd && elementTypeOf(bwd.getGradOutput()) != elementTypeOf(logProbs))
+      return op->emitOpError("expects grad_output in log_probs' dtype ")
+             << elementTypeOf(logProbs) << ", got "
+             << bwd.getGradOutput().getType();
     return success();
+  }
   return op->emitOpError("runs on f32 and f64 log_probs, got ")
-         << ctc.getLogProbs().getType()
+         << logProbs.getType()
          << " (tensorplay's CPU kernel takes float and double; under "
             "autocast ctc_loss runs in f32)";
 }

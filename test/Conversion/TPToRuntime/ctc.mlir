@@ -61,3 +61,49 @@ func.func @bf16(%lp: tensor<6x2x4xbf16>, %t: tensor<2x3xi64>, %il: tensor<2xi64>
   %l = tp.ctc_loss %lp, %t, %il, %tl : (tensor<6x2x4xbf16>, tensor<2x3xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<bf16>
   return %l : tensor<bf16>
 }
+
+// -----
+
+// ctc_loss_backward: a call of tp_rt_ctc_loss_backward_* with the gradient
+// first, blank and zero_infinity last; an unbatched input gets a batch of
+// one and its result the input's shape back.
+// CHECK-DAG: func.func private @tp_rt_ctc_loss_backward_f32(memref<*xf32>, memref<*xf32>, memref<*xi64>, memref<*xi64>, memref<*xi64>, memref<*xf32>, i64, i64) -> i32
+// CHECK-LABEL: func.func @backward(
+// CHECK-DAG: %[[BLANK:.*]] = arith.constant 2 : i64
+// CHECK-DAG: %[[ZI:.*]] = arith.constant 1 : i64
+// CHECK: %[[OUT:.*]] = tensor.empty() : tensor<6x2x4xf32>
+// CHECK: %[[G:.*]] = tp_rt.call @tp_rt_ctc_loss_backward_f32(%arg0, %arg1, %arg2, %arg3, %arg4, %[[BLANK]], %[[ZI]]) outs(%[[OUT]]) {output_positions = array<i64: 5>}
+// CHECK: return %[[G]]
+func.func @backward(%g: tensor<2xf32>, %lp: tensor<6x2x4xf32>, %t: tensor<2x3xi64>, %il: tensor<2xi64>, %tl: tensor<2xi64>) -> tensor<6x2x4xf32> {
+  %r = tp.ctc_loss_backward %g, %lp, %t, %il, %tl {blank = 2 : i64, zero_infinity = true} : (tensor<2xf32>, tensor<6x2x4xf32>, tensor<2x3xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<6x2x4xf32>
+  return %r : tensor<6x2x4xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @backward_unbatched(
+// CHECK: %[[LP:.*]] = tp.reshape %arg1 {shape = array<i64: 6, 1, 4>}
+// CHECK: %[[GR:.*]] = tp.reshape %arg0 {shape = array<i64: 1>}
+// CHECK: %[[G:.*]] = tp_rt.call @tp_rt_ctc_loss_backward_f64(%[[GR]], %[[LP]],
+// CHECK: %[[R:.*]] = tp.reshape %[[G]] {shape = array<i64: 6, 4>} : (tensor<6x1x4xf64>) -> tensor<6x4xf64>
+// CHECK: return %[[R]]
+func.func @backward_unbatched(%g: tensor<f64>, %lp: tensor<6x4xf64>, %t: tensor<3xi64>, %il: tensor<i64>, %tl: tensor<i64>) -> tensor<6x4xf64> {
+  %r = tp.ctc_loss_backward %g, %lp, %t, %il, %tl : (tensor<f64>, tensor<6x4xf64>, tensor<3xi64>, tensor<i64>, tensor<i64>) -> tensor<6x4xf64>
+  return %r : tensor<6x4xf64>
+}
+
+// -----
+
+func.func @backward_mixed(%g: tensor<2xf64>, %lp: tensor<6x2x4xf32>, %t: tensor<2x3xi64>, %il: tensor<2xi64>, %tl: tensor<2xi64>) -> tensor<6x2x4xf64> {
+  // expected-error @+1 {{'tp.ctc_loss_backward' op expects grad_output in log_probs' dtype 'f32', got 'tensor<2xf64>'}}
+  %r = tp.ctc_loss_backward %g, %lp, %t, %il, %tl : (tensor<2xf64>, tensor<6x2x4xf32>, tensor<2x3xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<6x2x4xf64>
+  return %r : tensor<6x2x4xf64>
+}
+
+// -----
+
+func.func @backward_bf16(%g: tensor<2xbf16>, %lp: tensor<6x2x4xbf16>, %t: tensor<2x3xi64>, %il: tensor<2xi64>, %tl: tensor<2xi64>) -> tensor<6x2x4xbf16> {
+  // expected-error @+1 {{'tp.ctc_loss_backward' op runs on f32 and f64 log_probs, got 'tensor<6x2x4xbf16>'}}
+  %r = tp.ctc_loss_backward %g, %lp, %t, %il, %tl : (tensor<2xbf16>, tensor<6x2x4xbf16>, tensor<2x3xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<6x2x4xbf16>
+  return %r : tensor<6x2x4xbf16>
+}

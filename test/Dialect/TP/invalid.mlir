@@ -3261,3 +3261,27 @@ func.func @lstsq_driver_name(%a: tensor<4x3xf32>, %b: tensor<4x2xf32>) {
   %x, %r, %k, %s = tp.linalg_lstsq %a, %b {driver = "gelsx"} : (tensor<4x3xf32>, tensor<4x2xf32>) -> (tensor<3x2xf32>, tensor<0xf32>, tensor<i64>, tensor<0xf32>)
   return
 }
+
+// -----
+
+func.func @ctc_backward_grad_dtype(%g: tensor<4xi64>, %lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tensor<4xi64>, %tl: tensor<4xi64>) {
+  // expected-error @+1 {{expected a floating grad_output, got 'tensor<4xi64>'}}
+  %r = tp.ctc_loss_backward %g, %lp, %t, %il, %tl : (tensor<4xi64>, tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<50x4x20xf32>
+  return
+}
+
+// -----
+
+func.func @ctc_backward_grad_shape(%g: tensor<f32>, %lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tensor<4xi64>, %tl: tensor<4xi64>) {
+  // expected-error @+1 {{grad_output must hold one value per sample (shape 4), got scalar}}
+  %r = tp.ctc_loss_backward %g, %lp, %t, %il, %tl : (tensor<f32>, tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<50x4x20xf32>
+  return
+}
+
+// -----
+
+func.func @ctc_backward_operands(%g: tensor<4xf32>, %lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tensor<4xf32>, %tl: tensor<4xi64>) {
+  // expected-error @+1 {{expected input_lengths to hold integer class indices, got 'tensor<4xf32>'}}
+  %r = tp.ctc_loss_backward %g, %lp, %t, %il, %tl : (tensor<4xf32>, tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xf32>, tensor<4xi64>) -> tensor<50x4x20xf32>
+  return
+}

@@ -148,6 +148,16 @@ func.func @nll_loss_backward(%g: tensor<f32>, %gn: tensor<4xf32>, %x: tensor<4x1
   return
 }
 
+// ctc_loss_backward: a gradient per sample, the result log_probs' shape.
+// CHECK-LABEL: func.func @ctc_loss_backward(
+// CHECK-NEXT: %{{.*}} = tp.ctc_loss_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {blank = 2 : i64, zero_infinity = true} : (tensor<4xf32>, tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<50x4x20xf32>
+// CHECK-NEXT: %{{.*}} = tp.ctc_loss_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : (tensor<f64>, tensor<50x20xf64>, tensor<30xi64>, tensor<i64>, tensor<i64>) -> tensor<50x20xf64>
+func.func @ctc_loss_backward(%g: tensor<4xf32>, %lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tensor<4xi64>, %tl: tensor<4xi64>, %g1: tensor<f64>, %lp1: tensor<50x20xf64>, %t1: tensor<30xi64>, %il1: tensor<i64>, %tl1: tensor<i64>) {
+  %r0 = tp.ctc_loss_backward %g, %lp, %t, %il, %tl {blank = 2 : i64, zero_infinity = true} : (tensor<4xf32>, tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<50x4x20xf32>
+  %r1 = tp.ctc_loss_backward %g1, %lp1, %t1, %il1, %tl1 : (tensor<f64>, tensor<50x20xf64>, tensor<30xi64>, tensor<i64>, tensor<i64>) -> tensor<50x20xf64>
+  return
+}
+
 // CHECK-LABEL: func.func @log10(
 // CHECK-NEXT: %{{.*}} = tp.log10 %{{.*}} : (tensor<4x8xf32>) -> tensor<4x8xf32>
 func.func @log10(%x: tensor<4x8xf32>) {

@@ -837,6 +837,33 @@ CASES += [
                      rng.uniform(-1.3, 1.3, (2, 3, 2, 2)),
                      rng.uniform(-1, 1, (1, 2, 3, 4, 3)),
                      rng.uniform(-1.6, 1.6, (1, 2, 2, 1, 3))]),
+    # ctc_loss (tp.ctc_loss_backward): padded and concatenated targets,
+    # each reduction, blank 2, an input shorter than the time axis, a
+    # repeated label, zero_infinity with an impossible sample (its gradient
+    # is zero), unbatched, and through log_softmax; the log-probabilities
+    # are free (the exact derivative needs no normalization).
+    Case("ctc_loss", [(6, 2, 4), (5, 3), (6, 2, 4)], [
+        "%t = tp.constant dense<[[1, 1, 3], [3, 0, 0]]> : tensor<2x3xi64>",
+        "%il = tp.constant dense<[6, 4]> : tensor<2xi64>",
+        "%tl = tp.constant dense<[3, 1]> : tensor<2xi64>",
+        "%c1 = tp.ctc_loss %a0, %t, %il, %tl : (tensor<6x2x4xf64>, tensor<2x3xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<f64>",
+        "%tc = tp.constant dense<[0, 1, 3]> : tensor<3xi64>",
+        "%tl2 = tp.constant dense<[2, 1]> : tensor<2xi64>",
+        "%c2 = tp.ctc_loss %a0, %tc, %il, %tl2 {blank = 2 : i64, reduction = #tp.reduction<none>} : (tensor<6x2x4xf64>, tensor<3xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<2xf64>",
+        "%ti = tp.constant dense<[[1, 1, 1], [3, 3, 3]]> : tensor<2x3xi64>",
+        "%ili = tp.constant dense<[6, 3]> : tensor<2xi64>",
+        "%tli = tp.constant dense<[2, 3]> : tensor<2xi64>",
+        "%c3 = tp.ctc_loss %a0, %ti, %ili, %tli {zero_infinity = true, reduction = #tp.reduction<sum>} : (tensor<6x2x4xf64>, tensor<2x3xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<f64>",
+        "%tu = tp.constant dense<[2, 1]> : tensor<2xi64>",
+        "%ilu = tp.constant dense<5> : tensor<i64>",
+        "%tlu = tp.constant dense<2> : tensor<i64>",
+        "%c4 = tp.ctc_loss %a1, %tu, %ilu, %tlu : (tensor<5x3xf64>, tensor<2xi64>, tensor<i64>, tensor<i64>) -> tensor<f64>",
+        "%ls = tp.log_softmax %a2 {dim = 2 : i64} : (tensor<6x2x4xf64>) -> tensor<6x2x4xf64>",
+        "%c5 = tp.ctc_loss %ls, %t, %il, %tl : (tensor<6x2x4xf64>, tensor<2x3xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<f64>"] +
+        squares_and([("c2", (2,))], ["c1", "c3", "c4", "c5"]),
+        lambda rng: [rng.uniform(-3, 0, (6, 2, 4)),
+                     rng.uniform(-3, 0, (5, 3)),
+                     rng.uniform(-2, 2, (6, 2, 4))]),
     # index_put: rows (a negative index), two broadcast index tensors,
     # accumulate with a repeated row.
     Case("index_put", [(5, 3), (2, 3), (4, 5, 2), (2,), (4, 3), (4, 3)], [

@@ -262,6 +262,9 @@ enum class LossKind {
 };
 LogicalResult inferLossShape(RuleContext &op, LossKind kind,
                              Reduction reduction);
+/// ctc_loss_backward: grad_output one value per sample (ctc_loss's checks
+/// on the other operands); the result has log_probs' shape.
+LogicalResult inferCtcLossBackwardShape(RuleContext &op);
 /// nll_loss_backward: the input's shape, for targets and a grad_output of
 /// the loss's shapes.
 LogicalResult inferNllLossBackwardShape(RuleContext &op, Value weight,

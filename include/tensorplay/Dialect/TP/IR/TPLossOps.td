@@ -189,4 +189,29 @@ def TP_CtcLossOp : TP_LossOp<"ctc_loss",
          DefaultValuedAttr<BoolAttr, "false">:$zero_infinity), "Ctc", [],
     "%l = tp.ctc_loss %lp, %t, %il, %tl : (tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<f32>">;
 
+/// aten::_ctc_loss_backward, as tp-autodiff builds it for ctc_loss.
+def TP_CtcLossBackwardOp : TP_SingleResultOp<"ctc_loss_backward",
+    "The gradient of ctc_loss's log_probs from the gradient of each "
+    "sample's negative log-likelihood",
+    TP_DtypeRule<"First">,
+    (ins TP_Tensor:$grad_output, TP_Tensor:$log_probs, TP_Tensor:$targets,
+         TP_Tensor:$input_lengths, TP_Tensor:$target_lengths,
+         DefaultValuedAttr<I64Attr, "0">:$blank,
+         DefaultValuedAttr<BoolAttr, "false">:$zero_infinity),
+    "$grad_output `,` $log_probs `,` $targets `,` $input_lengths `,` "
+    "$target_lengths",
+    "%r = tp.ctc_loss_backward %g, %lp, %t, %il, %tl : (tensor<4xf32>, tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xi64>, tensor<4xi64>) -> tensor<50x4x20xf32>",
+    [], "::mlir::tp::inferCtcLossBackwardShape(op)"> {
+  let description = [{
+    `grad_output` holds the gradient of each sample's negative
+    log-likelihood ((N), or 0-d for an unbatched (T, C) input); the
+    operands after it and the attributes are ctc_loss's, and the result has
+    log_probs' shape: the exact derivative of the likelihoods in the
+    log-probabilities, zero from each sample's input length on and, with
+    `zero_infinity`, for the samples whose loss is infinite. (aten's kernel
+    adds exp(log_probs), a term that vanishes through the log_softmax
+    that normalizes them.)
+  }];
+}
+
 #endif // TENSORPLAY_DIALECT_TP_IR_TPLOSSOPS_TD
