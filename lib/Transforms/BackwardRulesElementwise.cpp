@@ -286,6 +286,40 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
       })
       .Default([](Operation *) { return Value(); });
 }
+/// dropout: the gradient through the same mask. In training form the
+/// mask is drawn again, exactly: a dropout of ones on the forward's stream
+/// (the forward op gets its position as an explicit stream, which does not
+/// change what it draws) gives 1 / (1 - p) where the forward kept an
+/// element and 0 where it dropped it.
+LogicalResult dropoutRule(Rule &r, DropoutOp dropout) {
+  Value x = dropout.getInput();
+  if (!dropout.getTrain() || dropout.getP().isZero()) {
+    r.give(x, r.grad);
+    return success();
+  }
+  if (!dropout.getStream()) {
+    int64_t position = 0;
+    dropout->getParentOp()->walk([&](DropoutOp other) {
+      if (other == dropout)
+        return WalkResult::interrupt();
+      ++position;
+      return WalkResult::advance();
+    });
+    dropout.setStream(static_cast<uint64_t>(position));
+  }
+  auto type = cast<RankedTensorType>(x.getType());
+  ++r.b.numCreated;
+  Value ones = createFloatSplat(r.b.builder, r.b.loc, type, 1.0);
+  Value mask = r.make(
+      "tp.dropout", ones,
+      {r.attr("p",
+              r.b.builder.getF64FloatAttr(dropout.getP().convertToDouble())),
+       r.attr("train", r.b.builder.getBoolAttr(true)),
+       r.attr("stream", r.b.builder.getI64IntegerAttr(
+                            static_cast<int64_t>(*dropout.getStream())))});
+  r.give(x, r.mul(r.grad, mask));
+  return success();
+}
 } // namespace
 
 std::optional<LogicalResult> mlir::tp::applyElementwiseRule(Rule &r) {
@@ -307,15 +341,8 @@ std::optional<LogicalResult> mlir::tp::applyElementwiseRule(Rule &r) {
            r.where(fill.getMask(), r.scalar(r.grad, 0.0), r.grad));
     return success();
   }
-  if (auto dropout = dyn_cast<DropoutOp>(op)) {
-    if (dropout.getTrain() && !dropout.getP().isZero())
-      return dropout.emitOpError(
-          "tp-autodiff: the backward of dropout in training form is not "
-          "implemented yet (the forward does not keep its mask); use "
-          "train = false or p = 0");
-    r.give(dropout.getInput(), r.grad);
-    return success();
-  }
+  if (auto dropout = dyn_cast<DropoutOp>(op))
+    return dropoutRule(r, dropout);
   if (isa<NegOp, ExpOp, Expm1Op, LogOp, Log2Op, Log10Op, Log1pOp, SqrtOp,
           ReciprocalOp, RsqrtOp, SinOp, CosOp, TanOp, SinhOp, CoshOp, AsinOp,
           AcosOp, ErfOp, ErfinvOp, TanhOp, SigmoidOp, SiluOp, SoftplusOp, AbsOp,

@@ -760,8 +760,9 @@ Value mix64(OpBuilder &b, Location loc, Value z) {
                                arith::ShRUIOp::create(b, loc, z, c(31)));
 }
 
-/// Dropout with a counter-based generator: element i of the op's k-th
-/// instance keeps its value (scaled by 1 / (1 - p)) when
+/// Dropout with a counter-based generator: element i of the op's stream k
+/// (its `stream`, else its position among the function's dropouts) keeps
+/// its value (scaled by 1 / (1 - p)) when
 /// mix64(seed ^ k * golden + i) / 2^64 >= p. Deterministic for a seed, so
 /// runs are reproducible; not torch's stream of random numbers.
 class DropoutOpLowering : public OpConversionPattern<DropoutOp> {
@@ -784,14 +785,17 @@ public:
     if (!isa<FloatType>(resultElem))
       return emitUnsupported(op, "has no CPU lowering for ")
              << resultElem << " tensors in training mode";
-    // A per-op stream: the op's position in its function.
+    // A per-op stream: the op's own, else its position in its function.
     uint64_t instance = 0;
-    op->getParentOp()->walk([&](DropoutOp other) {
-      if (other == op)
-        return WalkResult::interrupt();
-      ++instance;
-      return WalkResult::advance();
-    });
+    if (std::optional<uint64_t> stream = op.getStream())
+      instance = *stream;
+    else
+      op->getParentOp()->walk([&](DropoutOp other) {
+        if (other == op)
+          return WalkResult::interrupt();
+        ++instance;
+        return WalkResult::advance();
+      });
     uint64_t stream = seed ^ (instance * 0x9e3779b97f4a7c15ULL);
     ArrayRef<int64_t> shape = resultType.getShape();
     Type computeType = computeTypeFor(resultElem);

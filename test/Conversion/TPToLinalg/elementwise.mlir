@@ -89,6 +89,27 @@ func.func @dropout_train(%x: tensor<4xf32>) -> tensor<4xf32> {
   return %r : tensor<4xf32>
 }
 
+// The stream hashed with the element index (seed 0 here): a dropout's
+// position among the function's dropouts, or its explicit `stream` (the
+// second op draws the first one's mask; the third, position 2, its own:
+// 2 * 0x9e3779b97f4a7c15 mod 2^64).
+// CHECK-LABEL: func.func @dropout_stream
+// CHECK: linalg.generic
+// CHECK: %[[S0:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: arith.addi %{{.*}}, %[[S0]] : i64
+// CHECK: linalg.generic
+// CHECK: %[[S1:.*]] = arith.constant 0 : i64
+// CHECK-NEXT: arith.addi %{{.*}}, %[[S1]] : i64
+// CHECK: linalg.generic
+// CHECK: %[[S2:.*]] = arith.constant 4354685564936845354 : i64
+// CHECK-NEXT: arith.addi %{{.*}}, %[[S2]] : i64
+func.func @dropout_stream(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %a = tp.dropout %x {p = 0.5 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  %b = tp.dropout %x {p = 0.5 : f64, stream = 0 : i64} : (tensor<4xf32>) -> tensor<4xf32>
+  %c = tp.dropout %x {p = 0.5 : f64} : (tensor<4xf32>) -> tensor<4xf32>
+  return %a, %b, %c : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
+
 // -----
 
 // CHECK-LABEL: func.func @constant

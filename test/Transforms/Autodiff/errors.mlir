@@ -78,15 +78,6 @@ func.func @rpow_base(%a: tensor<4xf32>) -> tensor<f32> {
 
 // -----
 
-func.func @dropout_training(%a: tensor<4xf32>) -> tensor<f32> {
-  // expected-error @+1 {{'tp.dropout' op tp-autodiff: the backward of dropout in training form is not implemented yet (the forward does not keep its mask); use train = false or p = 0}}
-  %d = tp.dropout %a {p = 0.25 : f64} : (tensor<4xf32>) -> tensor<4xf32>
-  %l = tp.sum %d : (tensor<4xf32>) -> tensor<f32>
-  return %l : tensor<f32>
-}
-
-// -----
-
 func.func @probability_weights(%x: tensor<4x10xf32>, %p: tensor<4x10xf32>, %w: tensor<10xf32>) -> tensor<f32> {
   // expected-error @+1 {{'tp.cross_entropy' op tp-autodiff: the gradient with respect to the class weights of 'tp.cross_entropy' is not implemented (nor is it in PyTorch); pass them as a value no differentiated argument reaches}}
   %l = tp.cross_entropy %x, %p weight(%w) : (tensor<4x10xf32>, tensor<4x10xf32>, tensor<10xf32>) -> tensor<f32>

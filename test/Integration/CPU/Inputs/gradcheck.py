@@ -864,6 +864,16 @@ CASES += [
         lambda rng: [rng.uniform(-3, 0, (6, 2, 4)),
                      rng.uniform(-3, 0, (5, 3)),
                      rng.uniform(-2, 2, (6, 2, 4))]),
+    # dropout in training form (two ops, p = 0.3 and 0.6): the backward
+    # draws the forward's masks again (a dropout of ones on each op's
+    # stream), so the gradient is the finite difference of the same
+    # masked program.
+    Case("dropout_train", [(4, 6), (4, 6)], [
+        "%d1 = tp.dropout %a0 {p = 0.3 : f64} : (tensor<4x6xf64>) -> tensor<4x6xf64>",
+        "%e = tp.exp %d1 : (tensor<4x6xf64>) -> tensor<4x6xf64>",
+        "%m = tp.mul %e, %a1 : (tensor<4x6xf64>, tensor<4x6xf64>) -> tensor<4x6xf64>",
+        "%d2 = tp.dropout %m {p = 0.6 : f64} : (tensor<4x6xf64>) -> tensor<4x6xf64>"] +
+        weighted([("d2", (4, 6)), ("d1", (4, 6))], 43)),
     # index_put: rows (a negative index), two broadcast index tensors,
     # accumulate with a repeated row.
     Case("index_put", [(5, 3), (2, 3), (4, 5, 2), (2,), (4, 3), (4, 3)], [

@@ -114,10 +114,20 @@ def TP_DropoutOp : TP_ComputeOp<"dropout",
     "Randomly zero elements with probability p during training",
     TP_DtypeRule<"First">,
     (ins TP_Tensor:$input, DefaultValuedAttr<F64Attr, "0.5">:$p,
-         DefaultValuedAttr<BoolAttr, "true">:$train), "$input",
+         DefaultValuedAttr<BoolAttr, "true">:$train,
+         OptionalAttr<I64Attr>:$stream), "$input",
     "%r = tp.dropout %x {p = 1.000000e-01 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>",
     [], "::mlir::tp::inferDropoutShape(op)"> {
   let results = (outs TP_Tensor:$result);
+  let description = [{
+    In training form each element is kept (scaled by 1 / (1 - p)) or zeroed
+    by a counter-based generator: the CPU lowering hashes the pipeline's
+    seed, the op's stream and the element's position. The stream is the
+    op's position among the function's dropout ops unless `stream` names
+    it: tp-autodiff gives a dropout and the mask it rebuilds in the
+    backward (a dropout of ones) the same stream, so both draw the same
+    mask.
+  }];
 }
 
 /// Binary elementwise op with broadcasting and native type promotion.
