@@ -6,7 +6,9 @@ the extended target, and, on small cases, the sum over every alignment
 (each of the C^T label paths collapsed: repeats merged, blanks dropped),
 which shares no code or recursion with the compiled kernel. Then
 tensorplay's zero_infinity and reductions (mean: each loss over its target
-length, at least 1, then the batch mean)."""
+length, at least 1, then the batch mean). ctc_loss_backward (tp-autodiff's)
+against the same sum over alignments: d(-log p)/d lp[t, c] is minus the
+probability share of the alignments that emit c at t."""
 
 import itertools
 
@@ -46,6 +48,41 @@ def ctc_brute(lp, target, blank):
         if [k for k in merged if k != blank] == list(target):
             total += np.exp(sum(lp[t, k] for t, k in enumerate(path)))
     return -np.log(total) if total > 0 else np.inf
+
+
+def ctc_brute_grad(lp, target, blank):
+    """d(-log p(target | lp)) / d lp for one sample (T, C), from every
+    label path: -sum over the collapsing paths through (t, c) of their
+    probability, over p (NaN where no path collapses to the target)."""
+    share = np.zeros(lp.shape)
+    total = 0.0
+    for path in itertools.product(range(lp.shape[1]), repeat=lp.shape[0]):
+        merged = [k for i, k in enumerate(path) if i == 0 or k != path[i - 1]]
+        if [k for k in merged if k != blank] == list(target):
+            weight = np.exp(sum(lp[t, k] for t, k in enumerate(path)))
+            total += weight
+            for t, k in enumerate(path):
+                share[t, k] += weight
+    if total == 0:
+        return np.full(lp.shape, np.nan)
+    return -share / total
+
+
+def ctc_grad_ref(g, lp, targets, il, tl, blank, zero_infinity):
+    """ctc_loss_backward: per-sample gradients g (N), lp (T, N, C)."""
+    offsets = np.concatenate([[0], np.cumsum(tl)[:-1]])
+    out = np.zeros(lp.shape)
+    for n in range(lp.shape[1]):
+        target = (targets[n, :tl[n]] if targets.ndim == 2
+                  else targets[offsets[n]:offsets[n] + tl[n]])
+        steps = int(il[n])
+        if steps == 0:
+            continue
+        grad = ctc_brute_grad(lp[:steps, n], target, blank)
+        if zero_infinity and np.isnan(grad).all():
+            continue
+        out[:steps, n] = grad * g[n]
+    return out
 
 
 def ctc_ref(lp, targets, il, tl, blank=0, reduction="mean",
@@ -128,4 +165,32 @@ def ctc(mode):
         [3, 2], dt="f64", per_sample=ctc_brute)
     ctc("ctc_f32_brute_force_blank3", (5, 2, 4), [2, 0, 1, 1], [5, 4],
         [2, 2], blank=3, reduction="none", per_sample=ctc_brute)
+
+    # ctc_loss_backward against the alignments' shares: padded targets with
+    # a repeat, a shorter input (zeros after it), an empty target; and
+    # concatenated targets, blank 1, an impossible sample zeroed by
+    # zero_infinity.
+    def backward(name, shape, targets, il, tl, dt, blank=0,
+                 zero_infinity=False):
+        logits = RNG.uniform(-2, 2, size=shape)
+        lp = as_input(log_softmax(logits, 2) + RNG.uniform(-0.3, 0.3, shape),
+                      dt)
+        g = as_input(RNG.uniform(-2, 2, size=(shape[1],)), dt)
+        attrs = [f"blank = {blank} : i64"] if blank else []
+        if zero_infinity:
+            attrs.append("zero_infinity = true")
+        t = np.array(targets, np.int64)
+        cases.append(op_case(
+            name, [g, lp, (t, "i64"), (np.array(il, np.int64), "i64"),
+                   (np.array(tl, np.int64), "i64")],
+            "ctc_loss_backward", "%a0, %a1, %a2, %a3, %a4", ", ".join(attrs),
+            [(shape, dt)],
+            lambda gg, x, tt, i, l: [ctc_grad_ref(
+                gg, x, tt.astype(np.int64), i.astype(np.int64),
+                l.astype(np.int64), blank, zero_infinity)]))
+
+    backward("ctc_backward_padded_f64", (5, 3, 3), [[1, 1], [2, 0], [0, 0]],
+             [5, 3, 4], [2, 1, 0], "f64")
+    backward("ctc_backward_concatenated_f32", (4, 3, 4), [0, 2, 3, 3, 3],
+             [4, 4, 3], [2, 0, 3], "f32", blank=1, zero_infinity=True)
     return cases
