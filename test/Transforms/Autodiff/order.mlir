@@ -6,7 +6,7 @@
 // (tp.gradient_of) again from the autocast forward, so every backward op
 // takes its forward op's decision and not the tables'.
 // RUN: for t in cuda:fp16 cuda:bf16 xpu:fp16 cpu:bf16 cpu:fp16; do \
-// RUN:   for f in %S/rules.mlir %S/rules-more.mlir %S/rules-pooling.mlir %S/control-flow.mlir %tp_src_root/examples/mlp.mlir %tp_src_root/examples/digits_mlp.mlir %tp_src_root/examples/digits_cnn.mlir; do \
+// RUN:   for f in %S/rules.mlir %S/rules-more.mlir %S/rules-pooling.mlir %S/rules-sampling.mlir %S/rules-dropout.mlir %S/control-flow.mlir %tp_src_root/examples/mlp.mlir %tp_src_root/examples/digits_mlp.mlir %tp_src_root/examples/digits_cnn.mlir; do \
 // RUN:     tp-opt $f --autocast=$t --tp-autodiff --canonicalize --cse > %t.first && \
 // RUN:     tp-opt $f --tp-autodiff --autocast=$t --canonicalize --cse > %t.second && \
 // RUN:     diff %t.first %t.second || exit 1; \

@@ -1,4 +1,5 @@
-// tp-autodiff differentiates grid_sample (bilinear, nearest) in its
+// tp-autodiff's rules of the sampling ops (grid sampling, ctc_loss).
+// It differentiates grid_sample (bilinear, nearest) in its
 // decomposed form (DecomposeGridSample.cpp): the forward function keeps the
 // op, the gradient function reads the input with one tp.gather per corner
 // at the flattened, clamped positions, and gather's rule scatter-adds the
@@ -33,5 +34,18 @@ func.func @sample_loss(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x2x2xf32>) -> tens
 func.func @nearest_loss(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x2x2xf32>) -> tensor<f32> {
   %s = tp.grid_sample %x, %g {mode = "nearest", padding_mode = "reflection", align_corners = true} : (tensor<1x2x4x5xf32>, tensor<1x3x2x2xf32>) -> tensor<1x2x3x2xf32>
   %l = tp.sum %s : (tensor<1x2x3x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// ctc_loss: tp.ctc_loss_backward of each sample's gradient, for mean the
+// loss's gradient over N max(target_length, 1).
+// CHECK-LABEL: func.func @ctc_grad(
+// CHECK: %[[TL:.*]] = tp.cast %arg3 : tensor<2xi64> to tensor<2xf32>
+// CHECK: %[[LEN:.*]] = tp.maximum %[[TL]], %{{.*}} : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>
+// CHECK: %[[PER:.*]] = tp.div %{{.*}}, %[[LEN]] : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+// CHECK: %[[G:.*]] = tp.ctc_loss_backward %[[PER]], %arg0, %arg1, %arg2, %arg3 {blank = 3 : i64, zero_infinity = true} : (tensor<2xf32>, tensor<6x2x4xf32>, tensor<2x3xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<6x2x4xf32>
+// CHECK: return %{{.*}}, %[[G]]
+func.func @ctc(%lp: tensor<6x2x4xf32>, %t: tensor<2x3xi64>, %il: tensor<2xi64>, %tl: tensor<2xi64>) -> tensor<f32> {
+  %l = tp.ctc_loss %lp, %t, %il, %tl {blank = 3 : i64, zero_infinity = true} : (tensor<6x2x4xf32>, tensor<2x3xi64>, tensor<2xi64>, tensor<2xi64>) -> tensor<f32>
   return %l : tensor<f32>
 }
