@@ -185,9 +185,7 @@ LogicalResult indexCopyRule(Rule &r, IndexCopyOp copy) {
   }
   return success();
 }
-} // namespace
 
-namespace {
 /// index_put(self, [i_0 .. i_k-1], values): the gradient of self, and that
 /// of values: g's rows (over the k indexed dims) at sum_j wrap(i_j)
 /// stride_j, as the lowering reads them.
@@ -217,15 +215,15 @@ LogicalResult indexPutRule(Rule &r, IndexPutOp put) {
   int64_t rows = 1, width = 1;
   for (int64_t d = 0; d < static_cast<int64_t>(s.size()); ++d)
     (d < k ? rows : width) *= s[d];
+  Type i64 = r.b.builder.getI64Type();
+  auto integer = [&](int64_t v) {
+    return r.constant({}, i64, {static_cast<double>(v)});
+  };
   Value flat;
   int64_t stride = rows;
   for (auto [j, index] : llvm::enumerate(indices)) {
     int64_t size = s[j];
     stride /= size;
-    Type i64 = r.b.builder.getI64Type();
-    auto integer = [&](int64_t v) {
-      return r.constant({}, i64, {static_cast<double>(v)});
-    };
     Value i = r.castTo(index, i64);
     Value wrapped =
         r.where(r.make("tp.lt", {i, integer(0)}), r.add(i, integer(size)), i);

@@ -56,13 +56,6 @@ struct Matrices {
     column.push_back(1);
     return r.mul(r.reshape(v, column), identity(v, k));
   }
-  /// The diagonals (..., k) of square matrices.
-  Value diagonal(Value x) {
-    if (!x)
-      return {};
-    return r.sumAlong(r.mul(x, identity(x, shapeOf(x).back())), {rankOf(x) - 1},
-                      /*keepdim=*/false);
-  }
   /// `v` (..., k) times each column: x * v.unsqueeze(-2).
   Value scaleColumns(Value x, Value v) {
     if (!v)
@@ -96,16 +89,8 @@ struct Matrices {
   }
   /// x - x^T.
   Value skew(Value x) { return r.sub(x, t(x)); }
-  /// `x` with the trailing two dims of `like`, expanded to its batch.
-  Value expandTo(Value x, Value like) {
-    if (!x || !like)
-      return {};
-    SmallVector<int64_t> shape(shapeOf(like).drop_back(2));
-    shape.append(shapeOf(x).take_back(2).begin(),
-                 shapeOf(x).take_back(2).end());
-    return r.expand(x, shape);
-  }
-  /// 1 / e with e_ij = v_j - v_i off the diagonal and 1 on it.
+  /// e with e_ij = v_j - v_i off the diagonal and 1 on it (the divisor
+  /// of the eigenvector and singular-vector terms).
   Value gapsOf(Value v) {
     if (!v)
       return {};
@@ -565,9 +550,7 @@ NamedAttribute reducedSvd(Rule &r) {
 
 std::optional<LogicalResult> mlir::tp::applyLinalgRule(Rule &r) {
   Operation *op = r.op;
-  if (isa<InverseOp, LinalgInvOp>(op))
-    return inverseRule(r);
-  if (isa<LinalgInvExOp>(op))
+  if (isa<InverseOp, LinalgInvOp, LinalgInvExOp>(op))
     return inverseRule(r);
   if (auto solve = dyn_cast<LinalgSolveOp>(op))
     return r.grad ? solveRule(r, solve) : success();

@@ -134,13 +134,14 @@ std::optional<LogicalResult> mlir::tp::applyPoolingRule(Rule &r) {
     return fractionalRule(r, 3);
   // The samplers are differentiated in their decomposed form (gathers,
   // DecomposeGridSample.cpp); bicubic has none.
-  if (auto grid = dyn_cast<GridSampleOp>(op);
-      grid && grid.getMode() == "bicubic")
-    return op->emitOpError("tp-autodiff: the backward of bicubic grid "
-                           "sampling is not implemented (bilinear and "
-                           "nearest are)");
-  if (isa<GridSamplerOp, GridSampler2dOp, GridSampler2dCpuFallbackOp>(op) &&
-      op->getAttrOfType<IntegerAttr>("interpolation_mode").getInt() == 2)
+  auto grid = dyn_cast<GridSampleOp>(op);
+  bool bicubic =
+      grid ? grid.getMode() == "bicubic"
+           : isa<GridSamplerOp, GridSampler2dOp, GridSampler2dCpuFallbackOp>(
+                 op) &&
+                 op->getAttrOfType<IntegerAttr>("interpolation_mode")
+                         .getInt() == 2;
+  if (bicubic)
     return op->emitOpError("tp-autodiff: the backward of bicubic grid "
                            "sampling is not implemented (bilinear and "
                            "nearest are)");

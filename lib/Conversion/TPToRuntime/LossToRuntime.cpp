@@ -168,21 +168,22 @@ void mlir::tp::populateLossToRuntimePatterns(RewritePatternSet &patterns) {
 }
 
 LogicalResult mlir::tp::checkCtcLossOp(Operation *op) {
+  auto bwd = dyn_cast<CtcLossBackwardOp>(op);
   Value logProbs;
   if (auto ctc = dyn_cast<CtcLossOp>(op))
     logProbs = ctc.getLogProbs();
-  else if (auto bwd = dyn_cast<CtcLossBackwardOp>(op))
+  else if (bwd)
     logProbs = bwd.getLogProbs();
-  if (!logProbs || !ctcSuffix(logProbs).empty()) {
-    auto bwd = dyn_cast<CtcLossBackwardOp>(op);
-    if (bwd && elementTypeOf(bwd.getGradOutput()) != elementTypeOf(logProbs))
-      return op->emitOpError("expects grad_output in log_probs' dtype ")
-             << elementTypeOf(logProbs) << ", got "
-             << bwd.getGradOutput().getType();
+  if (!logProbs)
     return success();
-  }
-  return op->emitOpError("runs on f32 and f64 log_probs, got ")
-         << logProbs.getType()
-         << " (tensorplay's CPU kernel takes float and double; under "
-            "autocast ctc_loss runs in f32)";
+  if (ctcSuffix(logProbs).empty())
+    return op->emitOpError("runs on f32 and f64 log_probs, got ")
+           << logProbs.getType()
+           << " (tensorplay's CPU kernel takes float and double; under "
+              "autocast ctc_loss runs in f32)";
+  if (bwd && elementTypeOf(bwd.getGradOutput()) != elementTypeOf(logProbs))
+    return op->emitOpError("expects grad_output in log_probs' dtype ")
+           << elementTypeOf(logProbs) << ", got "
+           << bwd.getGradOutput().getType();
+  return success();
 }
