@@ -20,6 +20,7 @@
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/BufferizationToMemRef/BufferizationToMemRef.h"
 #include "mlir/Conversion/ComplexToLLVM/ComplexToLLVM.h"
+#include "mlir/Conversion/ComplexToStandard/ComplexToStandard.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/FuncToLLVM/ConvertFuncToLLVMPass.h"
 #include "mlir/Conversion/IndexToLLVM/IndexToLLVM.h"
@@ -144,6 +145,9 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
   // Everything to LLVM.
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  // Complex arithmetic (complex.mul, div, neg, ...) to arith and math on
+  // the parts; complex.create / re / im stay for convert-complex-to-llvm.
+  pm.addPass(createConvertComplexToStandardPass());
   // bf16 conversions as integer bit operations: LLVM then never sees
   // bfloat arithmetic (its optimizer would otherwise fold extf/op/truncf
   // into bf16 ops the x86 backend cannot select).
@@ -153,7 +157,7 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  // complex.create / re / im of the ops that build complex tensors.
+  // complex.create / re / im.
   pm.addPass(createConvertComplexToLLVMPass());
   ConvertVectorToLLVMPassOptions vectorToLLVM;
   vectorToLLVM.reassociateFPReductions = true;

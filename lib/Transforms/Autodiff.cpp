@@ -133,7 +133,7 @@ private:
 } // namespace
 
 void Differentiator::accumulate(Value value, Value grad) {
-  if (!grad || !active.contains(value) || !isFloatTensor(value.getType()))
+  if (!grad || !active.contains(value) || !isDifferentiable(value.getType()))
     return;
   Location loc = value.getLoc();
   if (grad.getType() != value.getType()) {
@@ -145,8 +145,14 @@ void Differentiator::accumulate(Value value, Value grad) {
       failedToAccumulate = true;
       return;
     }
+    // A real value read as complex (a real operand of a complex op) gets
+    // the real part of its complex gradient.
+    if (isa<ComplexType>(from.getElementType()) &&
+        !isa<ComplexType>(to.getElementType()))
+      grad = realPartOf(builder, loc, grad);
     // The reverse of the forward's (explicit or implicit) cast.
-    grad = CastOp::create(builder, loc, to, grad);
+    if (grad.getType() != to)
+      grad = CastOp::create(builder, loc, to, grad);
   }
   auto [it, inserted] = grads.try_emplace(value, grad);
   if (!inserted)
@@ -226,8 +232,8 @@ void Differentiator::applyCustomBackward(CustomFunctionOp custom) {
     Value result = custom.getResult(j);
     Value grad = grads.lookup(result);
     if (!grad)
-      grad = createFloatSplat(builder, custom.getLoc(),
-                              cast<RankedTensorType>(result.getType()), 0.0);
+      grad = createZeros(builder, custom.getLoc(),
+                         cast<RankedTensorType>(result.getType()));
     mapping.map(bwd.getArgument(n + j), result);
     mapping.map(bwd.getArgument(n + m + j), grad);
   }
@@ -244,7 +250,7 @@ llvm::SetVector<Value> Differentiator::capturedActive(Operation *op) {
     if (inner == op)
       return;
     for (Value v : inner->getOperands())
-      if (active.contains(v) && isFloatTensor(v.getType()) &&
+      if (active.contains(v) && isDifferentiable(v.getType()) &&
           !op->isAncestor(v.getParentRegion()->getParentOp()))
         captured.insert(v);
   });
@@ -288,10 +294,9 @@ LogicalResult Differentiator::backwardIf(scf::IfOp op) {
       SmallVector<Value> values;
       for (Value v : captured) {
         Value g = grads.lookup(v);
-        values.push_back(
-            g ? g
-              : createFloatSplat(builder, op.getLoc(),
-                                 cast<RankedTensorType>(v.getType()), 0.0));
+        values.push_back(g ? g
+                           : createZeros(builder, op.getLoc(),
+                                         cast<RankedTensorType>(v.getType())));
       }
       yield->setOperands(values);
     }
@@ -304,11 +309,9 @@ LogicalResult Differentiator::backwardIf(scf::IfOp op) {
 void Differentiator::propagateActivity(Operation *root) {
   bool changed = true;
   // Complex values carry derivatives too: an op reading one has to have a
-  // rule (none has yet, so the path is an error, never a zero gradient).
+  // complex rule (an error otherwise, never a zero gradient).
   auto mark = [&](Value v) {
-    auto tensor = dyn_cast<RankedTensorType>(v.getType());
-    bool complex = tensor && isa<ComplexType>(tensor.getElementType());
-    if ((isFloatTensor(v.getType()) || complex) && active.insert(v).second)
+    if (isDifferentiable(v.getType()) && active.insert(v).second)
       changed = true;
   };
   while (changed) {
@@ -364,7 +367,7 @@ LogicalResult Differentiator::backwardFor(scf::ForOp loop) {
       builder, loc, arith::SubIOp::create(builder, loc, ub, lb), zero);
   Value trips = arith::CeilDivSIOp::create(builder, loc, span, step);
   auto zeros = [&](Type type) {
-    return createFloatSplat(builder, loc, cast<RankedTensorType>(type), 0.0);
+    return createZeros(builder, loc, cast<RankedTensorType>(type));
   };
   SmallVector<Value> inits;
   for (unsigned i : carried) {
@@ -512,10 +515,10 @@ FailureOr<func::FuncOp> tp::buildGradientFunction(func::FuncOp func,
       return func.emitOpError("tp-autodiff: wrt index ")
              << index << " is out of range: @" << func.getName() << " has "
              << inputs.size() << " arguments";
-    if (!isFloatTensor(inputs[index]))
+    if (!isDifferentiable(inputs[index]))
       return func.emitOpError("tp-autodiff: wrt argument #")
              << index << " of @" << func.getName()
-             << " is not a floating tensor but " << inputs[index];
+             << " is not a floating or complex tensor but " << inputs[index];
   }
   auto grad = cast<func::FuncOp>(func->clone());
   grad.setName(name);
@@ -576,7 +579,7 @@ void AutodiffPass::runOnOperation() {
     if (wrt.empty())
       for (auto [index, type] :
            llvm::enumerate(func.getFunctionType().getInputs()))
-        if (isFloatTensor(type))
+        if (isDifferentiable(type))
           indices.push_back(index);
     unsigned created = 0;
     if (failed(buildGradientFunction(func, indices,

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AutodiffControlFlow.h"
+#include "BackwardRules.h"
 
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 #include "tensorplay/Dialect/TP/Transforms/Transforms.h"
@@ -95,6 +96,8 @@ LogicalResult mlir::tp::flattenForAutodiff(func::FuncOp func,
 /// of the other branch).
 static Value zeroOf(OpBuilder &builder, Location loc, Type type) {
   auto tensor = cast<RankedTensorType>(type);
+  if (isa<ComplexType>(tensor.getElementType()))
+    return createZeros(builder, loc, tensor);
   return ConstantOp::create(
       builder, loc, tensor,
       DenseElementsAttr::get(tensor,

@@ -55,10 +55,49 @@ Value mlir::tp::createFloatSplat(OpBuilder &builder, Location loc,
           type, builder.getFloatAttr(type.getElementType(), value)));
 }
 
+Value mlir::tp::createZeros(OpBuilder &builder, Location loc,
+                            RankedTensorType type) {
+  auto complex = dyn_cast<ComplexType>(type.getElementType());
+  if (!complex)
+    return createFloatSplat(builder, loc, type, 0.0);
+  SmallVector<int64_t> pairs(type.getShape());
+  pairs.push_back(2);
+  Value zeros = createFloatSplat(
+      builder, loc, RankedTensorType::get(pairs, complex.getElementType()),
+      0.0);
+  return createWithInferredResultTypes(builder, loc, "tp.view_as_complex",
+                                       zeros, {})
+      ->getResult(0);
+}
+
+bool mlir::tp::isDifferentiable(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor && isa<FloatType, ComplexType>(tensor.getElementType());
+}
+
+Value mlir::tp::realPartOf(OpBuilder &builder, Location loc, Value z) {
+  auto make = [&](StringRef name, Value v, ArrayRef<NamedAttribute> attrs) {
+    return createWithInferredResultTypes(builder, loc, name, v, attrs)
+        ->getResult(0);
+  };
+  int64_t last = cast<RankedTensorType>(z.getType()).getRank();
+  Value re = make("tp.slice", make("tp.view_as_real", z, {}),
+                  {builder.getNamedAttr("dim", builder.getI64IntegerAttr(last)),
+                   builder.getNamedAttr("start", builder.getI64IntegerAttr(0)),
+                   builder.getNamedAttr("end", builder.getI64IntegerAttr(1))});
+  return make("tp.reshape", re,
+              {builder.getNamedAttr("shape",
+                                    builder.getDenseI64ArrayAttr(shapeOf(z)))});
+}
+
 Value BackwardBuilder::scalar(Value like, double value) {
   ++numCreated;
-  return createFloatSplat(
-      builder, loc, RankedTensorType::get({}, elementTypeOf(like)), value);
+  // A complex tensor is scaled by a real scalar.
+  Type element = elementTypeOf(like);
+  if (auto complex = dyn_cast<ComplexType>(element))
+    element = complex.getElementType();
+  return createFloatSplat(builder, loc, RankedTensorType::get({}, element),
+                          value);
 }
 
 Value BackwardBuilder::unbroadcast(Operation *forward, Value grad,
@@ -71,12 +110,19 @@ Value BackwardBuilder::unbroadcast(Operation *forward, Value grad,
   for (size_t d = 0; d < from.size(); ++d)
     if (d < lead || (to[d - lead] == 1 && from[d] != 1))
       dims.push_back(static_cast<int64_t>(d));
+  // A complex gradient is summed as its (..., 2) real pairs.
+  bool complex = isa<ComplexType>(elementTypeOf(grad));
   Value summed = grad;
-  if (!dims.empty())
+  if (!dims.empty()) {
+    if (complex)
+      summed = create(forward, "tp.view_as_real", summed, {});
     summed =
-        create(forward, "tp.sum", grad,
+        create(forward, "tp.sum", summed,
                {builder.getNamedAttr("dim", builder.getDenseI64ArrayAttr(dims)),
                 builder.getNamedAttr("keepdim", builder.getBoolAttr(true))});
+    if (complex && summed)
+      summed = create(forward, "tp.view_as_complex", summed, {});
+  }
   if (!summed || shapeOf(summed) == to)
     return summed;
   return create(
@@ -370,9 +416,9 @@ LogicalResult mlir::tp::applyBackwardRule(Operation *op,
   }
   std::optional<LogicalResult> result;
   for (auto family :
-       {applyElementwiseRule, applyProductRule, applyReductionRule,
-        applyNormalizationRule, applyConvolutionRule, applyLossRule,
-        applyExtremaRule, applyIndexingRule, applyPoolingRule})
+       {applyComplexRule, applyElementwiseRule, applyProductRule,
+        applyReductionRule, applyNormalizationRule, applyConvolutionRule,
+        applyLossRule, applyExtremaRule, applyIndexingRule, applyPoolingRule})
     if ((result = family(r)))
       break;
   if (!result)

@@ -23,6 +23,16 @@ namespace tp {
 Value createFloatSplat(OpBuilder &builder, Location loc, RankedTensorType type,
                        double value);
 
+/// Zeros of floating or complex `type` (a complex one as the view_as_complex
+/// of real zeros).
+Value createZeros(OpBuilder &builder, Location loc, RankedTensorType type);
+
+/// True for the tensors that carry gradients: floating and complex ones.
+bool isDifferentiable(Type type);
+
+/// The real part of the complex tensor `z` (view_as_real, sliced).
+Value realPartOf(OpBuilder &builder, Location loc, Value z);
+
 /// Builds backward ops at one insertion point and hands each operand's
 /// gradient contribution to `accumulate`.
 class BackwardBuilder {

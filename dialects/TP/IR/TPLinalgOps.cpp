@@ -408,6 +408,18 @@ LogicalResult mlir::tp::inferViewAsComplexShape(RuleContext &op) {
   return op.setResultShape(0, shapeOf(input).drop_back());
 }
 
+LogicalResult mlir::tp::inferViewAsRealShape(RuleContext &op) {
+  Value input = op.getOperand(0);
+  auto complex = dyn_cast<ComplexType>(elementTypeOf(input));
+  if (!complex ||
+      !(complex.getElementType().isF32() || complex.getElementType().isF64()))
+    return op.emitOpError("expects a complex<f32> or complex<f64> input, got ")
+           << input.getType();
+  SmallVector<int64_t> shape(shapeOf(input));
+  shape.push_back(2);
+  return op.setResultShape(0, shape);
+}
+
 LogicalResult mlir::tp::inferFakeQuantizeShape(RuleContext &op) {
   auto fq = op.as<FakeQuantizePerTensorAffineOp>();
   Value input = fq.getInput();

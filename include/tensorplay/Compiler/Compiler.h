@@ -67,7 +67,7 @@ LogicalResult autocastModule(ModuleOp module, llvm::StringRef target,
                              bool keepIoTypes = false);
 
 /// tp-autodiff: @f_grad for each of `functions` (empty: every loss
-/// function) with respect to `wrt` (empty: every floating argument).
+/// function) with respect to `wrt` (empty: every floating or complex argument).
 LogicalResult autodiffModule(ModuleOp module,
                              llvm::ArrayRef<std::string> functions = {},
                              llvm::ArrayRef<unsigned> wrt = {});

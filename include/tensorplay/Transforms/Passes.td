@@ -98,7 +98,7 @@ def AutodiffPass : Pass<"tp-autodiff", "::mlir::ModuleOp"> {
                "whose first result is a 0-d floating tensor)">,
     ListOption<"wrt", "wrt", "unsigned",
                "Argument indices to differentiate with respect to (default: "
-               "every floating argument)">,
+               "every floating or complex argument)">,
   ];
   let statistics = [
     Statistic<"numBackwardOps", "backward-ops",

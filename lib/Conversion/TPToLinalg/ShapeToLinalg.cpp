@@ -316,7 +316,7 @@ struct SliceLowering : public OpConversionPattern<OpTy> {
           op, resultType, source, offsets, sizes, strides);
     } else {
       Type elem = resultType.getElementType();
-      if (!isa<FloatType, IntegerType>(elem))
+      if (!isa<FloatType, IntegerType, ComplexType>(elem))
         return emitUnsupported(op, "has no CPU lowering for ")
                << elem << " tensors";
       Value zeros = filledTensor(rewriter, loc, full, elem, 0.0);

@@ -7,6 +7,7 @@
 #include "tensorplay/Conversion/Utils/LoweringUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -98,6 +99,12 @@ Value lowering::scalarConstant(OpBuilder &b, Location loc, Type type,
                                double value) {
   if (auto floatType = dyn_cast<FloatType>(type))
     return arith::ConstantOp::create(b, loc, b.getFloatAttr(floatType, value));
+  if (auto complexType = dyn_cast<ComplexType>(type)) {
+    Type real = complexType.getElementType();
+    return complex::CreateOp::create(b, loc, complexType,
+                                     scalarConstant(b, loc, real, value),
+                                     scalarConstant(b, loc, real, 0.0));
+  }
   if (isa<IndexType>(type))
     return arith::ConstantIndexOp::create(b, loc, (int64_t)value);
   auto intType = cast<IntegerType>(type);

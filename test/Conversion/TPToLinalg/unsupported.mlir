@@ -20,9 +20,18 @@ func.func @two_ops(%x: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
 
 // -----
 
-func.func @complex_exp(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
-  // expected-error @+1 {{'tp.exp' op has no CPU lowering for complex tensors}}
-  %r = tp.exp %x : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+func.func @complex_asin(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  // expected-error @+1 {{'tp.asin' op has no CPU lowering for complex tensors}}
+  %r = tp.asin %x : (tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
+  return %r : tensor<4xcomplex<f32>>
+}
+
+// -----
+
+// A rounded quotient of complex numbers does not exist.
+func.func @complex_rounded_div(%x: tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>> {
+  // expected-error @+1 {{'tp.div' op has no CPU lowering for complex tensors}}
+  %r = tp.div %x, %x {rounding_mode = "floor"} : (tensor<4xcomplex<f32>>, tensor<4xcomplex<f32>>) -> tensor<4xcomplex<f32>>
   return %r : tensor<4xcomplex<f32>>
 }
 

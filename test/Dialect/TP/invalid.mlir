@@ -2381,6 +2381,14 @@ func.func @view_as_complex_dim(%x: tensor<4x3xf32>) {
 
 // -----
 
+func.func @view_as_real_type(%x: tensor<4x2xf32>) {
+  // expected-error @+1 {{expects a complex<f32> or complex<f64> input, got 'tensor<4x2xf32>'}}
+  %r = tp.view_as_real %x : (tensor<4x2xf32>) -> tensor<4x2x2xf32>
+  return
+}
+
+// -----
+
 func.func @solve_matrix_rank(%a: tensor<4xf32>, %b: tensor<4x2xf32>) {
   // expected-error @+1 {{expected the coefficient matrix of rank 2 or more, got rank 1}}
   %r = tp.linalg_solve %a, %b : (tensor<4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>

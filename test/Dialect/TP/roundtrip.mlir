@@ -1553,6 +1553,13 @@ func.func @view_as_complex(%x: tensor<4x2xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @view_as_real(
+// CHECK-NEXT: %{{.*}} = tp.view_as_real %{{.*}} : (tensor<3x4xcomplex<f64>>) -> tensor<3x4x2xf64>
+func.func @view_as_real(%z: tensor<3x4xcomplex<f64>>) {
+  %r = tp.view_as_real %z : (tensor<3x4xcomplex<f64>>) -> tensor<3x4x2xf64>
+  return
+}
+
 // CHECK-LABEL: func.func @mkldnn_rnn_layer(
 // CHECK-NEXT: %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = tp.mkldnn_rnn_layer %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {batch_first = false, batch_sizes = array<i64>, bidirectional = false, has_biases = true, hidden_size = 4 : i64, mode = 2 : i64, num_layers = 1 : i64, reverse = false, train = false} : (tensor<5x2x8xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<16xf32>, tensor<16xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> (tensor<5x2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<0xui8>)
 func.func @mkldnn_rnn_layer(%x: tensor<5x2x8xf32>, %w0: tensor<16x8xf32>, %w1: tensor<16x4xf32>, %w2: tensor<16xf32>, %w3: tensor<16xf32>, %h0: tensor<2x4xf32>, %c0: tensor<2x4xf32>) {

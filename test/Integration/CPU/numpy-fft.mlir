@@ -1,5 +1,6 @@
-// Numerics of the torch.fft ops (the runtime's FFT), polar and
-// view_as_complex against numpy.fft in float64 / complex128
+// Numerics of the torch.fft ops (the runtime's FFT), polar, view_as_complex,
+// view_as_real and complex arithmetic and functions against numpy.fft and
+// NumPy in float64 / complex128
 // (Inputs/tpcheck_fft.py), on the default pipeline, serial scalar loops and
 // under cpu:bf16 autocast (the fft ops are on the fp32 list: f32 inputs
 // stay f32).

@@ -24,7 +24,7 @@
 // SHAPE: tp-run: @f argument #0: {{.*}}.shape.npy: shape (3, 4) f32 does not match the argument's (2, 4) f32
 // DTYPE: tp-run: @f argument #0: {{.*}}.dtype.npy: dtype (2, 4) i32 does not match the argument's (2, 4) f32
 // NOFILE: tp-run: @f argument #0: {{.*}}.missing.npy: cannot read
-// NOLOWERING: unsupported-op.mlir:5:8: error: 'tp.add' op has no CPU lowering for complex tensors
+// NOLOWERING: unsupported-op.mlir:5:8: error: 'tp.asin' op has no CPU lowering for complex tensors
 // NOLOWERING: tp-run: lowering to the CPU failed (tp-lower-to-cpu)
 // TIMING: @f: median {{[0-9.]+}} ms, min {{[0-9.]+}} ms, mean {{[0-9.]+}} ms over 3 runs, {{[0-9]+}} threads
 // THREADS: @f: median {{.*}} over 1 runs, 3 threads

@@ -9,7 +9,7 @@
 // NOT-LOSS: error: 'func.func' op tp-autodiff: the first result of @features must be a 0-d floating tensor (the loss) to differentiate it
 // MISSING: error: tp-autodiff: no function @missing with a body to differentiate
 // RANGE: error: 'func.func' op tp-autodiff: wrt index 5 is out of range: @loss has 3 arguments
-// INT: error: 'func.func' op tp-autodiff: wrt argument #1 of @loss is not a floating tensor but 'tensor<4xi64>'
+// INT: error: 'func.func' op tp-autodiff: wrt argument #1 of @loss is not a floating or complex tensor but 'tensor<4xi64>'
 
 // Only the loss function is differentiated by default (@features returns no
 // 0-d loss); with wrt=0, only the first argument's gradient is returned.

@@ -1,12 +1,12 @@
 // Order independence: --tp-autodiff --autocast=X gives the same program as
 // --autocast=X --tp-autodiff (after canonicalize and cse), on every op
-// family of rules.mlir, on control flow and on the examples, for each
-// device and dtype.
+// family of rules.mlir (the complex and FFT ones too), on control flow and
+// on the examples, for each device and dtype.
 // tp-autocast builds a gradient function linked to its forward function
 // (tp.gradient_of) again from the autocast forward, so every backward op
 // takes its forward op's decision and not the tables'.
 // RUN: for t in cuda:fp16 cuda:bf16 xpu:fp16 cpu:bf16 cpu:fp16; do \
-// RUN:   for f in %S/rules.mlir %S/rules-more.mlir %S/rules-pooling.mlir %S/rules-sampling.mlir %S/rules-dropout.mlir %S/control-flow.mlir %tp_src_root/examples/mlp.mlir %tp_src_root/examples/digits_mlp.mlir %tp_src_root/examples/digits_cnn.mlir; do \
+// RUN:   for f in %S/rules.mlir %S/rules-more.mlir %S/rules-pooling.mlir %S/rules-sampling.mlir %S/rules-dropout.mlir %S/rules-complex.mlir %S/control-flow.mlir %tp_src_root/examples/mlp.mlir %tp_src_root/examples/digits_mlp.mlir %tp_src_root/examples/digits_cnn.mlir; do \
 // RUN:     tp-opt $f --autocast=$t --tp-autodiff --canonicalize --cse > %t.first && \
 // RUN:     tp-opt $f --tp-autodiff --autocast=$t --canonicalize --cse > %t.second && \
 // RUN:     diff %t.first %t.second || exit 1; \

@@ -22,7 +22,7 @@
 // EXISTS: error: 'func.func' op tp-train-step: @e_train_step exists already
 // LR: error: 'tp.fused_sgd' op invalid lr -1: expected a finite value >= 0
 // GROWTH: error: 'tp.amp_update_scale' op growth_factor must be a finite number > 1, got 0.5
-// RULE: error: 'tp.fft_irfft' op tp-autodiff: no backward rule for 'tp.fft_irfft' yet
+// RULE: error: 'tp.gelu_backward' op tp-autodiff: no backward rule for 'tp.gelu_backward' yet
 
 func.func @f(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<f32> {
   %m = tp.mul %x, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
@@ -50,8 +50,7 @@ func.func private @e_train_step()
 
 func.func @c(%x: tensor<4xf32>, %w: tensor<4xf32>) -> tensor<f32> {
   %m = tp.mul %x, %w : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
-  %v = tp.fft_rfft %m : (tensor<4xf32>) -> tensor<3xcomplex<f32>>
-  %s = tp.fft_irfft %v {n = 4 : i64} : (tensor<3xcomplex<f32>>) -> tensor<4xf32>
+  %s = tp.gelu_backward %m, %x : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
   %l = tp.sum %s : (tensor<4xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }

@@ -43,7 +43,8 @@ Value convertScalar(OpBuilder &b, Location loc, Value v, Type to);
 /// does when it casts every operand to the common dtype.
 Value convertToCompute(OpBuilder &b, Location loc, Value v, Type commonType,
                        Type computeType);
-/// A scalar constant of integer or float type `type`.
+/// A scalar constant of integer, float or complex type `type` (a complex
+/// one is `value` + 0i).
 Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
 /// The largest finite (or, for floats, infinite) value of `type`, negated
 /// when `negative`.

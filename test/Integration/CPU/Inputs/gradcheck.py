@@ -892,6 +892,10 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gradcheck_linalg  # noqa: E402
 
 CASES += gradcheck_linalg.cases(sys.modules[__name__])
+# The complex and FFT cases (gradcheck_complex.py).
+import gradcheck_complex  # noqa: E402
+
+CASES += gradcheck_complex.cases(sys.modules[__name__])
 
 
 def main():

@@ -1,8 +1,10 @@
-"""The 'fft' family of tpcheck.py: the torch.fft ops, polar and
-view_as_complex against NumPy's float64 / complex128 transforms (numpy.fft,
-with the same n / s, axes and norm): even, odd, prime and Bluestein-sized
-(a prime factor above 61) signals, padding and trimming, any dimensions,
-real, complex, float64 and integer inputs."""
+"""The 'fft' family of tpcheck.py: the torch.fft ops, polar,
+view_as_complex, view_as_real and complex arithmetic (add, sub with alpha,
+mul, div, neg, sum; real operands promoted, broadcast) against NumPy's
+float64 / complex128 transforms and arithmetic (numpy.fft, with the same
+n / s, axes and norm): even, odd, prime and Bluestein-sized (a prime
+factor above 61) signals, padding and trimming, any dimensions, real,
+complex, float64 and integer inputs."""
 
 import numpy as np
 
@@ -175,4 +177,71 @@ def fft(mode):
          " -> tensor<4x6xcomplex<f32>>"],
         [((4, 6), "c64")],
         lambda x: [np.fft.ifft(x[..., 0] + 1j * x[..., 1], axis=0)]))
+
+    # view_as_real, and arithmetic on complex tensors.
+    for dt in ("f32", "f64"):
+        ct = _complex(dt)
+        z = rand((2, 3), dtype=ct)
+        cases.append(op_case(
+            f"view_as_real_{dt}", [z], "view_as_real", "%a0", "",
+            [((2, 3, 2), dt)], lambda x: [np.stack([x.real, x.imag], -1)]))
+        zs = rand((4, 5), dtype=ct)
+        cases.append(op_case(
+            f"complex_sum_{dt}", [zs], "sum", "%a0",
+            "dim = array<i64: 0>, keepdim = true", [((1, 5), ct)],
+            lambda x: [x.sum(0, keepdims=True)]))
+        cases.append(op_case(
+            f"complex_sum_all_{dt}", [zs], "sum", "%a0", "", [((), ct)],
+            lambda x: [x.sum()]))
+    a = rand((3, 4), dtype="c64")
+    b = rand((4,), 0.5, 1.5, dtype="c64")
+    x = rand((3, 4), dtype="f32")
+    tc, tb, tx = "tensor<3x4xcomplex<f32>>", "tensor<4xcomplex<f32>>", \
+        "tensor<3x4xf32>"
+    cases.append(Case(
+        "complex_arithmetic", [a, b, x],
+        [f"%m = tp.mul %a0, %a1 : ({tc}, {tb}) -> {tc}",
+         f"%d = tp.div %m, %a2 : ({tc}, {tx}) -> {tc}",
+         f"%s = tp.sub %d, %a1 {{alpha = 2.5 : f64}} : ({tc}, {tb}) -> {tc}",
+         f"%n = tp.neg %s : ({tc}) -> {tc}",
+         f"%q = tp.div %n, %a1 : ({tc}, {tb}) -> {tc}",
+         f"%r0 = tp.add %a2, %q {{alpha = -0.5 : f64}} : ({tx}, {tc}) -> {tc}"],
+        [((3, 4), "c64")],
+        lambda z, w, r: [r - 0.5 * (-(z * w / r - 2.5 * w) / w)]))
+
+    # The elementwise functions of complex tensors (principal branches, as
+    # NumPy's), and mean.
+    functions = {
+        "exp": np.exp, "expm1": np.expm1, "log": np.log, "log1p": np.log1p,
+        "sqrt": np.sqrt, "rsqrt": lambda z: 1 / np.sqrt(z), "sin": np.sin,
+        "cos": np.cos, "tan": np.tan, "tanh": np.tanh,
+        "reciprocal": lambda z: 1 / z,
+        "sigmoid": lambda z: 1 / (1 + np.exp(-z))}
+    for dt in ("f32", "f64"):
+        ct = _complex(dt)
+        z = rand((3, 7), -2, 2, dtype=ct)
+        for name, fn in functions.items():
+            cases.append(op_case(f"complex_{name}_{dt}", [z], name, "%a0", "",
+                                 [((3, 7), ct)], lambda x, f=fn: [f(x)]))
+        cases.append(op_case(f"complex_abs_{dt}", [z], "abs", "%a0", "",
+                             [((3, 7), dt)], lambda x: [np.abs(x)]))
+        cases.append(op_case(
+            f"complex_mean_{dt}", [z], "mean", "%a0", "dim = array<i64: 1>",
+            [((3,), ct)], lambda x: [x.mean(1)]))
+        # Edge values: saturating tanh and sigmoid, tiny and huge
+        # magnitudes (abs, sqrt and log scale instead of overflowing).
+        for name, values in (
+                ("tanh", [30 + 1j, -30 + 1j, -100 - 2j, 1e-20 + 1e-20j]),
+                ("sigmoid", [30 + 1j, -30 + 1j, 100 - 2j, 1e-20 + 1e-20j]),
+                ("exp", [-100 + 1j, 20 - 3j, 1e-20 + 1e-20j, 0]),
+                ("abs", [2e30 + 1e30j, 1e-30 - 1e-30j, -3 + 4j, 0]),
+                ("sqrt", [2e30 + 1e30j, 1e-30 + 1e-30j, -100 - 2j, 0]),
+                ("log", [2e30 + 1e30j, 1e-30 + 1e-30j, -100 - 2j, 1])):
+            e = (np.array(values, dtype=np.complex128).astype(
+                np.complex64 if dt == "f32" else np.complex128), ct)
+            fn = np.abs if name == "abs" else functions[name]
+            cases.append(op_case(
+                f"complex_{name}_edges_{dt}", [e], name, "%a0", "",
+                [((4,), dt if name == "abs" else ct)],
+                lambda x, f=fn: [f(x)]))
     return cases

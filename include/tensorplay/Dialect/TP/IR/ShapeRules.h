@@ -347,6 +347,7 @@ SmallVector<int64_t> fftDims(StringRef name, IntegerAttr dim,
 LogicalResult inferFftShape(RuleContext &op);
 LogicalResult inferStftShape(RuleContext &op);
 LogicalResult inferViewAsComplexShape(RuleContext &op);
+LogicalResult inferViewAsRealShape(RuleContext &op);
 
 //===----------------------------------------------------------------------===//
 // The generated verify() and inferReturnTypes() of every compute op

@@ -56,8 +56,9 @@ def TP_GeluOp : TP_UnaryOp<"gelu", "Gaussian error linear unit",
     (ins DefaultValuedAttr<TP_GeluApproximationAttr,
                            "::mlir::tp::GeluApproximation::None">:$approximate)>;
 def TP_NegOp : TP_UnaryOp<"neg", "Elementwise negation", TP_DtypeRule<"First">>;
-def TP_AbsOp : TP_UnaryOp<"abs", "Elementwise absolute value",
-    TP_DtypeRule<"First">>;
+def TP_AbsOp : TP_UnaryOp<"abs",
+    "Elementwise absolute value (the real magnitude of a complex input)",
+    TP_DtypeRule<"First", ["Real"]>>;
 def TP_ReluOp : TP_UnaryOp<"relu", "Rectified linear unit: max(x, 0)",
     TP_DtypeRule<"First">>;
 def TP_LeakyReluOp : TP_UnaryOp<"leaky_relu",

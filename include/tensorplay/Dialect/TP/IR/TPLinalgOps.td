@@ -288,6 +288,12 @@ def TP_ViewAsComplexOp : TP_SingleResultOp<"view_as_complex",
     "%r = tp.view_as_complex %x : (tensor<4x2xf32>) -> tensor<4xcomplex<f32>>",
     [], "::mlir::tp::inferViewAsComplexShape(op)">;
 
+def TP_ViewAsRealOp : TP_SingleResultOp<"view_as_real",
+    "View a complex tensor as (..., 2) real pairs", TP_DtypeRule<"First", ["Real"]>,
+    (ins TP_Tensor:$input), "$input",
+    "%r = tp.view_as_real %z : (tensor<4xcomplex<f32>>) -> tensor<4x2xf32>",
+    [], "::mlir::tp::inferViewAsRealShape(op)">;
+
 def TP_FakeQuantizePerTensorAffineOp : TP_SingleResultOp<
     "fake_quantize_per_tensor_affine",
     "Quantize and dequantize with one scale and zero point",

@@ -1,0 +1,273 @@
+//===- BackwardRulesComplex.cpp - Rules of the complex and FFT ops --------===//
+//
+// The gradient of a real loss L with respect to a complex z = x + iy is, as
+// in PyTorch, G = dL/dx + i dL/dy. A complex-linear map's input then gets
+// the adjoint (conjugate transpose) of the map applied to its result's G,
+// and a real input the real part of that (Differentiator::accumulate takes
+// it). The FFTs are linear: the adjoint of each is the transform of the
+// opposite direction with the normalization swapped (backward <->
+// forward), a one-sided spectrum zero-extended to the full signal (r2c) or
+// its mirrored bins doubled (c2r), and a trimmed or zero-padded signal
+// fitted back to the input's size. Products conjugate the other factor; a
+// holomorphic function f gives G conj(f'(z)), abs G z / |z|.
+// Any other op reading or making a complex tensor is an error here, never
+// a silently real rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "BackwardRule.h"
+
+#include "tensorplay/Dialect/TP/IR/ShapeRules.h"
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
+using namespace mlir;
+using namespace mlir::tp;
+
+namespace {
+bool isComplex(Value v) { return v && isa<ComplexType>(elementTypeOf(v)); }
+
+/// The complex helpers of the rules: each returns null on a null operand.
+struct Complex {
+  Rule &r;
+
+  Value asReal(Value z) { return r.make("tp.view_as_real", z); }
+  Value asComplex(Value x) { return r.make("tp.view_as_complex", x); }
+  /// The real element type of the complex `z`.
+  Type realOf(Value z) {
+    return cast<ComplexType>(elementTypeOf(z)).getElementType();
+  }
+  /// conj(z); a real value is its own conjugate.
+  Value conj(Value z) {
+    if (!isComplex(z))
+      return z;
+    return asComplex(r.mul(asReal(z), r.constant({2}, realOf(z), {1, -1})));
+  }
+  /// The real (part 0) or imaginary (part 1) part of `z`.
+  Value part(Value z, int64_t which) {
+    if (!z)
+      return {};
+    Value pair = r.sliceAlong(asReal(z), rankOf(z), which, 1);
+    return r.reshape(pair, shapeOf(z));
+  }
+  /// `v` fitted to `size` entries along `dim`: its first `size`, or zeros
+  /// appended (in the real domain for a complex `v`).
+  Value fit(Value v, int64_t dim, int64_t size) {
+    if (!v || shapeOf(v)[dim] == size)
+      return v;
+    if (shapeOf(v)[dim] > size)
+      return r.sliceAlong(v, dim, 0, size);
+    bool complex = isComplex(v);
+    Value x = complex ? asReal(v) : v;
+    if (!x)
+      return {};
+    SmallVector<int64_t> shape(shapeOf(x));
+    shape[dim] = size - shape[dim];
+    Value zeros =
+        createFloatSplat(r.b.builder, r.b.loc,
+                         RankedTensorType::get(shape, elementTypeOf(x)), 0.0);
+    Value joined = r.cat({x, zeros}, dim);
+    return complex ? asComplex(joined) : joined;
+  }
+};
+
+/// The adjoint of an FFT op (nullopt for other ops).
+std::optional<LogicalResult> fftRule(Rule &r, Complex &c) {
+  Operation *op = r.op;
+  StringRef name = op->getName().stripDialect();
+  if (!name.consume_front("fft_"))
+    return std::nullopt;
+  StringRef base = name.rtrim("2n");
+  if (!llvm::is_contained({"fft", "ifft", "rfft", "irfft", "hfft", "ihfft"},
+                          base))
+    return std::nullopt;
+  Value input = op->getOperand(0), y = op->getResult(0);
+  if (!r.active(input))
+    return success();
+  ArrayRef<int64_t> out = shapeOf(y);
+  int64_t rank = out.size();
+  auto s = op->getAttrOfType<DenseI64ArrayAttr>("s");
+  SmallVector<int64_t> dims =
+      fftDims(name, op->getAttrOfType<IntegerAttr>("dim"),
+              op->getAttrOfType<DenseI64ArrayAttr>("dim"), s, rank);
+  SmallVector<int64_t> sizes;
+  for (int64_t &d : dims) {
+    d = normalizeDim(d, rank);
+    sizes.push_back(out[d]);
+  }
+  int64_t last = dims.back();
+  bool oneSidedResult = base == "rfft" || base == "ihfft";
+  if (oneSidedResult) {
+    // The full signal size of the one-sided dimension.
+    if (auto n = op->getAttrOfType<IntegerAttr>("n"))
+      sizes.back() = n.getInt();
+    else if (s)
+      sizes.back() = s.asArrayRef().back();
+    else
+      sizes.back() = shapeOf(input)[last];
+  }
+  StringRef norm = "backward";
+  if (auto attr = op->getAttrOfType<StringAttr>("norm"))
+    norm = attr.getValue();
+  StringRef swapped = norm == "ortho"      ? "ortho"
+                      : norm == "backward" ? "forward"
+                                           : "backward";
+  OpBuilder &builder = r.b.builder;
+  auto transform = [&](StringRef adjoint, Value v) {
+    return r.make(adjoint, v,
+                  {r.attr("s", builder.getDenseI64ArrayAttr(sizes)),
+                   r.attr("dim", builder.getDenseI64ArrayAttr(dims)),
+                   r.attr("norm", builder.getStringAttr(swapped))});
+  };
+  Value g = r.grad, x;
+  if (base == "fft") {
+    x = transform("tp.fft_ifftn", g);
+  } else if (base == "ifft") {
+    x = transform("tp.fft_fftn", g);
+  } else if (oneSidedResult) {
+    // The bins the one-sided result leaves out have zero gradient.
+    g = c.fit(g, last, sizes.back());
+    x = transform(base == "rfft" ? "tp.fft_ifftn" : "tp.fft_fftn", g);
+  } else {
+    int64_t n = sizes.back(), h = n / 2 + 1;
+    if (base == "irfft")
+      x = transform("tp.fft_rfftn", g);
+    else
+      x = r.make("tp.fft_ihfft", g,
+                 {r.attr("n", builder.getI64IntegerAttr(n)),
+                  r.attr("dim", builder.getI64IntegerAttr(last)),
+                  r.attr("norm", builder.getStringAttr(swapped))});
+    // The bins 1 .. n - h stand for themselves and their mirrored
+    // conjugates in the real result: twice the gradient.
+    SmallVector<double> weights(h, 1.0);
+    for (int64_t k = 1; k <= n - h; ++k)
+      weights[k] = 2.0;
+    SmallVector<int64_t> shape = {h};
+    shape.append(rank - 1 - last, 1);
+    if (x)
+      x = r.mul(x, r.constant(shape, c.realOf(x), weights));
+  }
+  // The forward trimmed or zero-padded the input to the signal sizes (the
+  // c2r ones to the one-sided size along the last dimension).
+  for (int64_t d : dims)
+    x = c.fit(x, d, shapeOf(input)[d]);
+  r.give(input, x);
+  return success();
+}
+
+/// polar(m, a) = m e^{ia}: with q = G e^{-ia}, m gets Re q and a gets
+/// m Im q. (PyTorch's rule goes through sgn(z), which differs from this
+/// derivative where m <= 0.)
+LogicalResult polarRule(Rule &r, Complex &c, PolarOp polar) {
+  Value m = polar.getAbs(), a = polar.getAngle();
+  Value ones = createFloatSplat(r.b.builder, r.b.loc,
+                                cast<RankedTensorType>(a.getType()), 1.0);
+  Value unit = r.make("tp.polar", {ones, a});
+  Value q = r.mul(r.grad, c.conj(unit));
+  r.give(m, c.part(q, 0));
+  if (r.active(a))
+    r.give(a, r.mul(m, c.part(q, 1)));
+  return success();
+}
+
+/// The elementwise functions of a complex z (nullopt for other ops). A
+/// holomorphic f gives G conj(f'(z)); abs (real) gives G sgn(z), sgn(z) =
+/// z / |z| and 0 at 0, as PyTorch.
+std::optional<LogicalResult> functionRule(Rule &r, Complex &c) {
+  Operation *op = r.op;
+  if (op->getNumOperands() != 1 || !isComplex(op->getOperand(0)))
+    return std::nullopt;
+  Value z = op->getOperand(0), y = op->getResult(0), g = r.grad;
+  StringRef name = op->getName().stripDialect();
+  auto one = [&](Value like) {
+    return createFloatSplat(r.b.builder, r.b.loc,
+                            RankedTensorType::get({}, c.realOf(like)), 1.0);
+  };
+  // f'(z), or null where the rule is written otherwise.
+  Value derivative;
+  if (name == "abs") {
+    Value safe = r.where(r.compare("tp.eq", y, 0.0), r.scalar(y, 1.0), y);
+    r.give(z, r.mul(g, r.div(z, safe)));
+    return success();
+  }
+  if (name == "exp")
+    derivative = y;
+  else if (name == "expm1")
+    derivative = r.add(y, one(z));
+  else if (name == "log")
+    derivative = r.div(one(z), z);
+  else if (name == "log1p")
+    derivative = r.div(one(z), r.add(z, one(z)));
+  else if (name == "sqrt")
+    derivative = r.div(r.scalar(y, 0.5), y);
+  else if (name == "rsqrt")
+    derivative = r.div(r.scale(y, -0.5), z);
+  else if (name == "sin")
+    derivative = r.make("tp.cos", z);
+  else if (name == "cos")
+    derivative = r.neg(r.make("tp.sin", z));
+  else if (name == "tan")
+    derivative = r.add(r.mul(y, y), one(z));
+  else if (name == "tanh")
+    derivative = r.sub(one(z), r.mul(y, y));
+  else if (name == "reciprocal")
+    derivative = r.neg(r.mul(y, y));
+  else if (name == "sigmoid")
+    derivative = r.mul(y, r.sub(one(z), y));
+  else
+    return std::nullopt;
+  r.give(z, r.mul(g, c.conj(derivative)));
+  return success();
+}
+
+/// The ops whose real rules hold for complex tensors as they are: linear
+/// maps that commute with conjugation, and the cast (reversed).
+bool keepsRealRule(Operation *op) {
+  return isa<AddOp, SubOp, NegOp, ReshapeOp, PermuteOp, TransposeOp, SliceOp,
+             CatOp, SumOp, MeanOp, ExpandOp>(op);
+}
+} // namespace
+
+std::optional<LogicalResult> mlir::tp::applyComplexRule(Rule &r) {
+  Operation *op = r.op;
+  Complex c{r};
+  if (std::optional<LogicalResult> fft = fftRule(r, c))
+    return fft;
+  if (auto view = dyn_cast<ViewAsComplexOp>(op)) {
+    r.give(view.getInput(), c.asReal(r.grad));
+    return success();
+  }
+  if (auto view = dyn_cast<ViewAsRealOp>(op)) {
+    r.give(view.getInput(), c.asComplex(r.grad));
+    return success();
+  }
+  if (auto polar = dyn_cast<PolarOp>(op))
+    return polarRule(r, c, polar);
+  if (std::optional<LogicalResult> function = functionRule(r, c))
+    return function;
+  bool touchesComplex =
+      llvm::any_of(op->getOperands(), isComplex) ||
+      llvm::any_of(op->getResults(), [](Value v) { return isComplex(v); });
+  if (!touchesComplex || keepsRealRule(op))
+    return std::nullopt;
+  Value lhs = op->getNumOperands() == 2 ? op->getOperand(0) : Value();
+  Value rhs = op->getNumOperands() == 2 ? op->getOperand(1) : Value();
+  if (isa<MulOp>(op)) {
+    r.give(lhs, r.mul(r.grad, c.conj(rhs)));
+    r.give(rhs, r.mul(r.grad, c.conj(lhs)));
+    return success();
+  }
+  if (auto div = dyn_cast<DivOp>(op); div && !div.getRoundingMode()) {
+    // d/da = G / conj(b), d/db = -G conj(a / b) / conj(b).
+    Value q = r.div(r.grad, c.conj(rhs));
+    r.give(lhs, q);
+    r.give(rhs, r.neg(r.mul(q, c.conj(div.getResult()))));
+    return success();
+  }
+  return op->emitOpError("tp-autodiff: no backward rule for complex tensors "
+                         "in '")
+         << op->getName()
+         << "' yet (complex gradients go through add, sub, neg, mul, div, "
+            "abs, exp, expm1, log, log1p, sqrt, rsqrt, sin, cos, tan, tanh, "
+            "reciprocal, sigmoid, sum, mean, the FFTs, polar, view_as_real / "
+            "view_as_complex and the shape ops)";
+}
