@@ -150,6 +150,8 @@ std::optional<LogicalResult> applyExtremaRule(Rule &r);
 std::optional<LogicalResult> applyIndexingRule(Rule &r);
 std::optional<LogicalResult> applyPoolingRule(Rule &r);
 std::optional<LogicalResult> applyLinalgRule(Rule &r);
+/// linalg_eig and linalg_eigvals (BackwardRulesEig.cpp).
+std::optional<LogicalResult> applyEigRule(Rule &r);
 /// The complex and FFT rules; an error for any other op on complex tensors
 /// whose real rule would be wrong for them.
 std::optional<LogicalResult> applyComplexRule(Rule &r);

@@ -169,6 +169,24 @@ LogicalResult polarRule(Rule &r, Complex &c, PolarOp polar) {
   return success();
 }
 
+/// gather of a complex x: the real pairs of G scattered into zeros at the
+/// index (repeated for both parts), viewed as complex again.
+LogicalResult gatherRule(Rule &r, Complex &c, GatherOp gather) {
+  Value x = gather.getInput(), index = gather.getIndex();
+  if (!r.active(x))
+    return success();
+  SmallVector<int64_t> pairs(shapeOf(x)), indexShape(shapeOf(index));
+  pairs.push_back(2);
+  indexShape.push_back(1);
+  Value pairIndex = r.reshape(index, indexShape);
+  indexShape.back() = 2;
+  pairIndex = r.expand(pairIndex, indexShape);
+  r.give(x, c.asComplex(r.scatterIntoZeros(
+                pairs, normalizeDim(gather.getDim(), rankOf(x)), pairIndex,
+                c.asReal(r.grad))));
+  return success();
+}
+
 /// The elementwise functions of a complex z (nullopt for other ops). A
 /// holomorphic f gives G conj(f'(z)); abs (real) gives G sgn(z), sgn(z) =
 /// z / |z| and 0 at 0, as PyTorch.
@@ -242,6 +260,9 @@ std::optional<LogicalResult> mlir::tp::applyComplexRule(Rule &r) {
   }
   if (auto polar = dyn_cast<PolarOp>(op))
     return polarRule(r, c, polar);
+  if (auto gather = dyn_cast<GatherOp>(op);
+      gather && isComplex(gather.getInput()) && rankOf(gather.getInput()))
+    return gatherRule(r, c, gather);
   if (std::optional<LogicalResult> function = functionRule(r, c))
     return function;
   bool touchesComplex =
@@ -268,6 +289,7 @@ std::optional<LogicalResult> mlir::tp::applyComplexRule(Rule &r) {
          << op->getName()
          << "' yet (complex gradients go through add, sub, neg, mul, div, "
             "abs, exp, expm1, log, log1p, sqrt, rsqrt, sin, cos, tan, tanh, "
-            "reciprocal, sigmoid, sum, mean, the FFTs, polar, view_as_real / "
+            "reciprocal, sigmoid, sum, mean, the FFTs, stft, polar, gather, "
+            "view_as_real / "
             "view_as_complex and the shape ops)";
 }

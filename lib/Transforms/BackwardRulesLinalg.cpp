@@ -550,6 +550,8 @@ NamedAttribute reducedSvd(Rule &r) {
 
 std::optional<LogicalResult> mlir::tp::applyLinalgRule(Rule &r) {
   Operation *op = r.op;
+  if (std::optional<LogicalResult> eig = applyEigRule(r))
+    return eig;
   if (isa<InverseOp, LinalgInvOp, LinalgInvExOp>(op))
     return inverseRule(r);
   if (auto solve = dyn_cast<LinalgSolveOp>(op))

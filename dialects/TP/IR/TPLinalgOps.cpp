@@ -380,7 +380,12 @@ LogicalResult mlir::tp::inferStftShape(RuleContext &op) {
       return failure();
   ArrayRef<int64_t> x = shapeOf(input);
   int64_t len = x.back();
-  bool complexInput = isa<ComplexType>(elementTypeOf(input));
+  bool complexInput =
+      isa<ComplexType>(elementTypeOf(input)) ||
+      (stft.getWindow() && isa<ComplexType>(elementTypeOf(stft.getWindow())));
+  if (complexInput && stft.getOnesided() == true)
+    return op.emitOpError("cannot have a onesided output when the signal or "
+                          "the window is complex");
   bool onesided = stft.getOnesided().value_or(!complexInput);
   SmallVector<int64_t> shape(x.drop_back());
   shape.push_back(onesided ? nFft / 2 + 1 : nFft);

@@ -6,8 +6,8 @@
 // default, zero-padded to n_fft on both sides as tensorplay pads it: left
 // (n_fft - win_length) / 2), then rfft (one-sided) or fft over each frame
 // with norm "ortho" when `normalized` (tensorplay's frame_length^-0.5),
-// transposed to (.., freq, F). A complex signal is refused (its frames
-// would need complex products, which have no CPU lowering).
+// transposed to (.., freq, F). A complex signal (or window) takes the
+// two-sided fft.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,9 +30,11 @@ struct DecomposeStft : public OpRewritePattern<StftOp> {
     Location loc = op.getLoc();
     Value x = op.getInput();
     Type elem = elementTypeOf(x);
+    if (auto complex = dyn_cast<ComplexType>(elem))
+      elem = complex.getElementType();
     if (!isa<FloatType>(elem))
-      return op.emitOpError("has a CPU lowering for real floating signals "
-                            "only, got ")
+      return op.emitOpError("has a CPU lowering for floating and complex "
+                            "signals only, got ")
              << x.getType();
     bool unbatched = rankOf(x) == 1;
     if (unbatched)
@@ -90,7 +92,10 @@ struct DecomposeStft : public OpRewritePattern<StftOp> {
       framed = build<MulOp>(rewriter, loc, {framed, window});
 
     // One transform per frame, then (.., freq, F).
-    bool onesided = op.getOnesided().value_or(true);
+    bool complexInput =
+        isa<ComplexType>(elementTypeOf(op.getInput())) ||
+        (op.getWindow() && isa<ComplexType>(elementTypeOf(op.getWindow())));
+    bool onesided = op.getOnesided().value_or(!complexInput);
     SmallVector<NamedAttribute> attrs = {i64Attr(rewriter, "dim", -1)};
     if (op.getNormalized())
       attrs.push_back(

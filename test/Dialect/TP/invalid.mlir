@@ -2365,6 +2365,14 @@ func.func @stft_short(%x: tensor<8xf32>) {
 
 // -----
 
+func.func @stft_complex_onesided(%x: tensor<64xcomplex<f32>>) {
+  // expected-error @+1 {{cannot have a onesided output when the signal or the window is complex}}
+  %r = tp.stft %x {n_fft = 16 : i64, onesided = true} : (tensor<64xcomplex<f32>>) -> tensor<9x13xcomplex<f32>>
+  return
+}
+
+// -----
+
 func.func @view_as_complex_type(%x: tensor<4x2xf16>) {
   // expected-error @+1 {{expects an f32 or f64 input, got 'tensor<4x2xf16>'}}
   %r = tp.view_as_complex %x : (tensor<4x2xf16>) -> tensor<4xcomplex<f32>>

@@ -174,6 +174,15 @@ def cases(g):
             % ("%z", ty((24,)), ty((6,)), ty((5, 6), True)),
             as_real("zr", "z", (5, 6))] +
             g.weighted([("zr", (5, 6, 2))], 48)),
+        # stft of a complex signal (two-sided: frames gathered from complex
+        # values, complex times real window, fft).
+        g.Case("complex_stft_complex_signal", [(24, 2), (6,)], [
+            as_complex("x", "a0", (24,)),
+            "%s = tp.stft %%x window(%%a1) {hop_length = 3 : i64, "
+            "n_fft = 8 : i64, win_length = 6 : i64} : (%s, %s) -> %s"
+            % ("%z", ty((24,), True), ty((6,)), ty((8, 6), True)),
+            as_real("zr", "z", (8, 6))] +
+            g.weighted([("zr", (8, 6, 2))], 52)),
         # A magnitude spectrogram: abs of the stft.
         g.Case("complex_spectrogram", [(20,)], [
             "%%z = tp.stft %%a0 {hop_length = 2 : i64, n_fft = 6 : i64} : "

@@ -2,7 +2,8 @@
 inverses, solvers and factorizations of f64 matrix batches, each loss a
 weighted sum of the results. Inputs are made well conditioned inside the
 program (A + 3I, X X^T + 3I, X + X^T) so that every argument entry is
-free; losses of singular vectors and eigenvectors use their squares, which
+free; losses of singular vectors and eigenvectors use their squares (the
+complex eigenvectors of linalg_eig their magnitudes), which
 do not depend on the vectors' signs."""
 
 import numpy as np
@@ -11,6 +12,7 @@ import numpy as np
 def cases(g):
     """The cases, built with gradcheck.py's module `g` (Case, t, weighted)."""
     t = g.t
+    C = "complex<f64>"
 
     def types(shapes):
         return ", ".join(t(s) if not isinstance(s, tuple) or
@@ -134,6 +136,28 @@ def cases(g):
                square("q2", "q", (2, 3, 3)) + square("qu2", "qu", (4, 4)) +
                g.weighted([("w", (2, 3)), ("q2", (2, 3, 3)), ("wu", (4,)),
                            ("qu2", (4, 4)), ("wv", (4,))], 35)),
+        # linalg_eig of a matrix with real eigenvalues and of a batch with
+        # a complex pair, eigvals: the eigenvalues' real pairs and the
+        # eigenvectors' magnitudes (independent of their phases).
+        g.Case("eig_family", [(3, 3), (2, 3, 3), (4, 4)], [
+            op(["w1", "v1"], "linalg_eig", ["a0"], [(3, 3)],
+               [((3,), C), ((3, 3), C)]),
+            op(["w2", "v2"], "linalg_eig", ["a1"], [(2, 3, 3)],
+               [((2, 3), C), ((2, 3, 3), C)]),
+            op(["e"], "linalg_eigvals", ["a2"], [(4, 4)], [((4,), C)]),
+            op(["w1r"], "view_as_real", ["w1"], [((3,), C)], [(3, 2)]),
+            op(["w2r"], "view_as_real", ["w2"], [((2, 3), C)], [(2, 3, 2)]),
+            op(["er"], "view_as_real", ["e"], [((4,), C)], [(4, 2)]),
+            op(["m1"], "abs", ["v1"], [((3, 3), C)], [(3, 3)]),
+            op(["m2"], "abs", ["v2"], [((2, 3, 3), C)], [(2, 3, 3)])] +
+            g.weighted([("w1r", (3, 2)), ("w2r", (2, 3, 2)), ("er", (4, 2)),
+                        ("m1", (3, 3)), ("m2", (2, 3, 3))], 139),
+            inputs=lambda rng: [
+                np.diag([1.0, 2.5, 4.0]) + rng.uniform(-0.3, 0.3, (3, 3)),
+                np.array([[0.0, -2, 0], [2, 0, 0], [0, 0, 1]]) +
+                rng.uniform(-0.3, 0.3, (2, 3, 3)),
+                np.diag([-1.5, 0.0, 1.5, 3.0]) +
+                rng.uniform(-0.5, 0.5, (4, 4))]),
         # linalg_svd (tall, wide; full matrices of a square batch), svd
         # (some; compute_uv = false), svdvals.
         g.Case("svd_family", [(4, 3), (3, 5), (2, 3, 3)], [

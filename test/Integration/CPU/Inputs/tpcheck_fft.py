@@ -124,13 +124,14 @@ def fft(mode):
         return np.swapaxes(spectrum, -1, -2)
 
     def stft(name, shape, n_fft, hop=None, win=None, window=False,
-             normalized=False, onesided=None, dt="f32"):
+             normalized=False, onesided=None, dt="f32", wdt=None):
         x = rand(shape, dtype=dt)
         h = hop or n_fft // 4
         w = win or n_fft
         ins, text = [x], "%a0"
+        wdt = wdt or dt
         if window:
-            ins.append(rand((w,), 0, 1, dt))
+            ins.append(rand((w,), 0, 1, wdt))
             text += " window(%a1)"
         attrs = [f"n_fft = {n_fft} : i64"]
         if hop:
@@ -141,7 +142,8 @@ def fft(mode):
             attrs.append("normalized = true")
         if onesided is not None:
             attrs.append(f"onesided = {str(onesided).lower()}")
-        sided = onesided is not False
+        sided = onesided if onesided is not None else \
+            not ({dt, wdt} & {"c64", "c128"})
         freq = n_fft // 2 + 1 if sided else n_fft
         out = shape[:-1] + (freq, 1 + (shape[-1] - n_fft) // h)
         cases.append(op_case(
@@ -155,6 +157,13 @@ def fft(mode):
     stft("stft_unbatched_two_sided", (40,), 16, hop=5, onesided=False)
     stft("stft_no_window_short", (3, 50), 12, hop=3, win=7)
     stft("stft_odd_f64", (45,), 9, hop=2, window=True, dt="f64")
+    # Complex signals or windows: two-sided.
+    stft("stft_complex", (2, 40), 16, hop=4, dt="c64")
+    stft("stft_complex_window_short", (37,), 12, hop=5, win=7, window=True,
+         normalized=True, dt="c64", wdt="f32")
+    stft("stft_real_complex_window", (2, 30), 8, window=True, dt="f32",
+         wdt="c64")
+    stft("stft_complex_c128", (2, 33), 10, hop=3, window=True, dt="c128")
 
     # polar (broadcast) and view_as_complex, then a transform of the
     # complex tensor they build.
