@@ -240,8 +240,9 @@ std::optional<LogicalResult> functionRule(Rule &r, Complex &c) {
 /// The ops whose real rules hold for complex tensors as they are: linear
 /// maps that commute with conjugation, and the cast (reversed).
 bool keepsRealRule(Operation *op) {
-  return isa<AddOp, SubOp, NegOp, ReshapeOp, PermuteOp, TransposeOp, SliceOp,
-             CatOp, SumOp, MeanOp, ExpandOp>(op);
+  return isa<AddOp, SubOp, NegOp, ReshapeOp, UnsqueezeOp, SqueezeOp, FlattenOp,
+             PermuteOp, TransposeOp, SliceOp, CatOp, StackOp, SumOp, MeanOp,
+             ExpandOp>(op);
 }
 } // namespace
 

@@ -133,7 +133,7 @@ std::optional<LogicalResult> mlir::tp::applyPoolingRule(Rule &r) {
   if (isa<FractionalMaxPool3dOp>(op))
     return fractionalRule(r, 3);
   // The samplers are differentiated in their decomposed form (gathers,
-  // DecomposeGridSample.cpp); bicubic has none.
+  // DecomposeGridSample.cpp), which bicubic has for 4-D inputs only.
   auto grid = dyn_cast<GridSampleOp>(op);
   bool bicubic =
       grid ? grid.getMode() == "bicubic"
@@ -141,10 +141,10 @@ std::optional<LogicalResult> mlir::tp::applyPoolingRule(Rule &r) {
                  op) &&
                  op->getAttrOfType<IntegerAttr>("interpolation_mode")
                          .getInt() == 2;
-  if (bicubic)
-    return op->emitOpError("tp-autodiff: the backward of bicubic grid "
-                           "sampling is not implemented (bilinear and "
-                           "nearest are)");
+  if (bicubic && rankOf(op->getOperand(0)) != 4)
+    return op->emitOpError("tp-autodiff: bicubic grid sampling takes 4-D "
+                           "inputs, got ")
+           << op->getOperand(0).getType();
   if (isa<MaxUnpool2dOp>(op))
     return unpoolRule(r, 2);
   if (isa<MaxUnpool3dOp>(op))

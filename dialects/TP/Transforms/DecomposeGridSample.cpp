@@ -1,7 +1,7 @@
 //===- DecomposeGridSample.cpp - grid_sample as gathers, for tp-autodiff --===//
 //
-// tp.grid_sample and aten's grid_sampler ops (bilinear / trilinear and
-// nearest; every padding mode and align_corners) as the tp ops that
+// tp.grid_sample and aten's grid_sampler ops (bilinear / trilinear,
+// nearest and bicubic; every padding mode and align_corners) as the tp ops that
 // compute what GridSampleToLinalg.cpp computes: the grid's coordinates
 // unnormalized (the same operations in the same order), moved by the
 // padding mode (border: clamp; reflection: aten's reflect_coordinates
@@ -11,8 +11,10 @@
 // this form only (the CPU pipeline lowers the ops directly): gather's rule
 // scatter-adds the gradient into the input, the weights' and the padding
 // moves' rules give the grid its gradient, as aten's grid_sampler backward
-// (zero for nearest, whose positions are integers). Bicubic stays a
-// single op (tp-autodiff refuses it).
+// (zero for nearest, whose positions are integers). Bicubic (2-D) reads
+// the 4 x 4 taps around the point, each tap's whole position moved by the
+// padding mode, weighted by aten's cubic convolution coefficients, whose
+// rules give the grid its gradient, as aten's bicubic backward.
 //
 //===----------------------------------------------------------------------===//
 
@@ -113,11 +115,31 @@ struct Builder {
   }
 };
 
+enum class Mode { Bilinear, Nearest, Bicubic };
+
 struct Spec {
-  bool nearest;
+  Mode mode;
   Padding padding;
   bool alignCorners;
 };
+
+/// aten's cubic convolution coefficients of t (A = -0.75), in
+/// GridSampleToLinalg's order of operations.
+SmallVector<Value, 4> cubicCoefficients(Builder &f, Value t) {
+  const double a = -0.75;
+  auto conv1 = [&](Value x) { // ((A + 2) x - (A + 3)) x x + 1
+    return f.add(f.mul(f.mul(f.sub(f.mul(f.c(a + 2), x), f.c(a + 3)), x), x),
+                 f.c(1));
+  };
+  auto conv2 = [&](Value x) { // ((A x - 5A) x + 8A) x - 4A
+    return f.sub(
+        f.mul(f.add(f.mul(f.sub(f.mul(f.c(a), x), f.c(5 * a)), x), f.c(8 * a)),
+              x),
+        f.c(4 * a));
+  };
+  return {conv2(f.add(t, f.c(1))), conv1(t), conv1(f.sub(f.c(1), t)),
+          conv2(f.sub(f.c(2), t))};
+}
 
 /// The sampling of input (N, C, S_0..S_n-1) at grid (N, P_0.., n).
 Value sample(PatternRewriter &rw, Location loc, Value input, Value grid,
@@ -139,7 +161,10 @@ Value sample(PatternRewriter &rw, Location loc, Value input, Value grid,
     Value coord = reshape(rw, loc, slice(rw, loc, flatGrid, 3, k, k + 1),
                           {batch, 1, points});
     Value x = f.unnormalize(coord, sizes[d], spec.alignCorners);
-    src.push_back(f.pad(x, sizes[d], spec.padding, spec.alignCorners));
+    // Bicubic moves each of its taps by the padding mode instead.
+    if (spec.mode != Mode::Bicubic)
+      x = f.pad(x, sizes[d], spec.padding, spec.alignCorners);
+    src.push_back(x);
   }
   Value values = reshape(rw, loc, input, {batch, channels, plane});
   // The input at integer positions `at` (each (N, 1, P) i64) and whether
@@ -167,7 +192,28 @@ Value sample(PatternRewriter &rw, Location loc, Value input, Value grid,
     return {v, f.eq(count, f.ci(n))};
   };
   Value result;
-  if (spec.nearest) {
+  if (spec.mode == Mode::Bicubic) {
+    // Rows y - 1 .. y + 2 of columns x - 1 .. x + 2, each tap moved by the
+    // padding (whole positions stay whole), zero outside the input.
+    Value fx = f.floor(src[1]), fy = f.floor(src[0]);
+    SmallVector<Value, 4> cx = cubicCoefficients(f, f.sub(src[1], fx)),
+                          cy = cubicCoefficients(f, f.sub(src[0], fy));
+    for (int64_t j = 0; j < 4; ++j) {
+      Value row;
+      Value py = f.pad(f.add(fy, f.c(j - 1)), sizes[0], spec.padding,
+                       spec.alignCorners);
+      for (int64_t i = 0; i < 4; ++i) {
+        Value px = f.pad(f.add(fx, f.c(i - 1)), sizes[1], spec.padding,
+                         spec.alignCorners);
+        auto [v, inside] =
+            read({f.toIndex(py, sizes[0]), f.toIndex(px, sizes[1])});
+        Value term = f.mul(f.where(inside, v, f.c(0)), cx[i]);
+        row = row ? f.add(row, term) : term;
+      }
+      Value term = f.mul(row, cy[j]);
+      result = result ? f.add(result, term) : term;
+    }
+  } else if (spec.mode == Mode::Nearest) {
     SmallVector<Value> at;
     for (int64_t d = 0; d < n; ++d)
       at.push_back(f.toIndex(f.roundEven(src[d]), sizes[d]));
@@ -205,7 +251,8 @@ Value sample(PatternRewriter &rw, Location loc, Value input, Value grid,
 
 LogicalResult rewriteSampling(PatternRewriter &rw, Operation *op, Value input,
                               Value grid, std::optional<Spec> spec) {
-  if (!spec || !isa<FloatType>(elementTypeOf(input)) ||
+  if (!spec || (spec->mode == Mode::Bicubic && rankOf(input) != 4) ||
+      !isa<FloatType>(elementTypeOf(input)) ||
       elementTypeOf(grid) != elementTypeOf(input) ||
       !cast<ShapedType>(input.getType()).hasStaticShape() ||
       !cast<ShapedType>(grid.getType()).hasStaticShape())
@@ -228,15 +275,18 @@ struct DecomposeGridSample : public OpRewritePattern<GridSampleOp> {
                                : padding == "border"     ? paddingOf(1)
                                : padding == "reflection" ? paddingOf(2)
                                                          : std::nullopt;
+    std::optional<Mode> m = mode == "bilinear"  ? std::optional(Mode::Bilinear)
+                            : mode == "nearest" ? std::optional(Mode::Nearest)
+                            : mode == "bicubic" ? std::optional(Mode::Bicubic)
+                                                : std::nullopt;
     std::optional<Spec> spec;
-    if ((mode == "bilinear" || mode == "nearest") && p)
-      spec = Spec{mode == "nearest", *p, op.getAlignCorners()};
+    if (m && p)
+      spec = Spec{*m, *p, op.getAlignCorners()};
     return rewriteSampling(rw, op, op.getInput(), op.getGrid(), spec);
   }
 };
 
-/// aten::grid_sampler*: interpolation 0 bilinear, 1 nearest (2, bicubic,
-/// stays).
+/// aten::grid_sampler*: interpolation 0 bilinear, 1 nearest, 2 bicubic.
 template <typename OpTy>
 struct DecomposeGridSampler : public OpRewritePattern<OpTy> {
   using OpRewritePattern<OpTy>::OpRewritePattern;
@@ -245,8 +295,8 @@ struct DecomposeGridSampler : public OpRewritePattern<OpTy> {
     std::optional<Padding> p =
         paddingOf(static_cast<int64_t>(op.getPaddingMode()));
     std::optional<Spec> spec;
-    if ((mode == 0 || mode == 1) && p)
-      spec = Spec{mode == 1, *p, op.getAlignCorners()};
+    if (mode >= 0 && mode <= 2 && p)
+      spec = Spec{static_cast<Mode>(mode), *p, op.getAlignCorners()};
     return rewriteSampling(rw, op, op.getInput(), op.getGrid(), spec);
   }
 };

@@ -1,8 +1,8 @@
 // stft decomposes into one gather of every frame's positions, the window
 // zero-padded to n_fft on both sides ((16 - 10) / 2 = 3 left), the
 // product, one rfft per frame (norm "ortho" when normalized) and the
-// (.., freq, frames) transpose; an unbatched two-sided stft takes fft. A
-// complex signal is an error at the op.
+// (.., freq, frames) transpose; an unbatched two-sided stft takes fft, as
+// does a complex signal.
 // RUN: tp-opt %s --tp-decompose-composite-ops --split-input-file -verify-diagnostics | FileCheck %s
 
 // CHECK-LABEL: func.func @windowed(
@@ -35,8 +35,13 @@ func.func @two_sided(%x: tensor<40xf32>) -> tensor<16x5xcomplex<f32>> {
 
 // -----
 
+// A complex signal is two-sided by default: the frames of the complex
+// signal gathered as they are, the window's zeros real, and one fft.
+// CHECK-LABEL: func.func @complex(
+// CHECK: %[[F:.*]] = tp.gather %{{.*}}, %{{.*}} {dim = 1 : i64} : (tensor<1x40xcomplex<f32>>, tensor<1x80xi64>) -> tensor<1x80xcomplex<f32>>
+// CHECK: %[[R:.*]] = tp.reshape %[[F]] {shape = array<i64: 1, 5, 16>}
+// CHECK: tp.fft_fft %[[R]] : (tensor<1x5x16xcomplex<f32>>) -> tensor<1x5x16xcomplex<f32>>
 func.func @complex(%x: tensor<40xcomplex<f32>>) -> tensor<16x5xcomplex<f32>> {
-  // expected-error @+1 {{'tp.stft' op has a CPU lowering for real floating signals only, got 'tensor<40xcomplex<f32>>'}}
   %r = tp.stft %x {hop_length = 5 : i64, n_fft = 16 : i64} : (tensor<40xcomplex<f32>>) -> tensor<16x5xcomplex<f32>>
   return %r : tensor<16x5xcomplex<f32>>
 }

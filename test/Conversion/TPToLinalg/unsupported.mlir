@@ -103,14 +103,6 @@ func.func @complex_lt(%x: tensor<4xcomplex<f32>>) -> tensor<4xi1> {
 
 // -----
 
-func.func @complex_gather(%x: tensor<4xcomplex<f32>>, %i: tensor<2xi64>) -> tensor<2xcomplex<f32>> {
-  // expected-error @+1 {{'tp.gather' op has no CPU lowering for 'complex<f32>' tensors}}
-  %r = tp.gather %x, %i {dim = 0 : i64} : (tensor<4xcomplex<f32>>, tensor<2xi64>) -> tensor<2xcomplex<f32>>
-  return %r : tensor<2xcomplex<f32>>
-}
-
-// -----
-
 func.func @bool_scatter_add(%x: tensor<4xi1>, %i: tensor<2xi64>, %s: tensor<2xi1>) -> tensor<4xi1> {
   // expected-error @+1 {{'tp.scatter_add' op has no CPU lowering for i1 tensors}}
   %r = tp.scatter_add %x, %i, %s {dim = 0 : i64} : (tensor<4xi1>, tensor<2xi64>, tensor<2xi1>) -> tensor<4xi1>

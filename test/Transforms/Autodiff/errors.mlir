@@ -162,9 +162,9 @@ func.func @solve_vector_batch(%a: tensor<2x3x3xf32>, %b: tensor<3xf32>) -> tenso
 
 // -----
 
-func.func @bicubic(%x: tensor<1x1x4x4xf32>, %g: tensor<1x2x2x2xf32>) -> tensor<f32> {
-  // expected-error @+1 {{'tp.grid_sample' op tp-autodiff: the backward of bicubic grid sampling is not implemented (bilinear and nearest are)}}
-  %n = tp.grid_sample %x, %g {mode = "bicubic"} : (tensor<1x1x4x4xf32>, tensor<1x2x2x2xf32>) -> tensor<1x1x2x2xf32>
-  %l = tp.sum %n : (tensor<1x1x2x2xf32>) -> tensor<f32>
+func.func @bicubic(%x: tensor<1x1x4x4x4xf32>, %g: tensor<1x2x2x2x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.grid_sample' op tp-autodiff: bicubic grid sampling takes 4-D inputs, got 'tensor<1x1x4x4x4xf32>'}}
+  %n = tp.grid_sample %x, %g {mode = "bicubic"} : (tensor<1x1x4x4x4xf32>, tensor<1x2x2x2x3xf32>) -> tensor<1x1x2x2x2xf32>
+  %l = tp.sum %n : (tensor<1x1x2x2x2xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }

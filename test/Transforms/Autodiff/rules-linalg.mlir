@@ -90,3 +90,57 @@ func.func @factor_loss(%a: tensor<4x3xf32>, %b: tensor<3x3xf32>) -> tensor<f32> 
   %l = tp.add %l4, %l3 : (tensor<f32>, tensor<f32>) -> tensor<f32>
   return %l : tensor<f32>
 }
+
+// The general eigendecomposition of a real batch, in real arithmetic on the
+// parts of the complex factors: W = V^H gV less its projection, divided by
+// the conjugate eigenvalue gaps off the diagonal (the mask), then solved
+// with V^H as the real system [[Re, -Im], [Im, Re]] of twice the size; the
+// gradient is the real part, the solution's first rows.
+// CHECK-LABEL: func.func @eig_loss_grad(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<2x3x3xf64>)
+// CHECK-DAG: %[[OFF:.*]] = tp.constant dense<{{\[\[}}0.000000e+00, 1.000000e+00, 1.000000e+00], [1.000000e+00, 0.000000e+00, 1.000000e+00], [1.000000e+00, 1.000000e+00, 0.000000e+00]]> : tensor<3x3xf64>
+// CHECK: %[[L:.*]], %[[V:.*]] = tp.linalg_eig %[[A]]
+// CHECK: %[[VP:.*]] = tp.view_as_real %[[V]] : (tensor<2x3x3xcomplex<f64>>) -> tensor<2x3x3x2xf64>
+// CHECK: %[[VRE:.*]] = tp.transpose %{{.*}} {dim0 = 1 : i64, dim1 = 2 : i64}
+// CHECK: %[[VIM:.*]] = tp.transpose %{{.*}} {dim0 = 1 : i64, dim1 = 2 : i64}
+// CHECK: %[[VHIM:.*]] = tp.neg %[[VIM]]
+// CHECK: tp.view_as_real %[[L]] : (tensor<2x3xcomplex<f64>>) -> tensor<2x3x2xf64>
+// CHECK: %[[DRE:.*]] = tp.sub %{{.*}}, %{{.*}} : (tensor<2x1x3xf64>, tensor<2x3x1xf64>) -> tensor<2x3x3xf64>
+// CHECK: %[[GRE:.*]] = tp.add %[[DRE]], %[[EYE:.*]] : (tensor<2x3x3xf64>, tensor<3x3xf64>)
+// CHECK: %[[GIM:.*]] = tp.sub %{{.*}}, %{{.*}} : (tensor<2x3x1xf64>, tensor<2x1x3xf64>) -> tensor<2x3x3xf64>
+// CHECK: %[[RE2:.*]] = tp.mul %[[GRE]], %[[GRE]]
+// CHECK: %[[IM2:.*]] = tp.mul %[[GIM]], %[[GIM]]
+// CHECK: %[[NORM:.*]] = tp.add %[[RE2]], %[[IM2]]
+// CHECK: %[[QRE:.*]] = tp.div %{{.*}}, %[[NORM]]
+// CHECK: %[[QIM:.*]] = tp.div %{{.*}}, %[[NORM]]
+// CHECK: tp.mul %[[QRE]], %[[OFF]]
+// CHECK: tp.mul %[[QIM]], %[[OFF]]
+// CHECK: %[[NEGIM:.*]] = tp.neg %[[VHIM]]
+// CHECK: %[[TOP:.*]] = tp.cat [%[[VRE]], %[[NEGIM]]] {dim = 2 : i64}
+// CHECK: %[[BOTTOM:.*]] = tp.cat [%[[VHIM]], %[[VRE]]] {dim = 2 : i64}
+// CHECK: %[[BIG:.*]] = tp.cat [%[[TOP]], %[[BOTTOM]]] {dim = 1 : i64} : (tensor<2x3x6xf64>, tensor<2x3x6xf64>) -> tensor<2x6x6xf64>
+// CHECK: %[[X:.*]] = tp.linalg_solve %[[BIG]], %{{.*}} : (tensor<2x6x6xf64>, tensor<2x6x3xf64>) -> tensor<2x6x3xf64>
+// CHECK: %[[GA:.*]] = tp.slice %[[X]] {dim = 1 : i64, end = 3 : i64, start = 0 : i64}
+// CHECK: return %{{.*}}, %[[GA]] : tensor<f64>, tensor<2x3x3xf64>
+func.func @eig_loss(%a: tensor<2x3x3xf64>) -> tensor<f64> {
+  %l, %v = tp.linalg_eig %a : (tensor<2x3x3xf64>) -> (tensor<2x3xcomplex<f64>>, tensor<2x3x3xcomplex<f64>>)
+  %m = tp.abs %v : (tensor<2x3x3xcomplex<f64>>) -> tensor<2x3x3xf64>
+  %s = tp.sum %m : (tensor<2x3x3xf64>) -> tensor<f64>
+  return %s : tensor<f64>
+}
+
+// eigvals recomputes the decomposition; its gradient alone is
+// V^-H diag(gL) V^H, with no eigenvalue gaps.
+// CHECK-LABEL: func.func @eigvals_loss_grad(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<3x3xf32>)
+// CHECK: tp.linalg_eigvals %[[A]]
+// CHECK: %{{.*}}, %[[V:.*]] = tp.linalg_eig %[[A]] : (tensor<3x3xf32>) -> (tensor<3xcomplex<f32>>, tensor<3x3xcomplex<f32>>)
+// CHECK-NOT: tp.div
+// CHECK: tp.linalg_solve %{{.*}}, %{{.*}} : (tensor<6x6xf32>, tensor<6x3xf32>) -> tensor<6x3xf32>
+// CHECK: return
+func.func @eigvals_loss(%a: tensor<3x3xf32>) -> tensor<f32> {
+  %l = tp.linalg_eigvals %a : (tensor<3x3xf32>) -> tensor<3xcomplex<f32>>
+  %r = tp.view_as_real %l : (tensor<3xcomplex<f32>>) -> tensor<3x2xf32>
+  %s = tp.sum %r : (tensor<3x2xf32>) -> tensor<f32>
+  return %s : tensor<f32>
+}

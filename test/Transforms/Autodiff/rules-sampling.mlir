@@ -1,5 +1,5 @@
 // tp-autodiff's rules of the sampling ops (grid sampling, ctc_loss).
-// It differentiates grid_sample (bilinear, nearest) in its
+// It differentiates grid_sample (bilinear, nearest, bicubic) in its
 // decomposed form (DecomposeGridSample.cpp): the forward function keeps the
 // op, the gradient function reads the input with one tp.gather per corner
 // at the flattened, clamped positions, and gather's rule scatter-adds the
@@ -33,6 +33,23 @@ func.func @sample_loss(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x2x2xf32>) -> tens
 // CHECK: return
 func.func @nearest_loss(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x2x2xf32>) -> tensor<f32> {
   %s = tp.grid_sample %x, %g {mode = "nearest", padding_mode = "reflection", align_corners = true} : (tensor<1x2x4x5xf32>, tensor<1x3x2x2xf32>) -> tensor<1x2x3x2xf32>
+  %l = tp.sum %s : (tensor<1x2x3x2xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// Bicubic: sixteen taps, each a gather at its flattened position (moved by
+// the reflection) whose rule scatter-adds into the input; the cubic
+// coefficients of the fractions carry the grid's gradient.
+// CHECK-LABEL: func.func @bicubic_loss_grad(
+// CHECK-NOT: tp.grid_sample
+// CHECK: %[[X:.*]] = tp.reshape %arg0 {shape = array<i64: 1, 2, 20>}
+// CHECK-COUNT-16: tp.gather %[[X]], %{{.*}} {dim = 2 : i64} : (tensor<1x2x20xf32>, tensor<1x2x6xi64>) -> tensor<1x2x6xf32>
+// CHECK-NOT: tp.gather
+// CHECK-COUNT-16: tp.scatter_add %{{.*}}, %{{.*}}, %{{.*}} {dim = 2 : i64} : (tensor<1x2x20xf32>, tensor<1x2x6xi64>, tensor<1x2x6xf32>) -> tensor<1x2x20xf32>
+// CHECK-NOT: tp.scatter_add
+// CHECK: return %{{.*}}, %{{.*}}, %{{.*}} : tensor<f32>, tensor<1x2x4x5xf32>, tensor<1x3x2x2xf32>
+func.func @bicubic_loss(%x: tensor<1x2x4x5xf32>, %g: tensor<1x3x2x2xf32>) -> tensor<f32> {
+  %s = tp.grid_sample %x, %g {mode = "bicubic", padding_mode = "reflection"} : (tensor<1x2x4x5xf32>, tensor<1x3x2x2xf32>) -> tensor<1x2x3x2xf32>
   %l = tp.sum %s : (tensor<1x2x3x2xf32>) -> tensor<f32>
   return %l : tensor<f32>
 }

@@ -837,6 +837,20 @@ CASES += [
                      rng.uniform(-1.3, 1.3, (2, 3, 2, 2)),
                      rng.uniform(-1, 1, (1, 2, 3, 4, 3)),
                      rng.uniform(-1.6, 1.6, (1, 2, 2, 1, 3))]),
+    # Bicubic grid sampling (its 4 x 4 taps decomposed): every padding
+    # mode and align_corners, grid points inside and outside [-1, 1] (taps
+    # moved by the padding or reading zeros), and grid_sampler_2d's mode 2.
+    Case("grid_sample_bicubic", [(2, 2, 5, 6), (2, 3, 2, 2)], [
+        '%b1 = tp.grid_sample %a0, %a1 {mode = "bicubic", padding_mode = "zeros"} : (tensor<2x2x5x6xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%b2 = tp.grid_sample %a0, %a1 {mode = "bicubic", padding_mode = "zeros", align_corners = true} : (tensor<2x2x5x6xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%b3 = tp.grid_sample %a0, %a1 {mode = "bicubic", padding_mode = "border"} : (tensor<2x2x5x6xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%b4 = tp.grid_sample %a0, %a1 {mode = "bicubic", padding_mode = "border", align_corners = true} : (tensor<2x2x5x6xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%b5 = tp.grid_sample %a0, %a1 {mode = "bicubic", padding_mode = "reflection"} : (tensor<2x2x5x6xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        '%b6 = tp.grid_sample %a0, %a1 {mode = "bicubic", padding_mode = "reflection", align_corners = true} : (tensor<2x2x5x6xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>',
+        "%s2 = tp.grid_sampler_2d %a0, %a1 {align_corners = false, interpolation_mode = 2 : i64, padding_mode = 2 : i64} : (tensor<2x2x5x6xf64>, tensor<2x3x2x2xf64>) -> tensor<2x2x3x2xf64>"] +
+        weighted([("b1", (2, 2, 3, 2)), ("b2", (2, 2, 3, 2)), ("b3", (2, 2, 3, 2)), ("b4", (2, 2, 3, 2)), ("b5", (2, 2, 3, 2)), ("b6", (2, 2, 3, 2)), ("s2", (2, 2, 3, 2))], 43),
+        lambda rng: [rng.uniform(-1, 1, (2, 2, 5, 6)),
+                     rng.uniform(-1.3, 1.3, (2, 3, 2, 2))]),
     # ctc_loss (tp.ctc_loss_backward): padded and concatenated targets,
     # each reduction, blank 2, an input shorter than the time axis, a
     # repeated label, zero_infinity with an impossible sample (its gradient
