@@ -21,6 +21,7 @@
 #include "tensorplay/Dialect/TP/Transforms/DecomposeBuilders.h"
 #include "tensorplay/Dialect/TP/Transforms/Transforms.h"
 
+#include "tensorplay/Dialect/TP/IR/CubicConvolution.h"
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 
 using namespace mlir;
@@ -123,24 +124,6 @@ struct Spec {
   bool alignCorners;
 };
 
-/// aten's cubic convolution coefficients of t (A = -0.75), in
-/// GridSampleToLinalg's order of operations.
-SmallVector<Value, 4> cubicCoefficients(Builder &f, Value t) {
-  const double a = -0.75;
-  auto conv1 = [&](Value x) { // ((A + 2) x - (A + 3)) x x + 1
-    return f.add(f.mul(f.mul(f.sub(f.mul(f.c(a + 2), x), f.c(a + 3)), x), x),
-                 f.c(1));
-  };
-  auto conv2 = [&](Value x) { // ((A x - 5A) x + 8A) x - 4A
-    return f.sub(
-        f.mul(f.add(f.mul(f.sub(f.mul(f.c(a), x), f.c(5 * a)), x), f.c(8 * a)),
-              x),
-        f.c(4 * a));
-  };
-  return {conv2(f.add(t, f.c(1))), conv1(t), conv1(f.sub(f.c(1), t)),
-          conv2(f.sub(f.c(2), t))};
-}
-
 /// The sampling of input (N, C, S_0..S_n-1) at grid (N, P_0.., n).
 Value sample(PatternRewriter &rw, Location loc, Value input, Value grid,
              Spec spec) {
@@ -196,8 +179,10 @@ Value sample(PatternRewriter &rw, Location loc, Value input, Value grid,
     // Rows y - 1 .. y + 2 of columns x - 1 .. x + 2, each tap moved by the
     // padding (whole positions stay whole), zero outside the input.
     Value fx = f.floor(src[1]), fy = f.floor(src[0]);
-    SmallVector<Value, 4> cx = cubicCoefficients(f, f.sub(src[1], fx)),
-                          cy = cubicCoefficients(f, f.sub(src[0], fy));
+    SmallVector<Value, 4> cx = cubicConvolutionCoefficients(f,
+                                                            f.sub(src[1], fx)),
+                          cy = cubicConvolutionCoefficients(f,
+                                                            f.sub(src[0], fy));
     for (int64_t j = 0; j < 4; ++j) {
       Value row;
       Value py = f.pad(f.add(fy, f.c(j - 1)), sizes[0], spec.padding,

@@ -20,6 +20,7 @@
 
 #include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
 #include "tensorplay/Conversion/Utils/LoweringUtils.h"
+#include "tensorplay/Dialect/TP/IR/CubicConvolution.h"
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
@@ -138,23 +139,6 @@ std::pair<Value, Value> readAt(FloatMath &f, Value input, Value n, Value c,
   return {v, inside};
 }
 
-/// aten's cubic convolution coefficients of t (A = -0.75).
-SmallVector<Value> cubicCoefficients(FloatMath &f, Value t) {
-  const double a = -0.75;
-  auto conv1 = [&](Value x) { // ((A + 2) x - (A + 3)) x x + 1
-    return f.add(f.mul(f.mul(f.sub(f.mul(f.c(a + 2), x), f.c(a + 3)), x), x),
-                 f.c(1));
-  };
-  auto conv2 = [&](Value x) { // ((A x - 5A) x + 8A) x - 4A
-    return f.sub(
-        f.mul(f.add(f.mul(f.sub(f.mul(f.c(a), x), f.c(5 * a)), x), f.c(8 * a)),
-              x),
-        f.c(4 * a));
-  };
-  return {conv2(f.add(t, f.c(1))), conv1(t), conv1(f.sub(f.c(1), t)),
-          conv2(f.sub(f.c(2), t))};
-}
-
 Value lowerGridSample(OpBuilder &b, Location loc, Value input, Value grid,
                       RankedTensorType resultType, Spec spec) {
   ArrayRef<int64_t> inShape = shapeOf(input);
@@ -229,8 +213,10 @@ Value lowerGridSample(OpBuilder &b, Location loc, Value input, Value grid,
         } else {
           // Bicubic (2-D): rows y - 1 .. y + 2 of columns x - 1 .. x + 2.
           Value fx = f.floor(src[1]), fy = f.floor(src[0]);
-          SmallVector<Value> cx = cubicCoefficients(f, f.sub(src[1], fx)),
-                             cy = cubicCoefficients(f, f.sub(src[0], fy));
+          SmallVector<Value> cx = cubicConvolutionCoefficients(
+                                 f, f.sub(src[1], fx)),
+                             cy = cubicConvolutionCoefficients(
+                                 f, f.sub(src[0], fy));
           Value rowsSum;
           for (int64_t j = 0; j < 4; ++j) {
             Value row;
