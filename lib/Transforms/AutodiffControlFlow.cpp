@@ -79,11 +79,13 @@ LogicalResult mlir::tp::flattenForAutodiff(func::FuncOp func,
   // Composite ops as the tp ops they are made of (the rewrites the CPU
   // pipeline applies, in the ops' dtypes), whose rules compose their
   // backward: attention, product chains, conv_tbc, rnn_cell; and the grid
-  // samplers as gathers (in gradient functions only).
+  // samplers as gathers and the Householder products as their reflectors
+  // (in gradient functions only).
   RewritePatternSet patterns(func.getContext());
   populateDecomposeAttentionPatterns(patterns);
   populateDecomposeCompositePatterns(patterns);
   populateDecomposeGridSamplePatterns(patterns);
+  populateDecomposeHouseholderPatterns(patterns);
   GreedyRewriteConfig config;
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
   config.enableFolding(false);

@@ -621,10 +621,17 @@ std::optional<LogicalResult> mlir::tp::applyLinalgRule(Rule &r) {
     return r.grad ? luSolveRule(r, solve) : success();
   if (auto lstsq = dyn_cast<LinalgLstsqOp>(op))
     return lstsqRule(r, lstsq);
-  if (isa<GeqrfOp, OrgqrOp, OrmqrOp, LinalgHouseholderProductOp>(op))
+  if (isa<GeqrfOp>(op))
+    return op->emitOpError("tp-autodiff: geqrf has no derivative (none in "
+                           "tensorplay either); differentiate linalg_qr "
+                           "instead");
+  // Differentiated in their decomposed form (DecomposeHouseholder.cpp),
+  // which takes real matrices of static shape.
+  if (isa<OrgqrOp, OrmqrOp, LinalgHouseholderProductOp>(op))
     return op->emitOpError("tp-autodiff: '")
            << op->getName()
-           << "' is not differentiated yet (the Householder form; "
-              "differentiate linalg_qr instead)";
+           << "' is differentiated for f32 and f64 operands of one element "
+              "type and static shapes only, got "
+           << op->getOperandTypes();
   return std::nullopt;
 }

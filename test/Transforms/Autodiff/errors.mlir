@@ -127,10 +127,21 @@ func.func @qr_complete(%x: tensor<4x3xf32>) -> tensor<f32> {
 // -----
 
 func.func @geqrf(%x: tensor<4x3xf32>) -> tensor<f32> {
-  // expected-error @+1 {{'tp.geqrf' op tp-autodiff: 'tp.geqrf' is not differentiated yet (the Householder form; differentiate linalg_qr instead)}}
+  // expected-error @+1 {{'tp.geqrf' op tp-autodiff: geqrf has no derivative (none in tensorplay either); differentiate linalg_qr instead}}
   %a, %tau = tp.geqrf %x : (tensor<4x3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>)
   %l = tp.sum %a : (tensor<4x3xf32>) -> tensor<f32>
   return %l : tensor<f32>
+}
+
+// -----
+
+// The Householder products are differentiated in f32 and f64 (LAPACK's
+// types; autocast runs them in f32).
+func.func @orgqr_bf16(%a: tensor<4x3xbf16>, %tau: tensor<2xbf16>) -> tensor<bf16> {
+  // expected-error @+1 {{'tp.orgqr' op tp-autodiff: 'tp.orgqr' is differentiated for f32 and f64 operands of one element type and static shapes only, got 'tensor<4x3xbf16>', 'tensor<2xbf16>'}}
+  %q = tp.orgqr %a, %tau : (tensor<4x3xbf16>, tensor<2xbf16>) -> tensor<4x3xbf16>
+  %l = tp.sum %q : (tensor<4x3xbf16>) -> tensor<bf16>
+  return %l : tensor<bf16>
 }
 
 // -----

@@ -144,3 +144,43 @@ func.func @eigvals_loss(%a: tensor<3x3xf32>) -> tensor<f32> {
   %s = tp.sum %r : (tensor<3x2xf32>) -> tensor<f32>
   return %s : tensor<f32>
 }
+
+// orgqr and ormqr are differentiated as their reflectors' products
+// (DecomposeHouseholder.cpp): v_i is column i below row i with a 1 on row
+// i (a select of constant masks), each H_i X = X - tau_i v_i (v_i^T X) two
+// products, the last reflector applied first for orgqr (Q = H_0 H_1 I),
+// the first first for C Q (right, not transposed). The forward function
+// keeps the LAPACK ops.
+// CHECK-LABEL: func.func @householder_loss(
+// CHECK: tp.orgqr
+// CHECK: tp.ormqr
+// CHECK-LABEL: func.func @householder_loss_grad(
+// CHECK-SAME: %[[A:[^:]*]]: tensor<4x3xf32>, %[[TAU:[^:]*]]: tensor<2xf32>, %[[C:[^:]*]]: tensor<2x4xf32>)
+// CHECK-NOT: tp.orgqr
+// CHECK-NOT: tp.ormqr
+// CHECK-DAG: %[[E0:.*]] = tp.constant dense<{{\[\[}}1.000000e+00], [0.000000e+00], [0.000000e+00], [0.000000e+00]]> : tensor<4x1xf32>
+// CHECK-DAG: %[[B0:.*]] = tp.constant dense<{{\[\[}}false], [true], [true], [true]]> : tensor<4x1xi1>
+// CHECK-DAG: %[[B1:.*]] = tp.constant dense<{{\[\[}}false], [false], [true], [true]]> : tensor<4x1xi1>
+// CHECK-DAG: %[[I:.*]] = tp.constant dense<{{\[\[}}1.000000e+00, 0.000000e+00, 0.000000e+00], [0.000000e+00, 1.000000e+00, 0.000000e+00], [0.000000e+00, 0.000000e+00, 1.000000e+00], [0.000000e+00, 0.000000e+00, 0.000000e+00]]> : tensor<4x3xf32>
+// CHECK: %[[COL1:.*]] = tp.slice %[[A]] {dim = 1 : i64, end = 2 : i64, start = 1 : i64}
+// CHECK: %[[V1:.*]] = tp.where %[[B1]], %[[COL1]], %{{.*}}
+// CHECK: %[[V1T:.*]] = tp.transpose %[[V1]]
+// CHECK: %[[W1:.*]] = tp.matmul %[[V1T]], %[[I]] : (tensor<1x4xf32>, tensor<4x3xf32>) -> tensor<1x3xf32>
+// CHECK: %[[P1:.*]] = tp.matmul %[[V1]], %[[W1]] : (tensor<4x1xf32>, tensor<1x3xf32>) -> tensor<4x3xf32>
+// CHECK: %[[T1:.*]] = tp.slice %[[TAU]] {end = 2 : i64, start = 1 : i64}
+// CHECK: %[[S1:.*]] = tp.reshape %[[T1]] {shape = array<i64: 1, 1>}
+// CHECK: %[[H1:.*]] = tp.mul %[[S1]], %[[P1]]
+// CHECK: %[[Q1:.*]] = tp.sub %[[I]], %[[H1]]
+// CHECK: %[[COL0:.*]] = tp.slice %[[A]] {dim = 1 : i64, end = 1 : i64, start = 0 : i64}
+// CHECK: %[[V0:.*]] = tp.where %[[B0]], %[[COL0]], %[[E0]]
+// CHECK: tp.matmul %{{.*}}, %[[Q1]] : (tensor<1x4xf32>, tensor<4x3xf32>) -> tensor<1x3xf32>
+// CHECK: %[[CV0:.*]] = tp.matmul %[[C]], %[[V0]] : (tensor<2x4xf32>, tensor<4x1xf32>) -> tensor<2x1xf32>
+// CHECK: return %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} : tensor<f32>, tensor<4x3xf32>, tensor<2xf32>, tensor<2x4xf32>
+func.func @householder_loss(%a: tensor<4x3xf32>, %tau: tensor<2xf32>, %c: tensor<2x4xf32>) -> tensor<f32> {
+  %q = tp.orgqr %a, %tau : (tensor<4x3xf32>, tensor<2xf32>) -> tensor<4x3xf32>
+  %m = tp.ormqr %a, %tau, %c {left = false} : (tensor<4x3xf32>, tensor<2xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %l1 = tp.sum %q : (tensor<4x3xf32>) -> tensor<f32>
+  %l2 = tp.sum %m : (tensor<2x4xf32>) -> tensor<f32>
+  %l = tp.add %l1, %l2 : (tensor<f32>, tensor<f32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

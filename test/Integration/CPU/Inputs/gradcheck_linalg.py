@@ -245,6 +245,28 @@ def cases(g):
                          .reshape(2, 3, 6),
                          rng.uniform(-1, 1, (2, 3))]),
         # linalg_lstsq of a matrix and of a batch (gelsd).
+        # The Householder products of any reflectors and scales (their
+        # decomposed form): orgqr, householder_product of a batch with
+        # fewer reflectors than columns, ormqr on each side, transposed or
+        # not, and of a batch.
+        g.Case("householder_family", [(4, 3), (3,), (2, 4, 3), (2, 2),
+                                      (4, 2), (2, 4), (2, 4, 2)], [
+            op(["q1"], "orgqr", ["a0", "a1"], [(4, 3), (3,)], [(4, 3)]),
+            op(["q2"], "linalg_householder_product", ["a2", "a3"],
+               [(2, 4, 3), (2, 2)], [(2, 4, 3)]),
+            op(["m1"], "ormqr", ["a0", "a1", "a4"], [(4, 3), (3,), (4, 2)],
+               [(4, 2)]),
+            op(["m2"], "ormqr", ["a0", "a1", "a4"], [(4, 3), (3,), (4, 2)],
+               [(4, 2)], "transpose = true"),
+            op(["m3"], "ormqr", ["a0", "a1", "a5"], [(4, 3), (3,), (2, 4)],
+               [(2, 4)], "left = false"),
+            op(["m4"], "ormqr", ["a0", "a1", "a5"], [(4, 3), (3,), (2, 4)],
+               [(2, 4)], "left = false, transpose = true"),
+            op(["m5"], "ormqr", ["a2", "a3", "a6"],
+               [(2, 4, 3), (2, 2), (2, 4, 2)], [(2, 4, 2)])] +
+            g.weighted([("q1", (4, 3)), ("q2", (2, 4, 3)), ("m1", (4, 2)),
+                        ("m2", (4, 2)), ("m3", (2, 4)), ("m4", (2, 4)),
+                        ("m5", (2, 4, 2))], 149)),
         g.Case("lstsq", [(5, 3), (5, 2), (2, 4, 3), (2, 4, 1)], [
             op(["x1", "r1", "k1", "s1"], "linalg_lstsq", ["a0", "a1"],
                [(5, 3), (5, 2)], [(3, 2), ((0,), "f64"), ((), "i64"),

@@ -20,10 +20,15 @@ void populateDecomposeAttentionPatterns(RewritePatternSet &patterns);
 /// chain_matmul, multi_dot, conv_tbc and rnn_cell.
 void populateDecomposeCompositePatterns(RewritePatternSet &patterns);
 
-/// grid_sample and the grid_sampler ops (bilinear, nearest) as gathers and
-/// elementwise tp ops, for tp-autodiff's gradient functions only (the CPU
+/// grid_sample and the grid_sampler ops (bilinear, nearest, bicubic) as gathers
+/// and elementwise tp ops, for tp-autodiff's gradient functions only (the CPU
 /// pipeline lowers the ops directly).
 void populateDecomposeGridSamplePatterns(RewritePatternSet &patterns);
+
+/// orgqr, linalg_householder_product and ormqr of real matrices as their
+/// reflectors' products, for tp-autodiff's gradient functions only (the CPU
+/// pipeline calls LAPACK).
+void populateDecomposeHouseholderPatterns(RewritePatternSet &patterns);
 
 /// Inlines every tp.autocast region under `root` into its parent block
 /// (after autocast, the regions only mark where a state held).
