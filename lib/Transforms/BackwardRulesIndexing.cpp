@@ -194,8 +194,11 @@ LogicalResult indexPutRule(Rule &r, IndexPutOp put) {
   ValueRange indices = put.getIndices();
   for (Value index : indices)
     if (elementTypeOf(index).isInteger(1))
-      return put.emitOpError("tp-autodiff: the backward of index_put with a "
-                             "boolean mask is not implemented");
+      return put.emitOpError(
+          "tp-autodiff: index_put with a boolean mask is differentiated "
+          "only alone and with values of one selected row (self[mask] = v, "
+          "decomposed as where); the count of the mask's true entries is "
+          "data");
   if (r.active(self)) {
     if (put.getAccumulate()) {
       r.give(self, g);

@@ -293,13 +293,32 @@ LogicalResult mlir::tp::inferGatherShape(RuleContext &op) {
 
 LogicalResult mlir::tp::inferIndexPutShape(RuleContext &op) {
   auto put = op.as<IndexPutOp>();
-  if (put.getIndices().size() > static_cast<size_t>(rankOf(put.getInput())))
-    return op.emitOpError("too many indices for a tensor of rank ")
-           << rankOf(put.getInput());
-  for (Value index : put.getIndices())
+  ArrayRef<int64_t> self = shapeOf(put.getInput());
+  // An integer index takes one dimension of self, a boolean mask as many
+  // as it has, whose sizes it must have (tensorplay's check).
+  int64_t taken = 0;
+  for (Value index : put.getIndices()) {
     if (failed(expectIndexTensor(op, index, "indices", /*allowBool=*/true)))
       return failure();
-  return op.setResultShape(0, shapeOf(put.getInput()));
+    if (!elementTypeOf(index).isInteger(1)) {
+      ++taken;
+      continue;
+    }
+    for (auto [j, size] : llvm::enumerate(shapeOf(index))) {
+      int64_t d = taken + static_cast<int64_t>(j);
+      if (d < static_cast<int64_t>(self.size()) && !isDyn(size) &&
+          !isDyn(self[d]) && size != self[d])
+        return op.emitOpError("the shape of the mask ")
+               << formatShape(shapeOf(index)) << " at index " << j
+               << " does not match the shape of the indexed tensor "
+               << formatShape(self) << " at index " << d;
+    }
+    taken += rankOf(index);
+  }
+  if (taken > static_cast<int64_t>(self.size()))
+    return op.emitOpError("too many indices for a tensor of rank ")
+           << self.size();
+  return op.setResultShape(0, self);
 }
 
 LogicalResult mlir::tp::inferEmbeddingShape(RuleContext &op) {

@@ -6,7 +6,8 @@
 // elementwise / softmax / reduction lowerings: here attention (grouped-query
 // too), chain_matmul, multi_dot and conv_tbc, and the pass; the recurrent
 // cells in DecomposeCells.cpp, distances and renorm in
-// DecomposeDistances.cpp, the margin losses in DecomposeMarginLosses.cpp.
+// DecomposeDistances.cpp, the margin losses in DecomposeMarginLosses.cpp,
+// index_put with a boolean mask in DecomposeIndexPutMask.cpp.
 // tp.autocast regions are inlined first (InlineAutocastRegions.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -199,4 +200,5 @@ void mlir::tp::populateDecomposeCompositePatterns(RewritePatternSet &patterns) {
   populateDecomposeLinalgPatterns(patterns);
   populateDecomposeQuantilePatterns(patterns);
   populateDecomposeStftPatterns(patterns);
+  populateDecomposeIndexPutMaskPatterns(patterns);
 }

@@ -365,8 +365,11 @@ struct IndexPutLowering : public OpConversionPattern<IndexPutOp> {
       return emitUnsupported(op, "has no CPU lowering without indices");
     for (Value index : indices)
       if (elementTypeOf(index).isInteger(1))
-        return emitUnsupported(op, "has no CPU lowering for boolean indices "
-                                   "(their count of true entries is data)");
+        return emitUnsupported(
+            op, "has no CPU lowering for a boolean mask beside other "
+                "indices or with values of more than one row (the count of "
+                "the mask's true entries is data); values that broadcast to "
+                "one selected row lower (self[mask] = v, as where)");
     if (elementTypeOf(values) != type.getElementType())
       return emitUnsupported(op, "expects values of self's element type, "
                                  "got ")

@@ -1,9 +1,11 @@
 // index_put forms the CPU lowering refuses, at the op.
 // RUN: tp-opt %s --convert-tp-to-linalg --split-input-file -verify-diagnostics
 
-func.func @bool_mask(%x: tensor<5x3xf32>, %m: tensor<5xi1>, %v: tensor<3xf32>) -> tensor<5x3xf32> {
-  // expected-error @+1 {{'tp.index_put' op has no CPU lowering for boolean indices (their count of true entries is data)}}
-  %r = tp.index_put %x[%m], %v : (tensor<5x3xf32>, tensor<5xi1>, tensor<3xf32>) -> tensor<5x3xf32>
+// Values of two rows for a mask whose count of true entries is data (the
+// decomposition, tp-decompose-composite-ops, leaves this form).
+func.func @bool_mask(%x: tensor<5x3xf32>, %m: tensor<5xi1>, %v: tensor<2x3xf32>) -> tensor<5x3xf32> {
+  // expected-error @+1 {{'tp.index_put' op has no CPU lowering for a boolean mask beside other indices or with values of more than one row (the count of the mask's true entries is data); values that broadcast to one selected row lower (self[mask] = v, as where)}}
+  %r = tp.index_put %x[%m], %v : (tensor<5x3xf32>, tensor<5xi1>, tensor<2x3xf32>) -> tensor<5x3xf32>
   return %r : tensor<5x3xf32>
 }
 

@@ -1913,6 +1913,23 @@ func.func @topk_result(%x: tensor<4x8xf32>) {
 
 // -----
 
+// A boolean mask takes as many dimensions as it has, of its sizes.
+func.func @index_put_mask_shape(%x: tensor<5x3xf32>, %m: tensor<5x2xi1>, %v: tensor<f32>) {
+  // expected-error @+1 {{the shape of the mask 5x2 at index 1 does not match the shape of the indexed tensor 5x3 at index 1}}
+  %r = tp.index_put %x[%m], %v : (tensor<5x3xf32>, tensor<5x2xi1>, tensor<f32>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
+func.func @index_put_mask_count(%x: tensor<5x3xf32>, %m: tensor<5x3xi1>, %i: tensor<2xi64>, %v: tensor<f32>) {
+  // expected-error @+1 {{too many indices for a tensor of rank 2}}
+  %r = tp.index_put %x[%m, %i], %v : (tensor<5x3xf32>, tensor<5x3xi1>, tensor<2xi64>, tensor<f32>) -> tensor<5x3xf32>
+  return
+}
+
+// -----
+
 func.func @index_put_count(%x: tensor<5xf32>, %i: tensor<2xi64>, %v: tensor<2xf32>) {
   // expected-error @+1 {{too many indices for a tensor of rank 1}}
   %r = tp.index_put %x[%i, %i], %v : (tensor<5xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xf32>) -> tensor<5xf32>

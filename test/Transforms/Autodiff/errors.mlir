@@ -146,6 +146,17 @@ func.func @orgqr_bf16(%a: tensor<4x3xbf16>, %tau: tensor<2xbf16>) -> tensor<bf16
 
 // -----
 
+// A boolean mask with values of several rows is no where (its count of
+// true entries is data).
+func.func @index_put_mask_rows(%x: tensor<5x3xf32>, %m: tensor<5xi1>, %v: tensor<2x3xf32>) -> tensor<f32> {
+  // expected-error @+1 {{'tp.index_put' op tp-autodiff: index_put with a boolean mask is differentiated only alone and with values of one selected row (self[mask] = v, decomposed as where); the count of the mask's true entries is data}}
+  %r = tp.index_put %x[%m], %v : (tensor<5x3xf32>, tensor<5xi1>, tensor<2x3xf32>) -> tensor<5x3xf32>
+  %l = tp.sum %r : (tensor<5x3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+// -----
+
 func.func @lstsq_residuals(%a: tensor<5x3xf32>, %b: tensor<5x2xf32>) -> tensor<f32> {
   // expected-error @+1 {{'tp.linalg_lstsq' op tp-autodiff: the gradient through result #1 of 'tp.linalg_lstsq' is not implemented (PyTorch does not differentiate linalg_lstsq's residuals and singular values either)}}
   %x, %r, %k, %s = tp.linalg_lstsq %a, %b {driver = "gelsd"} : (tensor<5x3xf32>, tensor<5x2xf32>) -> (tensor<3x2xf32>, tensor<2xf32>, tensor<i64>, tensor<3xf32>)

@@ -899,6 +899,14 @@ CASES += [
         "%r = tp.constant dense<[2, 0, 2, 3]> : tensor<4xi64>",
         "%p3 = tp.index_put %a4[%r], %a5 {accumulate = true} : (tensor<4x3xf64>, tensor<4xi64>, tensor<4x3xf64>) -> tensor<4x3xf64>"] +
         squares([("p1", (5, 3)), ("p2", (4, 5, 2)), ("p3", (4, 3))])),
+    # index_put with a boolean mask (decomposed as where): values of one
+    # row written, one value (a leading 1) added.
+    Case("index_put_mask", [(5, 3), (3,), (4, 3), (1,)], [
+        "%m = tp.constant dense<[true, false, true, true, false]> : tensor<5xi1>",
+        "%q1 = tp.index_put %a0[%m], %a1 : (tensor<5x3xf64>, tensor<5xi1>, tensor<3xf64>) -> tensor<5x3xf64>",
+        "%n = tp.constant dense<[[true, false, false], [false, true, true], [true, true, false], [false, false, false]]> : tensor<4x3xi1>",
+        "%q2 = tp.index_put %a2[%n], %a3 {accumulate = true} : (tensor<4x3xf64>, tensor<4x3xi1>, tensor<1xf64>) -> tensor<4x3xf64>"] +
+        squares([("q1", (5, 3)), ("q2", (4, 3))])),
 ]
 
 # The linear algebra cases (their own file, gradcheck_linalg.py).

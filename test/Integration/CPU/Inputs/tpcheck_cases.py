@@ -2087,6 +2087,31 @@ def indexing(mode):
               [np.array([1, 3, 1, 1], np.int64)], (4, 3), accumulate=True)
     index_put("index_put_duplicates", (4, 3),
               [np.array([2, 0, 2], np.int64)], (3, 3))
+    # self[mask] = v with a boolean mask over the leading dimensions and
+    # values of one row (NumPy's boolean assignment; += for accumulate).
+    def index_put_mask(name, xs, ms, vs, accumulate=False):
+        x, v = rand(xs, dtype=dt), rand(vs, dtype=dt)
+        m = np.random.default_rng(len(name)).integers(0, 2, ms).astype(bool)
+        m.flat[0], m.flat[-1] = True, False
+
+        def ref(x, m, v):
+            out, m = x.copy(), np.asarray(m, bool)
+            rows = np.broadcast_to(v, (int(m.sum()),) + x.shape[m.ndim:])
+            if accumulate:
+                out[m] += rows
+            else:
+                out[m] = rows
+            return [R(out)]
+        cases.append(op_case(name, [x, (m, "i1"), v], "index_put",
+                             "%a0[%a1], %a2",
+                             "accumulate = true" if accumulate else "",
+                             [(xs, dt)], ref))
+    index_put_mask("index_put_mask_rows", (5, 3), (5,), (3,))
+    index_put_mask("index_put_mask_scalar", (4, 3, 2), (4, 3), ())
+    index_put_mask("index_put_mask_leading_one", (6, 4), (6,), (1, 4))
+    index_put_mask("index_put_mask_full", (3, 4), (3, 4), (1,))
+    index_put_mask("index_put_mask_accumulate", (5, 2, 3), (5,), (2, 1),
+                   accumulate=True)
     return cases
 
 
