@@ -466,8 +466,8 @@ LogicalResult Differentiator::run() {
     BlockArgument arg = body.getArgument(index);
     Value grad = grads.lookup(arg);
     if (!grad)
-      grad = createFloatSplat(builder, arg.getLoc(),
-                              cast<RankedTensorType>(arg.getType()), 0.0);
+      grad = createZeros(builder, arg.getLoc(),
+                         cast<RankedTensorType>(arg.getType()));
     results.push_back(grad);
     resultTypes.push_back(arg.getType());
   }

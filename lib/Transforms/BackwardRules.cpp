@@ -49,6 +49,26 @@ Value BackwardBuilder::create(Operation *forward, StringRef name,
 
 Value mlir::tp::createFloatSplat(OpBuilder &builder, Location loc,
                                  RankedTensorType type, double value) {
+  // A complex splat: the pair (value, 0) expanded and viewed as complex.
+  if (auto complex = dyn_cast<ComplexType>(type.getElementType())) {
+    Type real = complex.getElementType();
+    auto pairType = RankedTensorType::get({2}, real);
+    Value pair = ConstantOp::create(
+        builder, loc, pairType,
+        DenseElementsAttr::get(
+            pairType, ArrayRef<Attribute>{builder.getFloatAttr(real, value),
+                                          builder.getFloatAttr(real, 0.0)}));
+    SmallVector<int64_t> pairs(type.getShape());
+    pairs.push_back(2);
+    Value expanded =
+        createWithInferredResultTypes(
+            builder, loc, "tp.expand", pair,
+            {builder.getNamedAttr("size", builder.getDenseI64ArrayAttr(pairs))})
+            ->getResult(0);
+    return createWithInferredResultTypes(builder, loc, "tp.view_as_complex",
+                                         expanded, {})
+        ->getResult(0);
+  }
   return ConstantOp::create(
       builder, loc, type,
       DenseElementsAttr::get(

@@ -17,6 +17,8 @@
 
 #include "BackwardRule.h"
 
+#include <cmath>
+
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
@@ -35,6 +37,10 @@ struct Complex {
   /// The real element type of the complex `z`.
   Type realOf(Value z) {
     return cast<ComplexType>(elementTypeOf(z)).getElementType();
+  }
+  /// The real 0-d constant `value` in the complex `z`'s real type.
+  Value real(Value z, double value) {
+    return r.constant({}, realOf(z), {value});
   }
   /// conj(z); a real value is its own conjugate.
   Value conj(Value z) {
@@ -231,6 +237,13 @@ std::optional<LogicalResult> functionRule(Rule &r, Complex &c) {
     derivative = r.neg(r.mul(y, y));
   else if (name == "sigmoid")
     derivative = r.mul(y, r.sub(one(z), y));
+  else if (name == "log2" || name == "log10")
+    derivative =
+        r.div(one(z), r.mul(z, c.real(z, name == "log2" ? M_LN2 : M_LN10)));
+  else if (name == "sinh")
+    derivative = r.make("tp.cosh", z);
+  else if (name == "cosh")
+    derivative = r.make("tp.sinh", z);
   else
     return std::nullopt;
   r.give(z, r.mul(g, c.conj(derivative)));
@@ -278,6 +291,25 @@ std::optional<LogicalResult> mlir::tp::applyComplexRule(Rule &r) {
     r.give(rhs, r.mul(r.grad, c.conj(lhs)));
     return success();
   }
+  // z^e for a scalar e: G conj(e z^(e - 1)), zero for e = 0 (PyTorch's
+  // pow_backward).
+  if (auto pow = dyn_cast<PowOp>(op);
+      pow && !pow.getExponent() && pow.getScalarExponent()) {
+    double e = pow.getScalarExponent()->convertToDouble();
+    Value z = pow.getInput();
+    if (e == 0.0) {
+      r.give(z, r.mul(r.grad, c.real(z, 0.0)));
+      return success();
+    }
+    Value d = r.mul(
+        r.make("tp.pow", z,
+               {r.attr("scalar_exponent", r.b.builder.getF64FloatAttr(e - 1.0)),
+                r.attr("operandSegmentSizes",
+                       pow->getAttr("operandSegmentSizes"))}),
+        c.real(z, e));
+    r.give(z, r.mul(r.grad, c.conj(d)));
+    return success();
+  }
   if (auto div = dyn_cast<DivOp>(op); div && !div.getRoundingMode()) {
     // d/da = G / conj(b), d/db = -G conj(a / b) / conj(b).
     Value q = r.div(r.grad, c.conj(rhs));
@@ -289,8 +321,9 @@ std::optional<LogicalResult> mlir::tp::applyComplexRule(Rule &r) {
                          "in '")
          << op->getName()
          << "' yet (complex gradients go through add, sub, neg, mul, div, "
-            "abs, exp, expm1, log, log1p, sqrt, rsqrt, sin, cos, tan, tanh, "
-            "reciprocal, sigmoid, sum, mean, the FFTs, stft, polar, gather, "
+            "abs, exp, expm1, log, log1p, log2, log10, sqrt, rsqrt, sin, cos, "
+            "tan, tanh, sinh, cosh, reciprocal, sigmoid, pow with a scalar "
+            "exponent, sum, mean, the FFTs, stft, polar, gather, "
             "view_as_real / "
             "view_as_complex and the shape ops)";
 }

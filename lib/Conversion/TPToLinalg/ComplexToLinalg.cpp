@@ -10,8 +10,10 @@
 // complex dialect lowers to LLVM in the CPU pipeline
 // (convert-complex-to-standard, convert-complex-to-llvm). The functions abs
 // (to the real magnitude), exp, expm1, log, log1p, sqrt, rsqrt, sin, cos,
-// tan, tanh, reciprocal and sigmoid of complex tensors are such generics
-// too; a complex sum or mean is that of the real pairs.
+// tan, tanh, reciprocal, sigmoid, log2, log10, sinh and cosh of complex
+// tensors are such generics too, as are pow (tensorplay's special
+// exponents as products and roots) and the comparisons eq and ne; a
+// complex sum or mean is that of the real pairs.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +27,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::tp;
@@ -237,6 +241,27 @@ public:
             return complex::TanOp::create(b, loc, z);
           if (name == "tanh")
             return complex::TanhOp::create(b, loc, z);
+          if (name == "log2")
+            return scaleComplex(b, loc, complex::LogOp::create(b, loc, z),
+                                1 / M_LN2);
+          if (name == "log10")
+            return scaleComplex(b, loc, complex::LogOp::create(b, loc, z),
+                                1 / M_LN10);
+          if (name == "sinh" || name == "cosh") {
+            // sinh(x + iy) = sinh x cos y + i cosh x sin y, cosh(x + iy) =
+            // cosh x cos y + i sinh x sin y (libstdc++'s formulas).
+            Value x = complex::ReOp::create(b, loc, z);
+            Value y = complex::ImOp::create(b, loc, z);
+            Value sh = math::SinhOp::create(b, loc, x);
+            Value ch = math::CoshOp::create(b, loc, x);
+            Value c = math::CosOp::create(b, loc, y);
+            Value sn = math::SinOp::create(b, loc, y);
+            bool sinh = name == "sinh";
+            return complex::CreateOp::create(
+                b, loc, complexType,
+                arith::MulFOp::create(b, loc, sinh ? sh : ch, c),
+                arith::MulFOp::create(b, loc, sinh ? ch : sh, sn));
+          }
           if (name == "reciprocal")
             return complex::DivOp::create(b, loc, one(), z);
           // sigmoid
@@ -244,6 +269,102 @@ public:
               complex::ExpOp::create(b, loc, complex::NegOp::create(b, loc, z));
           return complex::DivOp::create(
               b, loc, one(), complex::AddOp::create(b, loc, one(), e));
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// pow with a complex result (benefit 2): tensorplay's CPU kernel's
+/// special exponents (0.5 sqrt, -0.5 rsqrt, -1 reciprocal, 2, 3 and -2 as
+/// products), else the complex dialect's pow (exp(e log z)); a real operand
+/// promoted to complex.
+struct ComplexPowLowering : public OpConversionPattern<PowOp> {
+  ComplexPowLowering(MLIRContext *ctx)
+      : OpConversionPattern<PowOp>(ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(PowOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto resultType = cast<RankedTensorType>(op.getType());
+    auto complexType = dyn_cast<ComplexType>(resultType.getElementType());
+    if (!complexType)
+      return failure();
+    SmallVector<Value> operands = {adaptor.getInput()};
+    if (adaptor.getExponent())
+      operands.push_back(adaptor.getExponent());
+    std::optional<double> scalar;
+    if (auto e = op.getScalarExponent())
+      scalar = e->convertToDouble();
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), resultType, operands,
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value z = toComplex(b, loc, args[0], complexType);
+          auto one = [&] {
+            return toComplex(
+                b, loc, scalarConstant(b, loc, complexType.getElementType(), 1),
+                complexType);
+          };
+          auto mul = [&](Value x, Value y) {
+            return complex::MulOp::create(b, loc, x, y);
+          };
+          if (scalar == 0.5)
+            return complex::SqrtOp::create(b, loc, z);
+          if (scalar == -0.5)
+            return complex::RsqrtOp::create(b, loc, z);
+          if (scalar == -1.0)
+            return complex::DivOp::create(b, loc, one(), z);
+          if (scalar == 2.0)
+            return mul(z, z);
+          if (scalar == 3.0)
+            return mul(mul(z, z), z);
+          if (scalar == -2.0)
+            return complex::DivOp::create(b, loc, one(), mul(z, z));
+          Value e = scalar
+                        ? toComplex(b, loc,
+                                    scalarConstant(b, loc,
+                                                   complexType.getElementType(),
+                                                   *scalar),
+                                    complexType)
+                        : toComplex(b, loc, args[1], complexType);
+          return complex::PowOp::create(b, loc, z, e);
+        });
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// eq and ne of operands whose promoted type is complex (benefit 2): equal
+/// real and imaginary parts (ordered: a NaN part is unequal), ne its
+/// negation, as tensorplay compares complex numbers.
+template <typename OpTy>
+struct ComplexComparisonLowering : public OpConversionPattern<OpTy> {
+  using OpAdaptor = typename OpConversionPattern<OpTy>::OpAdaptor;
+  ComplexComparisonLowering(MLIRContext *ctx)
+      : OpConversionPattern<OpTy>(ctx, /*benefit=*/2) {}
+  LogicalResult
+  matchAndRewrite(OpTy op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto complexType = dyn_cast_or_null<ComplexType>(
+        cast<ComputeOpInterface>(op.getOperation()).getComputeElementType());
+    if (!complexType)
+      return failure();
+    bool equal = std::is_same_v<OpTy, EqOp>;
+    Value result = buildElementwise(
+        rewriter, op.getLoc(), cast<RankedTensorType>(op.getType()),
+        {adaptor.getOperands()[0], adaptor.getOperands()[1]},
+        [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
+          Value x = toComplex(b, loc, args[0], complexType);
+          Value y = toComplex(b, loc, args[1], complexType);
+          auto pred =
+              equal ? arith::CmpFPredicate::OEQ : arith::CmpFPredicate::UNE;
+          Value re = arith::CmpFOp::create(b, loc, pred,
+                                           complex::ReOp::create(b, loc, x),
+                                           complex::ReOp::create(b, loc, y));
+          Value im = arith::CmpFOp::create(b, loc, pred,
+                                           complex::ImOp::create(b, loc, x),
+                                           complex::ImOp::create(b, loc, y));
+          return equal ? arith::AndIOp::create(b, loc, re, im).getResult()
+                       : arith::OrIOp::create(b, loc, re, im).getResult();
         });
     rewriter.replaceOp(op, result);
     return success();
@@ -306,6 +427,10 @@ void mlir::tp::populateComplexToLinalgPatterns(RewritePatternSet &patterns) {
         RsqrtOp::getOperationName(), SinOp::getOperationName(),
         CosOp::getOperationName(), TanOp::getOperationName(),
         TanhOp::getOperationName(), ReciprocalOp::getOperationName(),
-        SigmoidOp::getOperationName()})
+        SigmoidOp::getOperationName(), Log2Op::getOperationName(),
+        Log10Op::getOperationName(), SinhOp::getOperationName(),
+        CoshOp::getOperationName()})
     patterns.add<ComplexUnaryLowering>(ctx, name);
+  patterns.add<ComplexPowLowering, ComplexComparisonLowering<EqOp>,
+               ComplexComparisonLowering<NeOp>>(ctx);
 }

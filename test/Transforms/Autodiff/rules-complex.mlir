@@ -145,3 +145,22 @@ func.func @exp(%z: tensor<3xcomplex<f64>>) -> tensor<f64> {
   %l = tp.sum %r : (tensor<3x2xf64>) -> tensor<f64>
   return %l : tensor<f64>
 }
+
+// A complex argument the loss does not depend on (only through a
+// comparison, which has no gradient) gets complex zeros, built as real
+// pairs viewed as complex.
+// CHECK-LABEL: func.func @compared_grad(
+// CHECK-SAME: %[[X:[^:]*]]: tensor<3x2xf32>, %[[W:[^:]*]]: tensor<3xcomplex<f32>>)
+// CHECK: %[[ZERO:.*]] = tp.constant dense<0.000000e+00> : tensor<3x2xf32>
+// CHECK: tp.eq %{{.*}}, %[[W]] : (tensor<3xcomplex<f32>>, tensor<3xcomplex<f32>>) -> tensor<3xi1>
+// CHECK: %[[GW:.*]] = tp.view_as_complex %[[ZERO]] : (tensor<3x2xf32>) -> tensor<3xcomplex<f32>>
+// CHECK: return %{{.*}}, %{{.*}}, %[[GW]] : tensor<f32>, tensor<3x2xf32>, tensor<3xcomplex<f32>>
+func.func @compared(%x: tensor<3x2xf32>, %w: tensor<3xcomplex<f32>>) -> tensor<f32> {
+  %z = tp.view_as_complex %x : (tensor<3x2xf32>) -> tensor<3xcomplex<f32>>
+  %e = tp.eq %z, %w : (tensor<3xcomplex<f32>>, tensor<3xcomplex<f32>>) -> tensor<3xi1>
+  %a = tp.abs %z : (tensor<3xcomplex<f32>>) -> tensor<3xf32>
+  %c = tp.constant dense<0.0> : tensor<f32>
+  %s = tp.where %e, %c, %a : (tensor<3xi1>, tensor<f32>, tensor<3xf32>) -> tensor<3xf32>
+  %l = tp.sum %s : (tensor<3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}

@@ -9,7 +9,11 @@ twice, and stft with a window."""
 
 
 FUNCTIONS = ["exp", "expm1", "log", "log1p", "sqrt", "rsqrt", "sin", "cos",
-             "tan", "tanh", "reciprocal", "sigmoid"]
+             "tan", "tanh", "reciprocal", "sigmoid", "log2", "log10", "sinh",
+             "cosh"]
+# pow's scalar exponents (tensorplay's special ones and others).
+EXPONENTS = {"p2": 2.0, "p3": 3.0, "ph": 0.5, "pm": -1.0, "p17": 1.7,
+             "p0": 0.0}
 
 
 def cases(g):
@@ -160,11 +164,15 @@ def cases(g):
         # abs (real), mean.
         g.Case("complex_functions", [(3, 2)], [as_complex("z", "a0", (3,))] +
             [op(f, f, ["z"], [((3,), True)], ((3,), True)) for f in FUNCTIONS] +
+            [op(p, "pow", ["z"], [((3,), True)], ((3,), True),
+                "scalar_exponent = %r : f64" % e)
+             for p, e in EXPONENTS.items()] +
             [op("ab", "abs", ["z"], [((3,), True)], ((3,), False)),
              op("mn", "mean", ["z"], [((3,), True)], ((), True))] +
-            [as_real(f + "_r", f, (3,)) for f in FUNCTIONS] +
+            [as_real(f + "_r", f, (3,)) for f in FUNCTIONS + list(EXPONENTS)] +
             [as_real("mn_r", "mn", ())] +
-            g.weighted([(f + "_r", (3, 2)) for f in FUNCTIONS] +
+            g.weighted([(f + "_r", (3, 2)) for f in FUNCTIONS +
+                        list(EXPONENTS)] +
                        [("ab", (3,)), ("mn_r", (2,))], 50)),
         # stft (decomposed into frames and an rfft) of a signal and its
         # window.

@@ -225,7 +225,8 @@ def fft(mode):
         "sqrt": np.sqrt, "rsqrt": lambda z: 1 / np.sqrt(z), "sin": np.sin,
         "cos": np.cos, "tan": np.tan, "tanh": np.tanh,
         "reciprocal": lambda z: 1 / z,
-        "sigmoid": lambda z: 1 / (1 + np.exp(-z))}
+        "sigmoid": lambda z: 1 / (1 + np.exp(-z)), "log2": np.log2,
+        "log10": np.log10, "sinh": np.sinh, "cosh": np.cosh}
     for dt in ("f32", "f64"):
         ct = _complex(dt)
         z = rand((3, 7), -2, 2, dtype=ct)
@@ -237,6 +238,40 @@ def fft(mode):
         cases.append(op_case(
             f"complex_mean_{dt}", [z], "mean", "%a0", "dim = array<i64: 1>",
             [((3,), ct)], lambda x: [x.mean(1)]))
+        # pow: tensorplay's special scalar exponents (roots, reciprocal,
+        # products) and others, a complex exponent tensor (broadcast) and
+        # a real one promoted; eq and ne against a copy with some
+        # elements changed in one part, and against a real tensor.
+        w = rand((7,), -1, 1, dtype=ct)
+        for e in (0.5, -0.5, -1.0, 2.0, 3.0, -2.0, 1.7):
+            cases.append(op_case(
+                f"complex_pow_{str(e).replace('-', 'm').replace('.', 'p')}_"
+                f"{dt}", [z], "pow", "%a0",
+                f"scalar_exponent = {e} : f64", [((3, 7), ct)],
+                lambda x, e=e: [np.power(x.astype(np.complex128), e)]))
+        cases.append(op_case(
+            f"complex_pow_tensor_{dt}", [z, (w[0], ct)], "pow", "%a0, %a1", "",
+            [((3, 7), ct)],
+            lambda x, y: [np.power(x.astype(np.complex128), y)]))
+        r = rand((3, 7), 0.5, 2, dtype=dt)
+        cases.append(op_case(
+            f"complex_pow_real_exponent_{dt}", [z, r], "pow", "%a0, %a1", "",
+            [((3, 7), ct)],
+            lambda x, y: [np.power(x.astype(np.complex128), y)]))
+        other = z[0].copy()
+        other[0, 0] += 1
+        other[1, 2] += 1j
+        other[2, 5] = np.nan
+        real = (np.real(z[0]).astype(np.float32 if dt == "f32"
+                                     else np.float64), dt)
+        for cmp, fn in (("eq", np.equal), ("ne", np.not_equal)):
+            cases.append(op_case(
+                f"complex_{cmp}_{dt}", [z, (other, ct)], cmp, "%a0, %a1", "",
+                [((3, 7), "i1")], lambda x, y, f=fn: [f(x, y)]))
+            cases.append(op_case(
+                f"complex_{cmp}_real_{dt}", [(other, ct), real], cmp,
+                "%a0, %a1", "", [((3, 7), "i1")],
+                lambda x, y, f=fn: [f(x, y)]))
         # Edge values: saturating tanh and sigmoid, tiny and huge
         # magnitudes (abs, sqrt and log scale instead of overflowing).
         for name, values in (
