@@ -24,6 +24,61 @@ static LogicalResult expectMatrix(RuleContext &op, Value v, StringRef what,
   return success();
 }
 
+/// The reflectors (*, rows, cols) and tau (*, k) of orgqr /
+/// householder_product (`other` null: rows >= cols >= k) or ormqr (other
+/// (*, m, n): rows = m (left) or n (right), k <= cols and k <= rows):
+/// tensorplay's checks, batches equal to the reflectors'.
+static LogicalResult householderShapes(RuleContext &op, Value input, Value tau,
+                                       Value other, bool left) {
+  if (failed(expectMatrix(op, input, "the reflectors", false)) ||
+      failed(expectRank(op, tau, "tau", 1, kAnyRank)) ||
+      (other && failed(expectMatrix(op, other, "other", false))))
+    return failure();
+  ArrayRef<int64_t> a = shapeOf(input), t = shapeOf(tau);
+  int64_t rows = a.end()[-2], cols = a.back(), k = t.back();
+  auto known = [](int64_t x, int64_t y) { return !isDyn(x) && !isDyn(y); };
+  auto sameBatch = [&](ArrayRef<int64_t> batch,
+                       StringRef what) -> LogicalResult {
+    ArrayRef<int64_t> mine = a.drop_back(2);
+    if (batch.size() == mine.size() &&
+        llvm::equal(batch, mine, [](int64_t x, int64_t y) {
+          return isDyn(x) || isDyn(y) || x == y;
+        }))
+      return success();
+    auto text = [](ArrayRef<int64_t> b) {
+      return b.empty() ? std::string("none") : formatShape(b);
+    };
+    return op.emitOpError("expected the batch dimensions of ")
+           << what << " (" << text(batch)
+           << ") to equal those of the reflectors (" << text(mine) << ")";
+  };
+  if (failed(sameBatch(t.drop_back(), "tau")))
+    return failure();
+  if (!other) {
+    if (known(rows, cols) && rows < cols)
+      return op.emitOpError("the reflectors must have at least as many rows "
+                            "as columns, got ")
+             << formatShape(a);
+    if (known(cols, k) && cols < k)
+      return op.emitOpError("tau must have at most as many entries as the "
+                            "reflectors have columns, got ")
+             << k << " for " << formatShape(a);
+    return success();
+  }
+  ArrayRef<int64_t> c = shapeOf(other);
+  if (failed(sameBatch(c.drop_back(2), "other")))
+    return failure();
+  int64_t side = left ? c.end()[-2] : c.back();
+  if (known(rows, side) && rows != side)
+    return op.emitOpError("the reflectors must have ")
+           << side << " rows (other's " << (left ? "rows" : "columns")
+           << "), got " << formatShape(a);
+  if (known(k, std::min(rows, cols)) && k > std::min(rows, cols))
+    return op.emitOpError("tau must have at most min(rows, columns) = ")
+           << std::min(rows, cols) << " entries, got " << k;
+  return success();
+}
+
 /// Shape of the solution of a system whose matrix is `a` and rhs is `b`.
 static LogicalResult solveShape(RuleContext &op, Value a, Value b, bool left,
                                 SmallVectorImpl<int64_t> &shape) {
@@ -280,8 +335,16 @@ LogicalResult mlir::tp::inferMatrixOpShape(RuleContext &op, MatrixKind kind) {
     }
     return op.setResultShape(0, shape);
   case MatrixKind::Same:
+    if (op.isa<OrgqrOp>() || op.isa<LinalgHouseholderProductOp>())
+      if (failed(
+              householderShapes(op, operands[0], operands[1], Value(), true)))
+        return failure();
     return op.setResultShape(0, s);
   case MatrixKind::ThirdOperand:
+    if (auto ormqr = op.dynAs<OrmqrOp>())
+      if (failed(householderShapes(op, operands[0], operands[1], operands[2],
+                                   ormqr->getLeft())))
+        return failure();
     return op.setResultShape(0, shapeOf(operands[2]));
   case MatrixKind::Factor:
     return factorShapes(op, a);

@@ -107,6 +107,8 @@ struct DecomposeOrgqr : public OpRewritePattern<OpTy> {
     Value q = floatConstant(rw, loc, {m, n}, type.getElementType(), eye);
     for (int64_t i = h.count() - 1; i >= 0; --i)
       q = h.apply(i, q, /*left=*/true);
+    if (!broadcastsTo(shapeOf(q), type.getShape()))
+      return failure();
     if (shapeOf(q) != type.getShape())
       q = build<ExpandOp>(rw, loc, q,
                           {arrayAttr(rw, "size", type.getShape())});
@@ -131,6 +133,10 @@ struct DecomposeOrmqr : public OpRewritePattern<OrmqrOp> {
     for (int64_t step = 0; step < k; ++step)
       x = h.apply(lastFirst ? k - 1 - step : step, x, left);
     auto type = cast<RankedTensorType>(op.getType());
+    // Reflectors batched beyond the other operand's batch (which the
+    // result's shape follows) have no product of the result's shape.
+    if (!broadcastsTo(shapeOf(x), type.getShape()))
+      return failure();
     if (shapeOf(x) != type.getShape())
       x = build<ExpandOp>(rw, op.getLoc(), x,
                           {arrayAttr(rw, "size", type.getShape())});

@@ -1930,6 +1930,87 @@ func.func @index_put_mask_count(%x: tensor<5x3xf32>, %m: tensor<5x3xi1>, %i: ten
 
 // -----
 
+// The Householder products: tensorplay's shape checks.
+func.func @orgqr_wide(%a: tensor<3x4xf32>, %t: tensor<2xf32>) {
+  // expected-error @+1 {{the reflectors must have at least as many rows as columns, got 3x4}}
+  %r = tp.orgqr %a, %t : (tensor<3x4xf32>, tensor<2xf32>) -> tensor<3x4xf32>
+  return
+}
+
+// -----
+
+func.func @householder_tau(%a: tensor<4x3xf32>, %t: tensor<4xf32>) {
+  // expected-error @+1 {{tau must have at most as many entries as the reflectors have columns, got 4 for 4x3}}
+  %r = tp.linalg_householder_product %a, %t : (tensor<4x3xf32>, tensor<4xf32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @orgqr_tau_batch(%a: tensor<2x4x3xf32>, %t: tensor<3xf32>) {
+  // expected-error @+1 {{expected the batch dimensions of tau (none) to equal those of the reflectors (2)}}
+  %r = tp.orgqr %a, %t : (tensor<2x4x3xf32>, tensor<3xf32>) -> tensor<2x4x3xf32>
+  return
+}
+
+// -----
+
+func.func @ormqr_batch(%a: tensor<2x4x3xf32>, %t: tensor<2x2xf32>, %c: tensor<4x2xf32>) {
+  // expected-error @+1 {{expected the batch dimensions of other (none) to equal those of the reflectors (2)}}
+  %r = tp.ormqr %a, %t, %c : (tensor<2x4x3xf32>, tensor<2x2xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @ormqr_rows(%a: tensor<4x3xf32>, %t: tensor<3xf32>, %c: tensor<4x2xf32>) {
+  // expected-error @+1 {{the reflectors must have 2 rows (other's columns), got 4x3}}
+  %r = tp.ormqr %a, %t, %c {left = false} : (tensor<4x3xf32>, tensor<3xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @ormqr_tau(%a: tensor<4x3xf32>, %t: tensor<4xf32>, %c: tensor<4x2xf32>) {
+  // expected-error @+1 {{tau must have at most min(rows, columns) = 3 entries, got 4}}
+  %r = tp.ormqr %a, %t, %c : (tensor<4x3xf32>, tensor<4xf32>, tensor<4x2xf32>) -> tensor<4x2xf32>
+  return
+}
+
+// -----
+
+func.func @orgqr_vector(%a: tensor<4xf32>, %t: tensor<2xf32>) {
+  // expected-error @+1 {{expected the reflectors of rank 2 or more, got rank 1}}
+  %r = tp.orgqr %a, %t : (tensor<4xf32>, tensor<2xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @orgqr_scalar_tau(%a: tensor<4x3xf32>, %t: tensor<f32>) {
+  // expected-error @+1 {{expected tau of rank 1 or more, got rank 0}}
+  %r = tp.orgqr %a, %t : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  return
+}
+
+// -----
+
+func.func @ormqr_vector_other(%a: tensor<4x3xf32>, %t: tensor<3xf32>, %c: tensor<4xf32>) {
+  // expected-error @+1 {{expected other of rank 2 or more, got rank 1}}
+  %r = tp.ormqr %a, %t, %c : (tensor<4x3xf32>, tensor<3xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @ormqr_left_rows(%a: tensor<4x3xf32>, %t: tensor<3xf32>, %c: tensor<5x2xf32>) {
+  // expected-error @+1 {{the reflectors must have 5 rows (other's rows), got 4x3}}
+  %r = tp.ormqr %a, %t, %c : (tensor<4x3xf32>, tensor<3xf32>, tensor<5x2xf32>) -> tensor<5x2xf32>
+  return
+}
+
+// -----
+
 func.func @index_put_count(%x: tensor<5xf32>, %i: tensor<2xi64>, %v: tensor<2xf32>) {
   // expected-error @+1 {{too many indices for a tensor of rank 1}}
   %r = tp.index_put %x[%i, %i], %v : (tensor<5xf32>, tensor<2xi64>, tensor<2xi64>, tensor<2xf32>) -> tensor<5xf32>
