@@ -7,7 +7,8 @@
 // too), chain_matmul, multi_dot and conv_tbc, and the pass; the recurrent
 // cells in DecomposeCells.cpp, distances and renorm in
 // DecomposeDistances.cpp, the margin losses in DecomposeMarginLosses.cpp,
-// index_put with a boolean mask in DecomposeIndexPutMask.cpp.
+// index_put with a boolean mask in DecomposeIndexPutMask.cpp, complex
+// matrix products in DecomposeComplexProducts.cpp.
 // tp.autocast regions are inlined first (InlineAutocastRegions.cpp).
 //
 //===----------------------------------------------------------------------===//
@@ -201,4 +202,5 @@ void mlir::tp::populateDecomposeCompositePatterns(RewritePatternSet &patterns) {
   populateDecomposeQuantilePatterns(patterns);
   populateDecomposeStftPatterns(patterns);
   populateDecomposeIndexPutMaskPatterns(patterns);
+  populateDecomposeComplexProductPatterns(patterns);
 }

@@ -174,6 +174,13 @@ def cases(g):
             g.weighted([(f + "_r", (3, 2)) for f in FUNCTIONS +
                         list(EXPONENTS)] +
                        [("ab", (3,)), ("mn_r", (2,))], 50)),
+        # A complex matmul (four real products) broadcast over a batch.
+        g.Case("complex_matmul", [(2, 3, 4, 2), (4, 2, 2)], [
+            as_complex("x", "a0", (2, 3, 4)), as_complex("y", "a1", (4, 2)),
+            op("p", "matmul", ["x", "y"], [((2, 3, 4), True), ((4, 2), True)],
+               ((2, 3, 2), True)),
+            as_real("pr", "p", (2, 3, 2))] +
+            g.weighted([("pr", (2, 3, 2, 2))], 53)),
         # stft (decomposed into frames and an rfft) of a signal and its
         # window.
         g.Case("complex_stft", [(24,), (6,)], [

@@ -272,6 +272,19 @@ def fft(mode):
                 f"complex_{cmp}_real_{dt}", [(other, ct), real], cmp,
                 "%a0, %a1", "", [((3, 7), "i1")],
                 lambda x, y, f=fn: [f(x, y)]))
+        # Complex products (four real ones): matmul broadcast over a
+        # batch, mm, bmm, mv and dot.
+        for name, sa, sb, so, fn in (
+                ("matmul", (2, 3, 4), (4, 5), (2, 3, 5), np.matmul),
+                ("mm", (3, 4), (4, 2), (3, 2), np.matmul),
+                ("bmm", (2, 3, 4), (2, 4, 2), (2, 3, 2), np.matmul),
+                ("mv", (3, 4), (4,), (3,), np.matmul),
+                ("dot", (5,), (5,), (), np.dot)):
+            cases.append(op_case(
+                f"complex_{name}_{dt}", [rand(sa, dtype=ct), rand(sb, dtype=ct)],
+                name, "%a0, %a1", "", [(so, ct)],
+                lambda x, y, f=fn: [f(x.astype(np.complex128),
+                                      y.astype(np.complex128))]))
         # Edge values: saturating tanh and sigmoid, tiny and huge
         # magnitudes (abs, sqrt and log scale instead of overflowing).
         for name, values in (

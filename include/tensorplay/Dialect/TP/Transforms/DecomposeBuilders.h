@@ -3,10 +3,11 @@
 // The small builders the composite-op rewrites (DecomposeComposite.cpp,
 // DecomposeCells.cpp, DecomposeDistances.cpp, DecomposeMarginLosses.cpp,
 // DecomposeMultiHeadAttention.cpp, DecomposeLinalg.cpp, DecomposeQuantile.cpp,
-// DecomposeStft.cpp, DecomposeIndexPutMask.cpp) and the lowerings that emit tp
-// ops around a library call (LossToRuntime.cpp) share: each creates one tp op
-// whose result type follows from the op's shape and dtype rules, so a
-// decomposition is written as the tensorplay formula it mirrors.
+// DecomposeStft.cpp, DecomposeIndexPutMask.cpp, DecomposeComplexProducts.cpp)
+// and the lowerings that emit tp ops around a library call (LossToRuntime.cpp)
+// share: each creates one tp op whose result type follows from the op's shape
+// and dtype rules, so a decomposition is written as the tensorplay formula it
+// mirrors.
 //
 //===----------------------------------------------------------------------===//
 
@@ -107,6 +108,7 @@ void populateDecomposeLinalgPatterns(RewritePatternSet &patterns);
 void populateDecomposeQuantilePatterns(RewritePatternSet &patterns);
 void populateDecomposeStftPatterns(RewritePatternSet &patterns);
 void populateDecomposeIndexPutMaskPatterns(RewritePatternSet &patterns);
+void populateDecomposeComplexProductPatterns(RewritePatternSet &patterns);
 
 } // namespace decompose
 } // namespace tp
