@@ -202,10 +202,7 @@ std::optional<LogicalResult> functionRule(Rule &r, Complex &c) {
     return std::nullopt;
   Value z = op->getOperand(0), y = op->getResult(0), g = r.grad;
   StringRef name = op->getName().stripDialect();
-  auto one = [&](Value like) {
-    return createFloatSplat(r.b.builder, r.b.loc,
-                            RankedTensorType::get({}, c.realOf(like)), 1.0);
-  };
+  auto one = [&](Value like) { return c.real(like, 1.0); };
   // f'(z), or null where the rule is written otherwise.
   Value derivative;
   if (name == "abs") {

@@ -137,6 +137,13 @@ Value toComplex(OpBuilder &b, Location loc, Value v, ComplexType type) {
                                    scalarConstant(b, loc, real, 0.0));
 }
 
+/// The complex constant `value` (a zero imaginary part) of `type`.
+Value complexConstant(OpBuilder &b, Location loc, ComplexType type,
+                      double value) {
+  return toComplex(b, loc, scalarConstant(b, loc, type.getElementType(), value),
+                   type);
+}
+
 /// `z` times the real constant `alpha`.
 Value scaleComplex(OpBuilder &b, Location loc, Value z, double alpha) {
   if (alpha == 1.0)
@@ -214,11 +221,7 @@ public:
         rewriter, op->getLoc(), resultType, operands[0],
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
           Value z = args[0];
-          auto one = [&] {
-            return toComplex(
-                b, loc, scalarConstant(b, loc, complexType.getElementType(), 1),
-                complexType);
-          };
+          auto one = [&] { return complexConstant(b, loc, complexType, 1); };
           if (name == "abs")
             return complex::AbsOp::create(b, loc, z);
           if (name == "exp")
@@ -299,11 +302,7 @@ struct ComplexPowLowering : public OpConversionPattern<PowOp> {
         rewriter, op.getLoc(), resultType, operands,
         [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
           Value z = toComplex(b, loc, args[0], complexType);
-          auto one = [&] {
-            return toComplex(
-                b, loc, scalarConstant(b, loc, complexType.getElementType(), 1),
-                complexType);
-          };
+          auto one = [&] { return complexConstant(b, loc, complexType, 1); };
           auto mul = [&](Value x, Value y) {
             return complex::MulOp::create(b, loc, x, y);
           };
@@ -319,13 +318,8 @@ struct ComplexPowLowering : public OpConversionPattern<PowOp> {
             return mul(mul(z, z), z);
           if (scalar == -2.0)
             return complex::DivOp::create(b, loc, one(), mul(z, z));
-          Value e = scalar
-                        ? toComplex(b, loc,
-                                    scalarConstant(b, loc,
-                                                   complexType.getElementType(),
-                                                   *scalar),
-                                    complexType)
-                        : toComplex(b, loc, args[1], complexType);
+          Value e = scalar ? complexConstant(b, loc, complexType, *scalar)
+                           : toComplex(b, loc, args[1], complexType);
           return complex::PowOp::create(b, loc, z, e);
         });
     rewriter.replaceOp(op, result);
