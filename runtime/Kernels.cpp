@@ -30,10 +30,13 @@ std::string itemName(const char *list, size_t index) {
 }
 
 /// Checks each tensor of `list` and that all are on one device (returned in
-/// `device`); with `dtype`, also that all have that dtype. The kernels treat
+/// `device`); with `dtype`, also that all have that dtype, which `whose` names
+/// in the error ("the parameters are", or "grads[0] is" where a list may be
+/// narrower than the parameters and has its first tensor's). The kernels treat
 /// a list as one flat range, so its total element count must fit in int64.
 Status verifyList(TensorList list, const char *name, Device &device,
-                  const DType *dtype = nullptr) {
+                  const DType *dtype = nullptr,
+                  const std::string &whose = "the parameters are") {
   if (!list.empty() && !list.data())
     return nullPointer(name);
   int64_t total = 0;
@@ -51,8 +54,8 @@ Status verifyList(TensorList list, const char *name, Device &device,
                         name + "[0] is on " + deviceName(device));
     if (dtype && list[i].dtype != *dtype)
       return Status(StatusCode::UnsupportedDType,
-                    item + " is " + dtypeName(list[i].dtype) +
-                        " but the parameters are " + dtypeName(*dtype));
+                    item + " is " + dtypeName(list[i].dtype) + " but " +
+                        whose + " " + dtypeName(*dtype));
   }
   return Status::success();
 }
@@ -68,8 +71,12 @@ Status verifyCompanion(TensorList params, TensorList list, const char *name,
                       " parameters");
   Device device = params.empty() ? Device::CPU : params[0].device;
   Device listDevice = device;
+  // A narrower list has the dtype of its first tensor (checked against the
+  // parameters' by the caller); the others must match that one.
   TP_RT_RETURN_IF_ERROR(
-      verifyList(list, name, listDevice, narrow ? narrow : &params[0].dtype));
+      narrow ? verifyList(list, name, listDevice, narrow,
+                          itemName(name, 0) + " is")
+             : verifyList(list, name, listDevice, &params[0].dtype));
   if (listDevice != device)
     return Status(StatusCode::DeviceMismatch,
                   std::string(name) + " is on " + deviceName(listDevice) +
@@ -93,15 +100,20 @@ Status verifyNarrowCompanion(TensorList params, TensorList list,
   if (!copies && first == params[0].dtype)
     return verifyCompanion(params, list, name);
   if (list.size() == params.size()) {
+    if (copies && first == DType::F32)
+      return Status(StatusCode::UnsupportedDType,
+                    itemName(name, 0) + " is f32: parameter copies are bf16 "
+                                        "or f16 copies of f32 parameters");
     if (params[0].dtype != DType::F32 || first == DType::F32)
       return Status(StatusCode::UnsupportedDType,
-                    std::string(name) + " are " + dtypeName(first) +
+                    itemName(name, 0) + " is " + dtypeName(first) +
                         " but the parameters are " +
                         dtypeName(params[0].dtype) +
                         (copies ? ": parameter copies are bf16 or f16 "
                                   "copies of f32 parameters"
-                                : ": only f32 parameters take narrower "
-                                  "(bf16 or f16) gradients"));
+                                : ": gradients have the parameters' dtype "
+                                  "(only f32 parameters also take bf16 or "
+                                  "f16 gradients)"));
     if (params[0].device != Device::CPU)
       return Status(StatusCode::Unsupported,
                     std::string(name) + ": " +
@@ -123,7 +135,8 @@ Status verifyOptimizerGrads(TensorList params, TensorList grads,
 
 /// Checks the parameter list (non-empty callers only) and returns its device.
 Status verifyParams(TensorList params, Device &device) {
-  TP_RT_RETURN_IF_ERROR(verifyList(params, "params", device, &params[0].dtype));
+  TP_RT_RETURN_IF_ERROR(verifyList(params, "params", device, &params[0].dtype,
+                                   "params[0] is"));
   return Status::success();
 }
 

@@ -27,10 +27,14 @@ Status verifyPairs(const std::vector<Tensor> &params,
       return Status(StatusCode::SizeMismatch,
                     "params" + index + " and grads" + index +
                         " have different element counts");
-    if (params[i].dtype != params[0].dtype || grads[i].dtype != params[0].dtype)
-      return Status(StatusCode::UnsupportedDType,
-                    "params" + index + " and grads" + index +
-                        " must have the dtype of params[0]");
+    for (const auto &[list, tensor] :
+         {std::pair{"params", &params[i]}, std::pair{"grads", &grads[i]}})
+      if (tensor->dtype != params[0].dtype)
+        return Status(StatusCode::UnsupportedDType,
+                      list + index + " is " + dtypeName(tensor->dtype) +
+                          " but params[0] is " + dtypeName(params[0].dtype) +
+                          ": an optimizer's parameters and gradients have "
+                          "one dtype");
     if (params[i].device != params[0].device ||
         grads[i].device != params[0].device)
       return Status(StatusCode::DeviceMismatch,

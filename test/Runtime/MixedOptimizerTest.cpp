@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "RuntimeTestUtils.h"
+#include "tensorplay/Runtime/Optimizers.h"
 
 #include "cpu/CpuKernels.h"
 #include "cpu/FloatConversion.h"
@@ -169,6 +170,75 @@ INSTANTIATE_TEST_SUITE_P(
                                          static_cast<int>(DType::F16)),
                        ::testing::Bool(), ::testing::Bool()));
 
+/// Each dtype message names the tensors that disagree and the dtype they
+/// were compared with (a narrower list is compared with its first tensor,
+/// not with the parameters).
+TEST(MixedOptimizer, DtypeMessagesNameWhatDisagrees) {
+  std::vector<float> p(4, 1.0f), p2(4, 1.0f), g32(4, 0.5f), m(4, 0.0f);
+  std::vector<uint16_t> pHalf(4, 0), mHalf(4, 0);
+  std::vector<uint16_t> a(4, 0), b(4, 0), c(4, 0), d(4, 0);
+  int64_t step = 0;
+  SgdHyperParams sgd;
+  sgd.lr = 0.1;
+  sgd.momentum = 0.9;
+  AdamWHyperParams adam;
+  auto expectMessage = [](Status status, const std::string &message) {
+    EXPECT_EQ(status.code(), StatusCode::UnsupportedDType) << message;
+    EXPECT_EQ(status.message(), message) << status.toString();
+  };
+  std::vector<Tensor> params = {cpuTensor(p), cpuTensor(p2)}, none;
+  // The case: f32 parameters, a bf16 and an f16 gradient.
+  std::vector<Tensor> mixedGrads = {cpuTensor(a, DType::BF16),
+                                    cpuTensor(b, DType::F16)};
+  expectMessage(sgdStep(sgd, params, mixedGrads, none, &step, nullptr,
+                        nullptr, none),
+                "grads[1] is f16 but grads[0] is bf16");
+  std::vector<Tensor> m2 = {cpuTensor(m), cpuTensor(m)},
+                      v2 = {cpuTensor(m), cpuTensor(m)};
+  expectMessage(adamwStep(adam, params, mixedGrads, m2, v2, none, &step,
+                          nullptr, nullptr, none),
+                "grads[1] is f16 but grads[0] is bf16");
+  // f32 gradients beside an f32 first one: compared with the parameters.
+  std::vector<Tensor> wideFirst = {cpuTensor(g32), cpuTensor(a, DType::BF16)};
+  expectMessage(
+      sgdStep(sgd, params, wideFirst, none, &step, nullptr, nullptr, none),
+      "grads[1] is bf16 but the parameters are f32");
+  // Parameter copies of two narrow dtypes.
+  std::vector<Tensor> bf16Grads = {cpuTensor(a, DType::BF16),
+                                   cpuTensor(b, DType::BF16)};
+  std::vector<Tensor> mixedCopies = {cpuTensor(c, DType::BF16),
+                                     cpuTensor(d, DType::F16)};
+  expectMessage(sgdStep(sgd, params, bf16Grads, none, &step, nullptr, nullptr,
+                        mixedCopies),
+                "param_copies[1] is f16 but param_copies[0] is bf16");
+  // Parameters of two dtypes.
+  std::vector<Tensor> mixedParams = {cpuTensor(p), cpuTensor(pHalf, DType::BF16)};
+  std::vector<Tensor> f32Grads = {cpuTensor(g32), cpuTensor(g32)};
+  expectMessage(sgdStep(sgd, mixedParams, f32Grads, none, &step, nullptr,
+                        nullptr, none),
+                "params[1] is bf16 but params[0] is f32");
+  // State of another dtype than the parameters.
+  std::vector<Tensor> wideMomentum = {cpuTensor(m), cpuTensor(mHalf, DType::F16)};
+  expectMessage(sgdStep(sgd, params, f32Grads, wideMomentum, &step, nullptr,
+                        nullptr, none),
+                "momentum_buffers[1] is f16 but the parameters are f32");
+  std::vector<Tensor> wideAvg = {cpuTensor(mHalf, DType::F16), cpuTensor(m)};
+  expectMessage(adamwStep(adam, params, f32Grads, wideAvg, v2, none, &step,
+                          nullptr, nullptr, none),
+                "exp_avgs[0] is f16 but the parameters are f32");
+  expectMessage(adamwStep(adam, params, f32Grads, m2, wideAvg, none, &step,
+                          nullptr, nullptr, none),
+                "exp_avg_sqs[0] is f16 but the parameters are f32");
+  // The optimizer objects: one dtype for parameters and gradients.
+  expectMessage(SGD::create(params, bf16Grads, {}).status(),
+                "grads[0] is bf16 but params[0] is f32: an optimizer's "
+                "parameters and gradients have one dtype");
+  expectMessage(SGD::create(mixedParams, f32Grads, {}).status(),
+                "params[1] is bf16 but params[0] is f32: an optimizer's "
+                "parameters and gradients have one dtype");
+  EXPECT_EQ(step, 0);
+}
+
 TEST(MixedOptimizer, MismatchedDtypesAreRefused) {
   std::vector<float> p(4, 1.0f), g32(4, 0.5f);
   std::vector<uint16_t> pHalf(4, 0), g16(4, 0), c16(4, 0);
@@ -186,14 +256,19 @@ TEST(MixedOptimizer, MismatchedDtypesAreRefused) {
   };
   // A bf16 parameter takes bf16 gradients only.
   check({cpuTensor(pHalf, DType::BF16)}, {cpuTensor(g32)}, {},
-        "only f32 parameters take narrower (bf16 or f16) gradients");
+        "grads[0] is f32 but the parameters are bf16: gradients have the "
+        "parameters' dtype (only f32 parameters also take bf16 or f16 "
+        "gradients)");
   check({cpuTensor(pHalf, DType::BF16)}, {cpuTensor(g16, DType::F16)}, {},
-        "only f32 parameters take narrower");
+        "grads[0] is f16 but the parameters are bf16");
   // Copies are narrow copies of f32 parameters.
   check(params, {cpuTensor(g32)}, {cpuTensor(c32)},
-        "parameter copies are bf16 or f16 copies of f32 parameters");
+        "param_copies[0] is f32: parameter copies are bf16 or f16 copies of "
+        "f32 parameters");
   check({cpuTensor(pHalf, DType::BF16)}, {cpuTensor(pHalf, DType::BF16)},
-        {cpuTensor(c16, DType::F16)}, "parameter copies are bf16 or f16");
+        {cpuTensor(c16, DType::F16)},
+        "param_copies[0] is f16 but the parameters are bf16: parameter "
+        "copies are bf16 or f16");
   EXPECT_EQ(step, 0);
   // A copy list of another length is a size mismatch.
   std::vector<Tensor> grads = {cpuTensor(g32)}, none;

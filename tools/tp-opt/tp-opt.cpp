@@ -41,6 +41,8 @@ using namespace mlir;
 namespace mlir::tp::test {
 /// test-tp-infer-result-types (test/lib).
 void registerTestInferResultTypes();
+/// test-tp-shape-sweep (test/lib).
+void registerTestShapeSweep();
 } // namespace mlir::tp::test
 
 static llvm::cl::OptionCategory
@@ -124,6 +126,7 @@ int main(int argc, char **argv) {
   tp::registerTensorplayConversionPasses();
   tp::registerTPTransformsPasses();
   tp::test::registerTestInferResultTypes();
+  tp::test::registerTestShapeSweep();
   tp::registerCPUCodegenPassesAndPipelines();
   tp::registerCPUCodegenDialects(registry);
   // GPU code generation: tp-lower-to-nvvm and its passes.

@@ -5,6 +5,7 @@
 #include "mlir/Dialect/Traits.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace mlir;
@@ -134,6 +135,17 @@ LogicalResult mlir::tp::expectGradShape(const RuleContext &op, Value grad,
   return success();
 }
 
+/// The tensorplay operator of a tp op without an out= overload
+/// (NoOutForm.def), or nullptr when the op has one.
+static const char *operatorWithoutOutForm(StringRef mnemonic) {
+  static const llvm::StringMap<const char *> table = {
+#define TP_NO_OUT_FORM(op, aten) {op, aten},
+#include "tensorplay/Dialect/TP/IR/NoOutForm.def"
+  };
+  auto it = table.find(mnemonic);
+  return it == table.end() ? nullptr : it->second;
+}
+
 LogicalResult mlir::tp::verifyFormArgs(Operation *op) {
   auto compute = cast<ComputeOpInterface>(op);
   OperandRange operands = op->getOperands();
@@ -142,6 +154,11 @@ LogicalResult mlir::tp::verifyFormArgs(Operation *op) {
   bool inplace = compute.isInplace();
   if (inplace && numOut)
     return op->emitOpError("cannot be both in-place and have out= operands");
+  if (numOut)
+    if (const char *aten =
+            operatorWithoutOutForm(op->getName().stripDialect()))
+      return op->emitOpError("has no out= form: tensorplay's operator (")
+             << aten << ") has no out= overload";
   if (numOut && numOut != op->getNumResults())
     return op->emitOpError("expected ")
            << op->getNumResults() << " out= operand(s), one per result, got "

@@ -19,6 +19,16 @@ static LogicalResult expectIntegerTarget(RuleContext &op, Value target,
 
 /// ctc_loss's checks of (log_probs, targets, input_lengths,
 /// target_lengths); the per-sample shape.
+/// The margin losses' check (aten's multi(label)_margin_loss_shape_check):
+/// a class dimension that is not empty.
+static LogicalResult expectClasses(RuleContext &op, ArrayRef<int64_t> x) {
+  if (x.back() != 0)
+    return success();
+  return op.emitOpError("expected a non-empty vector or matrix with optional "
+                        "0-dim batch size (as tensorplay), got ")
+         << formatShape(x);
+}
+
 static LogicalResult ctcShape(RuleContext &op, ValueRange operands,
                               SmallVectorImpl<int64_t> &shape) {
   Value input = operands[0], target = operands[1];
@@ -121,6 +131,8 @@ static LogicalResult lossShape(RuleContext &op, LossKind kind,
     } else if (failed(expectIntegerTarget(op, target))) {
       return failure();
     }
+    if (op.isa<MultiMarginLossOp>() && failed(expectClasses(op, x)))
+      return failure();
     if (auto margin = op.dynAs<MultiMarginLossOp>())
       if (margin->getP() != 1 && margin->getP() != 2)
         return op.emitOpError("only p == 1 and p == 2 are supported (as "
@@ -149,6 +161,8 @@ static LogicalResult lossShape(RuleContext &op, LossKind kind,
     if (shapeOf(target) != x)
       return op.emitOpError("target must have the input's shape ")
              << formatShape(x) << ", got " << formatShape(shapeOf(target));
+    if (failed(expectClasses(op, x)))
+      return failure();
     if (x.size() == 2)
       shape.push_back(x[0]);
     return success();

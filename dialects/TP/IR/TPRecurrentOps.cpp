@@ -77,6 +77,41 @@ LogicalResult mlir::tp::inferMkldnnRnnLayerShape(RuleContext &op) {
                              "hx last dimension must equal hidden_size")))
     return failure();
   ArrayRef<int64_t> x = shapeOf(rnn.getInput());
+  // The weights of one step's cell, as the recurrent cells' rule checks
+  // them (mode: 0 RNN_RELU, 1 RNN_TANH, 2 LSTM, 3 GRU).
+  int64_t mode = rnn.getMode();
+  if (mode < 0 || mode > 3)
+    return op.emitOpError("mode must be 0 (RNN_RELU), 1 (RNN_TANH), 2 (LSTM) "
+                          "or 3 (GRU), got ")
+           << mode;
+  int64_t gateRows = hidden * (mode == 2 ? 4 : mode == 3 ? 3 : 1);
+  ArrayRef<int64_t> hx = shapeOf(rnn.getHx());
+  if (shapeOf(rnn.getCx()) != hx)
+    return op.emitOpError("cx must have hx's shape ")
+           << formatShape(hx) << ", got " << formatShape(shapeOf(rnn.getCx()));
+  if (failed(expectDimsMatch(op, x[rnn.getBatchFirst() ? 0 : 1], hx[0],
+                             "input and hx batch sizes differ")) ||
+      failed(expectRank(op, rnn.getWeight0(), "a 2-D weight0", 2, 2)) ||
+      failed(expectRank(op, rnn.getWeight1(), "a 2-D weight1", 2, 2)))
+    return failure();
+  ArrayRef<int64_t> w0 = shapeOf(rnn.getWeight0()),
+                    w1 = shapeOf(rnn.getWeight1());
+  if (failed(expectDimsMatch(op, w0[0], gateRows,
+                             "weight0 must have gates x hidden_size rows")) ||
+      failed(expectDimsMatch(op, w0[1], x[2],
+                             "weight0 columns must equal input features")) ||
+      failed(expectDimsMatch(op, w1[0], gateRows,
+                             "weight1 must have gates x hidden_size rows")) ||
+      failed(expectDimsMatch(op, w1[1], hidden,
+                             "weight1 columns must equal hidden_size")))
+    return failure();
+  if (rnn.getHasBiases())
+    for (Value b : {rnn.getWeight2(), rnn.getWeight3()})
+      if (failed(expectRank(op, b, "1-D biases (weight2, weight3)", 1, 1)) ||
+          failed(expectDimsMatch(op, shapeOf(b)[0], gateRows,
+                                 "biases must have gates x hidden_size "
+                                 "elements")))
+        return failure();
   (void)op.setResultShape(0, {x[0], x[1], hidden});
   (void)op.setResultShape(1, shapeOf(rnn.getHx()));
   (void)op.setResultShape(2, shapeOf(rnn.getCx()));
@@ -114,20 +149,41 @@ LogicalResult mlir::tp::inferAttentionShape(RuleContext &op) {
   double p = sdpa.getDropoutP().convertToDouble();
   if (p < 0.0 || p >= 1.0)
     return op.emitOpError("dropout_p must be in [0, 1), got ") << p;
+  // The batch dimensions broadcast as the two products' (q @ k^T, then
+  // probabilities @ v) do; with enable_gqa the key's and value's heads count
+  // as the query's (they are repeated to it).
+  SmallVector<int64_t> kb(ks.drop_back(2)), vb(vs.drop_back(2));
+  if (sdpa.getEnableGqa() && qs.size() >= 3 && ks.size() >= 3 &&
+      vs.size() >= 3) {
+    kb.back() = qs[qs.size() - 3];
+    vb.back() = qs[qs.size() - 3];
+  }
+  std::optional<SmallVector<int64_t>> scoresBatch =
+      broadcastShapes(qs.drop_back(2), ArrayRef<int64_t>(kb));
+  if (!scoresBatch)
+    return op.emitOpError("the query's batch dimensions ")
+           << formatShape(qs.drop_back(2)) << " and the key's "
+           << formatShape(kb) << " do not broadcast";
+  std::optional<SmallVector<int64_t>> outBatch =
+      broadcastShapes(ArrayRef<int64_t>(*scoresBatch), ArrayRef<int64_t>(vb));
+  if (!outBatch)
+    return op.emitOpError("the batch dimensions of query and key ")
+           << formatShape(*scoresBatch) << " and the value's "
+           << formatShape(vb) << " do not broadcast";
   int64_t l = qs[qs.size() - 2], s = ks[ks.size() - 2];
   if (Value mask = sdpa.getAttnMask()) {
     if (sdpa.getIsCausal())
       return op.emitOpError("an explicit attn_mask cannot be combined with "
                             "is_causal");
-    SmallVector<int64_t> target(qs.drop_back(2));
+    SmallVector<int64_t> target(*scoresBatch);
     target.append({l, s});
     if (!broadcastsTo(shapeOf(mask), target))
       return op.emitOpError("attn_mask of shape ")
              << formatShape(shapeOf(mask)) << " does not broadcast to "
              << formatShape(target);
   }
-  SmallVector<int64_t> shape(qs.drop_back());
-  shape.push_back(vs.back());
+  SmallVector<int64_t> shape(*outBatch);
+  shape.append({l, vs.back()});
   return op.setResultShape(0, shape);
 }
 

@@ -22,6 +22,14 @@ Value decompose::scalarTensor(PatternRewriter &rewriter, Location loc,
                             {rewriter.getNamedAttr("value", attr)});
 }
 
+Value decompose::scalarFor(PatternRewriter &rewriter, Location loc, Value like,
+                           double value) {
+  Type element = elementTypeOf(like);
+  if (element.isF16() || element.isBF16())
+    element = rewriter.getF32Type();
+  return scalarTensor(rewriter, loc, element, value);
+}
+
 Value decompose::indexTensor(PatternRewriter &rewriter, Location loc,
                              ArrayRef<int64_t> values) {
   auto type =

@@ -85,9 +85,11 @@ struct DecomposeSdpa : public OpRewritePattern<ScaledDotProductAttentionOp> {
                                  : 1.0 / std::sqrt((double)e);
     Value scores = matmul(rewriter, loc, q, transposeLast2(rewriter, loc, k));
     RankedTensorType st = tensorTypeOf(scores);
-    scores = build<MulOp>(
-        rewriter, loc,
-        {scores, scalarTensor(rewriter, loc, rewriter.getF32Type(), scale)});
+    // Without embedding the products are zeros (tensorplay scales q and k
+    // by sqrt(scale) before them, so an infinite default scale stays out).
+    if (e != 0)
+      scores = build<MulOp>(rewriter, loc,
+                            {scores, scalarFor(rewriter, loc, scores, scale)});
     int64_t l = st.getShape()[st.getRank() - 2], s = st.getShape().back();
     Value negInf = scalarTensor(rewriter, loc, elem, -INFINITY);
     if (op.getIsCausal()) {

@@ -45,7 +45,7 @@ struct DecomposeNativeMha
       if (scale != 1.0)
         y = build<MulOp>(
             rewriter, loc,
-            {y, scalarTensor(rewriter, loc, rewriter.getF32Type(), scale)});
+            {y, scalarFor(rewriter, loc, y, scale)});
       ArrayRef<int64_t> s = shapeOf(y);
       y = reshape(rewriter, loc, y, {s[0], s[1], heads, headDim});
       return build<TransposeOp>(
@@ -88,8 +88,7 @@ struct DecomposeNativeMha
           build<SumOp>(rewriter, loc, probs, {arrayAttr(rewriter, "dim", {1})});
       weights =
           build<DivOp>(rewriter, loc,
-                       {sum, scalarTensor(rewriter, loc, rewriter.getF32Type(),
-                                          (double)heads)});
+                       {sum, scalarFor(rewriter, loc, sum, (double)heads)});
     } else {
       weights = probs;
     }

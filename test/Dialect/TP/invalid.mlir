@@ -23,9 +23,26 @@ func.func @inplace_and_out(%a: tensor<4xf32>, %o: tensor<4xf32>) {
 
 // -----
 
-func.func @out_count(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %c0: tensor<2x4xf32>, %wi: tensor<16x8xf32>, %wh: tensor<16x4xf32>) {
+func.func @out_count(%x: tensor<3x4xf32>, %vo: tensor<3xf32>) {
   // expected-error @+1 {{expected 2 out= operand(s), one per result, got 1}}
-  %h, %c = tp.lstm_cell %x, %h0, %c0, %wi, %wh out(%h0) : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>)
+  %v, %i = tp.max_dim %x out(%vo) {dim = 1 : i64} : (tensor<3x4xf32>, tensor<3xf32>) -> (tensor<3xf32>, tensor<3xi64>)
+  return
+}
+
+// -----
+
+// aten has no lstm_cell.out (tools/scripts/out-forms.py, NoOutForm.def).
+func.func @out_without_overload(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %c0: tensor<2x4xf32>, %wi: tensor<16x8xf32>, %wh: tensor<16x4xf32>, %ho: tensor<2x4xf32>, %co: tensor<2x4xf32>) {
+  // expected-error @+1 {{'tp.lstm_cell' op has no out= form: tensorplay's operator (aten::lstm_cell) has no out= overload}}
+  %h, %c = tp.lstm_cell %x, %h0, %c0, %wi, %wh out(%ho, %co) : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>)
+  return
+}
+
+// -----
+
+func.func @out_of_a_view(%x: tensor<2x3xf32>, %o: tensor<3x2xf32>) {
+  // expected-error @+1 {{'tp.transpose' op has no out= form: tensorplay's operator (aten::transpose) has no out= overload}}
+  %t = tp.transpose %x out(%o) {dim0 = 0 : i64, dim1 = 1 : i64} : (tensor<2x3xf32>, tensor<3x2xf32>) -> tensor<3x2xf32>
   return
 }
 
@@ -3397,5 +3414,131 @@ func.func @ctc_backward_grad_shape(%g: tensor<f32>, %lp: tensor<50x4x20xf32>, %t
 func.func @ctc_backward_operands(%g: tensor<4xf32>, %lp: tensor<50x4x20xf32>, %t: tensor<4x30xi64>, %il: tensor<4xf32>, %tl: tensor<4xi64>) {
   // expected-error @+1 {{expected input_lengths to hold integer class indices, got 'tensor<4xf32>'}}
   %r = tp.ctc_loss_backward %g, %lp, %t, %il, %tl : (tensor<4xf32>, tensor<50x4x20xf32>, tensor<4x30xi64>, tensor<4xf32>, tensor<4xi64>) -> tensor<50x4x20xf32>
+  return
+}
+
+// -----
+
+func.func @rnn_layer_mode(%a0: tensor<2x2x4xf32>, %a1: tensor<12x4xf32>, %a2: tensor<12x3xf32>, %a3: tensor<12xf32>, %a4: tensor<12xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x3xf32>) {
+  // expected-error @+1 {{mode must be 0 (RNN_RELU), 1 (RNN_TANH), 2 (LSTM) or 3 (GRU), got 4}}
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = false, batch_sizes = array<i64>, mode = 4 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x2x4xf32>, tensor<12x4xf32>, tensor<12x3xf32>, tensor<12xf32>, tensor<12xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @rnn_layer_cx(%a0: tensor<2x2x4xf32>, %a1: tensor<12x4xf32>, %a2: tensor<12x3xf32>, %a3: tensor<12xf32>, %a4: tensor<12xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x4xf32>) {
+  // expected-error @+1 {{cx must have hx's shape 2x3, got 2x4}}
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = false, batch_sizes = array<i64>, mode = 2 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x2x4xf32>, tensor<12x4xf32>, tensor<12x3xf32>, tensor<12xf32>, tensor<12xf32>, tensor<2x3xf32>, tensor<2x4xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+// The batch of a sequence-first input is its dimension 1.
+func.func @rnn_layer_batch(%a0: tensor<2x3x4xf32>, %a1: tensor<12x4xf32>, %a2: tensor<12x3xf32>, %a3: tensor<12xf32>, %a4: tensor<12xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x3xf32>) {
+  // expected-error @+1 {{input and hx batch sizes differ (3 vs 2)}}
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = false, batch_sizes = array<i64>, mode = 2 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x3x4xf32>, tensor<12x4xf32>, tensor<12x3xf32>, tensor<12xf32>, tensor<12xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x3x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @rnn_layer_w0_rank(%a0: tensor<2x2x4xf32>, %a1: tensor<12x4x1xf32>, %a2: tensor<12x3xf32>, %a3: tensor<12xf32>, %a4: tensor<12xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x3xf32>) {
+  // expected-error @+1 {{expected a 2-D weight0 of rank}}
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = false, batch_sizes = array<i64>, mode = 2 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x2x4xf32>, tensor<12x4x1xf32>, tensor<12x3xf32>, tensor<12xf32>, tensor<12xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @rnn_layer_w1_rank(%a0: tensor<2x2x4xf32>, %a1: tensor<12x4xf32>, %a2: tensor<12xf32>, %a3: tensor<12xf32>, %a4: tensor<12xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x3xf32>) {
+  // expected-error @+1 {{expected a 2-D weight1 of rank}}
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = false, batch_sizes = array<i64>, mode = 2 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x2x4xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<12xf32>, tensor<12xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+// An LSTM (mode 2) has 4 gates.
+func.func @rnn_layer_w0_rows(%a0: tensor<2x2x4xf32>, %a1: tensor<9x4xf32>, %a2: tensor<12x3xf32>, %a3: tensor<12xf32>, %a4: tensor<12xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x3xf32>) {
+  // expected-error @+1 {{weight0 must have gates x hidden_size rows (9 vs 12)}}
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = false, batch_sizes = array<i64>, mode = 2 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x2x4xf32>, tensor<9x4xf32>, tensor<12x3xf32>, tensor<12xf32>, tensor<12xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+// The sweep's finding: features that weight0 does not take aborted the decomposition.
+func.func @rnn_layer_w0_cols(%a0: tensor<2x2x1xf32>, %a1: tensor<12x4xf32>, %a2: tensor<12x3xf32>, %a3: tensor<12xf32>, %a4: tensor<12xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x3xf32>) {
+  // expected-error @+1 {{weight0 columns must equal input features (4 vs 1)}}
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = false, batch_sizes = array<i64>, mode = 2 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x2x1xf32>, tensor<12x4xf32>, tensor<12x3xf32>, tensor<12xf32>, tensor<12xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+// A GRU (mode 3) has 3 gates.
+func.func @rnn_layer_w1_rows(%a0: tensor<2x2x4xf32>, %a1: tensor<9x4xf32>, %a2: tensor<12x3xf32>, %a3: tensor<12xf32>, %a4: tensor<12xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x3xf32>) {
+  // expected-error @+1 {{weight1 must have gates x hidden_size rows (12 vs 9)}}
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = false, batch_sizes = array<i64>, mode = 3 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x2x4xf32>, tensor<9x4xf32>, tensor<12x3xf32>, tensor<12xf32>, tensor<12xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @rnn_layer_w1_cols(%a0: tensor<2x2x4xf32>, %a1: tensor<12x4xf32>, %a2: tensor<12x4xf32>, %a3: tensor<12xf32>, %a4: tensor<12xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x3xf32>) {
+  // expected-error @+1 {{weight1 columns must equal hidden_size (4 vs 3)}}
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = false, batch_sizes = array<i64>, mode = 2 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x2x4xf32>, tensor<12x4xf32>, tensor<12x4xf32>, tensor<12xf32>, tensor<12xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @rnn_layer_bias_rank(%a0: tensor<2x2x4xf32>, %a1: tensor<12x4xf32>, %a2: tensor<12x3xf32>, %a3: tensor<12xf32>, %a4: tensor<12x1xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x3xf32>) {
+  // expected-error @+1 {{expected 1-D biases (weight2, weight3) of rank}}
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = false, batch_sizes = array<i64>, mode = 2 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x2x4xf32>, tensor<12x4xf32>, tensor<12x3xf32>, tensor<12xf32>, tensor<12x1xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @rnn_layer_bias_size(%a0: tensor<2x2x4xf32>, %a1: tensor<12x4xf32>, %a2: tensor<12x3xf32>, %a3: tensor<11xf32>, %a4: tensor<12xf32>, %a5: tensor<2x3xf32>, %a6: tensor<2x3xf32>) {
+  // expected-error @+1 {{biases must have gates x hidden_size elements (11 vs 12)}}
+  %o, %hy, %cy, %ws = tp.mkldnn_rnn_layer %a0, %a1, %a2, %a3, %a4, %a5, %a6 {reverse = false, batch_sizes = array<i64>, mode = 2 : i64, hidden_size = 3 : i64, num_layers = 1 : i64, has_biases = true, bidirectional = false, batch_first = false, train = false} : (tensor<2x2x4xf32>, tensor<12x4xf32>, tensor<12x3xf32>, tensor<11xf32>, tensor<12xf32>, tensor<2x3xf32>, tensor<2x3xf32>) -> (tensor<2x2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<0xui8>)
+  return
+}
+
+// -----
+
+func.func @multilabel_margin_no_classes(%x: tensor<4x0xf32>, %t: tensor<4x0xi64>) {
+  // expected-error @+1 {{expected a non-empty vector or matrix with optional 0-dim batch size (as tensorplay), got 4x0}}
+  %l = tp.multilabel_margin_loss %x, %t : (tensor<4x0xf32>, tensor<4x0xi64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+func.func @multi_margin_no_classes(%x: tensor<0xf32>, %t: tensor<i64>) {
+  // expected-error @+1 {{expected a non-empty vector or matrix with optional 0-dim batch size (as tensorplay), got 0}}
+  %l = tp.multi_margin_loss %x, %t : (tensor<0xf32>, tensor<i64>) -> tensor<f32>
+  return
+}
+
+// -----
+
+// The issue's program: the query's batch [2, 4, 16] and the key's [2, 4]
+// do not broadcast (the decomposition's product aborted).
+func.func @sdpa_batch_q_k(%q: tensor<2x4x16x2x8xf32>, %k: tensor<2x4x12x8xf32>, %v: tensor<2x4x12x8xf32>) {
+  // expected-error @+1 {{the query's batch dimensions 2x4x16 and the key's 2x4 do not broadcast}}
+  %r = tp.scaled_dot_product_attention %q, %k, %v : (tensor<2x4x16x2x8xf32>, tensor<2x4x12x8xf32>, tensor<2x4x12x8xf32>) -> tensor<2x4x16x2x8xf32>
+  return
+}
+
+// -----
+
+func.func @sdpa_batch_v(%q: tensor<2x3x4x8xf32>, %k: tensor<3x5x8xf32>, %v: tensor<4x5x6xf32>) {
+  // expected-error @+1 {{the batch dimensions of query and key 2x3 and the value's 4 do not broadcast}}
+  %r = tp.scaled_dot_product_attention %q, %k, %v : (tensor<2x3x4x8xf32>, tensor<3x5x8xf32>, tensor<4x5x6xf32>) -> tensor<2x3x4x6xf32>
   return
 }

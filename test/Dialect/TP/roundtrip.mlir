@@ -1591,10 +1591,10 @@ func.func @out_mm(%a: tensor<4x8xf16>, %b: tensor<8x16xf16>, %o: tensor<4x16xf32
   return %r : tensor<4x16xf32>
 }
 
-// CHECK-LABEL: func.func @out_lstm_cell(
-// CHECK-NEXT: %{{.*}}, %{{.*}} = tp.lstm_cell %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} b_ih(%{{.*}}) out(%{{.*}}, %{{.*}}) : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<16xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>)
-func.func @out_lstm_cell(%x: tensor<2x8xf32>, %h0: tensor<2x4xf32>, %c0: tensor<2x4xf32>, %wi: tensor<16x8xf32>, %wh: tensor<16x4xf32>, %bi: tensor<16xf32>, %ho: tensor<2x4xf32>, %co: tensor<2x4xf32>) {
-  %h, %c = tp.lstm_cell %x, %h0, %c0, %wi, %wh b_ih(%bi) out(%ho, %co) : (tensor<2x8xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<16x8xf32>, tensor<16x4xf32>, tensor<16xf32>, tensor<2x4xf32>, tensor<2x4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>)
+// CHECK-LABEL: func.func @out_max_dim(
+// CHECK-NEXT: %{{.*}}, %{{.*}} = tp.max_dim %{{.*}} out(%{{.*}}, %{{.*}}) {dim = 1 : i64} : (tensor<3x4xf32>, tensor<3xf32>, tensor<3xi64>) -> (tensor<3xf32>, tensor<3xi64>)
+func.func @out_max_dim(%x: tensor<3x4xf32>, %vo: tensor<3xf32>, %io: tensor<3xi64>) {
+  %v, %i = tp.max_dim %x out(%vo, %io) {dim = 1 : i64} : (tensor<3x4xf32>, tensor<3xf32>, tensor<3xi64>) -> (tensor<3xf32>, tensor<3xi64>)
   return
 }
 

@@ -68,6 +68,14 @@ inline NamedAttribute arrayAttr(PatternRewriter &rewriter, StringRef name,
 Value scalarTensor(PatternRewriter &rewriter, Location loc, Type elementType,
                    double value);
 
+/// A 0-d constant holding `value` as a scalar operand of an elementwise op on
+/// `like` sees it: in `like`'s element type, f32 for f16 and bf16 (whose
+/// elementwise ops compute in f32, as eager's opmath does with a Python
+/// scalar). Never f32 for an f64 computation: a scale of 1/sqrt(8) or 0.3
+/// rounded to f32 is off by up to 3e-8 relative.
+Value scalarFor(PatternRewriter &rewriter, Location loc, Value like,
+                double value);
+
 /// A 1-D i64 constant holding `values`.
 Value indexTensor(PatternRewriter &rewriter, Location loc,
                   ArrayRef<int64_t> values);

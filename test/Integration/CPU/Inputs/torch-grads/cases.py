@@ -3,13 +3,16 @@ chosen where PyTorch's backward makes a choice that finite differences
 cannot see (ties, zeros, clamps, masked rows, padding_idx), or where the
 forward's definition matters (label smoothing, ignored targets).
 
-Each case is (name, args, body, torch_body): args a list of (shape, values)
+Each case is (name, args, body, torch_body, dtype): args a list of (shape, values)
 with values a nested list (f64) or ("i64", values); body the tp lines
 defining %loss from %a0...; torch_body the same loss in PyTorch, a Python
 expression of a0... (tensors) and `F` (torch.nn.functional), `torch`, used
 only by gen.py. The expected gradients, made once by gen.py with PyTorch,
-are in expected.json.
+are in expected.json. The cases here are f64 (their dtype is added at
+the end); attention_cases.py adds f64 and f32 attention cases.
 """
+
+from attention_cases import ATTENTION_CASES
 
 X34 = [[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, 2.0, 2.0], [-1.0, 5.0, 0.0, 5.0]]
 
@@ -193,3 +196,5 @@ CASES = [
        " + (F.cosine_similarity(a2, a3, dim=-1)"
        " * torch.tensor([1.0, -2.0, 3.0], dtype=torch.float64)).sum()"),
 ]
+
+CASES = [case + ("f64",) for case in CASES] + ATTENTION_CASES

@@ -16,13 +16,17 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cases import CASES  # noqa: E402
 
 
+DTYPES = {"f64": "float64", "f32": "float32"}
+
+
 def main():
     out = {"torch": torch.__version__, "cases": {}}
-    for name, args, _body, torch_body in CASES:
+    for name, args, _body, torch_body, dtype in CASES:
         tensors = {}
         for i, (_shape, values) in enumerate(args):
-            tensors["a%d" % i] = torch.tensor(values, dtype=torch.float64,
-                                              requires_grad=True)
+            tensors["a%d" % i] = torch.tensor(
+                values, dtype=getattr(torch, DTYPES[dtype]),
+                requires_grad=True)
         scope = {"torch": torch, "F": F}
         scope.update(tensors)
         loss = eval(torch_body, scope)
