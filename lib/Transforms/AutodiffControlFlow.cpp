@@ -86,6 +86,7 @@ LogicalResult mlir::tp::flattenForAutodiff(func::FuncOp func,
   populateDecomposeCompositePatterns(patterns);
   populateDecomposeGridSamplePatterns(patterns);
   populateDecomposeHouseholderPatterns(patterns);
+  populateStripOutFormPatterns(patterns);
   GreedyRewriteConfig config;
   config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Disabled);
   config.enableFolding(false);

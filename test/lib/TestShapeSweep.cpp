@@ -6,7 +6,8 @@
 // another size, in one operand, in all of them at once, and random pairs),
 // builds the op on each through its InferTypeOpInterface (its shape and
 // dtype rules) and keeps those that verify, each in a function of its own
-// returning the op's results. The templates are replaced by the variants; a
+// returning the op's results, and beside each its out= form where that
+// verifies (`<name>_out`, the destinations as more arguments). The templates are replaced by the variants; a
 // remark on the module counts the variants tried, kept and refused. The
 // shape-sweep test lowers every kept variant and requires code or a
 // diagnostic, never an abort: a verifier that accepts what a lowering or
@@ -260,7 +261,34 @@ struct TestShapeSweep
       fn.erase();
       return false;
     }
+    buildOutForm(builder, clone, (name + "_out").str());
     return true;
+  }
+
+  /// The out= form of the verified `op` (destinations of its result types,
+  /// as more arguments) in a function @name, when it verifies (the op has
+  /// an out= overload).
+  void buildOutForm(OpBuilder &builder, Operation *op, StringRef name) const {
+    SmallVector<Type> types(op->getOperandTypes());
+    types.append(op->getResultTypes().begin(), op->getResultTypes().end());
+    auto fn = func::FuncOp::create(builder, op->getLoc(), name,
+                                   builder.getFunctionType(types, {}));
+    Block *entry = fn.addEntryBlock();
+    OpBuilder body = OpBuilder::atBlockEnd(entry);
+    NamedAttrList attrs(op->getAttrDictionary());
+    if (auto sizes = dyn_cast_or_null<DenseI32ArrayAttr>(
+            attrs.get("operandSegmentSizes"))) {
+      SmallVector<int32_t> segments(sizes.asArrayRef());
+      segments.back() = op->getNumResults();
+      attrs.set("operandSegmentSizes", body.getDenseI32ArrayAttr(segments));
+    }
+    OperationState state(op->getLoc(), op->getName(), entry->getArguments(),
+                         op->getResultTypes(), attrs.getAttrs());
+    Operation *out = body.create(state);
+    func::ReturnOp::create(body, op->getLoc(), out->getResults());
+    fn.setType(builder.getFunctionType(types, op->getResultTypes()));
+    if (failed(verify(fn)))
+      fn.erase();
   }
 };
 

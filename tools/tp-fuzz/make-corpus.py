@@ -78,16 +78,27 @@ def pieces(chunk, max_len):
     return out
 
 
-def make_corpus(root, out_dir, max_len):
+def printed_module_body(text):
+    """A module as tp-opt prints it (`module {` and two-space indented
+    functions) as top-level functions."""
+    lines = text.splitlines()
+    body = [l[2:] if l.startswith("  ") else l for l in lines
+            if l.strip() not in ("module {", "}") or l.startswith("  ")]
+    return "\n".join(body) + "\n"
+
+
+def make_corpus(root, out_dir, max_len, extra=()):
     os.makedirs(out_dir, exist_ok=True)
     for name in os.listdir(out_dir):
         os.remove(os.path.join(out_dir, name))
     seen = set()
     files = 0
-    for path in mlir_inputs(root):
+    for path in list(mlir_inputs(root)) + list(extra):
         files += 1
         with open(path, encoding="utf-8") as f:
             text = f.read()
+        if path in extra:
+            text = printed_module_body(text)
         for chunk in re.split(r"^// -----.*$", text, flags=re.M):
             chunk = strip_comments(chunk)
             if not chunk.strip():
@@ -171,6 +182,9 @@ def main():
     p.add_argument("--max-len", type=int, default=4096)
     p.add_argument("--stamp", help="file to touch when done")
     p.add_argument("--dict", help="write the dictionary to this file")
+    p.add_argument("--extra", action="append", default=[],
+                   help="a module printed by tp-opt (the shape sweep's "
+                        "variants) whose functions are seeds too")
     p.add_argument("--quiet", action="store_true")
     args = p.parse_args()
     if not args.out and not args.dict:
@@ -180,7 +194,7 @@ def main():
         if not args.quiet:
             print("tp-fuzz dictionary: %d entries -> %s" % (n, args.dict))
     if args.out:
-        files, n = make_corpus(args.root, args.out, args.max_len)
+        files, n = make_corpus(args.root, args.out, args.max_len, args.extra)
         if not args.quiet:
             print("tp-fuzz corpus: %d inputs from %d files -> %s" % (n, files, args.out))
     if args.stamp:

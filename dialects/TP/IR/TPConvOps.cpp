@@ -169,6 +169,10 @@ LogicalResult mlir::tp::inferConvTbcShape(RuleContext &op) {
     if (!size)
       return op.emitOpError("pad too large: the output length overflows "
                             "int64");
+    if (*size < 0)
+      return op.emitOpError("the kernel (")
+             << w[0] << ") is longer than the padded input (" << x[0]
+             << " + 2 x " << conv.getPad() << ")";
     time = *size;
   }
   return op.setResultShape(0, {time, x[1], w[2]});

@@ -182,6 +182,7 @@ struct DecomposeCompositeOpsPass
     RewritePatternSet patterns(&getContext());
     populateDecomposeAttentionPatterns(patterns);
     populateDecomposeCompositePatterns(patterns);
+    populateStripOutFormPatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

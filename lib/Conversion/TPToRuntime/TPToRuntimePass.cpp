@@ -14,6 +14,7 @@
 #include "tensorplay/Conversion/TPToRuntime/TPToRuntime.h"
 #include "tensorplay/Conversion/Utils/ResolvedDtypes.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
+#include "tensorplay/Dialect/TP/Transforms/Transforms.h"
 #include "tensorplay/Dialect/TPRuntime/IR/TPRuntime.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -81,7 +82,13 @@ struct ConvertTPToRuntimePass
     populateTrainingToRuntimePatterns(patterns, cuda ? TrainingDevice::CUDA
                                                      : TrainingDevice::CPU);
     if (!cuda) {
-      populateLinalgToRuntimePatterns(patterns);
+      // The LAPACK calls take the out= forms as the plain op and a cast.
+      RewritePatternSet lapack(&getContext());
+      populateLinalgToRuntimePatterns(lapack);
+      populateStripOutFormPatterns(lapack);
+      for (std::unique_ptr<RewritePattern> &pattern :
+           lapack.getNativePatterns())
+        patterns.add(std::move(pattern));
       populateLossToRuntimePatterns(patterns);
       populateFftToRuntimePatterns(patterns);
     }

@@ -6,7 +6,8 @@ inserted, removed, set to 1, 0 or another size; one function each). They
 are lowered with `tp-opt --tp-lower-to-cpu --split-input-file`, a few
 hundred per process; a batch whose process dies is lowered again one
 variant at a time to name the variant. A variant must compile, or fail with
-an error diagnostic; never abort. Prints one ABORT line per aborting
+an error diagnostic that gives a reason (a bare "has no CPU lowering" does
+not); never abort. Prints one ABORT line per aborting
 variant (its program is saved in the temporary directory), one NO VARIANT
 line per template op none of whose variants verify, and
 "shape sweep: O ops, V variants verified, C compiled, R refused, A aborted";
@@ -16,6 +17,7 @@ Usage: shape_sweep.py --tp-opt PATH --input TEMPLATES.mlir --tmp DIR
 """
 
 import argparse
+import bisect
 import os
 import re
 import shutil
@@ -26,6 +28,8 @@ FUNC = re.compile(r"^  func\.func @(\w+)[^\n]*\n(?:.*\n)*?^  }\n", re.M)
 SPLIT = "// -----\n"
 ABORT_MARKS = ("LLVM ERROR", "Stack dump", "PLEASE submit", "Assertion")
 BATCH = 200
+# A refusal that names no reason.
+BARE = re.compile(r"has no CPU lowering$")
 
 
 def lower(tp_opt, path):
@@ -68,15 +72,27 @@ def main():
             f.write(SPLIT.join(text for _, text in batch))
         run = lower(args.tp_opt, path)
         if not aborted(run):
-            failed = len(set(re.findall(r"split at line #(\d+)", run.stderr)))
-            if run.returncode and not failed:
-                failed = 1 if "error:" in run.stderr else 0
-            if run.returncode and not failed:
+            # The diagnostics carry the batch file's own line numbers: each
+            # belongs to the variant whose lines hold it.
+            starts, line = [], 1
+            for _, text in batch:
+                starts.append(line)
+                line += text.count("\n") + SPLIT.count("\n")
+            errors = {}
+            for m in re.finditer(r"^[^\n]*?:(\d+):\d+: error: (.*)$",
+                                 run.stderr, re.M):
+                chunk = bisect.bisect_right(starts, int(m.group(1))) - 1
+                errors.setdefault(chunk, []).append(m.group(2))
+            if run.returncode and not errors:
                 print("ABORT (failure without a diagnostic) in %s" % path)
                 aborts.append(path)
                 continue
-            refused += failed
-            compiled += len(batch) - failed
+            for chunk, messages in sorted(errors.items()):
+                if all(BARE.search(msg) for msg in messages):
+                    print("NO REASON @%s: %s" % (batch[chunk][0], messages[0]))
+                    aborts.append(batch[chunk][0])
+            refused += len(errors)
+            compiled += len(batch) - len(errors)
             continue
         for name, text in batch:
             one = os.path.join(args.tmp, "%s.mlir" % name)
@@ -90,9 +106,10 @@ def main():
                 print("ABORT @%s: %s (%s)" % (
                     name, (marks or run.stderr.splitlines() or ["?"])[0], one))
             elif run.returncode:
-                if "error:" not in run.stderr:
+                messages = re.findall(r"error: (.*)$", run.stderr, re.M)
+                if not messages or all(BARE.search(m) for m in messages):
                     aborts.append(one)
-                    print("ABORT @%s: failed without a diagnostic" % name)
+                    print("NO REASON @%s: %s" % (name, messages[:1]))
                 else:
                     refused += 1
             else:

@@ -20,6 +20,11 @@ void populateDecomposeAttentionPatterns(RewritePatternSet &patterns);
 /// chain_matmul, multi_dot, conv_tbc and rnn_cell.
 void populateDecomposeCompositePatterns(RewritePatternSet &patterns);
 
+/// The out= form of every op that a pattern already in `patterns` rewrites
+/// (its root) becomes the plain op, its results cast to the destinations'
+/// types (StripOutForms.cpp): call it after adding the decompositions.
+void populateStripOutFormPatterns(RewritePatternSet &patterns);
+
 /// grid_sample and the grid_sampler ops (bilinear, nearest, bicubic) as gathers
 /// and elementwise tp ops, for tp-autodiff's gradient functions only (the CPU
 /// pipeline lowers the ops directly).
