@@ -3542,3 +3542,12 @@ func.func @sdpa_batch_v(%q: tensor<2x3x4x8xf32>, %k: tensor<3x5x8xf32>, %v: tens
   %r = tp.scaled_dot_product_attention %q, %k, %v : (tensor<2x3x4x8xf32>, tensor<3x5x8xf32>, tensor<4x5x6xf32>) -> tensor<2x3x4x6xf32>
   return
 }
+
+// -----
+
+// The shape sweep's finding: the rule made a -1 time dimension.
+func.func @conv_tbc_kernel_too_long(%x: tensor<1x2x3xf32>, %w: tensor<3x3x4xf32>, %b: tensor<4xf32>) {
+  // expected-error @+1 {{the kernel (3) is longer than the padded input (1 + 2 x 0)}}
+  %r = tp.conv_tbc %x, %w, %b : (tensor<1x2x3xf32>, tensor<3x3x4xf32>, tensor<4xf32>) -> tensor<1x2x4xf32>
+  return
+}
