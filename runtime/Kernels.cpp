@@ -54,8 +54,8 @@ Status verifyList(TensorList list, const char *name, Device &device,
                         name + "[0] is on " + deviceName(device));
     if (dtype && list[i].dtype != *dtype)
       return Status(StatusCode::UnsupportedDType,
-                    item + " is " + dtypeName(list[i].dtype) + " but " +
-                        whose + " " + dtypeName(*dtype));
+                    item + " is " + dtypeName(list[i].dtype) + " but " + whose +
+                        " " + dtypeName(*dtype));
   }
   return Status::success();
 }
@@ -135,8 +135,8 @@ Status verifyOptimizerGrads(TensorList params, TensorList grads,
 
 /// Checks the parameter list (non-empty callers only) and returns its device.
 Status verifyParams(TensorList params, Device &device) {
-  TP_RT_RETURN_IF_ERROR(verifyList(params, "params", device, &params[0].dtype,
-                                   "params[0] is"));
+  TP_RT_RETURN_IF_ERROR(
+      verifyList(params, "params", device, &params[0].dtype, "params[0] is"));
   return Status::success();
 }
 

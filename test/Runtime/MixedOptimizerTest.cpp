@@ -190,9 +190,9 @@ TEST(MixedOptimizer, DtypeMessagesNameWhatDisagrees) {
   // The case: f32 parameters, a bf16 and an f16 gradient.
   std::vector<Tensor> mixedGrads = {cpuTensor(a, DType::BF16),
                                     cpuTensor(b, DType::F16)};
-  expectMessage(sgdStep(sgd, params, mixedGrads, none, &step, nullptr,
-                        nullptr, none),
-                "grads[1] is f16 but grads[0] is bf16");
+  expectMessage(
+      sgdStep(sgd, params, mixedGrads, none, &step, nullptr, nullptr, none),
+      "grads[1] is f16 but grads[0] is bf16");
   std::vector<Tensor> m2 = {cpuTensor(m), cpuTensor(m)},
                       v2 = {cpuTensor(m), cpuTensor(m)};
   expectMessage(adamwStep(adam, params, mixedGrads, m2, v2, none, &step,
@@ -212,13 +212,15 @@ TEST(MixedOptimizer, DtypeMessagesNameWhatDisagrees) {
                         mixedCopies),
                 "param_copies[1] is f16 but param_copies[0] is bf16");
   // Parameters of two dtypes.
-  std::vector<Tensor> mixedParams = {cpuTensor(p), cpuTensor(pHalf, DType::BF16)};
+  std::vector<Tensor> mixedParams = {cpuTensor(p),
+                                     cpuTensor(pHalf, DType::BF16)};
   std::vector<Tensor> f32Grads = {cpuTensor(g32), cpuTensor(g32)};
-  expectMessage(sgdStep(sgd, mixedParams, f32Grads, none, &step, nullptr,
-                        nullptr, none),
-                "params[1] is bf16 but params[0] is f32");
+  expectMessage(
+      sgdStep(sgd, mixedParams, f32Grads, none, &step, nullptr, nullptr, none),
+      "params[1] is bf16 but params[0] is f32");
   // State of another dtype than the parameters.
-  std::vector<Tensor> wideMomentum = {cpuTensor(m), cpuTensor(mHalf, DType::F16)};
+  std::vector<Tensor> wideMomentum = {cpuTensor(m),
+                                      cpuTensor(mHalf, DType::F16)};
   expectMessage(sgdStep(sgd, params, f32Grads, wideMomentum, &step, nullptr,
                         nullptr, none),
                 "momentum_buffers[1] is f16 but the parameters are f32");

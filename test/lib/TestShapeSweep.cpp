@@ -7,12 +7,12 @@
 // builds the op on each through its InferTypeOpInterface (its shape and
 // dtype rules) and keeps those that verify, each in a function of its own
 // returning the op's results, and beside each its out= form where that
-// verifies (`<name>_out`, the destinations as more arguments). The templates are replaced by the variants; a
-// remark on the module counts the variants tried, kept and refused. The
-// shape-sweep test lowers every kept variant and requires code or a
-// diagnostic, never an abort: a verifier that accepts what a lowering or
-// decomposition cannot build is caught here. The variants also seed the
-// fuzzer (tools/tp-fuzz).
+// verifies (`<name>_out`, the destinations as more arguments). The templates
+// are replaced by the variants; a remark on the module counts the variants
+// tried, kept and refused. The shape-sweep test lowers every kept variant and
+// requires code or a diagnostic, never an abort: a verifier that accepts what a
+// lowering or decomposition cannot build is caught here. The variants also seed
+// the fuzzer (tools/tp-fuzz).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +21,6 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Pass/Pass.h"
@@ -152,8 +151,8 @@ struct TestShapeSweep
     for (func::FuncOp fn : templates)
       fn.erase();
     module->emitRemark() << ops.size() << " ops, " << tried
-                         << " variants tried, " << kept << " kept, "
-                         << refused << " refused";
+                         << " variants tried, " << kept << " kept, " << refused
+                         << " refused";
   }
 
   /// The operand types of the variants of `op`: the template's own first,
@@ -226,69 +225,60 @@ struct TestShapeSweep
   }
 
   /// A function @name taking `types` whose body is `op` on its arguments,
-  /// kept when the op's rules infer its result types and it verifies.
+  /// kept when the op's rules infer its result types and it verifies; then
+  /// also its out= form in @name_out (the destinations as more arguments),
+  /// kept when that verifies (the op has an out= overload).
   bool build(OpBuilder &builder, Operation *op, ArrayRef<Type> types,
              StringRef name) const {
-    Location loc = op->getLoc();
-    auto fn = func::FuncOp::create(builder, loc, name,
-                                   builder.getFunctionType(types, {}));
-    Block *entry = fn.addEntryBlock();
-    OpBuilder body = OpBuilder::atBlockEnd(entry);
-    IRMapping mapping;
-    for (auto [from, to] : llvm::zip_equal(op->getOperands(),
-                                           entry->getArguments()))
-      mapping.map(from, to);
-    Operation *clone = body.clone(*op, mapping);
     // The rules emit their reasons: silenced, a refusal is counted.
     ScopedDiagnosticHandler silence(op->getContext(),
                                     [](Diagnostic &) { return success(); });
+    NamedAttrList attrs(op->getAttrDictionary());
+    func::FuncOp fn = startFunction(builder, op->getLoc(), name, types);
     // Ops whose results the rules cannot infer alone (mkldnn_rnn_layer's
     // workspace, quantile with an f64 q) keep the template's result types:
     // the verifier then keeps the variants that do not change them.
-    SmallVector<Type> results;
-    auto infer = cast<InferTypeOpInterface>(clone);
-    if (failed(infer.inferReturnTypes(
-            op->getContext(), loc, clone->getOperands(),
-            clone->getRawDictionaryAttrs(), clone->getPropertiesStorage(),
-            clone->getRegions(), results)) ||
-        results.size() != clone->getNumResults())
-      results.assign(op->getResultTypes().begin(), op->getResultTypes().end());
-    for (auto [result, type] : llvm::zip_equal(clone->getResults(), results))
-      result.setType(type);
-    func::ReturnOp::create(body, loc, clone->getResults());
-    fn.setType(builder.getFunctionType(types, results));
-    if (failed(verify(fn))) {
-      fn.erase();
+    FailureOr<SmallVector<Type>> inferred =
+        tp::inferResultTypes(op->getContext(), op->getName().getStringRef(),
+                             fn.getArguments(), attrs.getAttrs());
+    SmallVector<Type> results = succeeded(inferred)
+                                    ? *inferred
+                                    : SmallVector<Type>(op->getResultTypes());
+    if (!finishFunction(fn, op->getName(), attrs, results))
       return false;
-    }
-    buildOutForm(builder, clone, (name + "_out").str());
+    SmallVector<Type> outTypes(types);
+    outTypes.append(results);
+    finishFunction(
+        startFunction(builder, op->getLoc(), (name + "_out").str(), outTypes),
+        op->getName(), tp::attributesWithOutSegment(op, op->getNumResults()),
+        results);
     return true;
   }
 
-  /// The out= form of the verified `op` (destinations of its result types,
-  /// as more arguments) in a function @name, when it verifies (the op has
-  /// an out= overload).
-  void buildOutForm(OpBuilder &builder, Operation *op, StringRef name) const {
-    SmallVector<Type> types(op->getOperandTypes());
-    types.append(op->getResultTypes().begin(), op->getResultTypes().end());
-    auto fn = func::FuncOp::create(builder, op->getLoc(), name,
+  /// An empty function @name taking `types`.
+  func::FuncOp startFunction(OpBuilder &builder, Location loc, StringRef name,
+                             ArrayRef<Type> types) const {
+    auto fn = func::FuncOp::create(builder, loc, name,
                                    builder.getFunctionType(types, {}));
-    Block *entry = fn.addEntryBlock();
-    OpBuilder body = OpBuilder::atBlockEnd(entry);
-    NamedAttrList attrs(op->getAttrDictionary());
-    if (auto sizes = dyn_cast_or_null<DenseI32ArrayAttr>(
-            attrs.get("operandSegmentSizes"))) {
-      SmallVector<int32_t> segments(sizes.asArrayRef());
-      segments.back() = op->getNumResults();
-      attrs.set("operandSegmentSizes", body.getDenseI32ArrayAttr(segments));
-    }
-    OperationState state(op->getLoc(), op->getName(), entry->getArguments(),
-                         op->getResultTypes(), attrs.getAttrs());
-    Operation *out = body.create(state);
-    func::ReturnOp::create(body, op->getLoc(), out->getResults());
-    fn.setType(builder.getFunctionType(types, op->getResultTypes()));
-    if (failed(verify(fn)))
-      fn.erase();
+    fn.addEntryBlock();
+    return fn;
+  }
+
+  /// `fn`'s body: the op `opName` with `attrs` on all of fn's arguments,
+  /// returning its results of `results`; fn is erased (false) when it does
+  /// not verify.
+  bool finishFunction(func::FuncOp fn, OperationName opName,
+                      const NamedAttrList &attrs,
+                      ArrayRef<Type> results) const {
+    OpBuilder body = OpBuilder::atBlockEnd(&fn.front());
+    Operation *op = body.create(OperationState(
+        fn.getLoc(), opName, fn.getArguments(), results, attrs.getAttrs()));
+    func::ReturnOp::create(body, fn.getLoc(), op->getResults());
+    fn.setType(body.getFunctionType(fn.getArgumentTypes(), results));
+    if (succeeded(verify(fn)))
+      return true;
+    fn.erase();
+    return false;
   }
 };
 

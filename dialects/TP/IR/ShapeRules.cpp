@@ -155,8 +155,7 @@ LogicalResult mlir::tp::verifyFormArgs(Operation *op) {
   if (inplace && numOut)
     return op->emitOpError("cannot be both in-place and have out= operands");
   if (numOut)
-    if (const char *aten =
-            operatorWithoutOutForm(op->getName().stripDialect()))
+    if (const char *aten = operatorWithoutOutForm(op->getName().stripDialect()))
       return op->emitOpError("has no out= form: tensorplay's operator (")
              << aten << ") has no out= overload";
   if (numOut && numOut != op->getNumResults())
@@ -316,6 +315,19 @@ mlir::tp::inferResultTypes(MLIRContext *context, StringRef name,
   if (failed(inferred))
     return failure();
   return types;
+}
+
+NamedAttrList mlir::tp::attributesWithOutSegment(Operation *op,
+                                                 int32_t numOut) {
+  NamedAttrList attrs(op->getAttrDictionary());
+  if (auto sizes = dyn_cast_or_null<DenseI32ArrayAttr>(
+          attrs.get("operandSegmentSizes"))) {
+    SmallVector<int32_t> segments(sizes.asArrayRef());
+    segments.back() = numOut;
+    attrs.set("operandSegmentSizes",
+              DenseI32ArrayAttr::get(op->getContext(), segments));
+  }
+  return attrs;
 }
 
 Operation *

@@ -17,8 +17,6 @@ static LogicalResult expectIntegerTarget(RuleContext &op, Value target,
          << name << " to hold integer class indices, got " << target.getType();
 }
 
-/// ctc_loss's checks of (log_probs, targets, input_lengths,
-/// target_lengths); the per-sample shape.
 /// The margin losses' check (aten's multi(label)_margin_loss_shape_check):
 /// a class dimension that is not empty.
 static LogicalResult expectClasses(RuleContext &op, ArrayRef<int64_t> x) {
@@ -29,6 +27,8 @@ static LogicalResult expectClasses(RuleContext &op, ArrayRef<int64_t> x) {
          << formatShape(x);
 }
 
+/// ctc_loss's checks of (log_probs, targets, input_lengths,
+/// target_lengths); the per-sample shape.
 static LogicalResult ctcShape(RuleContext &op, ValueRange operands,
                               SmallVectorImpl<int64_t> &shape) {
   Value input = operands[0], target = operands[1];

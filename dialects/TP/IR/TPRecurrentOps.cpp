@@ -113,8 +113,8 @@ LogicalResult mlir::tp::inferMkldnnRnnLayerShape(RuleContext &op) {
                                  "elements")))
         return failure();
   (void)op.setResultShape(0, {x[0], x[1], hidden});
-  (void)op.setResultShape(1, shapeOf(rnn.getHx()));
-  (void)op.setResultShape(2, shapeOf(rnn.getCx()));
+  (void)op.setResultShape(1, hx);
+  (void)op.setResultShape(2, hx);
   // The workspace's size is oneDNN's choice: only its rank is the dialect's.
   if (Value workspace = op.getDeclaredResult(3))
     return expectRank(op, workspace, "a 1-D workspace", 1, 1);

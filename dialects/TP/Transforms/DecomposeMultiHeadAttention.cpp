@@ -43,9 +43,8 @@ struct DecomposeNativeMha
       y = build<AddOp>(rewriter, loc,
                        {y, slice(rewriter, loc, b, 0, k * e, (k + 1) * e)});
       if (scale != 1.0)
-        y = build<MulOp>(
-            rewriter, loc,
-            {y, scalarFor(rewriter, loc, y, scale)});
+        y = build<MulOp>(rewriter, loc,
+                         {y, scalarFor(rewriter, loc, y, scale)});
       ArrayRef<int64_t> s = shapeOf(y);
       y = reshape(rewriter, loc, y, {s[0], s[1], heads, headDim});
       return build<TransposeOp>(
@@ -86,9 +85,8 @@ struct DecomposeNativeMha
     } else if (op.getAverageAttnWeights()) {
       Value sum =
           build<SumOp>(rewriter, loc, probs, {arrayAttr(rewriter, "dim", {1})});
-      weights =
-          build<DivOp>(rewriter, loc,
-                       {sum, scalarFor(rewriter, loc, sum, (double)heads)});
+      weights = build<DivOp>(
+          rewriter, loc, {sum, scalarFor(rewriter, loc, sum, (double)heads)});
     } else {
       weights = probs;
     }

@@ -14,8 +14,6 @@
 #include "tensorplay/Dialect/TP/Transforms/DecomposeBuilders.h"
 #include "tensorplay/Dialect/TP/Transforms/Transforms.h"
 
-#include "mlir/IR/Diagnostics.h"
-#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
@@ -36,37 +34,22 @@ struct StripOutForm : public RewritePattern {
     OperandRange operands = compute.getComputeOperands();
     if (operands.size() == op->getNumOperands())
       return failure();
-    NamedAttrList attrs(op->getAttrDictionary());
-    if (auto sizes = dyn_cast_or_null<DenseI32ArrayAttr>(
-            attrs.get("operandSegmentSizes"))) {
-      SmallVector<int32_t> segments(sizes.asArrayRef());
-      segments.back() = 0; // the out= segment is the last
-      attrs.set("operandSegmentSizes",
-                rewriter.getDenseI32ArrayAttr(segments));
-    }
-    OperationState state(op->getLoc(), op->getName(), operands,
-                         op->getResultTypes(), attrs.getAttrs());
-    Operation *plain = rewriter.create(state);
-    SmallVector<Type> types;
-    auto infer = cast<InferTypeOpInterface>(plain);
-    ScopedDiagnosticHandler quiet(op->getContext(),
-                                  [](Diagnostic &) { return success(); });
+    NamedAttrList attrs = attributesWithOutSegment(op, 0);
+    Operation *plain = createWithInferredResultTypes(
+        rewriter, op->getLoc(), op->getName().getStringRef(), operands,
+        attrs.getAttrs());
     // An op whose rules leave a result to the caller (mkldnn_rnn_layer's
     // workspace) keeps the destinations' types.
-    if (failed(infer.inferReturnTypes(
-            op->getContext(), op->getLoc(), plain->getOperands(),
-            plain->getRawDictionaryAttrs(), plain->getPropertiesStorage(),
-            plain->getRegions(), types)) ||
-        types.size() != plain->getNumResults())
-      types.assign(op->getResultTypes().begin(), op->getResultTypes().end());
+    if (!plain)
+      plain = rewriter.create(OperationState(op->getLoc(), op->getName(),
+                                             operands, op->getResultTypes(),
+                                             attrs.getAttrs()));
     SmallVector<Value> results;
-    for (auto [result, type, wanted] :
-         llvm::zip_equal(plain->getResults(), types, op->getResultTypes())) {
-      result.setType(type);
-      results.push_back(decompose::castTo(
-          rewriter, op->getLoc(), result,
-          cast<RankedTensorType>(wanted).getElementType()));
-    }
+    for (auto [result, wanted] :
+         llvm::zip_equal(plain->getResults(), op->getResultTypes()))
+      results.push_back(
+          decompose::castTo(rewriter, op->getLoc(), result,
+                            cast<RankedTensorType>(wanted).getElementType()));
     rewriter.replaceOp(op, results);
     return success();
   }

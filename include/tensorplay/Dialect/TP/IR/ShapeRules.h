@@ -176,6 +176,11 @@ Operation *createWithInferredResultTypes(OpBuilder &builder, Location loc,
                                          StringRef name, ValueRange operands,
                                          ArrayRef<NamedAttribute> attributes);
 
+/// The attributes of the compute op `op` (its inherent ones included) for
+/// building it with `numOut` out= destinations: the out= segment (the last)
+/// of its operandSegmentSizes, where it has them, set to `numOut`.
+NamedAttrList attributesWithOutSegment(Operation *op, int32_t numOut);
+
 //===----------------------------------------------------------------------===//
 // Family shape rules
 //===----------------------------------------------------------------------===//
