@@ -91,7 +91,7 @@ ElementKind kindNamed(const std::string &name) {
     if (name == elementKindName(kind))
       return kind;
   throw nb::value_error(("unsupported dtype '" + name +
-                         "' (f32, f64, f16, bf16, i64, i32, i16, i8, u8, bool)")
+                         "' (f32, f64, f16, bf16, i64, i32, i16, i8, ui8, i1)")
                             .c_str());
 }
 

@@ -12,8 +12,8 @@ _TABLE = {
     "int32": ("i32", "i32"),
     "int16": ("i16", "i16"),
     "int8": ("i8", "i8"),
-    "uint8": ("ui8", "u8"),
-    "bool": ("i1", "bool"),
+    "uint8": ("ui8", "ui8"),
+    "bool": ("i1", "i1"),
 }
 
 FLOATING = {"f32", "f64", "f16", "bf16"}
@@ -39,7 +39,8 @@ _KIND_OF_ELT = {elt: kind for elt, kind in _TABLE.values()}
 
 
 def kind_of_elt(elt):
-    """The _core kind name of an MLIR element type ('ui8' -> 'u8')."""
+    """The _core kind name of an MLIR element type (its own name: the
+    compiler API's elementKindName)."""
     return _KIND_OF_ELT[elt]
 
 

@@ -647,15 +647,26 @@ def _reduce(tr, node, x, dim=None, keepdim=False, *, dtype=None):
 
 # --- layout -----------------------------------------------------------------
 
-@handles("view", "reshape", "flatten", "unsqueeze", "squeeze", "view_as",
-         "reshape_as", "unflatten")
-def _reshape(tr, node, x, *args, **kwargs):
-    """Every reshape-like op is tp.reshape to the node's static shape."""
+def _to_node_shape(tr, node, x, op, attr):
+    """`op` of x to the node's static shape (nothing when it already has it)."""
     x = _value(tr, x)
     shape, elt = _result(node)
     if tuple(shape) == tuple(x.shape):
         return x
-    return tr.emit("reshape", [x], shape, elt, f"shape = {_array(shape)}")
+    return tr.emit(op, [x], shape, elt, f"{attr} = {_array(shape)}")
+
+
+@handles("view", "reshape", "flatten", "unsqueeze", "squeeze", "view_as",
+         "reshape_as", "unflatten")
+def _reshape(tr, node, x, *args, **kwargs):
+    """Every reshape-like op is tp.reshape to the node's static shape."""
+    return _to_node_shape(tr, node, x, "reshape", "shape")
+
+
+@handles("expand", "expand_as", "broadcast_to")
+def _expand(tr, node, x, *args, **kwargs):
+    """tp.expand to the node's static shape."""
+    return _to_node_shape(tr, node, x, "expand", "size")
 
 
 @handles("transpose", "swapaxes")

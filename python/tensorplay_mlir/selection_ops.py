@@ -1,7 +1,8 @@
 """Handlers of the ops that select, place or create values: topk, argmax,
 gather, scatter_add, index_copy, clamp with tensor bounds, batch_norm in
-inference form, and the factories (zeros, ones, full, arange and their
-_like / new_ forms) as tp.constant.
+inference form, the placements (slice_scatter, select_scatter, tril, triu,
+diag_embed) and the factories (zeros, ones, full, arange and their _like /
+new_ forms) as tp.constant.
 
 The factories become constants at translation: every shape is static here
 (a dynamic batch would need tp ops for them; see docs/Python.md).
@@ -37,6 +38,27 @@ def _argmax(tr, node, x, dim=None, keepdim=False):
     if keepdim:
         attrs.append("keepdim = true")
     return tr.emit("argmax", [x], shape, elt, ", ".join(attrs))
+
+
+@handles("max")
+def _max(tr, node, x, dim=None, keepdim=False):
+    """max(x): tp.max; max(x, dim[, keepdim]): (values, indices) as
+    tp.max_dim; max(x, other): the element-wise maximum."""
+    x = _value(tr, x)
+    if _is_value(dim):
+        shape, elt = _result(node)
+        return tr.emit("maximum", [x, dim], shape, elt)
+    if dim is None:
+        shape, elt = _result(node)
+        return tr.emit("max", [x], shape, elt)
+    meta = _meta_of_part(node, 0) or _meta_of_part(node, 1)
+    if meta is None:
+        raise Unsupported("max over a dimension whose results are not used")
+    attrs = f"dim = {_dim(dim, x.rank)} : i64"
+    if keepdim:
+        attrs += ", keepdim = true"
+    return tuple(tr.emit_multi("max_dim", [x], [(meta[0], x.elt),
+                                                (meta[0], "i64")], attrs))
 
 
 @handles("gather")
@@ -153,7 +175,10 @@ def _fill(tr, node, *args, **kwargs):
     if source is not None and kwargs.get("dtype") is None and \
             source.elt == elt:
         return _fill_in_dtype_of(tr, source, shape, value)
-    return tr.constant(value, elt, shape)
+    result = tr.constant(value, elt, shape)
+    if value == 0:
+        tr.memo.setdefault("zeros", set()).add(result.ssa)
+    return result
 
 
 def _fill_in_dtype_of(tr, x, shape, value):
@@ -214,3 +239,139 @@ def _arange(tr, node, *args, **kwargs):
     shape, elt = _result(node)
     values = [start + i * step for i in range(shape[0])]
     return tr.dense(values, elt, shape)
+
+
+# --- placements -------------------------------------------------------------
+
+def _mask(tr, shape, keep):
+    """An i1 constant of `shape`, true where keep(index)."""
+    import itertools
+    values = [bool(keep(i)) for i in
+              itertools.product(*(range(d) for d in shape))]
+    flat = tr.dense(values, "i1", (len(values),))
+    return flat if len(shape) == 1 else _reshaped(tr, flat, shape)
+
+
+def _reshaped(tr, x, shape):
+    from .translate import array_attr
+    return tr.emit("reshape", [x], shape, x.elt,
+                   f"shape = {array_attr(list(shape))}")
+
+
+def _masked(tr, node, mask, x, other):
+    """where(mask, x, other) in the node's shape and dtype; `other` 0 when
+    it is None."""
+    shape, elt = _result(node)
+    if other is None:
+        other = tr.constant(0, elt)
+    return tr.emit("where", [mask, x, other], shape, elt)
+
+
+@handles("tril", "triu")
+def _triangle(tr, node, x, diagonal=0):
+    """x where the column minus the row is at most (tril) or at least
+    (triu) `diagonal`, zeros elsewhere: a where under a constant mask."""
+    x = _value(tr, x)
+    if x.rank < 2:
+        raise Unsupported(f"{canonical_name(node)} of a tensor of rank < 2")
+    k = int(diagonal)
+    lower = canonical_name(node) == "tril"
+    mask = _mask(tr, x.shape[-2:], lambda i: (i[1] - i[0] <= k) if lower
+                 else (i[1] - i[0] >= k))
+    return _masked(tr, node, mask, x, None)
+
+
+@handles("diag_embed")
+def _diag_embed(tr, node, x, offset=0, dim1=-2, dim2=-1):
+    """x's last dimension on the diagonal of two new last dimensions:
+    where(eye, x as a column, 0)."""
+    x = _value(tr, x)
+    rank = x.rank + 1
+    if int(offset) != 0 or sorted((_dim(dim1, rank) % rank,
+                                   _dim(dim2, rank) % rank)) != \
+            [rank - 2, rank - 1]:
+        raise Unsupported("diag_embed off the main diagonal or into other "
+                          "than the last two dimensions")
+    n = x.shape[-1]
+    column = _reshaped(tr, x, x.shape + (1,))
+    return _masked(tr, node, _mask(tr, (n, n), lambda i: i[0] == i[1]),
+                   column, None)
+
+
+@handles("diagonal")
+def _diagonal(tr, node, x, offset=0, dim1=0, dim2=1):
+    """The diagonal `offset` of the matrices in dims (dim1, dim2), as a new
+    last dimension: those two moved last (permute), flattened, and the
+    diagonal's positions gathered (exact, unlike a masked sum)."""
+    x = _value(tr, x)
+    if x.rank < 2:
+        raise Unsupported("diagonal of a tensor of rank < 2")
+    d1, d2 = (_dim(d, x.rank) % x.rank for d in (dim1, dim2))
+    if d1 == d2:
+        raise Unsupported("diagonal with dim1 == dim2")
+    shape, elt = _result(node)
+    rest = [d for d in range(x.rank) if d not in (d1, d2)]
+    order = rest + [d1, d2]
+    if order != list(range(x.rank)):
+        from .translate import array_attr
+        x = tr.emit("permute", [x], tuple(x.shape[d] for d in order), x.elt,
+                    f"dims = {array_attr(order)}")
+    n, m = x.shape[-2:]
+    k, off = shape[-1], int(offset)
+    batch = x.shape[:-2]
+    if k == 0:
+        return tr.constant(0, elt, shape)
+    flat = _reshaped(tr, x, batch + (n * m,))
+    positions = [(i - min(off, 0)) * m + i + max(off, 0) for i in range(k)]
+    index = tr.dense(positions, "i64", (k,))
+    if batch:
+        index = _reshaped(tr, index, (1,) * len(batch) + (k,))
+        from .translate import array_attr
+        index = tr.emit("expand", [index], batch + (k,), "i64",
+                        f"size = {array_attr(list(batch) + [k])}")
+    return tr.emit("gather", [flat, index], shape, elt,
+                   f"dim = {len(batch)} : i64")
+
+
+def _scatter_slice(tr, node, base, src, dim, indices, start, end, step):
+    """base with src where the slice (dim, start, end, step) took its
+    elements: src padded with zeros by slice_backward, and base kept
+    elsewhere under a constant mask (nothing to keep from a zeros
+    factory)."""
+    from .translate import array_attr
+    d = _dim(dim, base.rank) % base.rank
+    padded = tr.emit("slice_backward", [src], base.shape, src.elt,
+                     f"input_sizes = {array_attr(list(base.shape))}, "
+                     f"dim = {d} : i64, start = {start} : i64, "
+                     f"end = {end} : i64, step = {step} : i64")
+    if base.ssa in tr.memo.get("zeros", ()) and base.elt == src.elt:
+        return padded
+    along = tuple(base.shape[d] if i == d else 1 for i in range(base.rank))
+    chosen = set(indices)
+    mask = _mask(tr, along, lambda i: i[d] in chosen)
+    return _masked(tr, node, mask, padded, base)
+
+
+@handles("slice_scatter")
+def _slice_scatter(tr, node, base, src, dim=0, start=None, end=None, step=1):
+    base, src = _value(tr, base), _value(tr, src)
+    d = _dim(dim, base.rank) % base.rank
+    if int(step) < 1:
+        raise Unsupported("slice_scatter with a step below 1")
+    first, last, step = slice(start, end, int(step)).indices(base.shape[d])
+    indices = range(first, last, step)
+    return _scatter_slice(tr, node, base, src, d, indices, first,
+                          max(last, first), step)
+
+
+@handles("select_scatter")
+def _select_scatter(tr, node, base, src, dim, index):
+    base, src = _value(tr, base), _value(tr, src)
+    d = _dim(dim, base.rank) % base.rank
+    size = base.shape[d]
+    i = int(index)
+    if not -size <= i < size:
+        raise Unsupported(f"select_scatter index {i} out of range")
+    i %= size
+    src = _reshaped(tr, src, src.shape[:d] + (1,) + src.shape[d:])
+    return _scatter_slice(tr, node, base, src, d, [i], i, i + 1, 1)

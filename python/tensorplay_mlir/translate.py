@@ -24,6 +24,7 @@ from . import operator_ops  # noqa: F401  (registers the 'op.' handlers)
 from . import selection_ops  # noqa: F401  (topk, gather, factories, ...)
 from . import decomposed_ops  # noqa: F401  (attention, cross, cdist, ...)
 from . import linalg_ops  # noqa: F401  (inverse, cholesky, solve, ...)
+from . import linalg_operator_ops  # noqa: F401  (1.1's _linalg_solve_ex, ...)
 from .ops import HANDLERS, canonical_name
 
 

@@ -191,14 +191,61 @@ class Linalg(nn.Module):
     for linalg on CPU", although the tables list it as fp32)."""
 
     def forward(self, x):
-        m = x.reshape(-1, 8)[:8] + 4 * tensorplay.eye(8)
+        r = x.reshape(-1, 8)
+        m = r[:8] + 4 * tensorplay.eye(8)
         spd = m + m.transpose(0, 1) + 16 * tensorplay.eye(8)
         return (tensorplay.linalg.inv(m).sum() + tensorplay.inverse(m).mean() +
                 tensorplay.linalg.cholesky(spd).sum() +
-                tensorplay.linalg.solve(m, m[:, 0]).sum() +
+                tensorplay.linalg.solve(m, r[8:16]).sum() +
+                tensorplay.linalg.solve(m, r[16]).sum() +
                 tensorplay.linalg.eigvalsh(spd).sum() +
                 tensorplay.linalg.svdvals(m).sum() +
                 tensorplay.pinverse(m[:, :5]).sum())
+
+
+class Factorizations(nn.Module):
+    """What tensorplay 1.1's AOT graphs spell with several results and the
+    backward's factor solves: eigh and svd with their vectors (in
+    sign-invariant products), solve from the right, upper Cholesky, a
+    batched inverse, tril, triu and diag_embed. (tensorplay 1.0 cannot
+    trace the multi-result ones.)"""
+
+    def forward(self, x):
+        r = x.reshape(-1, 8)
+        eye = tensorplay.eye(8)
+        m = r[:8] + 4 * eye
+        spd = m.matmul(m.transpose(0, 1)) + eye
+        c = r[8:16]
+        w, v = tensorplay.linalg.eigh(spd)
+        root = (v * w.sqrt()).matmul(v.transpose(0, 1))
+        u, s, vh = tensorplay.linalg.svd(r[16:24, :6], full_matrices=False)
+        left = (u * s).matmul(u.transpose(0, 1))
+        right = (vh.transpose(0, 1) * s.square()).matmul(vh)
+        batch = r[24:40].reshape(2, 8, 8) + 4 * eye
+        return ((root * c).sum() + (left * c).sum() +
+                (right * c[:6, :6]).sum() +
+                tensorplay.linalg.solve(m, c, left=False).sum() +
+                (tensorplay.linalg.cholesky(spd, upper=True) * c).sum() +
+                tensorplay.linalg.inv(batch).sum() +
+                (tensorplay.tril(m, -1) * c).sum() +
+                (tensorplay.triu(m, 1) * c).sum() +
+                (tensorplay.diag_embed(r[40]) * c).sum())
+
+
+class Placements(nn.Module):
+    """tril, triu, diag_embed, diagonal (off the main one, of other
+    dimensions), slice_scatter and select_scatter into a tensor that is not
+    zeros, and max over a dimension with its indices."""
+
+    def forward(self, x):
+        r = x.reshape(-1, 8)
+        m = r[:8]
+        placed = tensorplay.slice_scatter(r[8:16], m[:, :3] * 2, 1, 1, 7, 2)
+        placed = tensorplay.select_scatter(placed, m[2], 0, -1)
+        values, indices = placed.max(1)
+        return (tensorplay.tril(m, 1) + tensorplay.triu(m, -2) + placed,
+                tensorplay.diag_embed(tensorplay.diagonal(m, -1) + 1),
+                tensorplay.diagonal(x, -3, 2, 0), values, indices)
 
 
 class FakeQuantized(nn.Module):

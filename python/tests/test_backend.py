@@ -415,6 +415,16 @@ def test_linear_algebra_compiles_through_lapack(autocast):
     assert_close(got, want, 1e-5)
 
 
+def test_placements_are_exact():
+    got, want, program = compile_and_translate(models.Placements(), False)
+    for op in ("tp.slice_backward ", "tp.where ", "tp.gather ",
+               "tp.max_dim "):
+        assert op in program.text, op
+    for g, w in zip(flat(got), flat(want)):
+        assert g.dtype == w.dtype and g.shape == w.shape
+        assert np.array_equal(array(g), array(w))
+
+
 @pytest.mark.skipif(not AOT, reason="tensorplay 1.0 cannot capture "
                     "F.ctc_loss (its tracer passes graph proxies to "
                     "_C._ctc_loss)")
