@@ -27,6 +27,10 @@ void tp::addTPToLinalgStages(OpPassManager &pm,
   pm.addPass(createTPFoldEmptyTensorsPass());
   // tp -> linalg / tensor / arith / math (+ library and GradScaler calls).
   pm.addPass(createTPDecomposeCompositeOpsPass());
+  // Again for the ops the decompositions made: an empty batch makes empty
+  // intermediates (a margin loss's cumsum over 0 rows) that the linalg
+  // lowerings would slice out of bounds.
+  pm.addPass(createTPFoldEmptyTensorsPass());
   pm.addPass(createConvertTPToRuntimePass(toRuntime));
   ConvertTPToLinalgPassOptions toLinalg;
   toLinalg.dropoutSeed = dropoutSeed;

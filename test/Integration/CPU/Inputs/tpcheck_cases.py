@@ -1503,6 +1503,22 @@ def empty(mode):
         op_case("cross_entropy_sum", [E(0, 5), randint((0,), 0, 5)],
                 "cross_entropy", "%a0, %a1", 'reduction = #tp.reduction<sum>', [((), dt)],
                 lambda a, t: [np.zeros(())]),
+        # The margin losses over an empty batch (decomposed: their cumsum
+        # and amax over 0 rows are empty too) follow the other losses: mean
+        # NaN, sum 0. (PyTorch 2.15 returns uninitialized memory for these
+        # sums and for multi_margin_loss's mean, 0 for
+        # multilabel_margin_loss's mean.)
+        op_case("multilabel_margin_mean", [E(0, 10), randint((0, 10), -1, 10)],
+                "multilabel_margin_loss", "%a0, %a1", "", [((), dt)],
+                lambda a, t: [np.full((), nan)]),
+        op_case("multilabel_margin_sum", [E(0, 10), randint((0, 10), -1, 10)],
+                "multilabel_margin_loss", "%a0, %a1",
+                'reduction = #tp.reduction<sum>', [((), dt)],
+                lambda a, t: [np.zeros(())]),
+        op_case("multi_margin_sum", [E(0, 10), randint((0,), 0, 10)],
+                "multi_margin_loss", "%a0, %a1",
+                'reduction = #tp.reduction<sum>', [((), dt)],
+                lambda a, t: [np.zeros(())]),
         op_case("embedding", [E(10, 4), randint((0,), 0, 10)], "embedding",
                 "%a0, %a1", "", [((0, 4), dt)], lambda w, i: [np.zeros((0, 4))]),
         op_case("transpose", [E(0, 3)], "transpose", "%a0",
