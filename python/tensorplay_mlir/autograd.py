@@ -32,7 +32,11 @@ class _CompiledFunction(tensorplay.autograd.Function):
         # Results without a gradient arrive as None, not as zeros: no
         # zero tensors to build, and speculation can see them.
         ctx.set_materialize_grads(False)
-        ctx.save_for_backward(*tensors)
+        # The arguments the call updates in place (running statistics) are
+        # saved as copies: the update would invalidate the saved tensors.
+        ctx.updated = {i: tensors[i].clone() for i in variant.updated_args}
+        ctx.save_for_backward(*[t for i, t in enumerate(tensors)
+                                if i not in ctx.updated])
         ctx.speculated = None
         if variant.speculate:
             seed = variant.seed
@@ -44,15 +48,17 @@ class _CompiledFunction(tensorplay.autograd.Function):
                 variant.speculate = False
         else:
             outs = variant.forward(list(tensors), cache)
-        for k in range(len(outs)):
-            if k not in variant.cot_results:
-                ctx.mark_non_differentiable(outs[k])
+        # (Results outside cot_results are detached by apply_compiled:
+        # tensorplay 1.0's mark_non_differentiable refuses the fresh
+        # tensors a forward returns as leaves.)
         return tuple(outs)
 
     @staticmethod
     def backward(ctx, *grads):
         variant = ctx.variant
-        tensors = ctx.saved_tensors
+        saved = iter(ctx.saved_tensors)
+        tensors = [ctx.updated[i] if i in ctx.updated else next(saved)
+                   for i in range(len(ctx.updated) + len(ctx.saved_tensors))]
         cots = [grads[k] for k in variant.cot_results]
         if all(g is None for g in cots):
             return (None,) * (2 + len(tensors))
@@ -79,5 +85,9 @@ class _CompiledFunction(tensorplay.autograd.Function):
 
 
 def apply_compiled(variant, tensors, cache=None):
-    """The results of `variant` on `tensors`, recorded by autograd."""
-    return list(_CompiledFunction.apply(variant, cache, *tensors))
+    """The results of `variant` on `tensors`, recorded by autograd; those
+    without a gradient (integers, in-place updates of arguments) detached."""
+    outs = list(_CompiledFunction.apply(variant, cache, *tensors))
+    differentiable = set(variant.cot_results)
+    return [o if k in differentiable else o.detach()
+            for k, o in enumerate(outs)]

@@ -54,6 +54,7 @@ class Variant:
         """`cast_args`: the arguments @forward may take rounded
         (tp-cast-arguments), empty for none."""
         self.wrt = wrt
+        self.updated_args = [k for k, _ in program.writebacks]
         source = program.module_text(vjp=wrt is not None)
         self.loss_index = program.loss_result() if wrt is not None else None
         autodiff = ["forward_vjp"] if wrt is not None else []
@@ -129,7 +130,9 @@ class Variant:
                 g = tensorplay.zeros(tuple(shape), dtype=tensorplay.float32)
             elif g.dtype != tensorplay.float32:
                 g = g.float()  # bf16/f16 -> f32 is exact
-            cots.append(g)
+            # Autograd hands over cotangents as they come: sum's backward
+            # gives an expanded (stride 0) one.
+            cots.append(g if g.is_contiguous() else g.contiguous())
         outs = _allocate(self.grad_results)
         self.exe.run("forward_vjp_grad",
                      _buffers(list(tensors) + cots, self.grad_arg_specs),
@@ -326,7 +329,17 @@ class CompiledGraph:
         else:
             from .autograd import apply_compiled
             results = apply_compiled(variant, tensors, self.cast_cache)
+        self.write_back(args, results)
         return self.rebuild(self.program.outputs, results, args)
+
+    def write_back(self, args, results):
+        """Copies the in-place updates of arguments (running statistics,
+        counters) into their memory."""
+        if not self.program.writebacks:
+            return
+        with tensorplay.no_grad():
+            for k, r in self.program.writebacks:
+                self.fetch(self.program.inputs[k], args).copy_(results[r])
 
     def rounded_arguments(self, tensors, autocast, wrt):
         """The arguments the forward may take already rounded (cast_cache.py),

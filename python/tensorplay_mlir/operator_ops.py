@@ -230,3 +230,87 @@ def _native_layer_norm_backward(tr, node, grad, x, normalized_shape, mean,
                          f"dim = {_array(outer)}") if outer else term
         results.append(tr.cast(summed, meta[1]))
     return tuple(results)
+
+
+@handles("op.embedding")
+def _embedding(tr, node, weight, indices, padding_idx=-1,
+               scale_grad_by_freq=False, sparse=False):
+    """aten::embedding: padding_idx -1 is 'none' here (F.embedding's -1,
+    the last row, arrives already made non-negative)."""
+    if sparse:
+        raise Unsupported("sparse=True (a sparse gradient)")
+    shape, elt = _result(node)
+    attrs = [f"padding_idx = {int(padding_idx)} : i64"] \
+        if int(padding_idx) != -1 else []
+    if scale_grad_by_freq:
+        attrs.append("scale_grad_by_freq = true")
+    return tr.emit("embedding", [_value(tr, weight), _value(tr, indices)],
+                   shape, elt, ", ".join(attrs))
+
+
+@handles("op.embedding_dense_backward")
+def _embedding_dense_backward(tr, node, grad_output, indices, num_weights,
+                              padding_idx, scale_grad_by_freq):
+    shape, elt = _result(node)
+    attrs = [f"num_weights = {int(num_weights)} : i64"]
+    if int(padding_idx) != -1:
+        attrs.append(f"padding_idx = {int(padding_idx)} : i64")
+    if scale_grad_by_freq:
+        attrs.append("scale_grad_by_freq = true")
+    return tr.emit("embedding_dense_backward",
+                   [_value(tr, grad_output), _value(tr, indices)], shape, elt,
+                   ", ".join(attrs))
+
+
+@handles("op.copy_")
+def _copy_(tr, node, self, src, non_blocking=False):
+    """x.copy_(src): src broadcast and cast into x's memory (an in-place
+    update of an argument: the running-statistics counter)."""
+    return tr.write_back(_value(tr, self), _value(tr, src))
+
+
+@handles("op.batch_norm_backward", "op.native_batch_norm_backward")
+def _batch_norm_backward(tr, node, grad_output, input, weight=None,
+                         running_mean=None, running_var=None, training=True,
+                         eps=1e-5, *rest):
+    """(grad_input, grad_weight, grad_bias). Training: tp.batch_norm_backward
+    (batch statistics recomputed from the input). Evaluation: the running
+    statistics are constants, so grad_input = g w rstd, grad_weight =
+    sum(g (x - mean) rstd), grad_bias = sum(g), in f32."""
+    g, x = _value(tr, grad_output), _value(tr, input)
+    c = (x.shape[1],)
+    metas = [tr.meta_of(node, i) for i in range(3)]
+    if training or running_mean is None or running_var is None:
+        from .translate import format_float
+        operands, text = [g, x], f"{g.ssa}, {x.ssa}"
+        if weight is not None:
+            w = _value(tr, weight)
+            operands.append(w)
+            text += f" weight({w.ssa})"
+        param_elt = _value(tr, weight).elt if weight is not None else x.elt
+        results = tr.emit_multi(
+            "batch_norm_backward", operands,
+            [(x.shape, x.elt), (c, param_elt), (c, param_elt)],
+            f"eps = {format_float(eps)} : f64", operand_format=text)
+        return tuple(tr.cast(r, m[1]) if m else None
+                     for r, m in zip(results, metas))
+    keep = (1, x.shape[1]) + (1,) * (x.rank - 2)
+    dims = [0] + list(range(2, x.rank))
+
+    def per_channel(v):
+        return tr.emit("reshape", [tr.cast(_value(tr, v), "f32")], keep,
+                       "f32", f"shape = {_array(keep)}")
+    gf, xf = tr.cast(g, "f32"), tr.cast(x, "f32")
+    var = per_channel(running_var)
+    rstd = tr.emit("rsqrt", [tr.emit("add", [var, tr.constant(eps, "f32")],
+                                     keep, "f32")], keep, "f32")
+    scale = rstd if weight is None else \
+        tr.emit("mul", [rstd, per_channel(weight)], keep, "f32")
+    xhat = tr.emit("mul", [tr.emit("sub", [xf, per_channel(running_mean)],
+                                   x.shape, "f32"), rstd], x.shape, "f32")
+    parts = [tr.emit("mul", [gf, scale], x.shape, "f32"),
+             tr.emit("sum", [tr.emit("mul", [gf, xhat], x.shape, "f32")], c,
+                     "f32", f"dim = {_array(dims)}"),
+             tr.emit("sum", [gf], c, "f32", f"dim = {_array(dims)}")]
+    return tuple(tr.cast(p, m[1]) if m else None
+                 for p, m in zip(parts, metas))

@@ -65,6 +65,24 @@ def canonical_name(node):
     return _ALIASES.get(name, name)
 
 
+def handler_for(node):
+    """(handler, in_place) for `node`, or (None, False). An in-place form
+    (``x.add_(1)``, ``tp.add_.Tensor``) the translator has no handler of
+    its own for is its out-of-place op whose result is written back to its
+    first argument (Translator.write_back)."""
+    name = canonical_name(node)
+    handler = HANDLERS.get(name)
+    if handler is not None:
+        return handler, False
+    bare = name[3:] if name.startswith("op.") else name
+    if bare.endswith("_") and not bare.endswith("__"):
+        base = _ALIASES.get(bare[:-1], bare[:-1])
+        handler = HANDLERS.get("op." + base) or HANDLERS.get(base)
+        if handler is not None:
+            return handler, True
+    return None, False
+
+
 def handles(*names):
     def register(fn):
         for name in names:
@@ -231,15 +249,24 @@ def _scalar_bound(x, bound, what):
     return format_float(bound)
 
 
-@handles("clamp_min", "clamp_max", "clamp")
-def _clamp(tr, node, x, lo=None, hi=None, min=None, max=None):
+@handles("clamp")
+def _clamp(tr, node, x, min=None, max=None):
     """clamp with scalar bounds -> tp.clamp (NaN propagates, min > max
     gives max, as eager's clamp); tensor bounds -> maximum / minimum."""
-    lo = min if lo is None else lo
-    hi = max if hi is None else hi
-    name = canonical_name(node)
-    if name == "clamp_max":
-        lo, hi = None, lo
+    return _clamp_between(tr, node, x, min, max)
+
+
+@handles("clamp_min")
+def _clamp_min(tr, node, x, min):
+    return _clamp_between(tr, node, x, min, None)
+
+
+@handles("clamp_max")
+def _clamp_max(tr, node, x, max):
+    return _clamp_between(tr, node, x, None, max)
+
+
+def _clamp_between(tr, node, x, lo, hi):
     x = _value(tr, x)
     if lo is None and hi is None:
         raise Unsupported("clamp without bounds")
@@ -615,6 +642,8 @@ def _embedding(tr, node, indices, weight, padding_idx=None, max_norm=None,
         raise Unsupported("max_norm/scale_grad_by_freq/sparse")
     shape, elt = _result(node)
     weight, indices = _value(tr, weight), _value(tr, indices)
+    if padding_idx is not None and int(padding_idx) < 0:
+        padding_idx = int(padding_idx) + weight.shape[0]  # -1: the last row
     attrs = f"padding_idx = {int(padding_idx)} : i64" \
         if padding_idx is not None else ""
     return tr.emit("embedding", [weight, indices], shape, elt, attrs)

@@ -9,7 +9,7 @@ The factories become constants at translation: every shape is static here
 """
 
 from . import dtypes
-from .ops import (Unsupported, _dim, _is_value, _meta_of_part, _result,
+from .ops import (Unsupported, _array, _dim, _is_value, _meta_of_part, _result,
                   _scalar_bound, _value, canonical_name, handles)
 
 
@@ -130,20 +130,20 @@ def clamp_with_tensors(tr, node, x, lo, hi):
 def _batch_norm(tr, node, x, running_mean=None, running_var=None,
                 weight=None, bias=None, training=False, momentum=0.1,
                 eps=1e-5, *rest):
-    """Inference form (running statistics), or training form without
-    them; training with running statistics updates them in place, which a
-    compiled function cannot do for the module."""
+    """tp.batch_norm. Training with running statistics normalizes with the
+    batch's and updates the running ones in place, as eager does: mean <-
+    (1 - momentum) mean + momentum batch_mean, var <- (1 - momentum) var +
+    momentum n/(n-1) batch_var (Translator.write_back)."""
     from .translate import format_float
-    if training and (running_mean is not None or running_var is not None):
-        raise Unsupported("batch_norm in training mode with running "
-                          "statistics (their update is an effect on the "
-                          "module)")
     x = _value(tr, x)
     shape, elt = _result(node)
+    stats = [_value(tr, v) if v is not None else None
+             for v in (running_mean, running_var)]
     operands, text = [x], x.ssa
-    for name, v in (("weight", weight), ("bias", bias),
-                    ("running_mean", running_mean),
-                    ("running_var", running_var)):
+    named = [("weight", weight), ("bias", bias)]
+    if not training:
+        named += [("running_mean", stats[0]), ("running_var", stats[1])]
+    for name, v in named:
         if v is not None:
             v = _value(tr, v)
             operands.append(v)
@@ -151,8 +151,45 @@ def _batch_norm(tr, node, x, running_mean=None, running_var=None,
     attrs = f"eps = {format_float(eps)} : f64"
     if training:
         attrs += ", training = true"
-    return tr.emit("batch_norm", operands, shape, elt, attrs,
-                   operand_format=text)
+    out = tr.emit("batch_norm", operands, shape, elt, attrs,
+                  operand_format=text)
+    if training and any(v is not None for v in stats):
+        _update_running_stats(tr, x, stats, momentum)
+    return out
+
+
+def _update_running_stats(tr, x, stats, momentum):
+    if momentum is None:
+        raise Unsupported("momentum=None (a cumulative average)")
+    dims = [0] + list(range(2, x.rank))
+    n = 1
+    for d in dims:
+        n *= x.shape[d]
+    if n == 1:
+        raise Unsupported("a running variance from one value per channel")
+    channels = (x.shape[1],)
+    keep = (1, x.shape[1]) + (1,) * (x.rank - 2)
+    xf = tr.cast(x, "f32")
+    mean = tr.emit("mean", [xf], keep, "f32",
+                   f"dim = {_array(dims)}, keepdim = true")
+    centered = tr.emit("sub", [xf, mean], x.shape, "f32")
+    var = tr.emit("sum", [tr.emit("mul", [centered, centered], x.shape,
+                                  "f32")], channels, "f32",
+                  f"dim = {_array(dims)}")
+    batch = [tr.emit("reshape", [mean], channels, "f32",
+                     f"shape = {_array(channels)}"),
+             tr.emit("div", [var, tr.constant(n - 1, "f32")],
+                     channels, "f32")]
+    for running, new in zip(stats, batch):
+        if running is None:
+            continue
+        old = tr.cast(running, "f32")
+        blended = tr.emit("add", [
+            tr.emit("mul", [old, tr.constant(1.0 - momentum, "f32")],
+                    channels, "f32"),
+            tr.emit("mul", [new, tr.constant(momentum, "f32")], channels,
+                    "f32")], channels, "f32")
+        tr.write_back(running, blended)
 
 
 _FILL = {"zeros": 0, "ones": 1, "zeros_like": 0, "ones_like": 1,

@@ -20,12 +20,13 @@ from dataclasses import dataclass
 import tensorplay
 
 from . import dtypes
+from .binding import BindingError, bind
 from . import operator_ops  # noqa: F401  (registers the 'op.' handlers)
 from . import selection_ops  # noqa: F401  (topk, gather, factories, ...)
 from . import decomposed_ops  # noqa: F401  (attention, cross, cdist, ...)
 from . import linalg_ops  # noqa: F401  (inverse, cholesky, solve, ...)
 from . import linalg_operator_ops  # noqa: F401  (1.1's _linalg_solve_ex, ...)
-from .ops import HANDLERS, canonical_name
+from .ops import handler_for
 
 
 class UnsupportedNode(Exception):
@@ -98,6 +99,9 @@ class Program:
     next_id: int
     recomposed: list = None
     placeholder_names: list = None
+    # (argument index, result index): in-place updates of arguments, which
+    # the call copies into the argument's memory.
+    writebacks: list = ()
 
     @property
     def text(self):
@@ -105,8 +109,9 @@ class Program:
         return self.module_text(vjp=False)
 
     def differentiable_results(self):
+        updates = {r for _, r in self.writebacks}
         return [k for k, v in enumerate(self.results)
-                if v.elt in dtypes.FLOATING]
+                if v.elt in dtypes.FLOATING and k not in updates]
 
     def module_text(self, vjp):
         """The module with @forward and, with `vjp`, @forward_vjp: @forward's
@@ -285,6 +290,38 @@ class Translator(OpWriter):
         self.recomposed = []  # the tp ops recomposed from primitives
         self.placeholder_names = []  # the graph's inputs, by name
         self.memo = {}  # handlers' shared ops (operator_ops._conv_grad)
+        self.writebacks = {}  # argument index -> its new Value
+
+    def write_back(self, target, value):
+        """An in-place update of `target` to `value` (broadcast and cast to
+        its shape and dtype): later uses of `target` see `value`, and when
+        `target` is an argument (a parameter, a buffer, an input) the
+        compiled function returns `value` as an extra result that the call
+        copies into the argument's memory (BatchNorm's running statistics).
+        Returns the new value."""
+        if not isinstance(target, Value) or not isinstance(value, Value):
+            raise ValueError("an in-place update of a non-tensor")
+        if value.shape != target.shape:
+            if value.rank > target.rank or any(
+                    v not in (1, t) for v, t in zip(
+                        value.shape[::-1], target.shape[::-1])):
+                raise ValueError(f"an in-place update of shape "
+                                 f"{list(target.shape)} by "
+                                 f"{list(value.shape)}")
+            value = self.emit("expand", [value], target.shape, value.elt,
+                              f"size = {array_attr(target.shape)}")
+        value = self.cast(value, target.elt)
+        for node, v in list(self.env.items()):
+            if v is target:
+                self.env[node] = value
+        for table in (self.attr_args, self.literal_args):
+            for key, v in list(table.items()):
+                if v is target:
+                    table[key] = value
+        for k, (argument, _) in enumerate(self.arguments):
+            if argument is target or self.writebacks.get(k) is target:
+                self.writebacks[k] = value
+        return value
 
     def argument(self, shape, elt, source):
         value = Value(f"%a{len(self.arguments)}", tuple(shape), elt)
@@ -386,15 +423,22 @@ class Translator(OpWriter):
                                                elt, attrs)
                     self.recomposed.append(op)
                     continue
-                name = canonical_name(node)
-                handler = HANDLERS.get(name)
+                handler, in_place = handler_for(node)
                 if handler is None:
                     raise UnsupportedNode(node, "no tp translation for this "
                                           "target")
                 args = self.resolve(node.args)
                 kwargs = self.resolve(dict(node.kwargs))
                 try:
+                    args, kwargs = bind(handler, node.target, args, kwargs,
+                                        self.resolve)
+                except BindingError as e:
+                    raise UnsupportedNode(node, f"arguments: {e}")
+                try:
                     self.env[node] = handler(self, node, *args, **kwargs)
+                    if in_place:
+                        self.env[node] = self.write_back(
+                            args[0], self.env[node])
                 except UnsupportedNode:
                     raise
                 except (TypeError, ValueError, KeyError) as e:
@@ -425,7 +469,13 @@ class Translator(OpWriter):
             return Leaf(("const", value))
 
         outputs = leaf(template)
+        writebacks = []
+        for k, value in sorted(self.writebacks.items()):
+            if value is not self.arguments[k][0]:
+                results.append(value)
+                writebacks.append((k, len(results) - 1))
         return Program(inputs=[src for _, src in self.arguments],
+                       writebacks=writebacks,
                        outputs=outputs,
                        arguments=[v for v, _ in self.arguments],
                        body=self.lines, results=results,
@@ -445,12 +495,26 @@ def propagate_without_autocast(gm, example_inputs):
     from tensorplay.graph.passes.shape_prop import ShapeProp
     state = tensorplay.get_rng_state() if hasattr(
         tensorplay, "get_rng_state") else None
+    # Running the graph performs its in-place updates (BatchNorm's running
+    # statistics, counters): the tensors they may touch are restored.
+    mutable = [t for t in list(example_inputs) + [
+        fetch_attr(gm, n.target) for n in gm.graph.nodes
+        if n.op == "get_attr"]
+        if isinstance(t, tensorplay.Tensor) and not t.requires_grad]
+    saved = [(t, t.clone()) for t in mutable]
     try:
         with tensorplay.no_grad(), tensorplay.autocast("cpu", enabled=False):
             ShapeProp(gm).propagate(*example_inputs)
     finally:
         if state is not None:
             tensorplay.set_rng_state(state)
+        # Only what changed (bitwise; eager's batch_norm updates its
+        # statistics without bumping their version): a copy bumps the
+        # version autograd checks its saved tensors against.
+        with tensorplay.no_grad():
+            for t, copy in saved:
+                if t.numpy().tobytes() != copy.numpy().tobytes():
+                    t.copy_(copy)
 
 
 def check_targets(gm):
@@ -460,7 +524,7 @@ def check_targets(gm):
     statistics) that must not happen an extra time."""
     for node in gm.graph.nodes:
         if node.op in ("call_function", "call_method") and \
-                canonical_name(node) not in HANDLERS:
+                handler_for(node)[0] is None:
             raise UnsupportedNode(node, "no tp translation for this target")
 
 

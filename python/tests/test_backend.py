@@ -562,13 +562,13 @@ class InPlace(tensorplay.nn.Module):
         return x + 1.0
 
 
-def test_an_untranslatable_graph_is_not_run_an_extra_time():
-    """The backend re-propagates shapes by running the graph; a graph with a
-    node it cannot translate (here an in-place update of the input) must
-    fall back before that, or the update would happen once more. (The
-    frontend itself runs it several times while capturing, as it updates
-    batch_norm's statistics: the reference is a backend that returns the
-    graph untouched.)"""
+def test_an_in_place_update_happens_once():
+    """The backend re-propagates shapes by running the graph, which repeats
+    its in-place updates (here of the input): the touched tensors are
+    restored, and the compiled code makes the update itself, once. (The
+    frontend itself runs the graph several times while capturing, as it
+    updates batch_norm's statistics: the reference is a backend that
+    returns the graph untouched.)"""
     def plain(gm, example_inputs, **kwargs):
         return gm
     results = {}

@@ -14,6 +14,7 @@
 
 #include "codegen/CodegenError.h"
 #include "codegen/MemrefView.h"
+#include "onednn/DescribableView.h"
 #include "onednn/WeightPacking.h"
 
 #include <dnnl.hpp>
@@ -35,6 +36,7 @@ using dt = dnnl::memory::data_type;
 using dims = dnnl::memory::dims;
 
 using View = tensorplay::codegen::MemrefView;
+using Described = tensorplay::codegen::DescribableView;
 
 size_t sizeOf(dt type) { return type == dt::f32 ? 4 : 2; }
 
@@ -1011,8 +1013,10 @@ int32_t tp_rt_onednn_available(void) { return 1; }
                     int64_t biasr, tp_rt_memref *bias, int64_t cr,             \
                     tp_rt_memref *c, int64_t epilogue) {                       \
     return guarded(#NAME, [&] {                                                \
-      return matmul(IN, OUT, View{ar, a}, View{br, b}, View{biasr, bias},      \
-                    View{cr, c}, epilogue);                                    \
+      Described A({ar, a}, sizeOf(IN)), B({br, b}, sizeOf(IN)),                \
+          Bias({biasr, bias}, sizeOf(IN)), C({cr, c}, sizeOf(OUT));            \
+      return C.after(matmul(IN, OUT, A.view(), B.view(), Bias.view(),          \
+                            C.view(), epilogue));                              \
     });                                                                        \
   }
 TP_MATMUL(tp_rt_dnnl_matmul_f32_f32, dt::f32, dt::f32)
@@ -1038,8 +1042,10 @@ TP_CAST_MATMUL(tp_rt_dnnl_matmul_cast_bf16_f32, dt::f32)
                     int64_t biasr, tp_rt_memref *bias, int64_t dr,             \
                     tp_rt_memref *d, int64_t pr, tp_rt_memref *p) {            \
     return guarded(#NAME, [&] {                                                \
-      return conv(IN, OUT, View{sr, s}, View{wr, w}, View{biasr, bias},        \
-                  View{dr, d}, View{pr, p});                                   \
+      Described S({sr, s}, sizeOf(IN)), W({wr, w}, sizeOf(IN)),                \
+          Bias({biasr, bias}, sizeOf(IN)), D({dr, d}, sizeOf(OUT));            \
+      return D.after(conv(IN, OUT, S.view(), W.view(), Bias.view(), D.view(),  \
+                          View{pr, p}));                                       \
     });                                                                        \
   }
 TP_CONV(tp_rt_dnnl_conv_f32_f32, dt::f32, dt::f32)
@@ -1051,8 +1057,10 @@ TP_CONV(tp_rt_dnnl_conv_bf16_bf16, dt::bf16, dt::bf16)
                     int64_t dwr, tp_rt_memref *dw, int64_t dbr,                \
                     tp_rt_memref *db, int64_t pr, tp_rt_memref *p) {           \
     return guarded(#NAME, [&] {                                                \
-      return convBackwardWeights(TYPE, View{gr, g}, View{sr, s},               \
-                                 View{dwr, dw}, View{dbr, db}, View{pr, p});   \
+      Described G({gr, g}, sizeOf(TYPE)), S({sr, s}, sizeOf(TYPE)),            \
+          DW({dwr, dw}, sizeOf(TYPE)), DB({dbr, db}, sizeOf(TYPE));            \
+      return DB.after(DW.after(convBackwardWeights(                            \
+          TYPE, G.view(), S.view(), DW.view(), DB.view(), View{pr, p})));      \
     });                                                                        \
   }
 TP_CONV_BACKWARD_WEIGHTS(tp_rt_dnnl_conv_backward_weights_f32, dt::f32)
@@ -1063,8 +1071,10 @@ TP_CONV_BACKWARD_WEIGHTS(tp_rt_dnnl_conv_backward_weights_bf16, dt::bf16)
   tp_rt_status NAME(int64_t gr, tp_rt_memref *g, int64_t yr, tp_rt_memref *y,  \
                     int64_t dr, tp_rt_memref *d, int64_t axis, int64_t log) {  \
     return guarded(#NAME, [&] {                                                \
-      return softmaxBackward(TYPE, View{gr, g}, View{yr, y}, View{dr, d},      \
-                             axis, log);                                       \
+      Described G({gr, g}, sizeOf(TYPE)), Y({yr, y}, sizeOf(TYPE)),            \
+          D({dr, d}, sizeOf(TYPE));                                            \
+      return D.after(                                                          \
+          softmaxBackward(TYPE, G.view(), Y.view(), D.view(), axis, log));     \
     });                                                                        \
   }
 TP_SOFTMAX_BACKWARD(tp_rt_dnnl_softmax_backward_f32, dt::f32)

@@ -471,6 +471,38 @@ TEST(DnnlConvBackwardWeights, Conv1dMatchesNaiveAndRefusesBadGeometry) {
   tp_rt_codegen_clear_error();
 }
 
+TEST(DnnlMatmul, ViewsOneDnnCannotDescribeGoThroughDenseCopies) {
+  if (!tp_rt_onednn_available())
+    GTEST_SKIP() << "runtime built without oneDNN";
+  // C [2, 3] with strides [3, 2] interleaves its rows (offsets 0 2 4 and
+  // 3 5 7): oneDNN refuses such strides, so the result is computed densely
+  // and copied into the view, leaving offsets 1 and 6 alone. A [2, 2] with
+  // strides [3, 2] is such a view too, read through a dense copy.
+  float a[8], b[6] = {1, 2, 3, 4, 5, 6}, c[8];
+  for (int i = 0; i < 8; ++i) {
+    a[i] = 0.5f * (float)i - 1.0f;
+    c[i] = -7.0f;
+  }
+  Desc2 da{a, a, 0, {2, 2}, {3, 2}}, db{b, b, 0, {2, 3}, {3, 1}},
+      dc{c, c, 0, {2, 3}, {3, 2}};
+  Desc1 none{nullptr, nullptr, 0, 0, 1};
+  tp_rt_codegen_clear_error();
+  ASSERT_EQ(tp_rt_dnnl_matmul_f32_f32(2, memref(&da), 2, memref(&db), 1,
+                                      memref(&none), 2, memref(&dc),
+                                      TP_RT_EPILOGUE_NONE),
+            TP_RT_SUCCESS)
+      << tp_rt_codegen_error();
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 3; ++j) {
+      float want = 0;
+      for (int k = 0; k < 2; ++k)
+        want += a[i * 3 + k * 2] * b[k * 3 + j];
+      EXPECT_FLOAT_EQ(c[i * 3 + j * 2], want) << i << "," << j;
+    }
+  EXPECT_EQ(c[1], -7.0f);
+  EXPECT_EQ(c[6], -7.0f);
+}
+
 TEST(DnnlSoftmaxBackward, MatchesTheFormulaAlongEachAxisAndRefusesBadShapes) {
   if (!tp_rt_onednn_available())
     GTEST_SKIP() << "runtime built without oneDNN";

@@ -1204,6 +1204,30 @@ def conv(mode):
                        True, [2, 2])
     conv_backward_case("conv_transpose_backward1d_outpad", (2, 4, 7),
                        (4, 3, 3), [2], [1], [1], 1, True, [1])
+    # A computed gradient of a 1x1 stride-2 convolution (ResNet's
+    # downsample): bufferization writes it straight into the stride-2
+    # window of the input gradient's upsampled buffer, a view (strides 784,
+    # 49, 14, 2) oneDNN cannot describe; the weight gradient reads it
+    # through a dense copy (runtime/onednn/DescribableView.h).
+    g, x, w = (rand((2, 16, 4, 4), dtype=dt), rand((2, 8, 8, 8), dtype=dt),
+               rand((16, 8, 1, 1), dtype=dt))
+    types = ", ".join(ttype(a.shape, d) for a, d in (g, x, w))
+    results = [((2, 8, 8, 8), dt), ((16, 8, 1, 1), dt), ((16,), dt)]
+    cases.append(Case(
+        "conv_backward2d_1x1_stride2_computed_grad", [g, x, w],
+        ["%%g = tp.neg %%a0 : (%s) -> %s" % (ttype(g[0].shape, dt),
+                                             ttype(g[0].shape, dt)),
+         "%%r0, %%r1, %%r2 = tp.convolution_backward %%g, %%a1, %%a2 "
+         "{dilation = array<i64: 1, 1>, groups = 1 : i64, output_padding = "
+         "array<i64: 0, 0>, padding = array<i64: 0, 0>, stride = array<i64: "
+         "2, 2>, transposed = false} : (%s) -> (%s)" % (
+             types, ", ".join(ttype(s_, d) for s_, d in results))],
+        results,
+        lambda g, x, w: [R(conv_transpose_nd(-g, w, None, [2, 2], [0, 0],
+                                             [1, 1], [1, 1], 1)),
+                         R(conv_weight_grad_nd(x, -g, w.shape, [2, 2],
+                                               [0, 0], [1, 1], 1)),
+                         R(-g.sum(axis=(0, 2, 3)))]))
     x, w = rand((2, 3, 10), dtype=dt), rand((4, 3, 3), dtype=dt)
     cases.append(op_case(
         "convolution", [x, w], "convolution", "%a0, %a1",
