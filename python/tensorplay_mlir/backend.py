@@ -24,6 +24,8 @@ enter autocast around the call instead, or pass ``options={"autocast": ...}``.
 
 import warnings
 
+import tensorplay
+
 from . import dtypes
 from .compiled import CompiledGraph, ambient_autocast
 from .translate import UnsupportedNode, translate
@@ -109,11 +111,20 @@ def backend(gm, example_inputs, **kwargs):
                           f"Python executor: {e}", RuntimeWarning,
                           stacklevel=2)
         return gm
-    casts = is_operator_graph(gm) or carries_casts(gm)
+    half = carries_casts(gm)
+    # 1.1's AOT graphs hold autocast's decisions when they carry half
+    # precision, or when they are one half of a training pair (traced with
+    # grad: the backward graph comes with the forward's dtypes). An
+    # inference graph traced without autocast is a plain f32 graph: its
+    # autocast variants are compiled from the ambient state, as on 1.0.
+    paired = is_operator_graph(gm) and (
+        tensorplay.is_grad_enabled() or any(
+            n.meta.get("is_backward", False) for n in gm.graph.nodes))
+    casts = half or paired
     return CompiledGraph(
         gm, program, autocast=_autocast_option(options.get("autocast")),
         keep_io_types=bool(options.get("keep_io_types", False)),
-        carries_casts=casts,
+        carries_casts=casts, carries_half=half,
         traced_autocast=ambient_autocast("cpu") if casts else "",
         pipeline=_pipeline_option(options.get("pipeline", "")), name=name,
         cast_cache=bool(options.get("cast_cache", True)),

@@ -161,13 +161,17 @@ class CompiledGraph:
     """What `backend` returns for a graph it could translate."""
 
     def __init__(self, gm, program, *, autocast=None, keep_io_types=False,
-                 carries_casts=False, traced_autocast="", pipeline="",
+                 carries_casts=False, carries_half=False, traced_autocast="",
+                 pipeline="",
                  name="graph", cast_cache=True, fallback=True):
         self.gm = gm
         self.program = program
         self.fixed_autocast = autocast
         self.keep_io_types = keep_io_types
         self.carries_casts = carries_casts
+        # Whether the graph computes in bf16/f16 at all: an f32 graph has
+        # no parameter casts for cached copies to save.
+        self.carries_half = carries_half
         self.traced_autocast = traced_autocast
         self.pipeline = pipeline
         self.name = name
@@ -352,11 +356,15 @@ class CompiledGraph:
         inference and training share: the parameters (inputs that require
         grad) once two calls in a row saw them unchanged, so that an
         inference loop gets the cached copies and a training loop keeps the
-        casts in the compiled code."""
+        casts in the compiled code; none for an AOT graph computing in f32
+        only (it casts nothing: a second variant would only cost a
+        compile)."""
         if wrt is not None:
             return ()
         if not self.carries_casts:
             return tuple(self.cast_args) if autocast else ()
+        if not self.carries_half:
+            return ()
         candidates = tuple(i for i, (src, t) in enumerate(
             zip(self.program.inputs, tensors))
             if src.kind != "placeholder" or t.requires_grad)

@@ -25,6 +25,7 @@ _OPERATOR_NAMES = {
     operator.neg: "neg", operator.matmul: "matmul", operator.getitem:
     "getitem", operator.pow: "pow", operator.eq: "eq", operator.ne: "ne",
     operator.lt: "lt", operator.le: "le", operator.gt: "gt", operator.ge: "ge",
+    operator.floordiv: "floordiv",
 }
 
 # Method and function spellings of the same op.
@@ -324,6 +325,23 @@ def _comparison(op):
 
 for _op in ("eq", "ne", "lt", "le", "gt", "ge"):
     HANDLERS[_op] = _comparison(_op)
+
+
+@handles("logical_not")
+def _logical_not(tr, node, x):
+    """x == 0 (false for booleans)."""
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    return tr.emit("eq", [x, tr.constant(0, x.elt)], shape, elt)
+
+
+@handles("floordiv")
+def _floordiv(tr, node, a, b):
+    """Python integer arithmetic on sizes (``d // heads``); tensors are
+    refused (tp has no floor division)."""
+    if _is_value(a) or _is_value(b):
+        raise Unsupported("floor division of tensors")
+    return a // b
 
 
 @handles("where")
@@ -880,7 +898,11 @@ def _slice_op(tr, node, x, dim=0, start=None, end=None, step=1):
 
 @handles("slice_backward")
 def _slice_backward(tr, node, grad, input_sizes, dim, start, end, step):
+    """input_sizes: a list, or the sliced tensor (1.1's operator form
+    slice_backward(grad_output, self, ...))."""
     grad = _value(tr, grad)
+    if _is_value(input_sizes):
+        input_sizes = input_sizes.shape
     shape, elt = _result(node)
     attrs = [f"dim = {int(dim)} : i64",
              f"input_sizes = {_array(list(input_sizes))}"]

@@ -261,9 +261,10 @@ def _eye(tr, node, *args, **kwargs):
 
 
 @handles("arange")
-def _arange(tr, node, *args, **kwargs):
+def _arange(tr, node, *args, dtype=None, device=None, **kwargs):
     """arange(end), arange(start, end[, step]): its values, computed as
-    eager does (start + i * step), rounded once to the result's dtype."""
+    eager does (start + i * step), rounded once to the result's dtype (the
+    node's: `dtype` is read off it)."""
     numbers = [a for a in args if isinstance(a, (int, float))]
     if len(numbers) != len(args) or not 1 <= len(numbers) <= 3:
         raise Unsupported("arange bounds that are not Python numbers")

@@ -26,6 +26,7 @@ from . import selection_ops  # noqa: F401  (topk, gather, factories, ...)
 from . import decomposed_ops  # noqa: F401  (attention, cross, cdist, ...)
 from . import linalg_ops  # noqa: F401  (inverse, cholesky, solve, ...)
 from . import linalg_operator_ops  # noqa: F401  (1.1's _linalg_solve_ex, ...)
+from . import operator_backward_ops  # noqa: F401  (tanh_backward, attention)
 from .ops import handler_for
 
 
@@ -182,6 +183,12 @@ def format_float(value):
     return "%.17e" % value
 
 
+# +inf and -inf as MLIR's hexadecimal float literals.
+_INFINITY = {"f32": ("0x7F800000", "0xFF800000"),
+             "f64": ("0x7FF0000000000000", "0xFFF0000000000000"),
+             "bf16": ("0x7F80", "0xFF80"), "f16": ("0x7C00", "0xFC00")}
+
+
 def array_attr(values):
     return "array<i64: " + ", ".join(str(int(v)) for v in values) + ">" \
         if len(values) else "array<i64>"
@@ -235,7 +242,12 @@ class OpWriter:
 
     def dense(self, values, elt, shape):
         """A tp.constant of `shape` holding the Python numbers `values`
-        (row-major)."""
+        (row-major; written flat and reshaped when `shape` is not 1-d)."""
+        values = list(values)
+        if len(shape) != 1:
+            flat = self.dense(values, elt, (len(values),))
+            return self.emit("reshape", [flat], shape, elt,
+                             f"shape = {array_attr(shape)}")
         result = Value(self.fresh(), tuple(shape), elt)
         if elt in dtypes.FLOATING:
             items = [format_float(float(v)) for v in values]
@@ -251,7 +263,9 @@ class OpWriter:
         """A tp.constant of `shape` (0-d by default) filled with the Python
         scalar `value`."""
         result = Value(self.fresh(), tuple(shape), elt)
-        if elt in dtypes.FLOATING:
+        if elt in dtypes.FLOATING and math.isinf(float(value)):
+            literal = _INFINITY[elt][float(value) < 0]
+        elif elt in dtypes.FLOATING:
             literal = format_float(float(value))
         elif elt == "i1":
             literal = "true" if value else "false"

@@ -95,18 +95,41 @@ def test_variant_follows_ambient_autocast_each_call():
 
 
 @pytest.mark.skipif(not AOT, reason="tensorplay 1.0 has no AOT graphs")
-def test_aot_graph_under_another_autocast_state_is_refused():
+def test_aot_inference_graph_without_casts_follows_the_autocast_state():
+    """Traced in inference without autocast, a graph is plain f32: called
+    under autocast, it compiles its autocast variant (as on 1.0) and gives
+    eager autocast's dtypes; one variant per state, no second compile of
+    the same state."""
+    model = models.model("mlp")
+    args = models.inputs("mlp")
+    compiled, graphs = compile_recording(model)
+    with tensorplay.no_grad():
+        compiled(*args)  # traced without autocast
+        for enabled in (True, False, True):
+            with tensorplay.autocast("cpu", enabled=enabled):
+                logits, loss = compiled(*args)
+                want_logits, want_loss = model(*args)
+            assert logits.dtype == want_logits.dtype
+            assert loss.dtype == want_loss.dtype
+            assert_close(logits, want_logits, 2e-2 if enabled else 1e-5)
+    assert len(graphs) == 1
+    assert sorted(key[0] for key in graphs[0].variants) == ["", "cpu:bf16"]
+
+
+@pytest.mark.skipif(not AOT, reason="tensorplay 1.0 has no AOT graphs")
+def test_aot_graph_with_casts_under_another_autocast_state_is_refused():
     from tensorplay_mlir.compiled import AutocastMismatchError
     model = models.model("mlp")
     args = models.inputs("mlp")
     compiled = tensorplay.compile(model, backend="mlir")
     with tensorplay.no_grad():
-        compiled(*args)  # traced (dtypes decided) without autocast
         with tensorplay.autocast("cpu"):
-            with pytest.raises(AutocastMismatchError, match=r"cache"):
-                compiled(*args)
-        logits, _ = compiled(*args)  # its own state still works
-    assert logits.dtype == tensorplay.float32
+            compiled(*args)  # traced with autocast's casts
+        with pytest.raises(AutocastMismatchError, match=r"cache"):
+            compiled(*args)
+        with tensorplay.autocast("cpu"):
+            logits, _ = compiled(*args)  # its own state still works
+    assert logits.dtype == tensorplay.bfloat16
 
 
 def test_explicit_autocast_option_and_keep_io_types():
