@@ -45,7 +45,7 @@ def target_params(target):
         if getattr(schema, "is_vararg", False):
             return None
         return tuple(Param(a.name, bool(a.has_default),
-                           a.default_value if a.has_default else None)
+                           _schema_default(a) if a.has_default else None)
                      for a in schema.arguments)
     if isinstance(target, str):
         # A method: its function's signature, whose first parameter is
@@ -68,6 +68,14 @@ def target_params(target):
         params.append(Param(p.name, p.default is not _EMPTY,
                             None if p.default is _EMPTY else p.default))
     return tuple(params)
+
+
+def _schema_default(argument):
+    """A schema argument's default as a Python value: the absent dtype
+    (``ScalarType dtype='Undefined'``) is None, as the node's own absent
+    dtype resolves."""
+    value = argument.default_value
+    return None if value == "Undefined" else value
 
 
 def name_arguments(params, args, kwargs, resolve=None):

@@ -1,6 +1,7 @@
 """tensorplay.compile(model, backend="mlir"): inference, autocast variants,
 fallback and guards, against tensorplay eager (the independent reference)."""
 
+import copy
 import warnings
 
 import numpy as np
@@ -628,3 +629,19 @@ def test_aot_inference_loop_takes_cached_weight_copies():
     with tensorplay.no_grad(), tensorplay.autocast("cpu"):
         want, _ = model(*args)
     assert_close(got, want, 2e-2)
+
+
+def test_expanded_cotangent():
+    """y.sum().backward() hands the compiled backward an expanded (stride
+    0) cotangent (1.0: it was refused with 'a non-contiguous tensor reached
+    the compiled code')."""
+    tensorplay.manual_seed(0)
+    layer = tensorplay.nn.Linear(4, 3)
+    twin = copy.deepcopy(layer)
+    x = tensorplay.randn(5, 4)
+    compiled = tensorplay.compile(layer, backend="mlir",
+                                  options={"fallback": False})
+    compiled(x).sum().backward()
+    twin(x).sum().backward()
+    assert_close(layer.weight.grad, twin.weight.grad, 1e-5)
+    assert_close(layer.bias.grad, twin.bias.grad, 1e-5)
