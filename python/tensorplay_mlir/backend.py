@@ -5,9 +5,11 @@ the tp dialect and returns a :class:`~tensorplay_mlir.compiled.CompiledGraph`,
 which compiles it for the CPU on first use per autocast state and runs it on
 the tensors' memory. Options (``tensorplay.compile(..., options={...})``):
 
-- ``fallback`` (default True): a graph with a node the translator cannot
-  express runs on the graph's own Python executor, with one warning naming
-  the node and its target; False makes that an error.
+- ``fallback`` (default True): a graph with nodes the translator cannot
+  express is split at them: the rest is compiled in partitions and only
+  those nodes run on the graph's own Python executor, with one warning
+  naming each with its target and reason (partition.py); False makes such
+  a node an error.
 - ``autocast``: ``"cpu:bf16"``/``"cpu:fp16"`` compiles for that target
   whatever the ambient state; ``"off"`` compiles without autocast. Default:
   the ambient ``tensorplay.autocast`` state of each call.
@@ -28,10 +30,10 @@ import tensorplay
 
 from . import dtypes
 from .compiled import CompiledGraph, ambient_autocast
+from .partition import Partitioned, is_call
 from .translate import UnsupportedNode, translate
 
 _OPTIONS = {"fallback", "autocast", "keep_io_types", "pipeline", "cast_cache"}
-_warned = set()
 
 
 class BackendError(RuntimeError):
@@ -98,20 +100,6 @@ def backend(gm, example_inputs, **kwargs):
                            f" (known: {sorted(_OPTIONS)})")
     fallback = options.get("fallback", True)
     name = kwargs.get("name") or getattr(gm, "__class__", type(gm)).__name__
-    try:
-        program = translate(gm, example_inputs)
-    except UnsupportedNode as e:
-        if not fallback:
-            raise BackendError(f"tensorplay_mlir: cannot compile graph "
-                               f"'{name}': {e}") from e
-        key = (id(gm.graph), e.node.name)
-        if key not in _warned:
-            _warned.add(key)
-            warnings.warn(f"tensorplay_mlir: graph '{name}' runs on its "
-                          f"Python executor: {e}", RuntimeWarning,
-                          stacklevel=2)
-        return gm
-    half = carries_casts(gm)
     # 1.1's AOT graphs hold autocast's decisions when they carry half
     # precision, or when they are one half of a training pair (traced with
     # grad: the backward graph comes with the forward's dtypes). An
@@ -120,12 +108,33 @@ def backend(gm, example_inputs, **kwargs):
     paired = is_operator_graph(gm) and (
         tensorplay.is_grad_enabled() or any(
             n.meta.get("is_backward", False) for n in gm.graph.nodes))
-    casts = half or paired
-    return CompiledGraph(
-        gm, program, autocast=_autocast_option(options.get("autocast")),
+    traced_autocast = ambient_autocast("cpu")
+    settings = dict(
+        autocast=_autocast_option(options.get("autocast")),
         keep_io_types=bool(options.get("keep_io_types", False)),
-        carries_casts=casts, carries_half=half,
-        traced_autocast=ambient_autocast("cpu") if casts else "",
         pipeline=_pipeline_option(options.get("pipeline", "")), name=name,
         cast_cache=bool(options.get("cast_cache", True)),
         fallback=bool(fallback))
+
+    def compile_graph(graph_module, inputs):
+        program = translate(graph_module, inputs)
+        # (After translation, which propagated the dtypes with autocast
+        # off: 1.0's frontend records the ambient autocast's.)
+        half = carries_casts(graph_module)
+        casts = half or paired
+        return CompiledGraph(
+            graph_module, program, carries_casts=casts, carries_half=half,
+            traced_autocast=traced_autocast if casts else "", **settings)
+    try:
+        return compile_graph(gm, example_inputs)
+    except UnsupportedNode as e:
+        if not fallback:
+            raise BackendError(f"tensorplay_mlir: cannot compile graph "
+                               f"'{name}': {e}") from e
+        if not is_call(e.node):
+            warnings.warn(f"tensorplay_mlir: graph '{name}' runs on its "
+                          f"Python executor: {e}", RuntimeWarning,
+                          stacklevel=2)
+            return gm
+        # The translatable rest is compiled in partitions (partition.py).
+        return Partitioned(gm, compile_graph, e, name)

@@ -164,3 +164,18 @@ def test_an_argument_no_handler_reads_is_refused():
     with pytest.raises(BindingError, match="unknown argument"):
         bind(HANDLERS["layer_norm"], tensorplay.ops.tp.layer_norm.default,
              ("x", [4]), {"bogus": 1})
+
+
+def test_the_coverage_table_in_docs_is_current():
+    """docs/OperatorCoverage.md is `python -m tensorplay_mlir.coverage`'s
+    output: regenerate it when the translator's coverage changes."""
+    import os
+    from tensorplay_mlir.coverage import markdown
+    path = os.path.join(os.path.dirname(__file__), "..", "..", "docs",
+                        "OperatorCoverage.md")
+    with open(path) as f:
+        committed = f.read()
+    assert committed == markdown(), (
+        "docs/OperatorCoverage.md is stale: run `python -m "
+        "tensorplay_mlir.coverage > docs/OperatorCoverage.md` in "
+        "build/python-venv-1.1")
