@@ -16,6 +16,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <nanobind/nanobind.h>
@@ -135,7 +136,7 @@ void transform(ModuleOp module, DiagnosticCollector &diags,
 }
 
 std::string transformText(const std::string &source,
-                          const TransformOptions &options) {
+                          const TransformOptions &options, bool locations) {
   MLIRContext context;
   prepareCompilerContext(context);
   DiagnosticCollector diags(context);
@@ -143,7 +144,11 @@ std::string transformText(const std::string &source,
   transform(*module, diags, options);
   std::string text;
   llvm::raw_string_ostream os(text);
-  module->print(os);
+  OpPrintingFlags flags;
+  if (locations)
+    flags.enableDebugInfo(/*enable=*/true, /*prettyForm=*/false)
+        .useLocalScope();
+  module->print(os, flags);
   return text;
 }
 
@@ -257,9 +262,11 @@ NB_MODULE(_core, m) {
          bool keepIoTypes, const std::vector<std::string> &autodiff,
          const std::vector<unsigned> &wrt,
          const std::vector<std::string> &castFunctions,
-         const std::vector<unsigned> &castArgs) {
-        return transformText(source, {autocast, keepIoTypes, autodiff, wrt,
-                                      castFunctions, castArgs});
+         const std::vector<unsigned> &castArgs, bool locations) {
+        return transformText(
+            source,
+            {autocast, keepIoTypes, autodiff, wrt, castFunctions, castArgs},
+            locations);
       },
       nb::arg("source"), nb::arg("autocast") = "",
       nb::arg("keep_io_types") = false,
@@ -267,10 +274,12 @@ NB_MODULE(_core, m) {
       nb::arg("wrt") = std::vector<unsigned>(),
       nb::arg("cast_functions") = std::vector<std::string>(),
       nb::arg("cast_args") = std::vector<unsigned>(),
+      nb::arg("locations") = false,
       "Runs tp-autocast (target 'cpu:bf16', ...), then tp-autodiff (for "
       "the named functions, w.r.t. the argument indices `wrt`), then "
       "tp-cast-arguments (in `cast_functions`, candidates `cast_args`) on a "
-      "tp module's text; returns the transformed text.");
+      "tp module's text; returns the transformed text (with every op's "
+      "location inline when `locations`).");
 
   m.def("has_onednn", &cpuLoweringHasOneDNN,
         "Whether the CPU lowering calls oneDNN.");

@@ -137,4 +137,4 @@ def backend(gm, example_inputs, **kwargs):
                           stacklevel=2)
             return gm
         # The translatable rest is compiled in partitions (partition.py).
-        return Partitioned(gm, compile_graph, e, name)
+        return Partitioned(gm, compile_graph, e, name, example_inputs)

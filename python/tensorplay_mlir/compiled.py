@@ -19,6 +19,7 @@ others when memory is reused) and refuses a mismatch with a clear error.
 """
 
 import threading
+import time
 
 import tensorplay
 
@@ -176,6 +177,7 @@ class CompiledGraph:
         self.pipeline = pipeline
         self.name = name
         self.variants = {}
+        self.compile_seconds = {}  # (autocast, wrt, cast_args) -> seconds
         self.last_stamps = None
         self.fallback = fallback
         self.cast_cache = CastCache(cast_cache)
@@ -225,9 +227,13 @@ class CompiledGraph:
     def compile_variant(self, autocast, wrt, cast_args):
         """A new Variant, or FALLBACK (with one warning) when compiling it
         fails and fallback is on."""
+        started = time.perf_counter()
         try:
-            return Variant(self.program, autocast, self.keep_io_types, wrt,
-                           self.pipeline, cast_args)
+            variant = Variant(self.program, autocast, self.keep_io_types, wrt,
+                              self.pipeline, cast_args)
+            self.compile_seconds[(autocast, wrt, cast_args)] = \
+                time.perf_counter() - started
+            return variant
         except RuntimeError as e:
             what = f"{'training' if wrt else 'inference'}, " \
                    f"{autocast or 'no autocast'}"

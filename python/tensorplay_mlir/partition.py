@@ -35,10 +35,18 @@ class Partitioned:
     names every node that runs on the executor, and again when the list
     grows."""
 
-    def __init__(self, gm, compile_fn, first, name):
+    def __init__(self, gm, compile_fn, first, name, example_inputs):
+        from .translate import propagate_without_autocast
         self.gm = gm
         self.compile_fn = compile_fn
         self.name = name
+        # Each value's dtype without autocast: a compiled partition returns
+        # autocast's dtypes (bf16 where eager would), and the next one is
+        # translated from the graph's own (1.0's frontend records the
+        # ambient autocast's).
+        propagate_without_autocast(gm, example_inputs)
+        self.dtypes = {n.name: getattr(n.meta.get("tensor_meta"), "dtype",
+                                       None) for n in gm.graph.nodes}
         self.fallbacks = {}
         self.add_fallback(first)
         self.warned = 0
@@ -57,6 +65,21 @@ class Partitioned:
                 setattr(self.module, child_name, lazy)
                 self.partitions[child_name] = lazy
         self.stale = False
+
+    def graph_dtypes(self, child, args):
+        """`args` of partition `child` cast to the graph's own dtypes
+        (exact: bf16 and f16 widen)."""
+        names = [n.target for n in child.graph.nodes
+                 if n.op == "placeholder"]
+        out = []
+        for name, a in zip(names, args):
+            want = self.dtypes.get(name)
+            if isinstance(a, tensorplay.Tensor) and want is not None and \
+                    a.dtype != want and a.dtype.is_floating_point and \
+                    want.is_floating_point:
+                a = a.to(want)
+            out.append(a)
+        return out
 
     def __call__(self, *args, **kwargs):
         out = self.module(*args, **kwargs)
@@ -85,6 +108,7 @@ class LazyPartition(tensorplay.nn.Module):
         self.compiled = None
 
     def forward(self, *args):
+        args = self.owner.graph_dtypes(self.graph_module, args)
         if self.compiled is None:
             try:
                 self.compiled = self.owner.compile_fn(self.graph_module,

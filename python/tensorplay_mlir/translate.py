@@ -209,6 +209,7 @@ class OpWriter:
     def __init__(self, lines=None, counter=0):
         self.lines = [] if lines is None else lines
         self.counter = counter
+        self.loc = ""  # ' loc(...)' of the node being translated
 
     def fresh(self):
         self.counter += 1
@@ -220,7 +221,7 @@ class OpWriter:
         attr_text = f" {{{attrs}}}" if attrs else ""
         types = ", ".join(v.type for v in operands)
         self.lines.append(f"    {name} = tp.{op} {text}{attr_text} : "
-                          f"({types}) -> {result_types}")
+                          f"({types}) -> {result_types}{self.loc}")
 
     def emit(self, op, operands, result_shape, result_elt, attrs="",
              operand_format=None):
@@ -256,7 +257,7 @@ class OpWriter:
         else:
             items = [str(int(v)) for v in values]
         self.lines.append(f"    {result.ssa} = tp.constant dense<["
-                          f"{', '.join(items)}]> : {result.type}")
+                          f"{', '.join(items)}]> : {result.type}{self.loc}")
         return result
 
     def constant(self, value, elt, shape=()):
@@ -272,7 +273,7 @@ class OpWriter:
         else:
             literal = str(int(value))
         self.lines.append(f"    {result.ssa} = tp.constant dense<{literal}> : "
-                          f"{result.type}")
+                          f"{result.type}{self.loc}")
         return result
 
     def cast(self, value, elt):
@@ -280,8 +281,36 @@ class OpWriter:
             return value
         result = Value(self.fresh(), value.shape, elt)
         self.lines.append(f"    {result.ssa} = tp.cast {value.ssa} : "
-                          f"{value.type} to {result.type}")
+                          f"{value.type} to {result.type}{self.loc}")
         return result
+
+
+def _mlir_string(text):
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def user_frame(node):
+    """(file, line) of the user's source line that made `node`: the first
+    frame of its FX stack trace outside tensorplay, or None."""
+    import re
+    trace = node.meta.get("stack_trace") or ""
+    frames = re.findall(r'File "([^"]+)", line (\d+)', trace)
+    user = [f for f in frames if "/tensorplay/" not in f[0] and
+            "/tensorplay_mlir/" not in f[0] and not f[0].startswith("<")]
+    if not user:
+        return None
+    return user[0][0], int(user[0][1])
+
+
+def location(node):
+    """` loc("node"("file":line:0))`: the node's name (and its user source
+    line, where the graph recorded one) on every op translated from it, so
+    that diagnostics and explain() name the node."""
+    frame = user_frame(node)
+    name = _mlir_string(node.name)
+    if frame is None:
+        return f" loc({name})"
+    return f" loc({name}({_mlir_string(frame[0])}:{frame[1]}:0))"
 
 
 def fetch_attr(root, dotted):
@@ -430,6 +459,7 @@ class Translator(OpWriter):
             elif node.op in ("call_function", "call_method"):
                 if node in absorbed:
                     continue
+                self.loc = location(node)
                 if node in recomposed:
                     x_node, op, attrs = recomposed[node]
                     shape, elt = self.meta_of(node)

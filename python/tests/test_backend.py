@@ -695,3 +695,34 @@ def test_an_untranslatable_node_runs_alone_between_compiled_partitions():
     assert len(forward.partitions) == 2
     assert all(isinstance(p.compiled, CompiledGraph)
                for p in forward.partitions.values())
+
+
+def test_explain_reports_partitions_fallbacks_decisions_and_lines():
+    import inspect
+    tensorplay.manual_seed(0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with tensorplay.autocast("cpu"):
+            report = tensorplay_mlir.explain(WithDropout(),
+                                             tensorplay.randn(3, 8),
+                                             backward=True)
+    forward = report.graphs[0]
+    assert forward.kind == "forward"
+    assert [f.name for f in forward.fallbacks] in (["dropout"],
+                                                   ["native_dropout"])
+    assert "random mask" in forward.fallbacks[0].reason or \
+        "no tp translation" in forward.fallbacks[0].reason
+    compiled = [p for p in forward.partitions if p.compiled]
+    assert len(compiled) == 2
+    assert all(t > 0 for p in compiled for t in p.compile_seconds.values())
+    linears = [n for n in forward.nodes if "linear" in n.target]
+    # autocast's decision: the products compute in bf16
+    assert linears and all("xbf16>" in types for n in linears
+                           for op, types in n.ops if op == "linear")
+    if not AOT:
+        # 1.0's nodes carry the user's line: WithDropout.forward's.
+        lines, first = inspect.getsourcelines(WithDropout.forward)
+        assert linears[0].source.endswith(
+            f"test_backend.py:{first + len(lines) - 1}")
+    text = str(report)
+    assert "Python executor" in text and "partitions" in text
