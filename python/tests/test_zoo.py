@@ -72,14 +72,22 @@ def flat_outputs(out):
     return list(out) if isinstance(out, (tuple, list)) else [out]
 
 
+# Every model and compiled function the tests made, kept alive: the
+# frontend's caches key on object ids, which a freed model's successor can
+# reuse.
+_ALIVE = []
+
+
 def pair(name):
     """(compiled, reference) over two copies of one freshly made model."""
     tensorplay.manual_seed(0)
     model = model_class(name)()
     twin = copy.deepcopy(model)
-    return (model, tensorplay.compile(model, backend="mlir",
+    made = (model, tensorplay.compile(model, backend="mlir",
                                       options={"fallback": False}),
             twin, tensorplay.compile(twin, backend=plain))
+    _ALIVE.append(made)
+    return made
 
 
 @pytest.mark.skipif(AOT, reason="tensorplay 1.1 traces these models")
