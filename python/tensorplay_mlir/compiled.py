@@ -51,7 +51,7 @@ class Variant:
     """One compiled module: @forward (and, for training, @forward_vjp_grad)."""
 
     def __init__(self, program, autocast, keep_io_types, wrt, pipeline,
-                 cast_args=()):
+                 cast_args=(), opt_level=3):
         """`cast_args`: the arguments @forward may take rounded
         (tp-cast-arguments), empty for none."""
         self.wrt = wrt
@@ -73,7 +73,8 @@ class Variant:
                                     autodiff=autodiff, wrt=list(wrt or []),
                                     cast_functions=cast_functions,
                                     cast_args=list(cast_args),
-                                    pipeline_options=pipeline)
+                                    pipeline_options=pipeline,
+                                    opt_level=opt_level)
         self.arg_specs, self.result_specs, _ = self.exe.signature("forward")
         self.program_kinds = [dtypes.kind_of_elt(a.elt)
                               for a in program.arguments]
@@ -163,7 +164,7 @@ class CompiledGraph:
 
     def __init__(self, gm, program, *, autocast=None, keep_io_types=False,
                  carries_casts=False, carries_half=False, traced_autocast="",
-                 pipeline="",
+                 pipeline="", opt_level=3,
                  name="graph", cast_cache=True, fallback=True):
         self.gm = gm
         self.program = program
@@ -175,6 +176,7 @@ class CompiledGraph:
         self.carries_half = carries_half
         self.traced_autocast = traced_autocast
         self.pipeline = pipeline
+        self.opt_level = opt_level
         self.name = name
         self.variants = {}
         self.compile_seconds = {}  # (autocast, wrt, cast_args) -> seconds
@@ -230,7 +232,7 @@ class CompiledGraph:
         started = time.perf_counter()
         try:
             variant = Variant(self.program, autocast, self.keep_io_types, wrt,
-                              self.pipeline, cast_args)
+                              self.pipeline, cast_args, self.opt_level)
             self.compile_seconds[(autocast, wrt, cast_args)] = \
                 time.perf_counter() - started
             return variant

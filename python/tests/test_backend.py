@@ -171,7 +171,7 @@ def test_inner_autocast_is_lost_and_the_option_restores_it():
 def test_bad_options_are_refused():
     model = models.model("mlp")
     for options in ({"autocast": "cuda:fp16"}, {"autocast": "bf16"},
-                    {"bogus": 1}):
+                    {"bogus": 1}, {"opt_level": 4}, {"opt_level": "O2"}):
         with pytest.raises(backend_module.BackendError):
             with tensorplay.no_grad():
                 tensorplay.compile(model, backend="mlir",
@@ -726,3 +726,15 @@ def test_explain_reports_partitions_fallbacks_decisions_and_lines():
             f"test_backend.py:{first + len(lines) - 1}")
     text = str(report)
     assert "Python executor" in text and "partitions" in text
+
+
+def test_opt_level_option():
+    """O0 code (a fast cold start) computes what O3 code does."""
+    model = inference_only(models.model("mlp"))
+    args = models.inputs("mlp")
+    with tensorplay.no_grad():
+        fast = tensorplay.compile(model, backend="mlir",
+                                  options={"opt_level": 0})(*args)
+        full = tensorplay.compile(model, backend="mlir")(*args)
+    for a, b in zip(fast, full):
+        assert_close(a, b, 1e-6)
