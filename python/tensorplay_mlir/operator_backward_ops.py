@@ -13,27 +13,28 @@ import math
 from .ops import Unsupported, _array, _dim, _result, _value, handles
 
 
+def _times_derivative(tr, node, grad_output, output, derivative):
+    """grad * derivative(y), in f32, rounded once to the node's dtype."""
+    g, y = _value(tr, grad_output), _value(tr, output)
+    shape, elt = _result(node)
+    d = derivative(tr.cast(y, "f32"), tr.constant(1.0, "f32"))
+    return tr.cast(tr.emit("mul", [tr.cast(g, "f32"), d], shape, "f32"), elt)
+
+
 @handles("op.tanh_backward")
 def _tanh_backward(tr, node, grad_output, output):
     """grad (1 - y^2)."""
-    g, y = _value(tr, grad_output), _value(tr, output)
-    shape, elt = _result(node)
-    one = tr.constant(1.0, "f32")
-    yf = tr.cast(y, "f32")
-    d = tr.emit("sub", [one, tr.emit("mul", [yf, yf], y.shape, "f32")],
-                y.shape, "f32")
-    return tr.cast(tr.emit("mul", [tr.cast(g, "f32"), d], shape, "f32"), elt)
+    return _times_derivative(tr, node, grad_output, output, lambda y, one: (
+        tr.emit("sub", [one, tr.emit("mul", [y, y], y.shape, "f32")],
+                y.shape, "f32")))
 
 
 @handles("op.sigmoid_backward")
 def _sigmoid_backward(tr, node, grad_output, output):
     """grad y (1 - y)."""
-    g, y = _value(tr, grad_output), _value(tr, output)
-    shape, elt = _result(node)
-    yf = tr.cast(y, "f32")
-    d = tr.emit("mul", [yf, tr.emit("sub", [tr.constant(1.0, "f32"), yf],
-                                    y.shape, "f32")], y.shape, "f32")
-    return tr.cast(tr.emit("mul", [tr.cast(g, "f32"), d], shape, "f32"), elt)
+    return _times_derivative(tr, node, grad_output, output, lambda y, one: (
+        tr.emit("mul", [y, tr.emit("sub", [one, y], y.shape, "f32")],
+                y.shape, "f32")))
 
 
 @handles("op.permute_backward")

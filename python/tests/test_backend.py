@@ -82,18 +82,24 @@ def inference_only(model):
     return model
 
 
-def test_variant_follows_ambient_autocast_each_call():
-    model = inference_only(models.model("mlp"))
-    args = models.inputs("mlp")
-    compiled = tensorplay.compile(model, backend="mlir")
+def check_follows_autocast(compiled, model, args, states):
+    """Under each autocast state of `states` in turn, the compiled MLP gives
+    eager's dtypes and values."""
     with tensorplay.no_grad():
-        for enabled in (False, True, False, True):
+        for enabled in states:
             with tensorplay.autocast("cpu", enabled=enabled):
                 logits, loss = compiled(*args)
                 want_logits, want_loss = model(*args)
             assert logits.dtype == want_logits.dtype
             assert loss.dtype == want_loss.dtype
             assert_close(logits, want_logits, 2e-2 if enabled else 1e-5)
+
+
+def test_variant_follows_ambient_autocast_each_call():
+    model = inference_only(models.model("mlp"))
+    args = models.inputs("mlp")
+    compiled = tensorplay.compile(model, backend="mlir")
+    check_follows_autocast(compiled, model, args, (False, True, False, True))
 
 
 @pytest.mark.skipif(not AOT, reason="tensorplay 1.0 has no AOT graphs")
@@ -107,13 +113,7 @@ def test_aot_inference_graph_without_casts_follows_the_autocast_state():
     compiled, graphs = compile_recording(model)
     with tensorplay.no_grad():
         compiled(*args)  # traced without autocast
-        for enabled in (True, False, True):
-            with tensorplay.autocast("cpu", enabled=enabled):
-                logits, loss = compiled(*args)
-                want_logits, want_loss = model(*args)
-            assert logits.dtype == want_logits.dtype
-            assert loss.dtype == want_loss.dtype
-            assert_close(logits, want_logits, 2e-2 if enabled else 1e-5)
+    check_follows_autocast(compiled, model, args, (True, False, True))
     assert len(graphs) == 1
     assert sorted(key[0] for key in graphs[0].variants) == ["", "cpu:bf16"]
 
