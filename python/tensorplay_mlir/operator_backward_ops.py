@@ -1,8 +1,10 @@
-"""Backward operators of tensorplay 1.1's operator graphs that have no tp op
-of their own, written out with tp ops from their definitions:
-tanh_backward, sigmoid_backward, permute_backward, squeeze_backward, and
-CPU flash attention (``_scaled_dot_product_flash_attention_for_cpu``, which
-also returns the logsumexp of the scores its backward reads).
+"""Operators of tensorplay 1.1's operator graphs beyond the functional
+forms: backward operators without a tp op of their own, written out with tp
+ops from their definitions (tanh_backward, sigmoid_backward,
+permute_backward, squeeze_backward, CPU flash attention
+``_scaled_dot_product_flash_attention_for_cpu``, which also returns the
+logsumexp of the scores its backward reads), group_norm and its backward,
+and index.Tensor on the first dimension.
 
 Attention's extra values and its gradients are computed in f32, as eager's
 CPU kernel accumulates, and rounded once to the dtypes the graph records.
@@ -217,4 +219,94 @@ def _sum_to_size(tr, node, self, size):
                                   if i not in dims], x.elt,
                      f"dim = {_array(dims)}")
     return tr.emit("reshape", [summed], shape, elt,
+                   f"shape = {_array(shape)}")
+
+
+# --- group normalization ------------------------------------------------------
+
+def _optional_operands(tr, x, **named):
+    """Operands and operand text of `x` followed by the named optional
+    tensors that are present (`weight(%w) bias(%b)`)."""
+    operands, text = [x], x.ssa
+    for name, v in named.items():
+        if v is not None:
+            v = _value(tr, v)
+            operands.append(v)
+            text += f" {name}({v.ssa})"
+    return operands, text
+
+
+@handles("group_norm")
+def _group_norm(tr, node, input, num_groups, weight=None, bias=None,
+                eps=1e-5, cudnn_enabled=True):
+    """F.group_norm and 1.1's group_norm.default: tp.group_norm."""
+    from .translate import format_float
+    x = _value(tr, input)
+    if x.rank < 2 or x.shape[1] % int(num_groups):
+        raise Unsupported(f"{x.shape[1] if x.rank > 1 else 0} channels in "
+                          f"{int(num_groups)} groups")
+    shape, elt = _result(node)
+    operands, text = _optional_operands(tr, x, weight=weight, bias=bias)
+    return tr.emit("group_norm", operands, shape, elt,
+                   f"num_groups = {int(num_groups)} : i64, eps = "
+                   f"{format_float(eps)} : f64", operand_format=text)
+
+
+@handles("op.group_norm_backward")
+def _group_norm_backward(tr, node, grad_output, input, num_groups,
+                         weight=None, bias=None, eps=1e-5):
+    """(grad_input, grad_weight, grad_bias): tp.group_norm_backward (the
+    statistics recomputed from the input)."""
+    from .translate import format_float
+    g, x = _value(tr, grad_output), _value(tr, input)
+    operands, text = _optional_operands(tr, x, weight=weight)
+    operands = [g] + operands
+    text = f"{g.ssa}, {text}"
+    param_elt = operands[2].elt if weight is not None else x.elt
+    c = (x.shape[1],)
+    results = tr.emit_multi(
+        "group_norm_backward", operands,
+        [(x.shape, x.elt), (c, param_elt), (c, param_elt)],
+        f"num_groups = {int(num_groups)} : i64, eps = "
+        f"{format_float(eps)} : f64", operand_format=text)
+    metas = [tr.meta_of(node, i) for i in range(3)]
+    return tuple(tr.cast(r, m[1]) if m else None
+                 for r, m in zip(results, metas))
+
+
+# --- indexing -----------------------------------------------------------------
+
+@handles("op.index")
+def _index(tr, node, self, indices):
+    """x[idx] with one integer index tensor on the first dimension (the
+    others None or absent): the rows of x, negative indices counted from
+    the end as eager does; other index patterns are refused."""
+    x = _value(tr, self)
+    indices = list(indices)
+    if not indices or indices[0] is None or any(
+            i is not None for i in indices[1:]):
+        raise Unsupported("an index other than one tensor on the first "
+                          "dimension")
+    return index_rows(tr, node, x, _value(tr, indices[0]))
+
+
+def index_rows(tr, node, x, idx):
+    """x[idx] for an integer index tensor: rows of x's first dimension."""
+    if idx.elt not in ("i64", "i32"):
+        raise Unsupported(f"an index tensor of {idx.elt} (masks are refused)")
+    n = x.shape[0]
+    negative = tr.emit("lt", [idx, tr.constant(0, idx.elt)], idx.shape, "i1")
+    wrapped = tr.emit("where", [negative, tr.emit(
+        "add", [idx, tr.constant(n, idx.elt)], idx.shape, idx.elt), idx],
+        idx.shape, idx.elt)
+    rest = x.shape[1:]
+    flat = 1
+    for d in rest:
+        flat *= d
+    rows = tr.emit("reshape", [x], (n, flat), x.elt,
+                   f"shape = {_array((n, flat))}")
+    picked = tr.emit("embedding", [rows, wrapped], idx.shape + (flat,),
+                     x.elt)
+    shape, elt = _result(node)
+    return tr.emit("reshape", [picked], shape, elt,
                    f"shape = {_array(shape)}")

@@ -828,6 +828,9 @@ def _getitem(tr, node, container, index):
     if not _is_value(container):
         return container[index]
     x = container
+    if _is_value(index):
+        from .operator_backward_ops import index_rows
+        return index_rows(tr, node, x, index)  # x[idx]
     items = list(index) if isinstance(index, tuple) else [index]
     for item in items:
         if _is_value(item) or not (item is None or item is Ellipsis or
