@@ -23,22 +23,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..",
                                 "python", "tests"))
 import zoo  # noqa: E402
 
-AOT = not tensorplay.__version__.startswith("1.0")
-
-
-def model_class(name):
-    if not AOT and name in zoo.WORKAROUNDS:
-        return zoo.WORKAROUNDS[name]
-    return zoo.MODELS[name]
-
-
 def plain(gm, example_inputs, **kwargs):
     return gm
 
 
 def make(name, backend):
     tensorplay.manual_seed(0)
-    model = model_class(name)()
+    model = zoo.model_class(name)()
     if backend is None:
         return model, model
     return model, tensorplay.compile(model, backend=backend,

@@ -20,6 +20,7 @@ signature (C++ builtins) are called positionally, in the order the node
 holds them.
 """
 
+import functools
 import inspect
 from dataclasses import dataclass
 
@@ -104,6 +105,7 @@ def name_arguments(params, args, kwargs, resolve=None):
     return {p.name: values[p.name] for p in params}
 
 
+@functools.lru_cache(maxsize=None)
 def _handler_shape(handler):
     params = list(inspect.signature(handler).parameters.values())[2:]
     positional = [p for p in params if p.kind == p.POSITIONAL_OR_KEYWORD]
@@ -111,6 +113,18 @@ def _handler_shape(handler):
     var_pos = any(p.kind == p.VAR_POSITIONAL for p in params)
     var_kw = any(p.kind == p.VAR_KEYWORD for p in params)
     return positional, keyword, var_pos, var_kw
+
+
+def _source(p, j, order, handler_names):
+    """The target parameter (of the names `order`) that the handler's
+    parameter `p`, at position j, reads: the one of its name, or the one at
+    its position when neither name appears on the other side (the same
+    argument, renamed); None for none."""
+    if p.name in order:
+        return p.name
+    if j < len(order) and order[j] not in handler_names:
+        return order[j]
+    return None
 
 
 def _same(a, b):
@@ -139,20 +153,10 @@ def bind(handler, target, args, kwargs, resolve=None):
                for p in params if p.has_default}
     positional, keyword, var_pos, var_kw = _handler_shape(handler)
     handler_names = {p.name for p in positional + keyword}
-
-    def source(j, p):
-        """The target parameter handler parameter `p` (at position j)
-        reads, or None."""
-        if p.name in values:
-            return p.name
-        if j < len(order) and order[j] not in handler_names:
-            return order[j]  # the same argument, renamed
-        return None
-
     consumed = set()
     call_args = []
     for j, p in enumerate(positional):
-        name = source(j, p)
+        name = _source(p, j, order, handler_names)
         if name is not None:
             consumed.add(name)
             call_args.append(values[name])
@@ -195,8 +199,6 @@ def check_handler(handler, target):
     positional, keyword, _, _ = _handler_shape(handler)
     handler_names = {p.name for p in positional + keyword}
     for j, p in enumerate(positional):
-        if p.name in order or p.default is not _EMPTY:
-            continue
-        if j < len(order) and order[j] not in handler_names:
-            continue
-        raise BindingError(f"the handler's '{p.name}' has no argument")
+        if _source(p, j, order, handler_names) is None and \
+                p.default is _EMPTY:
+            raise BindingError(f"the handler's '{p.name}' has no argument")

@@ -49,30 +49,35 @@ class _Node:
         self.target = target
 
 
-def rows():
-    """(operator, overload, status, detail) for every registered overload:
-    status 'translated', 'in place' (the out-of-place handler, written
-    back), 'out=' (an out= form: graphs never hold one) or 'refused'."""
+def overloads():
+    """(operator, overload, OpOverload, handler or None, in place) for
+    every overload of tensorplay's dispatcher registry, in name order."""
     from tensorplay._ops import _load_native_overloads
     from . import translate  # noqa: F401  (registers the handlers)
     from .ops import handler_for
     for name, packet in sorted(_load_native_overloads().items()):
         for overload in sorted(packet.overloads()):
             op = getattr(packet, overload)
-            schema = op._schema
-            if any(a.is_out for a in schema.arguments):
-                yield name, overload, "out=", "an out= form"
-                continue
-            handler, in_place = handler_for(_Node(op))
-            if handler is None:
-                yield name, overload, "refused", reason_for(name)
-                continue
-            where = f"{handler.__module__.split('.')[-1]}.{handler.__name__}"
-            if in_place:
-                yield name, overload, "in place", \
-                    f"{where}, written back to its first argument"
-            else:
-                yield name, overload, "translated", where
+            yield (name, overload, op) + handler_for(_Node(op))
+
+
+def rows():
+    """(operator, overload, status, detail) for every registered overload:
+    status 'translated', 'in place' (the out-of-place handler, written
+    back), 'out=' (an out= form: graphs never hold one) or 'refused'."""
+    for name, overload, op, handler, in_place in overloads():
+        if any(a.is_out for a in op._schema.arguments):
+            yield name, overload, "out=", "an out= form"
+            continue
+        if handler is None:
+            yield name, overload, "refused", reason_for(name)
+            continue
+        where = f"{handler.__module__.split('.')[-1]}.{handler.__name__}"
+        if in_place:
+            yield name, overload, "in place", \
+                f"{where}, written back to its first argument"
+        else:
+            yield name, overload, "translated", where
 
 
 def markdown():

@@ -6,7 +6,8 @@ it as one op (the tables list cdist, renorm and the margin losses, not
 their parts) and the report names it.
 """
 
-from .ops import Unsupported, _dim, _reduction, _result, _value, handles
+from .ops import (Unsupported, _dim, _reduction, _result, _value, handles,
+                  operands_with)
 
 
 def _f64(value):
@@ -17,16 +18,19 @@ def _f64(value):
 @handles("scaled_dot_product_attention")
 def _sdpa(tr, node, q, k, v, attn_mask=None, dropout_p=0.0, is_causal=False,
           scale=None, enable_gqa=False, backend=None):
+    shape, elt = _result(node)
+    return emit_attention(tr, q, k, v, attn_mask, dropout_p, is_causal, scale,
+                          enable_gqa, shape, elt)
+
+
+def emit_attention(tr, q, k, v, attn_mask, dropout_p, is_causal, scale,
+                   enable_gqa, shape, elt):
+    """tp.scaled_dot_product_attention with result `shape` and `elt`."""
     if dropout_p:
         raise Unsupported("attention dropout (its random mask would differ "
                           "from eager's)")
     q, k, v = _value(tr, q), _value(tr, k), _value(tr, v)
-    shape, elt = _result(node)
-    operands, text = [q, k, v], f"{q.ssa}, {k.ssa}, {v.ssa}"
-    if attn_mask is not None:
-        mask = _value(tr, attn_mask)
-        operands.append(mask)
-        text += f" mask({mask.ssa})"
+    operands, text = operands_with(tr, [q, k, v], mask=attn_mask)
     attrs = []
     if is_causal:
         attrs.append("is_causal = true")

@@ -12,7 +12,9 @@ CPU kernel accumulates, and rounded once to the dtypes the graph records.
 
 import math
 
-from .ops import Unsupported, _array, _dim, _result, _value, handles
+from .decomposed_ops import emit_attention
+from .ops import (Unsupported, _array, _dim, _result, _value, cast_to_parts,
+                  handles, operands_with)
 
 
 def _times_derivative(tr, node, grad_output, output, derivative):
@@ -111,24 +113,12 @@ def _flash_attention(tr, node, query, key, value, dropout_p=0.0,
                      is_causal=False, attn_mask=None, scale=None):
     """(output, logsumexp): tp.scaled_dot_product_attention, and the
     logsumexp over the keys of the masked, scaled scores (f32)."""
-    if dropout_p:
-        raise Unsupported("attention dropout (its random mask would differ "
-                          "from eager's)")
     q, k, v = _value(tr, query), _value(tr, key), _value(tr, value)
     out_meta, lse_meta = tr.meta_of(node, 0), tr.meta_of(node, 1)
-    operands, text = [q, k, v], f"{q.ssa}, {k.ssa}, {v.ssa}"
-    if attn_mask is not None:
-        mask = _value(tr, attn_mask)
-        operands.append(mask)
-        text += f" mask({mask.ssa})"
-    attrs = ["is_causal = true"] if is_causal else []
-    if scale is not None:
-        from .translate import format_float
-        attrs.append(f"scale = {format_float(float(scale))} : f64")
-    shape = out_meta[0] if out_meta else q.shape[:-1] + (v.shape[-1],)
-    elt = out_meta[1] if out_meta else q.elt
-    out = tr.emit("scaled_dot_product_attention", operands, shape, elt,
-                  ", ".join(attrs), operand_format=text)
+    shape, elt = out_meta if out_meta else (q.shape[:-1] + (v.shape[-1],),
+                                            q.elt)
+    out = emit_attention(tr, q, k, v, attn_mask, dropout_p, is_causal, scale,
+                         False, shape, elt)
     if lse_meta is None:
         return (out, None)
     s, _ = _scores(tr, q, k, attn_mask, is_causal, scale)
@@ -143,7 +133,7 @@ def _flash_attention(tr, node, query, key, value, dropout_p=0.0,
                   "f32")
     lse = tr.emit("reshape", [lse], lse_meta[0], "f32",
                   f"shape = {_array(lse_meta[0])}")
-    return (out, tr.cast(lse, lse_meta[1]))
+    return cast_to_parts(tr, node, (out, lse))
 
 
 @handles("op._scaled_dot_product_flash_attention_for_cpu_backward")
@@ -194,11 +184,7 @@ def _attention_grads(tr, node, grad_out, query, key, value, p, scale):
     dq = tr.emit("mul", [_matmul(tr, ds, k), c], q.shape, "f32")
     dk = tr.emit("mul", [_matmul(tr, _transposed(tr, ds), q), c], k.shape,
                  "f32")
-    results = []
-    for i, grad in enumerate((dq, dk, dv)):
-        meta = tr.meta_of(node, i)
-        results.append(tr.cast(grad, meta[1]) if meta else None)
-    return tuple(results)
+    return cast_to_parts(tr, node, (dq, dk, dv))
 
 
 @handles("op.sum_to_size")
@@ -224,18 +210,6 @@ def _sum_to_size(tr, node, self, size):
 
 # --- group normalization ------------------------------------------------------
 
-def _optional_operands(tr, x, **named):
-    """Operands and operand text of `x` followed by the named optional
-    tensors that are present (`weight(%w) bias(%b)`)."""
-    operands, text = [x], x.ssa
-    for name, v in named.items():
-        if v is not None:
-            v = _value(tr, v)
-            operands.append(v)
-            text += f" {name}({v.ssa})"
-    return operands, text
-
-
 @handles("group_norm")
 def _group_norm(tr, node, input, num_groups, weight=None, bias=None,
                 eps=1e-5, cudnn_enabled=True):
@@ -246,7 +220,7 @@ def _group_norm(tr, node, input, num_groups, weight=None, bias=None,
         raise Unsupported(f"{x.shape[1] if x.rank > 1 else 0} channels in "
                           f"{int(num_groups)} groups")
     shape, elt = _result(node)
-    operands, text = _optional_operands(tr, x, weight=weight, bias=bias)
+    operands, text = operands_with(tr, [x], weight=weight, bias=bias)
     return tr.emit("group_norm", operands, shape, elt,
                    f"num_groups = {int(num_groups)} : i64, eps = "
                    f"{format_float(eps)} : f64", operand_format=text)
@@ -259,19 +233,14 @@ def _group_norm_backward(tr, node, grad_output, input, num_groups,
     statistics recomputed from the input)."""
     from .translate import format_float
     g, x = _value(tr, grad_output), _value(tr, input)
-    operands, text = _optional_operands(tr, x, weight=weight)
-    operands = [g] + operands
-    text = f"{g.ssa}, {text}"
-    param_elt = operands[2].elt if weight is not None else x.elt
+    operands, text = operands_with(tr, [g, x], weight=weight)
+    param_elt = operands[-1].elt if weight is not None else x.elt
     c = (x.shape[1],)
-    results = tr.emit_multi(
+    return cast_to_parts(tr, node, tr.emit_multi(
         "group_norm_backward", operands,
         [(x.shape, x.elt), (c, param_elt), (c, param_elt)],
         f"num_groups = {int(num_groups)} : i64, eps = "
-        f"{format_float(eps)} : f64", operand_format=text)
-    metas = [tr.meta_of(node, i) for i in range(3)]
-    return tuple(tr.cast(r, m[1]) if m else None
-                 for r, m in zip(results, metas))
+        f"{format_float(eps)} : f64", operand_format=text))
 
 
 # --- indexing -----------------------------------------------------------------

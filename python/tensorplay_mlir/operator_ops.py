@@ -13,7 +13,8 @@ tp ops, and the backward operators that take them use them as eager does:
 (f32 arithmetic, like eager's CPU kernel), so no epsilon has to be guessed.
 """
 
-from .ops import HANDLERS, Unsupported, _array, _dim, _result, _value, handles
+from .ops import (HANDLERS, Unsupported, _array, _dim, _result, _value,
+                  cast_to_parts, handles, operands_with)
 
 _REDUCTIONS = {0: "none", 1: "mean", 2: "sum"}
 
@@ -24,21 +25,12 @@ def _reduction_attr(code):
     return f"reduction = #tp.reduction<{_REDUCTIONS[code]}>"
 
 
-def _weighted(tr, x, target, weight):
-    operands, text = [x, target], f"{x.ssa}, {target.ssa}"
-    if weight is not None:
-        weight = _value(tr, weight)
-        operands.append(weight)
-        text += f" weight({weight.ssa})"
-    return operands, text
-
-
 @handles("op.nll_loss", "op.nll_loss_forward")
 def _nll_loss(tr, node, x, target, weight, reduction, ignore_index):
     """(loss, total_weight). total_weight, the sum of the weights of the
     targets not ignored, is itself an nll_loss: of an input of -1s, summed."""
     x, target = _value(tr, x), _value(tr, target)
-    operands, text = _weighted(tr, x, target, weight)
+    operands, text = operands_with(tr, [x, target], weight=weight)
     loss_meta = tr.meta_of(node, 0)
     attrs = f"ignore_index = {int(ignore_index)} : i64"
     loss = tr.emit("nll_loss", operands, loss_meta[0], loss_meta[1],
@@ -48,7 +40,7 @@ def _nll_loss(tr, node, x, target, weight, reduction, ignore_index):
     if total_meta is None:
         return (loss, None)
     ones = tr.constant(-1.0, total_meta[1], x.shape)
-    operands, text = _weighted(tr, ones, target, weight)
+    operands, text = operands_with(tr, [ones, target], weight=weight)
     total = tr.emit("nll_loss", operands, total_meta[0], total_meta[1],
                     f"{attrs}, reduction = #tp.reduction<sum>",
                     operand_format=text)
@@ -61,11 +53,7 @@ def _nll_loss_backward(tr, node, grad, x, target, weight, reduction,
     # tp.nll_loss_backward derives the total weight from target and weight
     # as the forward did.
     grad, x, target = _value(tr, grad), _value(tr, x), _value(tr, target)
-    operands, text = [grad, x, target], f"{grad.ssa}, {x.ssa}, {target.ssa}"
-    if weight is not None:
-        weight = _value(tr, weight)
-        operands.append(weight)
-        text += f" weight({weight.ssa})"
+    operands, text = operands_with(tr, [grad, x, target], weight=weight)
     shape, elt = _result(node)
     return tr.emit("nll_loss_backward", operands, shape, elt,
                    f"ignore_index = {int(ignore_index)} : i64, "
@@ -169,12 +157,7 @@ def _native_layer_norm(tr, node, x, normalized_shape, weight, bias, eps):
     from .translate import format_float
     x = _value(tr, x)
     out_meta = tr.meta_of(node, 0)
-    operands, text = [x], x.ssa
-    for name, v in (("weight", weight), ("bias", bias)):
-        if v is not None:
-            v = _value(tr, v)
-            operands.append(v)
-            text += f" {name}({v.ssa})"
+    operands, text = operands_with(tr, [x], weight=weight, bias=bias)
     out = tr.emit("layer_norm", operands, out_meta[0], out_meta[1],
                   f"normalized_shape = {_array(list(normalized_shape))}, "
                   f"eps = {format_float(eps)} : f64", operand_format=text)
@@ -279,21 +262,14 @@ def _batch_norm_backward(tr, node, grad_output, input, weight=None,
     sum(g (x - mean) rstd), grad_bias = sum(g), in f32."""
     g, x = _value(tr, grad_output), _value(tr, input)
     c = (x.shape[1],)
-    metas = [tr.meta_of(node, i) for i in range(3)]
     if training or running_mean is None or running_var is None:
         from .translate import format_float
-        operands, text = [g, x], f"{g.ssa}, {x.ssa}"
-        if weight is not None:
-            w = _value(tr, weight)
-            operands.append(w)
-            text += f" weight({w.ssa})"
-        param_elt = _value(tr, weight).elt if weight is not None else x.elt
-        results = tr.emit_multi(
+        operands, text = operands_with(tr, [g, x], weight=weight)
+        param_elt = operands[-1].elt if weight is not None else x.elt
+        return cast_to_parts(tr, node, tr.emit_multi(
             "batch_norm_backward", operands,
             [(x.shape, x.elt), (c, param_elt), (c, param_elt)],
-            f"eps = {format_float(eps)} : f64", operand_format=text)
-        return tuple(tr.cast(r, m[1]) if m else None
-                     for r, m in zip(results, metas))
+            f"eps = {format_float(eps)} : f64", operand_format=text))
     keep = (1, x.shape[1]) + (1,) * (x.rank - 2)
     dims = [0] + list(range(2, x.rank))
 
@@ -312,5 +288,4 @@ def _batch_norm_backward(tr, node, grad_output, input, weight=None,
              tr.emit("sum", [tr.emit("mul", [gf, xhat], x.shape, "f32")], c,
                      "f32", f"dim = {_array(dims)}"),
              tr.emit("sum", [gf], c, "f32", f"dim = {_array(dims)}")]
-    return tuple(tr.cast(p, m[1]) if m else None
-                 for p, m in zip(parts, metas))
+    return cast_to_parts(tr, node, parts)

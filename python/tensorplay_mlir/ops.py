@@ -103,6 +103,30 @@ def _value(tr, x):
     return x
 
 
+def operands_with(tr, leading, **optional):
+    """(operands, operand text) of a tp op with optional operands: the
+    `leading` Values, then each keyword operand that is present, written
+    `name(%v)` in the order given (the op's assembly order)."""
+    operands = list(leading)
+    text = ", ".join(v.ssa for v in operands)
+    for name, v in optional.items():
+        if v is not None:
+            v = _value(tr, v)
+            operands.append(v)
+            text += f" {name}({v.ssa})"
+    return operands, text
+
+
+def cast_to_parts(tr, node, values):
+    """The results of a tuple-valued node, each cast to the dtype its
+    getitem user records (None where nothing uses it)."""
+    parts = []
+    for i, v in enumerate(values):
+        meta = tr.meta_of(node, i)
+        parts.append(tr.cast(v, meta[1]) if meta and v is not None else None)
+    return tuple(parts)
+
+
 def _is_value(x):
     from .translate import Value
     return isinstance(x, Value)
@@ -549,14 +573,8 @@ def _layer_norm(tr, node, x, normalized_shape, weight=None, bias=None,
                 eps=1e-5):
     from .translate import format_float
     shape, elt = _result(node)
-    x = _value(tr, x)
-    operands, text = [x], x.ssa
-    if weight is not None:
-        operands.append(_value(tr, weight))
-        text += f" weight({weight.ssa})"
-    if bias is not None:
-        operands.append(_value(tr, bias))
-        text += f" bias({bias.ssa})"
+    operands, text = operands_with(tr, [_value(tr, x)], weight=weight,
+                                   bias=bias)
     attrs = (f"normalized_shape = {_array(list(normalized_shape))}, "
              f"eps = {format_float(eps)} : f64")
     return tr.emit("layer_norm", operands, shape, elt, attrs,

@@ -66,11 +66,9 @@ class Partitioned:
                 self.partitions[child_name] = lazy
         self.stale = False
 
-    def graph_dtypes(self, child, args):
-        """`args` of partition `child` cast to the graph's own dtypes
-        (exact: bf16 and f16 widen)."""
-        names = [n.target for n in child.graph.nodes
-                 if n.op == "placeholder"]
+    def graph_dtypes(self, names, args):
+        """`args` of the partition whose inputs are named `names`, cast to
+        the graph's own dtypes (exact: bf16 and f16 widen)."""
         out = []
         for name, a in zip(names, args):
             want = self.dtypes.get(name)
@@ -106,9 +104,11 @@ class LazyPartition(tensorplay.nn.Module):
         self.graph_module = gm
         self.owner = owner
         self.compiled = None
+        self.input_names = [n.target for n in gm.graph.nodes
+                            if n.op == "placeholder"]
 
     def forward(self, *args):
-        args = self.owner.graph_dtypes(self.graph_module, args)
+        args = self.owner.graph_dtypes(self.input_names, args)
         if self.compiled is None:
             try:
                 self.compiled = self.owner.compile_fn(self.graph_module,

@@ -10,7 +10,8 @@ The factories become constants at translation: every shape is static here
 
 from . import dtypes
 from .ops import (Unsupported, _array, _dim, _is_value, _meta_of_part, _result,
-                  _scalar_bound, _value, canonical_name, handles)
+                  _scalar_bound, _value, canonical_name, handles,
+                  operands_with)
 
 
 @handles("topk")
@@ -139,15 +140,12 @@ def _batch_norm(tr, node, x, running_mean=None, running_var=None,
     shape, elt = _result(node)
     stats = [_value(tr, v) if v is not None else None
              for v in (running_mean, running_var)]
-    operands, text = [x], x.ssa
-    named = [("weight", weight), ("bias", bias)]
-    if not training:
-        named += [("running_mean", stats[0]), ("running_var", stats[1])]
-    for name, v in named:
-        if v is not None:
-            v = _value(tr, v)
-            operands.append(v)
-            text += f" {name}({v.ssa})"
+    # (Training normalizes with the batch's statistics: the running ones
+    # are only updated.)
+    running = (None, None) if training else stats
+    operands, text = operands_with(tr, [x], weight=weight, bias=bias,
+                                   running_mean=running[0],
+                                   running_var=running[1])
     attrs = f"eps = {format_float(eps)} : f64"
     if training:
         attrs += ", training = true"

@@ -23,21 +23,11 @@ pytestmark = pytest.mark.skipif(not AOT, reason="tensorplay 1.0 has no "
                                 "dispatcher-level operators")
 
 
-class _Node:
-    def __init__(self, target):
-        self.target = target
-
-
 def claimed_overloads():
-    from tensorplay._ops import _load_native_overloads
-    from tensorplay_mlir.ops import handler_for
-    import tensorplay_mlir.translate  # noqa: F401  (registers the handlers)
-    for name, packet in sorted(_load_native_overloads().items()):
-        for overload in packet.overloads():
-            op = getattr(packet, overload)
-            handler, in_place = handler_for(_Node(op))
-            if handler is not None:
-                yield op, handler, in_place
+    from tensorplay_mlir.coverage import overloads
+    for _, _, op, handler, in_place in overloads():
+        if handler is not None:
+            yield op, handler, in_place
 
 
 # Overloads whose handler serves another form of the operator: binding

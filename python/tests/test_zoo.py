@@ -47,12 +47,6 @@ def plain(gm, example_inputs, **kwargs):
     return gm
 
 
-def model_class(name):
-    if not AOT and name in zoo.WORKAROUNDS:
-        return zoo.WORKAROUNDS[name]
-    return zoo.MODELS[name]
-
-
 def close(got, want, bound, what, scale=None):
     """|got - want| <= bound * scale elementwise; the scale is want's
     largest element unless given."""
@@ -79,10 +73,18 @@ def flat_outputs(out):
 _ALIVE = []
 
 
+def fresh_inputs(name, seed):
+    """zoo.inputs, kept alive like the models (the frontend's memo keys on
+    tensor ids)."""
+    made = zoo.inputs(name, seed=seed)
+    _ALIVE.append(made)
+    return made
+
+
 def pair(name):
     """(compiled, reference) over two copies of one freshly made model."""
     tensorplay.manual_seed(0)
-    model = model_class(name)()
+    model = zoo.model_class(name)()
     twin = copy.deepcopy(model)
     made = (model, tensorplay.compile(model, backend="mlir",
                                       options={"fallback": False}),
@@ -180,7 +182,7 @@ def test_training(name, kind, autocast):
     initial = {n: array(p.detach()).copy() for n, p in twin.named_parameters()}
     optimizers = [optimizer(kind, m.parameters()) for m in (model, twin)]
     for step in range(STEPS):
-        args, targets = zoo.inputs(name, seed=10 + step)
+        args, targets = fresh_inputs(name, seed=10 + step)
         losses = []
         for fn, opt, enabled in (
                 (compiled, optimizers[0], autocast),
@@ -264,7 +266,7 @@ def test_fp16_with_grad_scaler(name):
         scaler = tensorplay.amp.GradScaler("cpu", init_scale=2.0 ** 10)
         losses, scales = [], []
         for step in range(STEPS):
-            args, targets = zoo.inputs(name, seed=10 + step)
+            args, targets = fresh_inputs(name, seed=10 + step)
             opt.zero_grad()
             with tensorplay.autocast("cpu", dtype=tensorplay.float16):
                 loss = zoo.loss_of(name, fn(*args), targets)

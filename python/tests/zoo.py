@@ -284,6 +284,14 @@ WORKAROUNDS = {"gpt": GPTAttributes, "lstm": GateLSTMLM,
                "encoder": SdpaEncoder}
 
 
+def model_class(name):
+    """The model `name` as the running tensorplay can trace it: 1.0 gets
+    its workaround where it has one."""
+    if tp.__version__.startswith("1.0") and name in WORKAROUNDS:
+        return WORKAROUNDS[name]
+    return MODELS[name]
+
+
 def inputs(name, seed=1):
     """(inputs, targets or None) of model `name`: targets for the models
     whose loss the test computes (the GPT computes its own)."""
