@@ -8,8 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Compiler/CpuExecutable.h"
+#include "HostJit.h"
 #include "JitPerfMap.h"
 #include "tensorplay/Codegen/CPU/Donation.h"
+#include "tensorplay/Compiler/CompileCache.h"
 #include "tensorplay/Compiler/Compiler.h"
 
 #include "tensorplay/Pipelines/CPUPipeline.h"
@@ -17,16 +19,16 @@
 #include "tensorplay/Runtime/Gpu.h"
 #include "tensorplay/Transforms/Passes.h"
 
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Transforms/Utils/Cloning.h"
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -293,7 +295,35 @@ void HostTensor::set(int64_t i, double v, double imag) {
   }
 }
 
+namespace mlir::tp::detail {
+/// What CpuExecutable keeps to generate a function's code at its first
+/// call.
+struct PendingCode {
+  explicit PendingCode(const CpuCompileOptions &options)
+      : options(options), cache(options.cache) {}
+  CpuCompileOptions options;
+  CompileCache cache;
+  /// Empty without a cache.
+  std::string moduleKey;
+  std::unique_ptr<llvm::TargetMachine> tm;
+  /// The module, before lowering until `translated` is set.
+  OwningOpRef<ModuleOp> module;
+  llvm::LLVMContext llvmContext;
+  /// The lowered module in LLVM IR (translateForJit).
+  std::unique_ptr<llvm::Module> translated;
+  std::mutex mutex;
+};
+} // namespace mlir::tp::detail
+
+CpuExecutable::CpuExecutable() = default;
 CpuExecutable::~CpuExecutable() = default;
+
+llvm::Error CpuExecutable::generateAll() {
+  for (size_t i = 0; i < sigs.size(); ++i)
+    if (llvm::Error e = generate(i))
+      return e;
+  return llvm::Error::success();
+}
 
 static llvm::Error makeError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(), message);
@@ -309,6 +339,12 @@ static std::string describe(const TensorSpec &spec) {
 llvm::Expected<std::unique_ptr<CpuExecutable>>
 CpuExecutable::compile(OwningOpRef<ModuleOp> module,
                        const CpuCompileOptions &options) {
+  auto clock = std::chrono::steady_clock::now();
+  auto lap = [&](double &seconds) {
+    auto now = std::chrono::steady_clock::now();
+    seconds = std::chrono::duration<double>(now - clock).count();
+    clock = now;
+  };
   MLIRContext *ctx = module->getContext();
   prepareCompilerContext(*ctx);
 
@@ -375,71 +411,162 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
   }
 
   exe->compiledFor = options.target;
-  if (llvm::Error lowered =
-          options.target == ExecutionTarget::CUDA
-              ? lowerModuleForNVVM(*module, options.pipelineOptions,
-                                   /*forJit=*/true)
-              : lowerModuleForCPU(*module, options.pipelineOptions,
-                                  /*forJit=*/true))
-    return std::move(lowered);
-
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-  auto tmBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!tmBuilder)
-    return tmBuilder.takeError();
-  // LLVM 22's x86 type legalization aborts ("Do not know how to soft
-  // promote this operator's operand") on loads and stores of bfloat vectors
-  // of odd length (<9 x bfloat>) when AVX512-BF16 is on (Cooper Lake,
-  // Sapphire Rapids). The generated code expands its bf16 conversions into
-  // integer arithmetic (arith-expand), so it uses none of those
-  // instructions: turn the feature off.
-  tmBuilder->getFeatures().AddFeature("avx512bf16", false);
-  llvm::CodeGenOptLevel codegenLevel = options.optLevel >= 3
-                                           ? llvm::CodeGenOptLevel::Aggressive
-                                           : llvm::CodeGenOptLevel::Default;
-  tmBuilder->setCodeGenOptLevel(codegenLevel);
-  auto tm = tmBuilder->createTargetMachine();
+  auto pending = std::make_unique<detail::PendingCode>(options);
+  auto tm = detail::createHostTargetMachine(options.optLevel);
   if (!tm)
     return tm.takeError();
-  auto transformer =
-      makeOptimizingTransformer(options.optLevel, /*sizeLevel=*/0, tm->get());
-  ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = transformer;
-  engineOptions.jitCodeGenOptLevel = codegenLevel;
-  engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
-  // TP_JIT_PERF=1: name the generated functions for `perf` (JitPerfMap.h).
-  std::string perfMap = tensorplay::compiler::jitPerfMapPath();
-  engineOptions.enableObjectDump = !perfMap.empty();
-  auto engine = ExecutionEngine::create(*module, engineOptions, std::move(*tm));
-  if (!engine)
-    return engine.takeError();
-  exe->engine = std::move(*engine);
-  // Conversions to bf16 that x86 code generation calls on CPUs without bf16
-  // instructions and that the system's libgcc may lack.
-  exe->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    symbols[interner("__truncsfbf2")] =
-        llvm::orc::ExecutorSymbolDef::fromPtr(&tp_rt_truncsfbf2);
-    symbols[interner("__truncdfbf2")] =
-        llvm::orc::ExecutorSymbolDef::fromPtr(&tp_rt_truncdfbf2);
-    return symbols;
-  });
-  exe->engine->initialize();
-  // The kernel modules load in the JIT's constructors; without a device
-  // that fails, which run() reports (requireCudaDevice) before any call.
+  pending->tm = std::move(*tm);
+
+  // The persistent cache: the module's bytecode and everything else the
+  // machine code depends on make the key.
+  if (pending->cache.enabled()) {
+    std::string bytecode;
+    llvm::raw_string_ostream os(bytecode);
+    if (succeeded(writeBytecodeToFile(*module, os)))
+      pending->moduleKey = CompileCache::key(
+          {"tensorplay-autocast object v1", CompileCache::compilerIdentity(),
+           detail::describeTarget(*pending->tm),
+           options.target == ExecutionTarget::CUDA ? "cuda" : "cpu",
+           options.pipelineOptions, std::to_string(options.optLevel),
+           bytecode});
+  }
+  CompileTimes &times = exe->times;
+  lap(times.cacheKey);
+  pending->module = std::move(module);
+  // A module the same compiler lowered before (the cache's marker says so)
+  // is lowered again only if a function's code is missing from the cache:
+  // its lowering cannot fail. Any other is lowered now, so that its errors
+  // are the compile's.
+  std::string marker;
+  if (!pending->moduleKey.empty())
+    marker = CompileCache::key({pending->moduleKey, "lowered"});
+  exe->cached = !marker.empty() && pending->cache.contains(marker);
+  exe->pending = std::move(pending);
+  if (!exe->cached) {
+    if (llvm::Error e = exe->lower())
+      return e;
+    if (!marker.empty())
+      exe->storeInCache(marker, llvm::MemoryBufferRef("", "marker"));
+  }
+  exe->entries.reset(new std::atomic<Entry>[exe->sigs.size()]);
+  for (size_t i = 0; i < exe->sigs.size(); ++i)
+    exe->entries[i] = nullptr;
+  exe->reportTimes("compile");
+  // The GPU's code is one object (its kernel modules load in tp.init), made
+  // now; the CPU's one object per function, at the function's first call.
   if (options.target == ExecutionTarget::CUDA)
-    tp_rt_codegen_clear_error();
-  if (!perfMap.empty() && !exe->sigs.empty())
-    tensorplay::compiler::writeJitPerfMap(
-        *exe->engine,
-        ("_mlir_ciface_" + kSymbolPrefix + exe->sigs[0].name).str(), perfMap);
+    if (llvm::Error e = exe->generate(0))
+      return e;
   return std::move(exe);
+}
+
+void CpuExecutable::storeInCache(llvm::StringRef key,
+                                 llvm::MemoryBufferRef object) {
+  if (llvm::Error e = pending->cache.store(key, object))
+    // A cache that cannot be written costs time, not correctness.
+    llvm::errs() << "tensorplay: compile cache: "
+                 << llvm::toString(std::move(e)) << "\n";
+}
+
+llvm::Error CpuExecutable::lower() {
+  detail::PendingCode &p = *pending;
+  auto start = std::chrono::steady_clock::now();
+  if (llvm::Error lowered =
+          compiledFor == ExecutionTarget::CUDA
+              ? lowerModuleForNVVM(*p.module, p.options.pipelineOptions,
+                                   /*forJit=*/true)
+              : lowerModuleForCPU(*p.module, p.options.pipelineOptions,
+                                  /*forJit=*/true))
+    return lowered;
+  auto translated = detail::translateForJit(*p.module, p.llvmContext, *p.tm);
+  if (!translated)
+    return translated.takeError();
+  p.translated = std::move(*translated);
+  times.lower +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  return llvm::Error::success();
+}
+
+llvm::Error CpuExecutable::generate(size_t index) {
+  std::lock_guard<std::mutex> lock(pending->mutex);
+  if (entries[index])
+    return llvm::Error::success();
+  detail::PendingCode &p = *pending;
+  // The GPU's object holds every function.
+  bool whole = compiledFor == ExecutionTarget::CUDA;
+  std::string function = (kSymbolPrefix + sigs[index].name).str();
+  std::string key;
+  if (!p.moduleKey.empty())
+    key = CompileCache::key({p.moduleKey, whole ? "*" : function});
+  std::unique_ptr<llvm::MemoryBuffer> object;
+  if (!key.empty())
+    object = p.cache.lookup(key);
+  if (object) {
+    ++functionsFromCache;
+  } else {
+    if (!p.translated)
+      if (llvm::Error e = lower())
+        return e;
+    std::unique_ptr<llvm::Module> part =
+        whole ? llvm::CloneModule(*p.translated)
+              : detail::extractFunction(*p.translated, function);
+    detail::ObjectCompileTimes objectTimes;
+    auto emitted =
+        detail::emitObject(*part, *p.tm, p.options.optLevel, &objectTimes);
+    if (!emitted)
+      return emitted.takeError();
+    object = std::move(*emitted);
+    times.optimize += objectTimes.optimize;
+    times.codegen += objectTimes.codegen;
+    if (!key.empty())
+      storeInCache(key, object->getMemBufferRef());
+  }
+
+  // TP_JIT_PERF=1: name the generated functions for `perf` (JitPerfMap.h).
+  auto start = std::chrono::steady_clock::now();
+  std::string perfMap = tensorplay::compiler::jitPerfMapPath();
+  std::unique_ptr<llvm::MemoryBuffer> perfCopy;
+  if (!perfMap.empty())
+    perfCopy = llvm::MemoryBuffer::getMemBufferCopy(object->getBuffer());
+  auto loaded = detail::LoadedObject::load(std::move(object));
+  // The kernel modules load in tp.init; without a device that fails, which
+  // run() reports (requireCudaDevice) before any call.
+  if (compiledFor == ExecutionTarget::CUDA)
+    tp_rt_codegen_clear_error();
+  if (!loaded)
+    return loaded.takeError();
+  detail::LoadedObject &code = **loaded;
+  objects.push_back(std::move(*loaded));
+  for (size_t i = 0; i < sigs.size(); ++i) {
+    if (!whole && i != index)
+      continue;
+    auto entry = code.lookupPacked((kSymbolPrefix + sigs[i].name).str());
+    if (!entry)
+      return entry.takeError();
+    entries[i] = *entry;
+  }
+  if (perfCopy)
+    tensorplay::compiler::writeJitPerfMap(
+        perfCopy->getMemBufferRef(),
+        [&](llvm::StringRef name) { return code.lookup(name); }, perfMap);
+  times.load +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  reportTimes(("@" + sigs[index].name).c_str());
+  return llvm::Error::success();
+}
+
+void CpuExecutable::reportTimes(const char *what) const {
+  const char *v = std::getenv("TP_COMPILE_TIMING");
+  if (!v || !*v || *v == '0')
+    return;
+  llvm::errs() << llvm::format(
+      "tensorplay: %s: %.3f s so far: key %.3f, lower %.3f, optimize %.3f, "
+      "codegen %.3f, load %.3f; functions from the compile cache: %u%s\n",
+      what, times.total(), times.cacheKey, times.lower, times.optimize,
+      times.codegen, times.load, functionsFromCache,
+      cached ? " (lowered before: skipped)" : "");
 }
 
 const FunctionSignature *CpuExecutable::lookup(llvm::StringRef name) const {
@@ -532,10 +659,12 @@ llvm::Error CpuExecutable::run(llvm::StringRef name,
   if (compiledFor == ExecutionTarget::CUDA)
     if (llvm::Error e = requireCudaDevice())
       return e;
+  size_t index = sig - sigs.data();
+  if (!entries[index])
+    if (llvm::Error e = generate(index))
+      return e;
   tp_rt_codegen_clear_error();
-  if (llvm::Error e = engine->invokePacked(
-          ("_mlir_ciface_" + kSymbolPrefix + name).str(), packed))
-    return e;
+  entries[index].load()(packed.data());
   if (compiledFor == ExecutionTarget::CUDA && !*tp_rt_codegen_error())
     (void)tp_rt_gpu_synchronize(); // records a failure of the kernels
   if (*tp_rt_codegen_error())

@@ -4,9 +4,8 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The object the JIT compiled is dumped to a temporary file and read back:
-// its symbol table gives each function's name and size, the engine its
-// address.
+// The object the JIT linked is read: its symbol table gives each
+// function's name and size, the JIT its address.
 // (LLVM's own perf listener needs an LLVM built with LLVM_USE_PERF, which
 // Debian's is not.)
 //
@@ -15,7 +14,6 @@
 #include "JitPerfMap.h"
 
 #include "llvm/Object/ELFObjectFile.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,33 +42,15 @@ static void warn(const Twine &message) {
   errs() << "tensorplay: TP_JIT_PERF: " << message << "\n";
 }
 
-void writeJitPerfMap(mlir::ExecutionEngine &engine, StringRef anchor,
+void writeJitPerfMap(MemoryBufferRef buffer,
+                     function_ref<Expected<void *>(StringRef)> lookup,
                      const std::string &mapPath) {
-  Expected<void *> anchorAddress = engine.lookup(anchor);
-  if (!anchorAddress) {
-    warn("cannot look up " + anchor + ": " +
-         toString(anchorAddress.takeError()));
-    return;
-  }
-  SmallString<128> objectPath;
-  if (sys::fs::createTemporaryFile("tp-jit", "o", objectPath)) {
-    warn("cannot create a temporary file");
-    return;
-  }
-  engine.dumpToObjectFile(objectPath);
-  auto buffer = MemoryBuffer::getFile(objectPath);
-  sys::fs::remove(objectPath);
-  if (!buffer) {
-    warn("the JIT's object was not dumped");
-    return;
-  }
-  auto object =
-      object::ObjectFile::createObjectFile((*buffer)->getMemBufferRef());
+  auto object = object::ObjectFile::createObjectFile(buffer);
   if (!object) {
     warn("cannot read the JIT's object: " + toString(object.takeError()));
     return;
   }
-  // Global functions have the engine's addresses; each gives the load
+  // Global functions have the JIT's addresses; each gives the load
   // address of its section, which places the section's local functions
   // (the outlined parallel bodies) too.
   struct Function {
@@ -98,7 +78,7 @@ void writeJitPerfMap(mlir::ExecutionEngine &engine, StringRef anchor,
                          object::ELFSymbolRef(symbol).getSize()});
     if (sectionBase.count(**section))
       continue;
-    Expected<void *> address = engine.lookup(*name);
+    Expected<void *> address = lookup(*name);
     if (address)
       sectionBase[**section] = (uint64_t)(uintptr_t)*address - *offset;
     else

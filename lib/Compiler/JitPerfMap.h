@@ -17,7 +17,10 @@
 #ifndef TENSORPLAY_LIB_COMPILER_JITPERFMAP_H
 #define TENSORPLAY_LIB_COMPILER_JITPERFMAP_H
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "llvm/ADT/FunctionExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
 
 #include <string>
 
@@ -27,14 +30,14 @@ namespace tensorplay::compiler {
 /// where TP_JIT_PERF is unset, empty or "0".
 std::string jitPerfMapPath();
 
-/// Appends the functions of `engine`'s object to `mapPath` (from
-/// jitPerfMapPath); `anchor` is a symbol of that object, looked up first so
-/// that the module
-/// is compiled before its object is read. The engine must have been
-/// created with enableObjectDump. Failures are reported on stderr only: a
-/// profile is never a reason to fail a run.
-void writeJitPerfMap(mlir::ExecutionEngine &engine, llvm::StringRef anchor,
-                     const std::string &mapPath);
+/// Appends the functions of the JIT-linked `object` to `mapPath` (from
+/// jitPerfMapPath), placed by `lookup` (a symbol's address in the process).
+/// Failures are reported on stderr only: a profile is never a reason to
+/// fail a run.
+void writeJitPerfMap(
+    llvm::MemoryBufferRef object,
+    llvm::function_ref<llvm::Expected<void *>(llvm::StringRef)> lookup,
+    const std::string &mapPath);
 
 } // namespace tensorplay::compiler
 

@@ -20,6 +20,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <nanobind/nanobind.h>
+#include <nanobind/stl/map.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
 #include <nanobind/stl/vector.h>
@@ -156,7 +157,8 @@ std::string transformText(const std::string &source,
 class Executable {
 public:
   Executable(const std::string &source, const TransformOptions &transforms,
-             const std::string &pipelineOptions, unsigned optLevel) {
+             const std::string &pipelineOptions, unsigned optLevel,
+             bool useCache) {
     prepareCompilerContext(context);
     DiagnosticCollector diags(context);
     OwningOpRef<ModuleOp> module = parse(context, diags, source);
@@ -164,11 +166,26 @@ public:
     CpuCompileOptions options;
     options.pipelineOptions = pipelineOptions;
     options.optLevel = optLevel;
+    if (useCache) {
+      std::string error;
+      options.cache = CompileCacheConfig::fromEnvironment(&error);
+      if (!error.empty())
+        throw std::invalid_argument("tensorplay_mlir: " + error);
+    }
     auto compiled = CpuExecutable::compile(std::move(module), options);
     if (!compiled)
       diags.raise("tensorplay_mlir: CPU compilation failed",
                   compiled.takeError());
     exe = std::move(*compiled);
+  }
+
+  bool fromCache() const { return exe->fromCache(); }
+  unsigned functionsCached() const { return exe->functionsCached(); }
+  std::map<std::string, double> compileTimes() const {
+    const CompileTimes &t = exe->compileTimes();
+    return {{"cache_key", t.cacheKey}, {"lower", t.lower},
+            {"optimize", t.optimize},  {"codegen", t.codegen},
+            {"load", t.load},          {"total", t.total()}};
   }
 
   std::vector<std::string> functions() const {
@@ -281,6 +298,31 @@ NB_MODULE(_core, m) {
       "tp module's text; returns the transformed text (with every op's "
       "location inline when `locations`).");
 
+  m.def(
+      "compile_cache_stats",
+      [] {
+        CompileCacheStats s = CompileCache::stats();
+        return std::map<std::string, uint64_t>{{"hits", s.hits},
+                                               {"misses", s.misses},
+                                               {"stores", s.stores},
+                                               {"evictions", s.evictions},
+                                               {"damaged", s.damaged}};
+      },
+      "This process's compile cache traffic: hits, misses, stores, "
+      "evictions, damaged.");
+  m.def(
+      "compile_cache_config",
+      [] {
+        std::string error;
+        CompileCacheConfig config = CompileCacheConfig::fromEnvironment(&error);
+        if (!error.empty())
+          throw std::invalid_argument("tensorplay_mlir: " + error);
+        return std::make_tuple(config.directory, config.maxBytes);
+      },
+      "(directory, size bound in bytes) of the compile cache the "
+      "environment configures (TP_COMPILE_CACHE=0: no directory; "
+      "TP_COMPILE_CACHE_DIR, TP_COMPILE_CACHE_MAX_MB).");
+
   m.def("has_onednn", &cpuLoweringHasOneDNN,
         "Whether the CPU lowering calls oneDNN.");
 
@@ -294,11 +336,12 @@ NB_MODULE(_core, m) {
              const std::vector<unsigned> &wrt,
              const std::vector<std::string> &castFunctions,
              const std::vector<unsigned> &castArgs,
-             const std::string &pipelineOptions, unsigned optLevel) {
+             const std::string &pipelineOptions, unsigned optLevel,
+             bool cache) {
             new (self) Executable(
                 source,
                 {autocast, keepIoTypes, autodiff, wrt, castFunctions, castArgs},
-                pipelineOptions, optLevel);
+                pipelineOptions, optLevel, cache);
           },
           nb::arg("source"), nb::arg("autocast") = "",
           nb::arg("keep_io_types") = false,
@@ -307,9 +350,20 @@ NB_MODULE(_core, m) {
           nb::arg("cast_functions") = std::vector<std::string>(),
           nb::arg("cast_args") = std::vector<unsigned>(),
           nb::arg("pipeline_options") = "", nb::arg("opt_level") = 3,
-          "Parses `source`, applies `transform`'s stages, lowers with "
-          "tp-lower-to-cpu (`pipeline_options`) and JIT-compiles it. Raises "
-          "RuntimeError with the diagnostics.")
+          nb::arg("cache") = true,
+          "Parses `source`, applies `transform`'s stages and lowers it with "
+          "tp-lower-to-cpu (`pipeline_options`); each function's machine "
+          "code is generated at its first run, or read from the compile "
+          "cache (`cache`: the one the environment configures, see "
+          "compile_cache_config). Raises RuntimeError with the diagnostics.")
+      .def("from_cache", &Executable::fromCache,
+           "Whether the compile cache knew the module (its lowering was "
+           "skipped).")
+      .def("functions_cached", &Executable::functionsCached,
+           "How many functions' code came from the compile cache so far.")
+      .def("compile_times", &Executable::compileTimes,
+           "Seconds spent so far per stage: cache_key, lower, optimize, "
+           "codegen, load, total.")
       .def("functions", &Executable::functions,
            "The public functions' names, in module order.")
       .def("signature", &Executable::describe, nb::arg("name"),

@@ -51,10 +51,11 @@ class Variant:
     """One compiled module: @forward (and, for training, @forward_vjp_grad)."""
 
     def __init__(self, program, autocast, keep_io_types, wrt, pipeline,
-                 cast_args=(), opt_level=3):
+                 cast_args=(), opt_level=3, compile_cache=True):
         """`cast_args`: the arguments @forward may take rounded
         (tp-cast-arguments), empty for none."""
         self.wrt = wrt
+        self.build_seconds = 0.0
         self.updated_args = [k for k, _ in program.writebacks]
         source = program.module_text(vjp=wrt is not None)
         self.loss_index = program.loss_result() if wrt is not None else None
@@ -74,7 +75,8 @@ class Variant:
                                     cast_functions=cast_functions,
                                     cast_args=list(cast_args),
                                     pipeline_options=pipeline,
-                                    opt_level=opt_level)
+                                    opt_level=opt_level,
+                                    cache=compile_cache)
         self.arg_specs, self.result_specs, _ = self.exe.signature("forward")
         self.program_kinds = [dtypes.kind_of_elt(a.elt)
                               for a in program.arguments]
@@ -90,6 +92,11 @@ class Variant:
         self.seed = 1.0
         self.unconsumed = 0
         self.speculate = self.loss_index is not None
+
+    def compile_seconds(self):
+        times = self.exe.compile_times()
+        return self.build_seconds + times["optimize"] + times["codegen"] + \
+            times["load"]
 
     def forward_and_grads(self, tensors, seed, cache=None):
         """@forward's results and the gradients of seed * loss w.r.t. the
@@ -164,7 +171,7 @@ class CompiledGraph:
 
     def __init__(self, gm, program, *, autocast=None, keep_io_types=False,
                  carries_casts=False, carries_half=False, traced_autocast="",
-                 pipeline="", opt_level=3,
+                 pipeline="", opt_level=3, compile_cache=True,
                  name="graph", cast_cache=True, fallback=True):
         self.gm = gm
         self.program = program
@@ -177,9 +184,10 @@ class CompiledGraph:
         self.traced_autocast = traced_autocast
         self.pipeline = pipeline
         self.opt_level = opt_level
+        self.compile_cache = compile_cache
         self.name = name
         self.variants = {}
-        self.compile_seconds = {}  # (autocast, wrt, cast_args) -> seconds
+        self.built = {}  # (autocast, wrt, cast_args) -> Variant
         self.last_stamps = None
         self.fallback = fallback
         self.cast_cache = CastCache(cast_cache)
@@ -191,6 +199,20 @@ class CompiledGraph:
         self.specs = [(a.elt, tuple(a.shape)) for a in program.arguments]
         self.is_backward = any(n.meta.get("is_backward", False)
                                for n in gm.graph.nodes)
+
+    @property
+    def compile_seconds(self):
+        """(autocast, wrt, cast_args) -> seconds spent compiling that
+        variant so far: its build (translation, transforms, lowering) and
+        the machine code of the functions called so far (each generated at
+        its first call, or read from the compile cache)."""
+        return {key: v.compile_seconds() for key, v in self.built.items()}
+
+    @property
+    def from_compile_cache(self):
+        """(autocast, wrt, cast_args) -> whether the compile cache knew the
+        variant (no lowering, code read instead of generated)."""
+        return {key: v.exe.from_cache() for key, v in self.built.items()}
 
     # --- choosing the variant --------------------------------------------
     def autocast_target(self):
@@ -232,9 +254,10 @@ class CompiledGraph:
         started = time.perf_counter()
         try:
             variant = Variant(self.program, autocast, self.keep_io_types, wrt,
-                              self.pipeline, cast_args, self.opt_level)
-            self.compile_seconds[(autocast, wrt, cast_args)] = \
-                time.perf_counter() - started
+                              self.pipeline, cast_args, self.opt_level,
+                              self.compile_cache)
+            variant.build_seconds = time.perf_counter() - started
+            self.built[(autocast, wrt, cast_args)] = variant
             return variant
         except RuntimeError as e:
             what = f"{'training' if wrt else 'inference'}, " \

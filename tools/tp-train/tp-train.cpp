@@ -88,6 +88,13 @@ static cl::opt<double> momentum("momentum", cl::desc("SGD momentum"),
                                 cl::init(0.0), cl::cat(category));
 static cl::opt<double> dampening("dampening", cl::desc("SGD dampening"),
                                  cl::init(0.0), cl::cat(category));
+static cl::opt<bool> compileCache(
+    "compile-cache",
+    cl::desc("Reuse the machine code of a module compiled before, by any "
+             "process, and keep what is generated (directory: "
+             "TP_COMPILE_CACHE_DIR, default ~/.cache/tensorplay-autocast; "
+             "size bound TP_COMPILE_CACHE_MAX_MB, default 1024; "
+             "TP_COMPILE_CACHE=0 turns it off)"));
 static cl::opt<bool> nesterov("nesterov", cl::desc("SGD Nesterov momentum"),
                               cl::cat(category));
 static cl::opt<double>
@@ -457,6 +464,12 @@ int main(int argc, char **argv) {
   CpuCompileOptions compileOptions;
   compileOptions.target = device;
   compileOptions.pipelineOptions = pipelineOptions;
+  if (compileCache) {
+    std::string cacheError;
+    compileOptions.cache = CompileCacheConfig::fromEnvironment(&cacheError);
+    if (!cacheError.empty())
+      return failWith(cacheError);
+  }
   auto exe = CpuExecutable::compile(std::move(module), compileOptions);
   if (!exe)
     return failWith(llvm::toString(exe.takeError()));

@@ -3,9 +3,10 @@
 //
 // Part of the compiler's C++ API (Compiler.h has the stages one by one):
 // compile a tp module (optionally through autocast) with tp-lower-to-cpu,
-// JIT it for the host CPU (LLVM -O3, host features) and call its public
-// functions on host tensors. Results are allocated by the caller's side
-// (the compiled functions take them as out-parameters).
+// JIT it for the host CPU (LLVM -O3, host features; the machine
+// code generated eagerly, and kept in a CompileCache when one is configured)
+// and call its public functions on host tensors. Results are allocated by the
+// caller's side (the compiled functions take them as out-parameters).
 //
 // With ExecutionTarget::CUDA the module is compiled with tp-lower-to-nvvm
 // instead: the JIT-compiled host code launches the kernels embedded in it
@@ -18,11 +19,14 @@
 #ifndef TENSORPLAY_COMPILER_CPUEXECUTABLE_H
 #define TENSORPLAY_COMPILER_CPUEXECUTABLE_H
 
+#include "tensorplay/Compiler/CompileCache.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -30,8 +34,11 @@
 #include <vector>
 
 namespace mlir {
-class ExecutionEngine;
 namespace tp {
+namespace detail {
+class LoadedObject;
+struct PendingCode;
+} // namespace detail
 
 /// Element types a compiled function can take or return.
 enum class ElementKind {
@@ -140,15 +147,36 @@ struct CpuCompileOptions {
   std::string pipelineOptions;
   /// LLVM optimization level of the JIT.
   unsigned optLevel = 3;
+  /// The persistent cache of generated code (CompileCache.h); none by
+  /// default. CompileCacheConfig::fromEnvironment() gives the user's.
+  CompileCacheConfig cache;
+};
+
+/// Where an executable's compile time went so far, in seconds (with
+/// TP_COMPILE_TIMING=1 it is printed on stderr after the compile and after
+/// each function's code is generated). The stages a cache hit skips add 0.
+struct CompileTimes {
+  /// The cache key: the module's bytecode and its hash.
+  double cacheKey = 0;
+  /// The tp-lower-to-cpu / tp-lower-to-nvvm pipeline and the translation to
+  /// LLVM IR.
+  double lower = 0;
+  /// LLVM's optimization pipeline and its machine code generation.
+  double optimize = 0, codegen = 0;
+  /// Reading cached objects and linking objects into the process.
+  double load = 0;
+  double total() const { return cacheKey + lower + optimize + codegen + load; }
 };
 
 class CpuExecutable {
 public:
   ~CpuExecutable();
 
-  /// Lowers `module` (consumed) and JIT-compiles it. Diagnostics of the
-  /// lowering (e.g. "'tp.fft_fft' op has no CPU lowering") go to the
-  /// context's diagnostic handler; the error says which stage failed.
+  /// Lowers `module` (consumed) for the JIT. Diagnostics of the lowering
+  /// (e.g. "'tp.fft_fft' op has no CPU lowering") go to the context's
+  /// diagnostic handler; the error says which stage failed. The machine
+  /// code of a CPU function is generated at its first call (or read from
+  /// the compile cache); the module's context must outlive the executable.
   static llvm::Expected<std::unique_ptr<CpuExecutable>>
   compile(OwningOpRef<ModuleOp> module, const CpuCompileOptions &options);
 
@@ -179,15 +207,43 @@ public:
   /// The target the module was compiled for.
   ExecutionTarget target() const { return compiledFor; }
 
+  /// Whether the compile cache knew the module: its lowering was skipped
+  /// (it runs later only for a function whose code the cache lacks).
+  bool fromCache() const { return cached; }
+  /// How many functions' code came from the compile cache so far.
+  unsigned functionsCached() const { return functionsFromCache; }
+
+  /// Generates the code of every function now instead of at its first
+  /// call.
+  llvm::Error generateAll();
+
+  /// Where the compile's time went.
+  const CompileTimes &compileTimes() const { return times; }
+
 private:
-  CpuExecutable() = default;
+  using Entry = void (*)(void **);
+  CpuExecutable();
+  /// Lowers the pending module and translates it to LLVM IR.
+  llvm::Error lower();
+  /// Generates (or takes from the cache) and links the code of function
+  /// `index` (of all functions for the GPU).
+  llvm::Error generate(size_t index);
+  void storeInCache(llvm::StringRef key, llvm::MemoryBufferRef object);
+  /// Prints `times` on stderr when TP_COMPILE_TIMING is set.
+  void reportTimes(const char *what) const;
   /// run() on host tensors for ExecutionTarget::CUDA: through device
   /// copies.
   llvm::Error runOnDevice(const FunctionSignature &sig,
                           const std::vector<const HostTensor *> &args,
                           std::vector<HostTensor> &results);
-  std::unique_ptr<ExecutionEngine> engine;
+  std::unique_ptr<detail::PendingCode> pending;
+  std::vector<std::unique_ptr<detail::LoadedObject>> objects;
   std::vector<FunctionSignature> sigs;
+  /// The packed entry point of each of `sigs`, null until generated.
+  std::unique_ptr<std::atomic<Entry>[]> entries;
+  bool cached = false;
+  unsigned functionsFromCache = 0;
+  CompileTimes times;
   ExecutionTarget compiledFor = ExecutionTarget::CPU;
 };
 

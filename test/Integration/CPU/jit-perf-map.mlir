@@ -1,17 +1,16 @@
 // TP_JIT_PERF names the generated functions for perf (lib/Compiler/
 // JitPerfMap.h): one "address size name" line per generated function,
 // the loops outlined for the thread pool (`__parN` and their trampolines)
-// included.
+// included. Each public function is its own object, its body inlined into
+// its packed entry point `tp.packed.<symbol>` (lib/Compiler/HostJit.h).
 // RUN: rm -f %t.map
 // RUN: env TP_JIT_PERF=%t.map tp-run %s --entry=scale --print | FileCheck %s --check-prefix=OUT
 // RUN: env TP_JIT_PERF=%t.map tp-run %s --entry=big --num-threads=2
 // RUN: FileCheck %s --input-file=%t.map
 
 // OUT: @scale result #0: [2, 4, 6, 8]
-// CHECK-DAG: {{^[0-9a-f]+ [0-9a-f]+ tp:_mlir_ciface_tp.fn.scale$}}
-// CHECK-DAG: {{^[0-9a-f]+ [0-9a-f]+ tp:tp.fn.scale$}}
-// CHECK-DAG: {{^[0-9a-f]+ [0-9a-f]+ tp:tp.fn.big$}}
-// CHECK-DAG: {{^[0-9a-f]+ [0-9a-f]+ tp:tp.fn.big__par0$}}
+// CHECK-DAG: {{^[0-9a-f]+ [0-9a-f]+ tp:tp.packed.tp.fn.scale$}}
+// CHECK-DAG: {{^[0-9a-f]+ [0-9a-f]+ tp:tp.packed.tp.fn.big$}}
 // CHECK-DAG: {{^[0-9a-f]+ [0-9a-f]+ tp:tp.fn.big__par0__trampoline$}}
 func.func @scale() -> tensor<4xf32> {
   %x = tp.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>

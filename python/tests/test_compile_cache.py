@@ -1,0 +1,114 @@
+"""The persistent compile cache through tensorplay.compile: a second process
+compiling the same model takes every function's machine code from the cache
+(no lowering, no code generation) and computes the same bits; the option
+`compile_cache=False` and TP_COMPILE_CACHE=0 keep nothing; a malformed size
+bound is an error. Each run is its own process, as a user's would be.
+The times are printed, never asserted (docs/benchmarks.md has them)."""
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# One process: the zoo's ViT under cpu bf16 autocast, an inference call and
+# two SGD steps; prints the bits of its results and what the cache did.
+SCRIPT = r"""
+import json, sys, time, warnings
+sys.path.insert(0, %(here)r)
+import numpy as np
+import tensorplay
+import zoo
+from tensorplay_mlir import _core
+
+options = json.loads(sys.argv[1])
+tensorplay.manual_seed(0)
+model = zoo.model_class("vit")()
+fn = tensorplay.compile(model, backend="mlir",
+                        options=dict(fallback=False, **options))
+args, targets = zoo.inputs("vit")
+opt = tensorplay.optim.SGD(model.parameters(), lr=1e-2)
+bits = []
+started = time.perf_counter()
+with tensorplay.autocast("cpu", dtype=tensorplay.bfloat16):
+    with tensorplay.no_grad():
+        bits.append(fn(*args).float().numpy().tobytes().hex())
+    for _ in range(2):
+        opt.zero_grad()
+        loss = zoo.loss_of("vit", fn(*args), targets)
+        loss.backward()
+        opt.step()
+        bits.append(loss.detach().float().numpy().tobytes().hex())
+seconds = time.perf_counter() - started
+for p in model.parameters():
+    bits.append(p.detach().numpy().tobytes().hex())
+print(json.dumps({"bits": bits, "seconds": seconds,
+                  "stats": _core.compile_cache_stats()}))
+"""
+
+
+def run(options, env_changes, tmp_path):
+    env = dict(os.environ)
+    env.update(env_changes)
+    for k, v in env_changes.items():
+        if v is None:
+            del env[k]
+    script = tmp_path / "run.py"
+    script.write_text(SCRIPT % {"here": HERE})
+    out = subprocess.run([sys.executable, str(script), json.dumps(options)],
+                         env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1]), out.stderr
+
+
+def entries(directory):
+    if not directory.exists():
+        return []
+    return sorted(p.name for p in directory.iterdir())
+
+
+def test_a_second_process_takes_the_code_and_computes_the_same_bits(
+        tmp_path):
+    cache = tmp_path / "cache"
+    env = {"TP_COMPILE_CACHE_DIR": str(cache), "TP_COMPILE_CACHE": None}
+    cold, _ = run({}, env, tmp_path)
+    stored = entries(cache)
+    assert cold["stats"]["stores"] == len(stored) > 0
+    assert cold["stats"]["hits"] == 0
+    warm, _ = run({}, env, tmp_path)
+    assert warm["bits"] == cold["bits"]
+    # Every function's code came from the cache; nothing new was stored.
+    assert warm["stats"]["misses"] == 0 and warm["stats"]["stores"] == 0
+    assert warm["stats"]["hits"] > 0
+    assert entries(cache) == stored
+    print(f"\nViT bf16 inference + 2 steps: cold {cold['seconds']:.2f} s, "
+          f"from the cache {warm['seconds']:.2f} s")
+
+
+def test_the_cache_can_be_turned_off(tmp_path):
+    cache = tmp_path / "cache"
+    env = {"TP_COMPILE_CACHE_DIR": str(cache), "TP_COMPILE_CACHE": None}
+    on, _ = run({}, env, tmp_path)
+    assert entries(cache)
+    off = tmp_path / "off"
+    by_option, _ = run({"compile_cache": False},
+                       {**env, "TP_COMPILE_CACHE_DIR": str(off)}, tmp_path)
+    assert not entries(off) and by_option["stats"]["hits"] == 0
+    assert by_option["bits"] == on["bits"]
+    # TP_COMPILE_CACHE=0 overrides everything: the full cache is not read.
+    by_env, _ = run({}, {**env, "TP_COMPILE_CACHE": "0"}, tmp_path)
+    assert by_env["stats"] == {"hits": 0, "misses": 0, "stores": 0,
+                               "evictions": 0, "damaged": 0}
+    assert by_env["bits"] == on["bits"]
+
+
+def test_a_malformed_size_bound_is_an_error(monkeypatch):
+    from tensorplay_mlir import _core
+    monkeypatch.setenv("TP_COMPILE_CACHE_MAX_MB", "a lot")
+    with pytest.raises(ValueError, match="TP_COMPILE_CACHE_MAX_MB"):
+        _core.compile_cache_config()
+    with pytest.raises(ValueError, match="TP_COMPILE_CACHE_MAX_MB"):
+        _core.Executable("module {}")
