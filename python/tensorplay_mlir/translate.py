@@ -27,6 +27,7 @@ from . import decomposed_ops  # noqa: F401  (attention, cross, cdist, ...)
 from . import linalg_ops  # noqa: F401  (inverse, cholesky, solve, ...)
 from . import linalg_operator_ops  # noqa: F401  (1.1's _linalg_solve_ex, ...)
 from . import operator_backward_ops  # noqa: F401  (tanh_backward, attention)
+from . import arithmetic_ops  # noqa: F401  (addmm, cumsum, prod, amax, ...)
 from .ops import handler_for
 
 

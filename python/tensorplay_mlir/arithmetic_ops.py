@@ -1,0 +1,162 @@
+"""Handlers for the products with an addend (addmm, baddbmm, addmv, addr,
+addbmm), the plain vector products (mv, dot), the pointwise combinations
+(addcmul, addcdiv, atan2, prelu) and the reductions along or over
+dimensions (cumsum, cumprod, prod, amax, trace): one tp op each, in
+both the functional form (1.0) and the operator form (1.1's OpOverloads,
+whose parameters carry the same names). Parameters are named after the
+operators' schemas, which is how binding.py gives them their arguments.
+"""
+
+from . import dtypes
+from .ops import (HANDLERS, Unsupported, _array, _dim, _operand, _result,
+                  _value, canonical_name)
+
+
+def _scalar_attr(name, value):
+    from .translate import format_float
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Unsupported(f"{name}={value!r}: a number is needed")
+    return f"{name} = {format_float(float(value))} : f64"
+
+
+def _add_product(tr, node, x, lhs, rhs, beta=1, alpha=1):
+    shape, elt = _result(node)
+    operands = [_value(tr, x), _value(tr, lhs), _value(tr, rhs)]
+    if len({v.elt for v in operands}) != 1:
+        raise Unsupported("operands of different dtypes")
+    return tr.emit(canonical_name(node), operands, shape, elt,
+                   f"{_scalar_attr('beta', beta)}, "
+                   f"{_scalar_attr('alpha', alpha)}")
+
+
+def _addmm(tr, node, x, mat1, mat2, beta=1, alpha=1):
+    return _add_product(tr, node, x, mat1, mat2, beta, alpha)
+
+
+def _baddbmm(tr, node, x, batch1, batch2, beta=1, alpha=1):
+    return _add_product(tr, node, x, batch1, batch2, beta, alpha)
+
+
+def _addmv(tr, node, x, mat, vec, beta=1, alpha=1):
+    return _add_product(tr, node, x, mat, vec, beta, alpha)
+
+
+def _addr(tr, node, x, vec1, vec2, beta=1, alpha=1):
+    return _add_product(tr, node, x, vec1, vec2, beta, alpha)
+
+
+HANDLERS["addmm"] = _addmm
+HANDLERS["baddbmm"] = HANDLERS["addbmm"] = _baddbmm
+HANDLERS["addmv"] = _addmv
+HANDLERS["addr"] = _addr
+
+
+def _product(tr, node, a, b):
+    shape, elt = _result(node)
+    a, b = _value(tr, a), _value(tr, b)
+    if a.elt != b.elt:
+        raise Unsupported("operands of different dtypes")
+    return tr.emit(canonical_name(node), [a, b], shape, elt)
+
+
+def _mv(tr, node, x, vec):
+    return _product(tr, node, x, vec)
+
+
+def _dot(tr, node, x, tensor):
+    return _product(tr, node, x, tensor)
+
+
+HANDLERS["mv"] = _mv
+HANDLERS["dot"] = _dot
+
+
+def _addc(tr, node, x, tensor1, tensor2, value=1):
+    shape, elt = _result(node)
+    operands = [_value(tr, x), _value(tr, tensor1), _value(tr, tensor2)]
+    return tr.emit(canonical_name(node), operands, shape, elt,
+                   _scalar_attr("value", value))
+
+
+HANDLERS["addcmul"] = HANDLERS["addcdiv"] = _addc
+
+
+def _atan2(tr, node, x, other):
+    shape, elt = _result(node)
+    a = _operand(tr, x, other)
+    return tr.emit("atan2", [a, _operand(tr, other, a)], shape, elt)
+
+
+def _prelu(tr, node, x, weight):
+    shape, elt = _result(node)
+    x, weight = _value(tr, x), _value(tr, weight)
+    # _prelu_kernel takes the weight already shaped to broadcast (C, 1,
+    # ...); tp.prelu a weight per channel or one for all.
+    if weight.rank != 1:
+        raise Unsupported(f"a prelu weight of shape {list(weight.shape)}")
+    return tr.emit("prelu", [x, weight], shape, elt)
+
+
+HANDLERS["atan2"] = _atan2
+HANDLERS["prelu"] = HANDLERS["_prelu_kernel"] = _prelu
+
+
+def _dtype_attr(dtype):
+    """`, dtype = f32` for a dtype argument, '' for none (None, or the
+    schema default 'Undefined' of 1.1's prod)."""
+    if dtype is None or dtype == "Undefined":
+        return ""
+    return f", dtype = {dtypes.mlir_type(dtype)}"
+
+
+def _cumulative(tr, node, x, dim, dtype=None):
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    return tr.emit(canonical_name(node), [x], shape, elt,
+                   f"dim = {_dim(dim, x.rank)} : i64{_dtype_attr(dtype)}")
+
+
+HANDLERS["cumsum"] = HANDLERS["cumprod"] = _cumulative
+
+
+def _prod(tr, node, x, dim=None, keepdim=False, dtype=None):
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    attrs = [f"keepdim = {'true' if keepdim else 'false'}"]
+    if isinstance(dim, (list, tuple)):
+        # prod.dim_IntList: tp.prod reduces one dimension or all.
+        if len(dim) != 1:
+            raise Unsupported(f"prod over dimensions {list(dim)}")
+        dim = dim[0]
+    if dim is not None:
+        attrs.append(f"dim = {_dim(dim, x.rank)} : i64")
+    return tr.emit("prod", [x], shape, elt,
+                   ", ".join(attrs) + _dtype_attr(dtype))
+
+
+HANDLERS["prod"] = _prod
+
+
+def _amax(tr, node, x, dim=(), keepdim=False):
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    dims = [dim] if isinstance(dim, int) else list(dim or [])
+    dims = [_dim(d, x.rank) % max(x.rank, 1) for d in dims] or \
+        list(range(x.rank))
+    return tr.emit(canonical_name(node), [x], shape, elt,
+                   f"dim = {_array(dims)}, "
+                   f"keepdim = {'true' if keepdim else 'false'}")
+
+
+HANDLERS["amax"] = _amax
+
+
+def _trace(tr, node, x):
+    x = _value(tr, x)
+    if x.rank != 2:
+        raise Unsupported("trace of a tensor that is not 2-D")
+    shape, elt = _result(node)
+    return tr.emit("trace", [x], shape, elt)
+
+
+HANDLERS["trace"] = _trace
