@@ -25,11 +25,14 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 
@@ -306,6 +309,8 @@ struct PendingCode {
   /// Empty without a cache.
   std::string moduleKey;
   std::unique_ptr<llvm::TargetMachine> tm;
+  /// At O0, for the first tier.
+  std::unique_ptr<llvm::TargetMachine> quickTm;
   /// The module, before lowering until `translated` is set.
   OwningOpRef<ModuleOp> module;
   llvm::LLVMContext llvmContext;
@@ -316,7 +321,7 @@ struct PendingCode {
 } // namespace mlir::tp::detail
 
 CpuExecutable::CpuExecutable() = default;
-CpuExecutable::~CpuExecutable() = default;
+CpuExecutable::~CpuExecutable() { waitForBackground(); }
 
 llvm::Error CpuExecutable::generateAll() {
   for (size_t i = 0; i < sigs.size(); ++i)
@@ -502,6 +507,9 @@ llvm::Error CpuExecutable::generate(size_t index) {
   std::unique_ptr<llvm::MemoryBuffer> object;
   if (!key.empty())
     object = p.cache.lookup(key);
+  // Tiered: code at O0 now, at the asked level in the background.
+  bool tiered = p.options.tiered && p.options.optLevel > 0 && !whole;
+  std::string bitcode;
   if (object) {
     ++functionsFromCache;
   } else {
@@ -511,18 +519,41 @@ llvm::Error CpuExecutable::generate(size_t index) {
     std::unique_ptr<llvm::Module> part =
         whole ? llvm::CloneModule(*p.translated)
               : detail::extractFunction(*p.translated, function);
+    unsigned level = tiered ? 0 : p.options.optLevel;
+    if (tiered) {
+      llvm::raw_string_ostream os(bitcode);
+      llvm::WriteBitcodeToFile(*part, os);
+      if (!p.quickTm) {
+        auto quick = detail::createHostTargetMachine(0);
+        if (!quick)
+          return quick.takeError();
+        p.quickTm = std::move(*quick);
+      }
+    }
     detail::ObjectCompileTimes objectTimes;
-    auto emitted =
-        detail::emitObject(*part, *p.tm, p.options.optLevel, &objectTimes);
+    auto emitted = detail::emitObject(*part, tiered ? *p.quickTm : *p.tm, level,
+                                      &objectTimes);
     if (!emitted)
       return emitted.takeError();
     object = std::move(*emitted);
-    times.optimize += objectTimes.optimize;
-    times.codegen += objectTimes.codegen;
-    if (!key.empty())
+    {
+      std::lock_guard<std::mutex> state(stateMutex);
+      times.optimize += objectTimes.optimize;
+      times.codegen += objectTimes.codegen;
+    }
+    if (!key.empty() && !tiered)
       storeInCache(key, object->getMemBufferRef());
   }
+  if (llvm::Error e = link(std::move(object), index, whole))
+    return e;
+  reportTimes(("@" + sigs[index].name).c_str());
+  if (!bitcode.empty())
+    optimizeInBackground(index, std::move(bitcode), std::move(key));
+  return llvm::Error::success();
+}
 
+llvm::Error CpuExecutable::link(std::unique_ptr<llvm::MemoryBuffer> object,
+                                size_t index, bool whole) {
   // TP_JIT_PERF=1: name the generated functions for `perf` (JitPerfMap.h).
   auto start = std::chrono::steady_clock::now();
   std::string perfMap = tensorplay::compiler::jitPerfMapPath();
@@ -537,30 +568,141 @@ llvm::Error CpuExecutable::generate(size_t index) {
   if (!loaded)
     return loaded.takeError();
   detail::LoadedObject &code = **loaded;
-  objects.push_back(std::move(*loaded));
+  std::vector<std::pair<size_t, Entry>> found;
   for (size_t i = 0; i < sigs.size(); ++i) {
     if (!whole && i != index)
       continue;
     auto entry = code.lookupPacked((kSymbolPrefix + sigs[i].name).str());
     if (!entry)
       return entry.takeError();
-    entries[i] = *entry;
+    found.push_back({i, *entry});
   }
   if (perfCopy)
     tensorplay::compiler::writeJitPerfMap(
         perfCopy->getMemBufferRef(),
         [&](llvm::StringRef name) { return code.lookup(name); }, perfMap);
+  std::lock_guard<std::mutex> state(stateMutex);
+  // Code a call may still be running is never unloaded: a replaced object
+  // stays linked until the executable goes.
+  objects.push_back(std::move(*loaded));
+  for (auto [i, entry] : found)
+    entries[i] = entry;
   times.load +=
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
           .count();
-  reportTimes(("@" + sigs[index].name).c_str());
   return llvm::Error::success();
+}
+
+namespace {
+/// The background compiles of every executable, which the process waits
+/// for at exit: a compile still running while LLVM's statics are destroyed
+/// would crash.
+class BackgroundCompiles {
+public:
+  static BackgroundCompiles &get() {
+    // Never destroyed; the exit handler runs before the statics LLVM made
+    // (it is registered after them).
+    static BackgroundCompiles *all = [] {
+      auto *created = new BackgroundCompiles();
+      std::atexit([] { get().waitForAll(); });
+      return created;
+    }();
+    return *all;
+  }
+  void started() {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++running;
+  }
+  void finished() {
+    std::lock_guard<std::mutex> lock(mutex);
+    --running;
+    done.notify_all();
+  }
+  void waitForAll() {
+    std::unique_lock<std::mutex> lock(mutex);
+    done.wait(lock, [&] { return running == 0; });
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable done;
+  int running = 0;
+};
+} // namespace
+
+void CpuExecutable::optimizeInBackground(size_t index, std::string bitcode,
+                                         std::string key) {
+  BackgroundCompiles::get().started();
+  std::lock_guard<std::mutex> state(stateMutex);
+  background.emplace_back([this, index, bitcode = std::move(bitcode),
+                           key = std::move(key)] {
+    // One at a time: the machine's cores are the user's too.
+    std::lock_guard<std::mutex> serial(backgroundMutex);
+    llvm::Error e = [&]() -> llvm::Error {
+      // A context and a target machine of its own: neither is shared
+      // between threads.
+      llvm::LLVMContext ctx;
+      auto part =
+          llvm::parseBitcodeFile(llvm::MemoryBufferRef(bitcode, "part"), ctx);
+      if (!part)
+        return part.takeError();
+      auto tm = detail::createHostTargetMachine(pending->options.optLevel);
+      if (!tm)
+        return tm.takeError();
+      detail::ObjectCompileTimes objectTimes;
+      auto object = detail::emitObject(**part, **tm, pending->options.optLevel,
+                                       &objectTimes);
+      if (!object)
+        return object.takeError();
+      if (!key.empty())
+        storeInCache(key, (*object)->getMemBufferRef());
+      {
+        std::lock_guard<std::mutex> state(stateMutex);
+        times.optimize += objectTimes.optimize;
+        times.codegen += objectTimes.codegen;
+      }
+      if (llvm::Error linked = link(std::move(*object), index, false))
+        return linked;
+      std::lock_guard<std::mutex> state(stateMutex);
+      ++optimizedInBackground;
+      return llvm::Error::success();
+    }();
+    if (e)
+      llvm::errs() << "tensorplay: the background compile of @"
+                   << sigs[index].name << " failed (its O0 code stays): "
+                   << llvm::toString(std::move(e)) << "\n";
+    else
+      reportTimes(
+          ("@" + sigs[index].name + " (optimized in the background)").c_str());
+    BackgroundCompiles::get().finished();
+  });
+}
+
+void CpuExecutable::waitForBackground() {
+  std::vector<std::thread> threads;
+  {
+    std::lock_guard<std::mutex> state(stateMutex);
+    threads.swap(background);
+  }
+  for (std::thread &t : threads)
+    t.join();
+}
+
+CompileTimes CpuExecutable::compileTimes() const {
+  std::lock_guard<std::mutex> state(stateMutex);
+  return times;
+}
+
+unsigned CpuExecutable::functionsOptimizedInBackground() const {
+  std::lock_guard<std::mutex> state(stateMutex);
+  return optimizedInBackground;
 }
 
 void CpuExecutable::reportTimes(const char *what) const {
   const char *v = std::getenv("TP_COMPILE_TIMING");
   if (!v || !*v || *v == '0')
     return;
+  CompileTimes times = compileTimes();
   llvm::errs() << llvm::format(
       "tensorplay: %s: %.3f s so far: key %.3f, lower %.3f, optimize %.3f, "
       "codegen %.3f, load %.3f; functions from the compile cache: %u%s\n",

@@ -158,7 +158,7 @@ class Executable {
 public:
   Executable(const std::string &source, const TransformOptions &transforms,
              const std::string &pipelineOptions, unsigned optLevel,
-             bool useCache) {
+             bool useCache, bool tiered) {
     prepareCompilerContext(context);
     DiagnosticCollector diags(context);
     OwningOpRef<ModuleOp> module = parse(context, diags, source);
@@ -166,6 +166,7 @@ public:
     CpuCompileOptions options;
     options.pipelineOptions = pipelineOptions;
     options.optLevel = optLevel;
+    options.tiered = tiered;
     if (useCache) {
       std::string error;
       options.cache = CompileCacheConfig::fromEnvironment(&error);
@@ -181,8 +182,15 @@ public:
 
   bool fromCache() const { return exe->fromCache(); }
   unsigned functionsCached() const { return exe->functionsCached(); }
+  unsigned functionsOptimizedInBackground() const {
+    return exe->functionsOptimizedInBackground();
+  }
+  void waitForBackground() {
+    nb::gil_scoped_release release;
+    exe->waitForBackground();
+  }
   std::map<std::string, double> compileTimes() const {
-    const CompileTimes &t = exe->compileTimes();
+    CompileTimes t = exe->compileTimes();
     return {{"cache_key", t.cacheKey}, {"lower", t.lower},
             {"optimize", t.optimize},  {"codegen", t.codegen},
             {"load", t.load},          {"total", t.total()}};
@@ -336,12 +344,12 @@ NB_MODULE(_core, m) {
              const std::vector<unsigned> &wrt,
              const std::vector<std::string> &castFunctions,
              const std::vector<unsigned> &castArgs,
-             const std::string &pipelineOptions, unsigned optLevel,
-             bool cache) {
+             const std::string &pipelineOptions, unsigned optLevel, bool cache,
+             bool tiered) {
             new (self) Executable(
                 source,
                 {autocast, keepIoTypes, autodiff, wrt, castFunctions, castArgs},
-                pipelineOptions, optLevel, cache);
+                pipelineOptions, optLevel, cache, tiered);
           },
           nb::arg("source"), nb::arg("autocast") = "",
           nb::arg("keep_io_types") = false,
@@ -350,12 +358,19 @@ NB_MODULE(_core, m) {
           nb::arg("cast_functions") = std::vector<std::string>(),
           nb::arg("cast_args") = std::vector<unsigned>(),
           nb::arg("pipeline_options") = "", nb::arg("opt_level") = 3,
-          nb::arg("cache") = true,
+          nb::arg("cache") = true, nb::arg("tiered") = false,
           "Parses `source`, applies `transform`'s stages and lowers it with "
           "tp-lower-to-cpu (`pipeline_options`); each function's machine "
           "code is generated at its first run, or read from the compile "
           "cache (`cache`: the one the environment configures, see "
-          "compile_cache_config). Raises RuntimeError with the diagnostics.")
+          "compile_cache_config); `tiered`: at O0 first, at `opt_level` in "
+          "a background thread that swaps it in (the same bits). Raises "
+          "RuntimeError with the diagnostics.")
+      .def("functions_optimized_in_background",
+           &Executable::functionsOptimizedInBackground,
+           "How many functions' optimized code replaced their first tier.")
+      .def("wait_for_background", &Executable::waitForBackground,
+           "Waits for the background compiles started so far.")
       .def("from_cache", &Executable::fromCache,
            "Whether the compile cache knew the module (its lowering was "
            "skipped).")

@@ -51,7 +51,7 @@ class Variant:
     """One compiled module: @forward (and, for training, @forward_vjp_grad)."""
 
     def __init__(self, program, autocast, keep_io_types, wrt, pipeline,
-                 cast_args=(), opt_level=3, compile_cache=True):
+                 cast_args=(), opt_level=3, compile_cache=True, tiered=False):
         """`cast_args`: the arguments @forward may take rounded
         (tp-cast-arguments), empty for none."""
         self.wrt = wrt
@@ -76,7 +76,7 @@ class Variant:
                                     cast_args=list(cast_args),
                                     pipeline_options=pipeline,
                                     opt_level=opt_level,
-                                    cache=compile_cache)
+                                    cache=compile_cache, tiered=tiered)
         self.arg_specs, self.result_specs, _ = self.exe.signature("forward")
         self.program_kinds = [dtypes.kind_of_elt(a.elt)
                               for a in program.arguments]
@@ -171,7 +171,7 @@ class CompiledGraph:
 
     def __init__(self, gm, program, *, autocast=None, keep_io_types=False,
                  carries_casts=False, carries_half=False, traced_autocast="",
-                 pipeline="", opt_level=3, compile_cache=True,
+                 pipeline="", opt_level=3, compile_cache=True, tiered=True,
                  name="graph", cast_cache=True, fallback=True):
         self.gm = gm
         self.program = program
@@ -185,6 +185,7 @@ class CompiledGraph:
         self.pipeline = pipeline
         self.opt_level = opt_level
         self.compile_cache = compile_cache
+        self.tiered = tiered
         self.name = name
         self.variants = {}
         self.built = {}  # (autocast, wrt, cast_args) -> Variant
@@ -207,6 +208,12 @@ class CompiledGraph:
         the machine code of the functions called so far (each generated at
         its first call, or read from the compile cache)."""
         return {key: v.compile_seconds() for key, v in self.built.items()}
+
+    def wait_for_background(self):
+        """Waits for the optimized (second tier) code of the functions
+        called so far (the `tiered` option)."""
+        for v in self.built.values():
+            v.exe.wait_for_background()
 
     @property
     def from_compile_cache(self):
@@ -255,7 +262,7 @@ class CompiledGraph:
         try:
             variant = Variant(self.program, autocast, self.keep_io_types, wrt,
                               self.pipeline, cast_args, self.opt_level,
-                              self.compile_cache)
+                              self.compile_cache, self.tiered)
             variant.build_seconds = time.perf_counter() - started
             self.built[(autocast, wrt, cast_args)] = variant
             return variant

@@ -76,7 +76,9 @@ def test_a_second_process_takes_the_code_and_computes_the_same_bits(
     env = {"TP_COMPILE_CACHE_DIR": str(cache), "TP_COMPILE_CACHE": None}
     cold, _ = run({}, env, tmp_path)
     stored = entries(cache)
-    assert cold["stats"]["stores"] == len(stored) > 0
+    # (The optimized tier of the last functions is stored by the background
+    # compiles, which the process waits for at exit, after the counts.)
+    assert 0 < cold["stats"]["stores"] <= len(stored)
     assert cold["stats"]["hits"] == 0
     warm, _ = run({}, env, tmp_path)
     assert warm["bits"] == cold["bits"]
@@ -112,3 +114,51 @@ def test_a_malformed_size_bound_is_an_error(monkeypatch):
         _core.compile_cache_config()
     with pytest.raises(ValueError, match="TP_COMPILE_CACHE_MAX_MB"):
         _core.Executable("module {}")
+
+
+def _train_bits(tiered, name="gpt"):
+    """Three SGD steps of zoo model `name` under cpu bf16 autocast: the
+    bits of the losses and of the parameters, and the compiled graphs."""
+    import numpy as np
+    import tensorplay
+    import zoo
+    graphs = []
+
+    def recording(gm, example_inputs, **kwargs):
+        from tensorplay_mlir.backend import backend
+        compiled = backend(gm, example_inputs, **kwargs)
+        graphs.append(compiled)
+        return compiled
+    tensorplay.manual_seed(0)
+    model = zoo.model_class(name)()
+    fn = tensorplay.compile(model, backend=recording, options={
+        "fallback": False, "tiered": tiered, "compile_cache": False})
+    args, targets = zoo.inputs(name)
+    opt = tensorplay.optim.SGD(model.parameters(), lr=1e-2)
+    bits = []
+    with tensorplay.autocast("cpu", dtype=tensorplay.bfloat16):
+        for step in range(3):
+            opt.zero_grad()
+            loss = zoo.loss_of(name, fn(*args), targets)
+            loss.backward()
+            opt.step()
+            bits.append(loss.detach().float().numpy().tobytes())
+            if step == 0:
+                first = [g for g in graphs if hasattr(g, "wait_for_background")]
+                for g in first:
+                    g.wait_for_background()
+    bits += [np.asarray(p.detach().numpy()).tobytes()
+             for p in model.parameters()]
+    return bits, graphs
+
+
+def test_tiered_code_computes_the_same_bits():
+    """Step 1 runs the O0 tier, steps 2 and 3 the O3 code swapped in: the
+    same bits as O3 from the start."""
+    tiered, graphs = _train_bits(True)
+    direct, _ = _train_bits(False)
+    assert tiered == direct
+    optimized = sum(v.exe.functions_optimized_in_background()
+                    for g in graphs if hasattr(g, "built")
+                    for v in g.built.values())
+    assert optimized >= 1

@@ -335,3 +335,54 @@ TEST(CompileCache, AMissingFunctionIsGeneratedFromTheModule) {
   ASSERT_FALSE(bool(third->generateAll()));
   EXPECT_EQ(third->functionsCached(), 2u);
 }
+
+// Tiered code: the first call runs O0 code, a background thread swaps in
+// the O3 code; both compute the same bits, and only the O3 code is cached.
+TEST(CompileCache, TieredCodeComputesTheSameBitsAndCachesTheFinalTier) {
+  TempDir dir;
+  CpuCompileOptions options;
+  options.autocast = "cpu:bf16";
+  MLIRContext ctx0, ctx1, ctx2;
+  auto direct = compileWith(ctx0, options);
+  ASSERT_TRUE(direct);
+  std::vector<HostTensor> expected = resultsOf(*direct);
+
+  options.tiered = true;
+  options.cache.directory = dir.sub("c");
+  auto tiered = compileWith(ctx1, options);
+  ASSERT_TRUE(tiered);
+  std::vector<HostTensor> first = resultsOf(*tiered);
+  tiered->waitForBackground();
+  EXPECT_EQ(tiered->functionsOptimizedInBackground(), 2u);
+  std::vector<HostTensor> second = resultsOf(*tiered);
+  for (size_t i = 0; i < expected.size(); ++i) {
+    EXPECT_TRUE(sameBits(expected[i], first[i])) << i;
+    EXPECT_TRUE(sameBits(expected[i], second[i])) << i;
+  }
+  // The cache has the optimized code (and the marker) only.
+  int entries = 0;
+  std::error_code ec;
+  for (llvm::sys::fs::directory_iterator it(dir.sub("c"), ec), end;
+       !ec && it != end; it.increment(ec))
+    ++entries;
+  EXPECT_EQ(entries, 3);
+  auto cached = compileWith(ctx2, options);
+  ASSERT_TRUE(cached);
+  std::vector<HostTensor> third = resultsOf(*cached);
+  EXPECT_EQ(cached->functionsCached(), 2u);
+  EXPECT_EQ(cached->functionsOptimizedInBackground(), 0u);
+  for (size_t i = 0; i < expected.size(); ++i)
+    EXPECT_TRUE(sameBits(expected[i], third[i])) << i;
+}
+
+// An executable destroyed while its background compile runs waits for it.
+TEST(CompileCache, AnExecutableGoneDuringItsBackgroundCompileWaits) {
+  CpuCompileOptions options;
+  options.tiered = true;
+  MLIRContext ctx;
+  auto exe = compileWith(ctx, options);
+  ASSERT_TRUE(exe);
+  resultsOf(*exe);
+  exe.reset();
+  SUCCEED();
+}

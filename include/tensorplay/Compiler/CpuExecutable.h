@@ -29,8 +29,10 @@
 #include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace mlir {
@@ -150,6 +152,12 @@ struct CpuCompileOptions {
   /// The persistent cache of generated code (CompileCache.h); none by
   /// default. CompileCacheConfig::fromEnvironment() gives the user's.
   CompileCacheConfig cache;
+  /// Tiered code generation (CPU, optLevel > 0): a function's first call
+  /// runs code generated at O0 (a fraction of the time), while a background
+  /// thread generates it at optLevel and swaps it in when done. Both tiers
+  /// compute the same bits (no fast-math: the optimizations do not change
+  /// results); only the final tier is cached.
+  bool tiered = false;
 };
 
 /// Where an executable's compile time went so far, in seconds (with
@@ -217,8 +225,12 @@ public:
   /// call.
   llvm::Error generateAll();
 
-  /// Where the compile's time went.
-  const CompileTimes &compileTimes() const { return times; }
+  /// Where the compile's time went (background compiles included).
+  CompileTimes compileTimes() const;
+  /// How many functions' optimized code replaced their first tier so far.
+  unsigned functionsOptimizedInBackground() const;
+  /// Waits for the background compiles started so far (tiered).
+  void waitForBackground();
 
 private:
   using Entry = void (*)(void **);
@@ -228,6 +240,12 @@ private:
   /// Generates (or takes from the cache) and links the code of function
   /// `index` (of all functions for the GPU).
   llvm::Error generate(size_t index);
+  /// Links `object` and publishes the entry of function `index` (of all
+  /// functions when `whole`).
+  llvm::Error link(std::unique_ptr<llvm::MemoryBuffer> object, size_t index,
+                   bool whole);
+  /// Starts the second tier of function `index` from its `bitcode`.
+  void optimizeInBackground(size_t index, std::string bitcode, std::string key);
   void storeInCache(llvm::StringRef key, llvm::MemoryBufferRef object);
   /// Prints `times` on stderr when TP_COMPILE_TIMING is set.
   void reportTimes(const char *what) const;
@@ -245,6 +263,12 @@ private:
   unsigned functionsFromCache = 0;
   CompileTimes times;
   ExecutionTarget compiledFor = ExecutionTarget::CPU;
+  unsigned optimizedInBackground = 0;
+  /// Guards `objects`, `times`, `optimizedInBackground`, `background`.
+  mutable std::mutex stateMutex;
+  /// Serializes the background compiles.
+  std::mutex backgroundMutex;
+  std::vector<std::thread> background;
 };
 
 /// An error unless a CUDA device is present (the reason otherwise: no CUDA
