@@ -94,30 +94,58 @@ def _threshold_backward(tr, node, grad, x, threshold):
                    shape, elt, attrs)
 
 
+def _convolution_gradient(tr, node, index, grad, x, weight, stride, padding,
+                          dilation, groups, output_padding=None):
+    """Result `index` of one tp.convolution_backward per (grad, input,
+    weight, geometry), shared by the input, weight and bias gradients; a
+    transposed convolution's when `output_padding` is given."""
+    grad, x, weight = _value(tr, grad), _value(tr, x), _value(tr, weight)
+    n = x.rank - 2
+    transposed = output_padding is not None
+    output_padding = _list(output_padding if transposed else 0, n)
+    key = ("convolution_backward", grad.ssa, x.ssa, weight.ssa,
+           tuple(_list(stride, n)), tuple(_list(padding, n)),
+           tuple(_list(dilation, n)), int(groups), tuple(output_padding),
+           transposed)
+    memo = tr.memo
+    if key not in memo:
+        # The bias has the output's channels: C_out = weight.shape[0], or
+        # weight.shape[1] * groups transposed.
+        channels = weight.shape[1] * int(groups) if transposed else \
+            weight.shape[0]
+        bias = ((channels,), grad.elt)
+        attrs = (f"dilation = {_array(_list(dilation, n))}, groups = "
+                 f"{int(groups)} : i64, output_padding = "
+                 f"{_array(output_padding)}, padding = "
+                 f"{_array(_list(padding, n))}, stride = "
+                 f"{_array(_list(stride, n))}, transposed = "
+                 f"{'true' if transposed else 'false'}")
+        memo[key] = tr.emit_multi(
+            "convolution_backward", [grad, x, weight],
+            [(x.shape, x.elt), (weight.shape, weight.elt), bias], attrs)
+    value = memo[key][index]
+    shape, elt = _result(node)
+    if tuple(shape) != value.shape:
+        raise Unsupported(f"gradient shape {shape}")
+    return tr.cast(value, elt)
+
+
 def _conv_grad(index):
-    """conv2d_grad_input/weight/bias: one tp.convolution_backward per
-    (grad, input, weight, attributes), shared by the three."""
+    """conv2d_grad_input/weight/bias."""
     def handler(tr, node, grad, x, weight, stride, padding, dilation, groups):
-        grad, x, weight = _value(tr, grad), _value(tr, x), _value(tr, weight)
-        n = x.rank - 2
-        key = ("convolution_backward", grad.ssa, x.ssa, weight.ssa,
-               tuple(stride), tuple(padding), tuple(dilation), int(groups))
-        memo = tr.memo
-        if key not in memo:
-            bias = ((weight.shape[0],), grad.elt)
-            attrs = (f"dilation = {_array(_list(dilation, n))}, groups = "
-                     f"{int(groups)} : i64, output_padding = "
-                     f"{_array([0] * n)}, padding = "
-                     f"{_array(_list(padding, n))}, stride = "
-                     f"{_array(_list(stride, n))}, transposed = false")
-            memo[key] = tr.emit_multi(
-                "convolution_backward", [grad, x, weight],
-                [(x.shape, x.elt), (weight.shape, weight.elt), bias], attrs)
-        value = memo[key][index]
-        shape, elt = _result(node)
-        if tuple(shape) != value.shape:
-            raise Unsupported(f"gradient shape {shape}")
-        return tr.cast(value, elt)
+        return _convolution_gradient(tr, node, index, grad, x, weight, stride,
+                                     padding, dilation, groups)
+    return handler
+
+
+def _conv_transpose_grad(index):
+    """conv_transpose{1,2,3}d_grad_input/weight/bias (1.1's backward of
+    F.conv_transpose*d)."""
+    def handler(tr, node, grad_output, input, weight, stride, padding,
+                output_padding, groups, dilation):
+        return _convolution_gradient(tr, node, index, grad_output, input,
+                                     weight, stride, padding, dilation,
+                                     groups, output_padding)
     return handler
 
 
@@ -128,6 +156,10 @@ def _list(v, n):
 HANDLERS["op.conv2d_grad_input"] = _conv_grad(0)
 HANDLERS["op.conv2d_grad_weight"] = _conv_grad(1)
 HANDLERS["op.conv2d_grad_bias"] = _conv_grad(2)
+for _n in (1, 2, 3):
+    for _i, _what in enumerate(("input", "weight", "bias")):
+        HANDLERS[f"op.conv_transpose{_n}d_grad_{_what}"] = \
+            _conv_transpose_grad(_i)
 
 
 def _normalized(tr, x, normalized_shape):

@@ -33,7 +33,13 @@ _ALIASES = {"div": "truediv", "divide": "truediv", "multiply": "mul",
             "subtract": "sub", "absolute": "abs", "true_divide": "truediv",
             "_softmax": "softmax", "_log_softmax": "log_softmax",
             "greater": "gt", "greater_equal": "ge", "less": "lt",
-            "less_equal": "le", "not_equal": "ne", "clip": "clamp"}
+            "less_equal": "le", "not_equal": "ne", "clip": "clamp",
+            # tensorplay 1.0's functional forms of losses (tensorplay.
+            # functional.tp_*: reduction as aten's enum).
+            "tp_soft_margin_loss": "soft_margin_loss",
+            "tp_hinge_embedding_loss": "hinge_embedding_loss",
+            "tp_margin_ranking_loss": "margin_ranking_loss",
+            "tp_kl_div": "kl_div", "tp_l1_loss": "l1_loss"}
 
 
 def _is_tensorplay_builtin(target, name):

@@ -28,6 +28,7 @@ from . import linalg_ops  # noqa: F401  (inverse, cholesky, solve, ...)
 from . import linalg_operator_ops  # noqa: F401  (1.1's _linalg_solve_ex, ...)
 from . import operator_backward_ops  # noqa: F401  (tanh_backward, attention)
 from . import arithmetic_ops  # noqa: F401  (addmm, cumsum, prod, amax, ...)
+from . import layer_ops  # noqa: F401  (losses, paddings, conv_transpose)
 from .ops import handler_for
 
 
@@ -411,6 +412,9 @@ class Translator(OpWriter):
             return {k: self.resolve(v) for k, v in arg.items()}
         if _is_undefined_dtype(arg):
             return None  # an absent dtype (DType.undefined)
+        if isinstance(arg, tensorplay.Tensor) and \
+                _is_undefined_dtype(arg.dtype):
+            return None  # an undefined tensor: an absent optional one
         if isinstance(arg, tensorplay.Tensor):
             key = id(arg)
             if key not in self.literal_args:
@@ -431,7 +435,12 @@ class Translator(OpWriter):
                 self.placeholder_names.append(str(node.target))
                 example = self.example_inputs[index] \
                     if index < len(self.example_inputs) else None
-                if isinstance(example, tensorplay.Tensor):
+                if isinstance(example, tensorplay.Tensor) and \
+                        _is_undefined_dtype(example.dtype):
+                    # 1.1 passes an absent optional tensor (a conv's bias
+                    # of bias=False) as an undefined tensor input.
+                    self.env[node] = None
+                elif isinstance(example, tensorplay.Tensor):
                     shape, elt = self.meta_of(node) if node.meta.get(
                         "tensor_meta") is not None else (
                         tuple(example.shape), dtypes.mlir_type(example.dtype))
@@ -528,6 +537,14 @@ class Translator(OpWriter):
                        placeholder_names=self.placeholder_names)
 
 
+def _bits(t):
+    """The bytes of `t`'s values (bf16 and f16 widened to f32 exactly:
+    NumPy has no bf16)."""
+    if dtypes.dtype_name(t.dtype) in ("bfloat16", "float16"):
+        t = t.float()
+    return t.numpy().tobytes()
+
+
 def propagate_without_autocast(gm, example_inputs):
     """Records every node's shape and dtype with autocast off.
 
@@ -545,7 +562,8 @@ def propagate_without_autocast(gm, example_inputs):
     mutable = [t for t in list(example_inputs) + [
         fetch_attr(gm, n.target) for n in gm.graph.nodes
         if n.op == "get_attr"]
-        if isinstance(t, tensorplay.Tensor) and not t.requires_grad]
+        if isinstance(t, tensorplay.Tensor) and not t.requires_grad
+        and not _is_undefined_dtype(t.dtype)]
     saved = [(t, t.clone()) for t in mutable]
     try:
         with tensorplay.no_grad(), tensorplay.autocast("cpu", enabled=False):
@@ -558,7 +576,7 @@ def propagate_without_autocast(gm, example_inputs):
         # version autograd checks its saved tensors against.
         with tensorplay.no_grad():
             for t, copy in saved:
-                if t.numpy().tobytes() != copy.numpy().tobytes():
+                if _bits(t) != _bits(copy):
                     t.copy_(copy)
 
 

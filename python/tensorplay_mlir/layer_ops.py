@@ -1,0 +1,161 @@
+"""Handlers for the pointwise losses beyond mse/l1 (smooth_l1, huber,
+soft_margin, hinge_embedding, kl_div, binary_cross_entropy,
+margin_ranking), the reflection and replication paddings (and F.pad in
+those modes) and the transposed
+convolutions: one tp op each, in the functional form (1.0) and the operator
+form (1.1), parameters named after the operators' schemas (binding.py).
+"""
+
+from .ops import (HANDLERS, Unsupported, _array, _pair, _reduction, _result,
+                  _value, canonical_name, handles, operands_with)
+
+
+def _f64(name, value):
+    from .translate import format_float
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Unsupported(f"{name}={value!r}: a number is needed")
+    return f"{name} = {format_float(float(value))} : f64"
+
+
+def _no_legacy(size_average, reduce):
+    if size_average is not None or reduce is not None:
+        raise Unsupported("size_average/reduce (deprecated)")
+
+
+def _loss(tr, node, operands, reduction, attrs=(), operand_format=None):
+    shape, elt = _result(node)
+    return tr.emit(canonical_name(node), operands, shape, elt,
+                   ", ".join(list(attrs) + [_reduction(reduction)]),
+                   operand_format=operand_format)
+
+
+def _smooth_l1_loss(tr, node, x, target, size_average=None, reduce=None,
+                    reduction="mean", beta=1.0):
+    _no_legacy(size_average, reduce)
+    return _loss(tr, node, [_value(tr, x), _value(tr, target)], reduction,
+                 [_f64("beta", beta)])
+
+
+def _huber_loss(tr, node, x, target, reduction="mean", delta=1.0):
+    return _loss(tr, node, [_value(tr, x), _value(tr, target)], reduction,
+                 [_f64("delta", delta)])
+
+
+def _soft_margin_loss(tr, node, x, target, size_average=None, reduce=None,
+                      reduction="mean"):
+    _no_legacy(size_average, reduce)
+    return _loss(tr, node, [_value(tr, x), _value(tr, target)], reduction)
+
+
+def _hinge_embedding_loss(tr, node, x, target, margin=1.0,
+                          size_average=None, reduce=None, reduction="mean"):
+    _no_legacy(size_average, reduce)
+    return _loss(tr, node, [_value(tr, x), _value(tr, target)], reduction,
+                 [_f64("margin", margin)])
+
+
+def _kl_div(tr, node, x, target, size_average=None, reduce=None,
+            reduction="mean", log_target=False):
+    """reduction='batchmean' (the functional form's, the mathematically
+    correct mean) is the sum divided by the batch size, as F.kl_div
+    computes it."""
+    _no_legacy(size_average, reduce)
+    x, target = _value(tr, x), _value(tr, target)
+    attrs = [f"log_target = {'true' if log_target else 'false'}"]
+    if reduction != "batchmean":
+        return _loss(tr, node, [x, target], reduction, attrs)
+    shape, elt = _result(node)
+    total = tr.emit("kl_div", [x, target], shape, elt,
+                    ", ".join(attrs + [_reduction("sum")]))
+    batch = x.shape[0] if x.rank else 1
+    return tr.emit("div", [total, tr.constant(float(batch), elt)], shape, elt)
+
+
+def _binary_cross_entropy(tr, node, x, target, weight=None,
+                          size_average=None, reduce=None, reduction="mean"):
+    _no_legacy(size_average, reduce)
+    operands, text = operands_with(tr, [_value(tr, x), _value(tr, target)],
+                                   weight=weight)
+    return _loss(tr, node, operands, reduction, operand_format=text)
+
+
+def _margin_ranking_loss(tr, node, input1, input2, target, margin=0.0,
+                         size_average=None, reduce=None, reduction="mean"):
+    _no_legacy(size_average, reduce)
+    return _loss(tr, node, [_value(tr, input1), _value(tr, input2),
+                            _value(tr, target)], reduction,
+                 [_f64("margin", margin)])
+
+
+HANDLERS["smooth_l1_loss"] = _smooth_l1_loss
+HANDLERS["huber_loss"] = _huber_loss
+HANDLERS["soft_margin_loss"] = _soft_margin_loss
+HANDLERS["hinge_embedding_loss"] = _hinge_embedding_loss
+HANDLERS["kl_div"] = _kl_div
+HANDLERS["binary_cross_entropy"] = _binary_cross_entropy
+HANDLERS["margin_ranking_loss"] = _margin_ranking_loss
+
+
+def _pad(tr, node, x, padding):
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    return tr.emit(canonical_name(node), [x], shape, elt,
+                   f"padding = {_array([int(p) for p in padding])}")
+
+
+for _name in ("reflection_pad1d", "reflection_pad2d", "replication_pad1d",
+              "replication_pad2d", "replication_pad3d"):
+    HANDLERS[_name] = _pad
+
+_PAD_OPS = {("reflect", 1): "reflection_pad1d", ("reflect", 2):
+            "reflection_pad2d", ("replicate", 1): "replication_pad1d",
+            ("replicate", 2): "replication_pad2d", ("replicate", 3):
+            "replication_pad3d"}
+
+
+@handles("pad")
+def _functional_pad(tr, node, x, pad, mode="constant", value=None):
+    """F.pad (and 1.1's pad operator) in the reflect and replicate modes
+    (the tp dialect has no constant padding op)."""
+    op = _PAD_OPS.get((mode, len(pad) // 2))
+    if op is None or len(pad) % 2:
+        raise Unsupported(f"F.pad mode='{mode}' over {len(pad) // 2} "
+                          "dimensions")
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    return tr.emit(op, [x], shape, elt,
+                   f"padding = {_array([int(p) for p in pad])}")
+
+
+def _conv_transpose(tr, node, x, weight, bias=None, stride=1, padding=0,
+                    output_padding=0, groups=1, dilation=1):
+    x, weight = _value(tr, x), _value(tr, weight)
+    n = weight.rank - 2
+    operands, text = operands_with(tr, [x, weight], bias=bias)
+    if isinstance(padding, str):
+        raise Unsupported(f"padding='{padding}'")
+    attrs = [f"stride = {_array(_pair(stride, n))}",
+             f"padding = {_array(_pair(padding, n))}",
+             f"output_padding = {_array(_pair(output_padding, n))}",
+             f"groups = {int(groups)} : i64",
+             f"dilation = {_array(_pair(dilation, n))}"]
+    shape, elt = _result(node)
+    return tr.emit(canonical_name(node), operands, shape, elt,
+                   ", ".join(attrs), operand_format=text)
+
+
+for _name in ("conv_transpose1d", "conv_transpose2d", "conv_transpose3d"):
+    HANDLERS[_name] = _conv_transpose
+
+
+def _reflection_pad_nd(tr, node, x, pad):
+    return _functional_pad(tr, node, x, pad, "reflect")
+
+
+def _replication_pad_nd(tr, node, x, pad):
+    return _functional_pad(tr, node, x, pad, "replicate")
+
+
+# 1.1's F.pad in the reflect and replicate modes.
+HANDLERS["reflection_pad_nd"] = _reflection_pad_nd
+HANDLERS["replication_pad_nd"] = _replication_pad_nd
