@@ -1,7 +1,7 @@
 """Handlers for the products with an addend (addmm, baddbmm, addmv, addr,
 addbmm), the plain vector products (mv, dot), the pointwise combinations
 (addcmul, addcdiv, atan2, prelu) and the reductions along or over
-dimensions (cumsum, cumprod, prod, amax, trace): one tp op each, in
+dimensions (cumsum, cumprod, prod, amax, trace, cosine_similarity, norm, dist): one tp op each, in
 both the functional form (1.0) and the operator form (1.1's OpOverloads,
 whose parameters carry the same names). Parameters are named after the
 operators' schemas, which is how binding.py gives them their arguments.
@@ -160,3 +160,65 @@ def _trace(tr, node, x):
 
 
 HANDLERS["trace"] = _trace
+
+
+def _cosine_similarity(tr, node, x1, x2, dim=1, eps=1e-8):
+    x1, x2 = _value(tr, x1), _value(tr, x2)
+    shape, elt = _result(node)
+    rank = max(x1.rank, x2.rank)
+    return tr.emit("cosine_similarity", [x1, x2], shape, elt,
+                   f"dim = {_dim(dim, rank)} : i64, {_scalar_attr('eps', eps)}")
+
+
+HANDLERS["cosine_similarity"] = _cosine_similarity
+
+
+def _norm_p(p):
+    """The f64 attribute text of a vector norm order."""
+    from .translate import format_float
+    import math
+    if p in (None, "fro"):
+        return None
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise Unsupported(f"norm p={p!r}")
+    if math.isinf(p):
+        return "0x7FF0000000000000" if p > 0 else "0xFFF0000000000000"
+    return format_float(float(p))
+
+
+def _norm(tr, node, x, p="fro", dim=None, keepdim=False, dtype=None):
+    """tensorplay.norm / Tensor.norm as a vector norm over `dim` (all when
+    absent); 'fro' is the 2-norm of the flattened dims, 'nuc' refused."""
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    if isinstance(p, (list, tuple)) and dim is None or \
+            isinstance(dim, float):
+        # 1.0's Tensor.norm(dim, p=2.0, keepdim) overload, positionally.
+        p, dim = (2.0 if dim is None else dim), p
+    attrs = []
+    order = _norm_p(p)
+    if order is not None:
+        attrs.append(f"p = {order} : f64")
+    if dim is not None:
+        dims = [dim] if isinstance(dim, int) else list(dim)
+        if dims:
+            attrs.append(f"dim = "
+                         f"{_array([_dim(d, x.rank) % x.rank for d in dims])}")
+    attrs.append(f"keepdim = {'true' if keepdim else 'false'}")
+    return tr.emit("norm", [x], shape, elt,
+                   ", ".join(attrs) + _dtype_attr(dtype))
+
+
+HANDLERS["norm"] = _norm
+
+
+def _dist(tr, node, x, other, p=2):
+    a = _value(tr, x)
+    b = _operand(tr, other, a)
+    shape, elt = _result(node)
+    order = _norm_p(p)
+    return tr.emit("dist", [a, b], shape, elt,
+                   f"p = {order} : f64" if order is not None else "")
+
+
+HANDLERS["dist"] = _dist

@@ -39,7 +39,9 @@ _ALIASES = {"div": "truediv", "divide": "truediv", "multiply": "mul",
             "tp_soft_margin_loss": "soft_margin_loss",
             "tp_hinge_embedding_loss": "hinge_embedding_loss",
             "tp_margin_ranking_loss": "margin_ranking_loss",
-            "tp_kl_div": "kl_div", "tp_l1_loss": "l1_loss"}
+            "tp_kl_div": "kl_div", "tp_l1_loss": "l1_loss",
+            "tp_cosine_embedding_loss": "cosine_embedding_loss",
+            "tp_poisson_nll_loss": "poisson_nll_loss"}
 
 
 def _is_tensorplay_builtin(target, name):
@@ -738,6 +740,25 @@ def _reshape(tr, node, x, *args, **kwargs):
 def _expand(tr, node, x, *args, **kwargs):
     """tp.expand to the node's static shape."""
     return _to_node_shape(tr, node, x, "expand", "size")
+
+
+@handles("broadcast_tensors")
+def _broadcast_tensors(tr, node, *tensors):
+    """Each tensor tp.expand-ed to the broadcast shape (unchanged where it
+    has it)."""
+    values = [_value(tr, t) for t in tensors]
+    rank = max(v.rank for v in values)
+    shape = []
+    for k in range(rank):
+        sizes = {v.shape[k - rank + v.rank] for v in values
+                 if k - rank + v.rank >= 0} - {1}
+        if len(sizes) > 1:
+            raise Unsupported(f"shapes {[list(v.shape) for v in values]} do "
+                              "not broadcast")
+        shape.append(sizes.pop() if sizes else 1)
+    return tuple(v if tuple(v.shape) == tuple(shape) else
+                 tr.emit("expand", [v], tuple(shape), v.elt,
+                         f"size = {_array(shape)}") for v in values)
 
 
 @handles("transpose", "swapaxes")

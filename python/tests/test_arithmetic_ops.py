@@ -1,6 +1,6 @@
 """The handlers of arithmetic_ops.py (addmm and the other products with an
 addend, mv, dot, addcmul, addcdiv, atan2, prelu, cumsum, cumprod, prod,
-amax, trace) against eager: through tensorplay.compile in f32 (values
+amax, trace, cosine_similarity, norm, dist) against eager: through tensorplay.compile in f32 (values
 within 1e-5) and under cpu bf16 autocast (the dtypes of eager autocast,
 values within bf16's rounding), and on tensorplay 1.1 also as one-node
 graphs of the operator form (the OpOverloads AOT graphs hold)."""
@@ -47,6 +47,13 @@ CASES = [
      lambda: (t(3, 4),)),
     ("amax", lambda x: tensorplay.amax(x, dim=(0, 2)), lambda: (t(3, 4, 5),)),
     ("trace", lambda x: tensorplay.trace(x), lambda: (t(4, 4),)),
+    ("cosine_similarity", lambda a, b: F.cosine_similarity(a, b, dim=0),
+     lambda: (t(3, 4), t(3, 4) - 0.5)),
+    ("norm", lambda x: tensorplay.norm(x, dim=1), lambda: (t(3, 4) - 0.5,)),
+    ("norm", lambda x: tensorplay.norm(x, p=float("inf")),
+     lambda: (t(3, 4) - 0.5,)),
+    ("dist", lambda a, b: tensorplay.dist(a, b, p=3),
+     lambda: (t(3, 4), t(3, 4))),
 ]
 IDS = [f"{name}{i}" for i, (name, _, _) in enumerate(CASES)]
 
@@ -106,8 +113,10 @@ def test_operator_form_matches_eager(case):
     # (positional only: keyword-only beta, alpha and value stay default).
     extra = {"cumsum": [1], "cumprod": [0], "amax": [[0, 2]], "prod14": [1, True]}
     case_id = IDS[CASES.index(case)]
-    if name in ("addmm", "baddbmm", "addbmm", "addr", "addcmul", "addcdiv"):
-        pytest.skip("keyword-only arguments: covered by the functional form")
+    if name in ("addmm", "baddbmm", "addbmm", "addr", "addcmul", "addcdiv",
+                "cosine_similarity", "norm", "dist"):
+        pytest.skip("keyword-only or composite arguments: covered by the "
+                    "functional form")
     if case_id == "prod14":
         op = tensorplay.ops.tp.prod.dim_int
     gm, args = _one_node_graph(op, inputs + extra.get(case_id, extra.get(name, [])))

@@ -1,4 +1,5 @@
-"""The handlers of layer_ops.py (the pointwise losses beyond mse/l1, the
+"""The handlers of layer_ops.py (the pointwise losses beyond mse/l1 and
+cosine_embedding and poisson_nll, the
 reflection and replication paddings, the transposed convolutions) against
 eager: through tensorplay.compile in f32 and under cpu bf16 autocast (the
 dtypes of eager autocast, values within bf16's rounding), forward and
@@ -43,6 +44,10 @@ CASES = [
      lambda: (t(4, 5), t(4, 5))),
     ("margin_ranking", lambda a, b, y: F.margin_ranking_loss(
         a, b, y, margin=0.1), lambda: (t(6), t(6), sign(6))),
+    ("cosine_embedding", lambda a, b, y: F.cosine_embedding_loss(
+        a, b, y, margin=0.2), lambda: (t(6, 4) - 0.5, t(6, 4) - 0.5, sign(6))),
+    ("poisson_nll", lambda x, y: F.poisson_nll_loss(x, y, log_input=False),
+     lambda: (t(4, 5), t(4, 5) * 3)),
     ("reflect_pad2d", lambda x: F.pad(x, (1, 2, 2, 1), mode="reflect"),
      lambda: (t(2, 3, 5, 6),)),
     ("replicate_pad1d", lambda x: F.pad(x, (2, 1), mode="replicate"),
@@ -95,7 +100,7 @@ BACKWARD_ON_EXECUTOR = {"smooth_l1", "huber_sum", "soft_margin", "bce",
                         "reflect_pad2d", "replicate_pad1d",
                         "replicate_pad3d", "hinge_embedding",
                         "kl_div_batchmean", "kl_div_log_target",
-                        "margin_ranking"}
+                        "margin_ranking", "cosine_embedding", "poisson_nll"}
 
 
 def check(got, want, rtol, what):

@@ -31,6 +31,7 @@
 #include "tensorplay/HostIO/Npy.h"
 
 #include "tensorplay/Compiler/Compiler.h"
+#include "tensorplay/Compiler/CompileCacheOption.h"
 #include "tensorplay/Compiler/CpuExecutable.h"
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Runtime/Codegen.h"
@@ -81,13 +82,6 @@ static cl::opt<InitKind> init(
                           "rank >= 2: uniform in +-1/sqrt(last dim) "
                           "(PyTorch's Linear init); lower ranks uniform")),
     cl::init(InitKind::Uniform));
-static cl::opt<bool> compileCache(
-    "compile-cache",
-    cl::desc("Reuse the machine code of a module compiled before, by any "
-             "process, and keep what is generated (directory: "
-             "TP_COMPILE_CACHE_DIR, default ~/.cache/tensorplay-autocast; "
-             "size bound TP_COMPILE_CACHE_MAX_MB, default 1024; "
-             "TP_COMPILE_CACHE=0 turns it off)"));
 static cl::opt<bool> print("print", cl::desc("Print the results"));
 static cl::opt<std::string>
     autocast("autocast", cl::desc("Run tp-autocast first (e.g. cpu:bf16)"));
@@ -299,12 +293,10 @@ int main(int argc, char **argv) {
   options.autocast = autocast;
   options.autocastKeepIoTypes = keepIoTypes;
   options.pipelineOptions = pipelineOptions;
-  if (compileCache) {
-    std::string cacheError;
-    options.cache = CompileCacheConfig::fromEnvironment(&cacheError);
-    if (!cacheError.empty())
-      return failWith(cacheError);
-  }
+  std::string cacheError;
+  options.cache = compileCacheFromOption(cacheError);
+  if (!cacheError.empty())
+    return failWith(cacheError);
   auto exe = CpuExecutable::compile(std::move(module), options);
   if (!exe)
     return failWith(llvm::toString(exe.takeError()));

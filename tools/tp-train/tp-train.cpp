@@ -31,6 +31,7 @@
 
 #include "tensorplay/Codegen/CPU/Donation.h"
 #include "tensorplay/Compiler/Compiler.h"
+#include "tensorplay/Compiler/CompileCacheOption.h"
 #include "tensorplay/Compiler/CpuExecutable.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 #include "tensorplay/Runtime/Codegen.h"
@@ -88,13 +89,6 @@ static cl::opt<double> momentum("momentum", cl::desc("SGD momentum"),
                                 cl::init(0.0), cl::cat(category));
 static cl::opt<double> dampening("dampening", cl::desc("SGD dampening"),
                                  cl::init(0.0), cl::cat(category));
-static cl::opt<bool> compileCache(
-    "compile-cache",
-    cl::desc("Reuse the machine code of a module compiled before, by any "
-             "process, and keep what is generated (directory: "
-             "TP_COMPILE_CACHE_DIR, default ~/.cache/tensorplay-autocast; "
-             "size bound TP_COMPILE_CACHE_MAX_MB, default 1024; "
-             "TP_COMPILE_CACHE=0 turns it off)"));
 static cl::opt<bool> nesterov("nesterov", cl::desc("SGD Nesterov momentum"),
                               cl::cat(category));
 static cl::opt<double>
@@ -464,12 +458,10 @@ int main(int argc, char **argv) {
   CpuCompileOptions compileOptions;
   compileOptions.target = device;
   compileOptions.pipelineOptions = pipelineOptions;
-  if (compileCache) {
-    std::string cacheError;
-    compileOptions.cache = CompileCacheConfig::fromEnvironment(&cacheError);
-    if (!cacheError.empty())
-      return failWith(cacheError);
-  }
+  std::string cacheError;
+  compileOptions.cache = compileCacheFromOption(cacheError);
+  if (!cacheError.empty())
+    return failWith(cacheError);
   auto exe = CpuExecutable::compile(std::move(module), compileOptions);
   if (!exe)
     return failWith(llvm::toString(exe.takeError()));
