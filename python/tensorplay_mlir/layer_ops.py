@@ -161,14 +161,6 @@ HANDLERS["reflection_pad_nd"] = _reflection_pad_nd
 HANDLERS["replication_pad_nd"] = _replication_pad_nd
 
 
-def _cosine_embedding_loss(tr, node, input1, input2, target, margin=0.0,
-                           size_average=None, reduce=None, reduction="mean"):
-    _no_legacy(size_average, reduce)
-    return _loss(tr, node, [_value(tr, input1), _value(tr, input2),
-                            _value(tr, target)], reduction,
-                 [_f64("margin", margin)])
-
-
 def _poisson_nll_loss(tr, node, x, target, log_input=True, full=False,
                       size_average=None, eps=1e-8, reduce=None,
                       reduction="mean"):
@@ -178,5 +170,7 @@ def _poisson_nll_loss(tr, node, x, target, log_input=True, full=False,
                   f"full = {'true' if full else 'false'}", _f64("eps", eps)])
 
 
-HANDLERS["cosine_embedding_loss"] = _cosine_embedding_loss
+# The same arguments as margin_ranking_loss's: (input1, input2, target,
+# margin, ..., reduction).
+HANDLERS["cosine_embedding_loss"] = _margin_ranking_loss
 HANDLERS["poisson_nll_loss"] = _poisson_nll_loss
