@@ -1,9 +1,10 @@
 """Handlers for the pointwise losses beyond mse/l1 (smooth_l1, huber,
-soft_margin, hinge_embedding, kl_div, binary_cross_entropy,
-margin_ranking), the reflection and replication paddings (and F.pad in
-those modes) and the transposed
-convolutions: one tp op each, in the functional form (1.0) and the operator
-form (1.1), parameters named after the operators' schemas (binding.py).
+soft_margin, hinge_embedding, kl_div, binary_cross_entropy, margin_ranking,
+cosine_embedding, poisson_nll, triplet_margin), the reflection and
+replication paddings (and F.pad in those modes), the transposed
+convolutions and aten's convolution, bilinear, and the LSTM and GRU cells:
+one tp op each, in the functional form (1.0) and the operator form (1.1),
+parameters named after the operators' schemas (binding.py).
 """
 
 from .ops import (HANDLERS, Unsupported, _array, _pair, _reduction, _result,
@@ -174,3 +175,86 @@ def _poisson_nll_loss(tr, node, x, target, log_input=True, full=False,
 # margin, ..., reduction).
 HANDLERS["cosine_embedding_loss"] = _margin_ranking_loss
 HANDLERS["poisson_nll_loss"] = _poisson_nll_loss
+
+
+def _triplet_margin_loss(tr, node, anchor, positive, negative, margin=1.0,
+                         p=2, eps=1e-6, swap=False, size_average=None,
+                         reduce=None, reduction="mean"):
+    _no_legacy(size_average, reduce)
+    return _loss(tr, node, [_value(tr, anchor), _value(tr, positive),
+                            _value(tr, negative)], reduction,
+                 [_f64("margin", margin), _f64("p", p), _f64("eps", eps),
+                  f"swap = {'true' if swap else 'false'}"])
+
+
+HANDLERS["triplet_margin_loss"] = _triplet_margin_loss
+
+
+def _bilinear(tr, node, input1, input2, weight, bias=None):
+    operands, text = operands_with(
+        tr, [_value(tr, input1), _value(tr, input2), _value(tr, weight)],
+        bias=bias)
+    shape, elt = _result(node)
+    return tr.emit("bilinear", operands, shape, elt, operand_format=text)
+
+
+HANDLERS["bilinear"] = _bilinear
+
+
+def _cell_operands(tr, x, states, w_ih, w_hh, b_ih, b_hh):
+    leading = [_value(tr, x)] + [_value(tr, s) for s in states] + \
+        [_value(tr, w_ih), _value(tr, w_hh)]
+    return operands_with(tr, leading, b_ih=b_ih, b_hh=b_hh)
+
+
+def _lstm_cell(tr, node, input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    """(h, c) of one LSTM step (hx: [h, c], the functional form)."""
+    if not isinstance(hx, (list, tuple)) or len(hx) != 2:
+        raise Unsupported("lstm_cell without an (h, c) state")
+    return _lstm_step(tr, node, input, hx, w_ih, w_hh, b_ih, b_hh)
+
+
+def _lstm_cell_operator(tr, node, input, hx, cx, w_ih, w_hh, b_ih=None,
+                        b_hh=None):
+    """1.1's operator form: the states as two tensors."""
+    return _lstm_step(tr, node, input, [hx, cx], w_ih, w_hh, b_ih, b_hh)
+
+
+def _lstm_step(tr, node, input, hx, w_ih, w_hh, b_ih, b_hh):
+    operands, text = _cell_operands(tr, input, hx, w_ih, w_hh, b_ih, b_hh)
+    h = _value(tr, hx[0])
+    h_meta = tr.meta_of(node, 0) or (h.shape, h.elt)
+    c_meta = tr.meta_of(node, 1) or (h.shape, h.elt)
+    return tuple(tr.emit_multi("lstm_cell", operands, [h_meta, c_meta],
+                               operand_format=text))
+
+
+def _gru_cell(tr, node, input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+    operands, text = _cell_operands(tr, input, [hx], w_ih, w_hh, b_ih, b_hh)
+    shape, elt = _result(node)
+    return tr.emit("gru_cell", operands, shape, elt, operand_format=text)
+
+
+HANDLERS["lstm_cell"] = _lstm_cell
+HANDLERS["op.lstm_cell"] = _lstm_cell_operator
+HANDLERS["gru_cell"] = _gru_cell
+
+
+def _convolution(tr, node, input, weight, bias, stride, padding, dilation,
+                 transposed, output_padding, groups):
+    """aten's convolution (1.1 operator graphs)."""
+    x, weight = _value(tr, input), _value(tr, weight)
+    n = weight.rank - 2
+    operands, text = operands_with(tr, [x, weight], bias=bias)
+    attrs = [f"stride = {_array(_pair(stride, n))}",
+             f"padding = {_array(_pair(padding, n))}",
+             f"dilation = {_array(_pair(dilation, n))}",
+             f"transposed = {'true' if transposed else 'false'}",
+             f"output_padding = {_array(_pair(output_padding, n))}",
+             f"groups = {int(groups)} : i64"]
+    shape, elt = _result(node)
+    return tr.emit("convolution", operands, shape, elt, ", ".join(attrs),
+                   operand_format=text)
+
+
+HANDLERS["convolution"] = _convolution

@@ -184,3 +184,54 @@ def test_a_transposed_convolution_layer_trains_like_eager():
             opt.step()
             losses[kind].append(float(loss))
     np.testing.assert_allclose(losses["mlir"], losses["eager"], rtol=1e-5)
+
+
+CELL_CASES = [
+    ("triplet_margin", lambda a, p, n: F.triplet_margin_loss(
+        a, p, n, margin=0.5, swap=True), lambda: (t(4, 6), t(4, 6), t(4, 6))),
+    ("bilinear", lambda a, b, w, c: F.bilinear(a, b, w, c),
+     lambda: (t(4, 3), t(4, 5), t(7, 3, 5) - 0.5, t(7))),
+]
+
+
+@pytest.mark.parametrize("case", CELL_CASES, ids=[c[0] for c in CELL_CASES])
+def test_more_layers_match_eager(case):
+    name, fn, make = case
+    tensorplay.manual_seed(0)
+    inputs = make()
+    want = fn(*inputs)
+    compiled = tensorplay.compile(fn, backend="mlir",
+                                  options={"fallback": False})
+    check(compiled(*inputs), want, 1e-5, name)
+
+
+@pytest.mark.parametrize("cell", ["lstm", "gru"])
+def test_recurrent_cells_match_eager(cell):
+    """nn.LSTMCell / nn.GRUCell over three steps, inference."""
+    tensorplay.manual_seed(0)
+    layer = nn.LSTMCell(5, 4) if cell == "lstm" else nn.GRUCell(5, 4)
+
+    def steps(xs):
+        h = tensorplay.zeros(2, 4)
+        c = tensorplay.zeros(2, 4)
+        outs = []
+        for k in range(3):
+            if cell == "lstm":
+                h, c = layer(xs[k], (h, c))
+            else:
+                h = layer(xs[k], h)
+            outs.append(h)
+        return tensorplay.stack(outs)
+    xs = t(3, 2, 5)
+    with tensorplay.no_grad():
+        want = steps(xs)
+        try:
+            compiled = tensorplay.compile(steps, backend="mlir",
+                                          options={"fallback": False})
+            got = compiled(xs)
+        except Exception as e:  # the frontend's, not the backend's
+            if "mlir" in str(e):
+                raise
+            pytest.skip(f"tensorplay {tensorplay.__version__}'s frontend "
+                        f"cannot trace {cell} cells: {str(e)[:80]}")
+    check(got, want, 1e-5, cell)

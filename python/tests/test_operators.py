@@ -80,13 +80,20 @@ def _one_node_graph(op, values):
     return gm, inputs
 
 
+# Overloads whose eager kernel crashes the process (a segfault, not an
+# exception) on the uniform samples: tensorplay 1.1's lstm_cell with (3, 4)
+# states and weights.
+EAGER_CRASHES = {"tp.lstm_cell.default"}
+
+
 def test_claimed_operators_match_eager_or_refuse():
     from tensorplay_mlir.backend import BackendError, backend
     compared, refused, wrong = [], [], []
     for op, _, in_place in claimed_overloads():
         schema = op._schema
         if in_place or schema.is_mutable or any(a.is_out for a in
-                                                schema.arguments):
+                                                schema.arguments) or \
+                str(op) in EAGER_CRASHES:
             continue
         try:
             tensorplay.manual_seed(0)
