@@ -44,6 +44,7 @@ import tensorplay
 
 from . import dtypes
 from .compiled import CompiledGraph, ambient_autocast
+from .aliasing import write_through_shared_memory
 from .partition import Partitioned, is_call
 from .translate import UnsupportedNode, translate
 
@@ -150,6 +151,15 @@ def backend(gm, example_inputs, **kwargs):
         return CompiledGraph(
             graph_module, program, carries_casts=casts, carries_half=half,
             traced_autocast=traced_autocast if casts else "", **settings)
+    shared = write_through_shared_memory(gm)
+    if shared is not None:
+        message = (f"tensorplay_mlir: graph '{name}' runs on its Python "
+                   f"executor: {shared} (compiled code gives each view its "
+                   "own memory, so the write would not reach it)")
+        if not fallback:
+            raise BackendError(message)
+        warnings.warn(message, RuntimeWarning, stacklevel=2)
+        return gm
     try:
         return compile_graph(gm, example_inputs)
     except UnsupportedNode as e:

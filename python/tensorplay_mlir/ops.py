@@ -25,7 +25,7 @@ _OPERATOR_NAMES = {
     operator.neg: "neg", operator.matmul: "matmul", operator.getitem:
     "getitem", operator.pow: "pow", operator.eq: "eq", operator.ne: "ne",
     operator.lt: "lt", operator.le: "le", operator.gt: "gt", operator.ge: "ge",
-    operator.floordiv: "floordiv",
+    operator.floordiv: "floordiv", operator.setitem: "setitem",
 }
 
 # Method and function spellings of the same op.

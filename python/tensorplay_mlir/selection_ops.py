@@ -201,9 +201,17 @@ def _fill(tr, node, *args, **kwargs):
     if name in _FILL:
         value = _FILL[name]
     else:
-        value = kwargs.get("fill_value", args[-1] if len(args) > 1 else None)
-        if name == "full" and len(args) == 2:
-            value = args[1]
+        # full(size, fill_value, ...), full_like(input, fill_value, ...),
+        # new_full(self, size, fill_value, ...): dtype and device may follow
+        # positionally (1.1's operator form).
+        at = 2 if name == "new_full" else 1
+        value = kwargs.get("fill_value",
+                           args[at] if len(args) > at else None)
+        if _is_value(value) and not value.shape and name == "full":
+            # A 0-d tensor fill (1.1's x[mask] = c): broadcast.
+            from .translate import array_attr
+            return tr.emit("expand", [tr.cast(value, elt)], shape, elt,
+                           f"size = {array_attr(shape)}")
         if not isinstance(value, (bool, int, float)):
             raise Unsupported("a fill value that is not a Python number")
     source = args[0] if args and _is_value(args[0]) else None
@@ -411,3 +419,79 @@ def _select_scatter(tr, node, base, src, dim, index):
     i %= size
     src = _reshaped(tr, src, src.shape[:d] + (1,) + src.shape[d:])
     return _scatter_slice(tr, node, base, src, d, [i], i, i + 1, 1)
+
+
+# --- writes through an index --------------------------------------------------
+
+def _index_put_value(tr, x, indices, values, accumulate):
+    """x with `values` written (added, with `accumulate`) at `indices`: a
+    list of leading integer index tensors (tp.index_put), or one boolean
+    mask of x's leading shape with a single value (a where)."""
+    from .ops import _is_value, _operand, _value
+    if not isinstance(indices, (list, tuple)):
+        indices = [indices]
+    if any(not _is_value(i) for i in indices) or not indices:
+        raise Unsupported("an index other than tensors (slices, ints or None "
+                          "mixed with index tensors)")
+    if _is_value(values):
+        values = tr.cast(values, x.elt)
+    else:
+        values = _operand(tr, values, x)
+        values = tr.cast(values, x.elt)
+    if len(indices) == 1 and indices[0].elt == "i1":
+        mask = indices[0]
+        k = mask.rank
+        if tuple(mask.shape) != tuple(x.shape[:k]):
+            raise Unsupported(f"a mask of shape {list(mask.shape)} for a "
+                              f"tensor of shape {list(x.shape)}")
+        if values.shape and _numel(values.shape) != 1:
+            raise Unsupported("a mask with more than one value (the number "
+                              "of places is known only at run time)")
+        if values.shape:
+            values = tr.emit("reshape", [values], (), values.elt,
+                             "shape = array<i64>")
+        if k < x.rank:
+            shape = tuple(mask.shape) + (1,) * (x.rank - k)
+            mask = tr.emit("reshape", [mask], shape, "i1",
+                           f"shape = {_array(shape)}")
+        if accumulate:
+            zero = tr.constant(0, x.elt)
+            added = tr.emit("where", [mask, values, zero],
+                            tuple(mask.shape), x.elt)
+            return tr.emit("add", [x, added], x.shape, x.elt)
+        return tr.emit("where", [mask, values, x], x.shape, x.elt)
+    if any(i.elt not in ("i64", "i32") for i in indices):
+        raise Unsupported("index tensors other than integers, or a mask "
+                          "with others")
+    text = (f"{x.ssa}[{', '.join(i.ssa for i in indices)}], {values.ssa}")
+    return tr.emit("index_put", [x] + list(indices) + [values], x.shape, x.elt,
+                   "accumulate = true" if accumulate else "",
+                   operand_format=text)
+
+
+def _numel(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+@handles("setitem")
+def _setitem(tr, node, target, index, value):
+    """`x[index] = value` (1.0's graphs): the index_put (or where) written
+    back into x (a graph that reads a view of x after the write runs on
+    its executor: aliasing.py)."""
+    from .ops import _value
+    x = _value(tr, target)
+    tr.write_back(x, _index_put_value(tr, x, index, value, False))
+    return None
+
+
+@handles("index_put")
+def _index_put(tr, node, x, indices, values, accumulate=False):
+    """index_put (1.1's functional form; index_put_ writes it back)."""
+    from .ops import _value
+    x = _value(tr, x)
+    if any(i is None for i in indices):
+        raise Unsupported("index_put with a None index")
+    return _index_put_value(tr, x, list(indices), values, bool(accumulate))
