@@ -35,6 +35,7 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
+#include <pthread.h>
 
 using namespace mlir;
 using namespace mlir::tp;
@@ -595,8 +596,9 @@ llvm::Error CpuExecutable::link(std::unique_ptr<llvm::MemoryBuffer> object,
 
 namespace {
 /// The background compiles of every executable, which the process waits
-/// for at exit: a compile still running while LLVM's statics are destroyed
-/// would crash.
+/// for at exit (a compile still running while LLVM's statics are destroyed
+/// would crash) and before a fork (a child would inherit LLVM's locks held
+/// by a thread it does not have, and hang at its first compile).
 class BackgroundCompiles {
 public:
   static BackgroundCompiles &get() {
@@ -605,6 +607,7 @@ public:
     static BackgroundCompiles *all = [] {
       auto *created = new BackgroundCompiles();
       std::atexit([] { get().waitForAll(); });
+      pthread_atfork([] { get().waitForAll(); }, nullptr, nullptr);
       return created;
     }();
     return *all;

@@ -386,3 +386,26 @@ TEST(CompileCache, AnExecutableGoneDuringItsBackgroundCompileWaits) {
   exe.reset();
   SUCCEED();
 }
+
+// A fork during a background compile waits for it: the child can compile
+// (it would otherwise inherit LLVM's locks held by a thread it lacks).
+TEST(CompileCache, AForkDuringABackgroundCompileLeavesAWorkingChild) {
+  CpuCompileOptions options;
+  options.tiered = true;
+  MLIRContext ctx;
+  auto exe = compileWith(ctx, options);
+  ASSERT_TRUE(exe);
+  HostTensor x(ElementKind::F32, {3, 4}), w(ElementKind::F32, {4, 5});
+  std::vector<HostTensor> f, g;
+  ASSERT_FALSE(bool(exe->run("f", {&x, &w}, f)));
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    alarm(60); // a hang fails the test instead of blocking it
+    std::vector<HostTensor> out;
+    _exit(exe->run("g", {&x}, out) ? 1 : 0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
