@@ -20,6 +20,11 @@ config.substitutions.append(("%tp_src_root", config.tensorplay_src_root))
 config.substitutions.append(("%tp_obj_root", config.tensorplay_obj_root))
 
 llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
+# The tools' compile cache (on by default) lives in the build tree, never
+# in the user's ~/.cache; a rebuilt compiler never reads its predecessor's
+# entries (their keys name the binary).
+config.environment["TENSORPLAY_MLIR_CACHE_DIR"] = os.path.join(
+    config.tensorplay_obj_root, "test", "compile-cache")
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.tensorplay_tools_dir, config.llvm_tools_dir]

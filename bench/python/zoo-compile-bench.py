@@ -54,8 +54,8 @@ def child(name, autocast, mode, tiered):
 
 
 def run(cache, name, autocast, mode, tiered):
-    env = dict(os.environ, TP_COMPILE_CACHE_DIR=cache)
-    env.pop("TP_COMPILE_CACHE", None)
+    env = dict(os.environ, TENSORPLAY_MLIR_CACHE_DIR=cache)
+    env.pop("TENSORPLAY_MLIR_CACHE", None)
     out = subprocess.run(
         [sys.executable, __file__, "--child", name, str(int(autocast)), mode,
          str(int(tiered))], env=env, capture_output=True, text=True)

@@ -49,17 +49,17 @@ Counters &counters() {
 } // namespace
 
 bool CompileCacheConfig::disabledByEnvironment() {
-  const char *v = std::getenv("TP_COMPILE_CACHE");
+  const char *v = std::getenv("TENSORPLAY_MLIR_CACHE");
   return v && (llvm::StringRef(v) == "0" || llvm::StringRef(v) == "off");
 }
 
 CompileCacheConfig CompileCacheConfig::fromEnvironment(std::string *error) {
   CompileCacheConfig config;
-  if (const char *mb = std::getenv("TP_COMPILE_CACHE_MAX_MB"); mb && *mb) {
+  if (const char *mb = std::getenv("TENSORPLAY_MLIR_CACHE_MAX_MB"); mb && *mb) {
     uint64_t value;
     if (llvm::StringRef(mb).getAsInteger(10, value)) {
       if (error)
-        *error = "TP_COMPILE_CACHE_MAX_MB must be a number of megabytes, "
+        *error = "TENSORPLAY_MLIR_CACHE_MAX_MB must be a number of megabytes, "
                  "got '" +
                  std::string(mb) + "'";
     } else {
@@ -68,7 +68,7 @@ CompileCacheConfig CompileCacheConfig::fromEnvironment(std::string *error) {
   }
   if (disabledByEnvironment())
     return config;
-  if (const char *dir = std::getenv("TP_COMPILE_CACHE_DIR"); dir && *dir) {
+  if (const char *dir = std::getenv("TENSORPLAY_MLIR_CACHE_DIR"); dir && *dir) {
     config.directory = dir;
     return config;
   }
@@ -79,7 +79,7 @@ CompileCacheConfig CompileCacheConfig::fromEnvironment(std::string *error) {
     llvm::sys::path::append(path, home, ".cache");
   else
     return config;
-  llvm::sys::path::append(path, "tensorplay-autocast");
+  llvm::sys::path::append(path, "tensorplay-mlir");
   config.directory = std::string(path);
   return config;
 }

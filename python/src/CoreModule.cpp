@@ -328,8 +328,8 @@ NB_MODULE(_core, m) {
         return std::make_tuple(config.directory, config.maxBytes);
       },
       "(directory, size bound in bytes) of the compile cache the "
-      "environment configures (TP_COMPILE_CACHE=0: no directory; "
-      "TP_COMPILE_CACHE_DIR, TP_COMPILE_CACHE_MAX_MB).");
+      "environment configures (TENSORPLAY_MLIR_CACHE=0: no directory; "
+      "TENSORPLAY_MLIR_CACHE_DIR, TENSORPLAY_MLIR_CACHE_MAX_MB).");
 
   m.def("has_onednn", &cpuLoweringHasOneDNN,
         "Whether the CPU lowering calls oneDNN.");

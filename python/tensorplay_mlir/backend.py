@@ -26,9 +26,9 @@ the tensors' memory. Options (``tensorplay.compile(..., options={...})``):
   False waits for ``opt_level``'s code instead.
 - ``compile_cache`` (default True): keep the machine code in the persistent
   compile cache and reuse it when any process compiles the same graph again
-  (directory ``TP_COMPILE_CACHE_DIR``, default
-  ``~/.cache/tensorplay-autocast``; ``TP_COMPILE_CACHE_MAX_MB``, default
-  1024; ``TP_COMPILE_CACHE=0`` turns it off everywhere). A GPT's bf16
+  (directory ``TENSORPLAY_MLIR_CACHE_DIR``, default
+  ``~/.cache/tensorplay-mlir``; ``TENSORPLAY_MLIR_CACHE_MAX_MB``, default
+  1024; ``TENSORPLAY_MLIR_CACHE=0`` turns it off everywhere). A GPT's bf16
   training step is ready in 0.14 s instead of 8.5 s the second time.
 - ``cast_cache`` (default True): under autocast, keep the parameters'
   bf16/f16 copies between calls while they are unchanged (cast_cache.py).

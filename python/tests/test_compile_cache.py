@@ -1,7 +1,7 @@
 """The persistent compile cache through tensorplay.compile: a second process
 compiling the same model takes every function's machine code from the cache
 (no lowering, no code generation) and computes the same bits; the option
-`compile_cache=False` and TP_COMPILE_CACHE=0 keep nothing; a malformed size
+`compile_cache=False` and TENSORPLAY_MLIR_CACHE=0 keep nothing; a malformed size
 bound is an error. Each run is its own process, as a user's would be.
 The times are printed, never asserted (docs/benchmarks.md has them)."""
 
@@ -73,7 +73,7 @@ def entries(directory):
 def test_a_second_process_takes_the_code_and_computes_the_same_bits(
         tmp_path):
     cache = tmp_path / "cache"
-    env = {"TP_COMPILE_CACHE_DIR": str(cache), "TP_COMPILE_CACHE": None}
+    env = {"TENSORPLAY_MLIR_CACHE_DIR": str(cache), "TENSORPLAY_MLIR_CACHE": None}
     cold, _ = run({}, env, tmp_path)
     stored = entries(cache)
     # (The optimized tier of the last functions is stored by the background
@@ -92,16 +92,16 @@ def test_a_second_process_takes_the_code_and_computes_the_same_bits(
 
 def test_the_cache_can_be_turned_off(tmp_path):
     cache = tmp_path / "cache"
-    env = {"TP_COMPILE_CACHE_DIR": str(cache), "TP_COMPILE_CACHE": None}
+    env = {"TENSORPLAY_MLIR_CACHE_DIR": str(cache), "TENSORPLAY_MLIR_CACHE": None}
     on, _ = run({}, env, tmp_path)
     assert entries(cache)
     off = tmp_path / "off"
     by_option, _ = run({"compile_cache": False},
-                       {**env, "TP_COMPILE_CACHE_DIR": str(off)}, tmp_path)
+                       {**env, "TENSORPLAY_MLIR_CACHE_DIR": str(off)}, tmp_path)
     assert not entries(off) and by_option["stats"]["hits"] == 0
     assert by_option["bits"] == on["bits"]
-    # TP_COMPILE_CACHE=0 overrides everything: the full cache is not read.
-    by_env, _ = run({}, {**env, "TP_COMPILE_CACHE": "0"}, tmp_path)
+    # TENSORPLAY_MLIR_CACHE=0 overrides everything: the full cache is not read.
+    by_env, _ = run({}, {**env, "TENSORPLAY_MLIR_CACHE": "0"}, tmp_path)
     assert by_env["stats"] == {"hits": 0, "misses": 0, "stores": 0,
                                "evictions": 0, "damaged": 0}
     assert by_env["bits"] == on["bits"]
@@ -109,10 +109,10 @@ def test_the_cache_can_be_turned_off(tmp_path):
 
 def test_a_malformed_size_bound_is_an_error(monkeypatch):
     from tensorplay_mlir import _core
-    monkeypatch.setenv("TP_COMPILE_CACHE_MAX_MB", "a lot")
-    with pytest.raises(ValueError, match="TP_COMPILE_CACHE_MAX_MB"):
+    monkeypatch.setenv("TENSORPLAY_MLIR_CACHE_MAX_MB", "a lot")
+    with pytest.raises(ValueError, match="TENSORPLAY_MLIR_CACHE_MAX_MB"):
         _core.compile_cache_config()
-    with pytest.raises(ValueError, match="TP_COMPILE_CACHE_MAX_MB"):
+    with pytest.raises(ValueError, match="TENSORPLAY_MLIR_CACHE_MAX_MB"):
         _core.Executable("module {}")
 
 

@@ -198,27 +198,27 @@ TEST(CompileCache, ConcurrentProcessesNeverReadPartialEntries) {
 }
 
 TEST(CompileCache, TheEnvironmentConfiguresIt) {
-  ::setenv("TP_COMPILE_CACHE_DIR", "/some/where", 1);
-  ::setenv("TP_COMPILE_CACHE_MAX_MB", "3", 1);
-  ::unsetenv("TP_COMPILE_CACHE");
+  ::setenv("TENSORPLAY_MLIR_CACHE_DIR", "/some/where", 1);
+  ::setenv("TENSORPLAY_MLIR_CACHE_MAX_MB", "3", 1);
+  ::unsetenv("TENSORPLAY_MLIR_CACHE");
   std::string error;
   CompileCacheConfig config = CompileCacheConfig::fromEnvironment(&error);
   EXPECT_EQ(config.directory, "/some/where");
   EXPECT_EQ(config.maxBytes, uint64_t(3) << 20);
   EXPECT_TRUE(error.empty());
-  ::setenv("TP_COMPILE_CACHE", "0", 1);
+  ::setenv("TENSORPLAY_MLIR_CACHE", "0", 1);
   config = CompileCacheConfig::fromEnvironment(&error);
   EXPECT_TRUE(config.directory.empty());
   // A cache configured in code is off too.
   EXPECT_FALSE(cacheIn("/tmp/x").enabled());
-  ::unsetenv("TP_COMPILE_CACHE");
-  ::setenv("TP_COMPILE_CACHE_MAX_MB", "many", 1);
+  ::unsetenv("TENSORPLAY_MLIR_CACHE");
+  ::setenv("TENSORPLAY_MLIR_CACHE_MAX_MB", "many", 1);
   config = CompileCacheConfig::fromEnvironment(&error);
-  EXPECT_NE(error.find("TP_COMPILE_CACHE_MAX_MB"), std::string::npos);
-  ::unsetenv("TP_COMPILE_CACHE_DIR");
-  ::unsetenv("TP_COMPILE_CACHE_MAX_MB");
+  EXPECT_NE(error.find("TENSORPLAY_MLIR_CACHE_MAX_MB"), std::string::npos);
+  ::unsetenv("TENSORPLAY_MLIR_CACHE_DIR");
+  ::unsetenv("TENSORPLAY_MLIR_CACHE_MAX_MB");
   EXPECT_TRUE(llvm::StringRef(CompileCacheConfig::fromEnvironment().directory)
-                  .ends_with("tensorplay-autocast"));
+                  .ends_with("tensorplay-mlir"));
 }
 
 namespace {

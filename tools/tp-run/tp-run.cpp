@@ -249,8 +249,8 @@ static void hideForeignOptions() {
                               std::addressof(device)};
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
-    if (!llvm::is_contained(ours, option) && entry.first != "help" &&
-        entry.first != "version")
+    if (!llvm::is_contained(ours, option) && !isCompileCacheOption(option) &&
+        entry.first != "help" && entry.first != "version")
       option->setHiddenFlag(cl::ReallyHidden);
   }
 }
@@ -294,7 +294,7 @@ int main(int argc, char **argv) {
   options.autocastKeepIoTypes = keepIoTypes;
   options.pipelineOptions = pipelineOptions;
   std::string cacheError;
-  options.cache = compileCacheFromOption(cacheError);
+  options.cache = compileCacheFromOptions(cacheError);
   if (!cacheError.empty())
     return failWith(cacheError);
   auto exe = CpuExecutable::compile(std::move(module), options);

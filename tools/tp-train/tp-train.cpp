@@ -386,7 +386,8 @@ static void hideForeignOptions() {
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
     if (!llvm::is_contained(option->Categories, &category) &&
-        entry.first != "help" && entry.first != "version")
+        !isCompileCacheOption(option) && entry.first != "help" &&
+        entry.first != "version")
       option->setHiddenFlag(cl::ReallyHidden);
   }
 }
@@ -459,7 +460,7 @@ int main(int argc, char **argv) {
   compileOptions.target = device;
   compileOptions.pipelineOptions = pipelineOptions;
   std::string cacheError;
-  compileOptions.cache = compileCacheFromOption(cacheError);
+  compileOptions.cache = compileCacheFromOptions(cacheError);
   if (!cacheError.empty())
     return failWith(cacheError);
   auto exe = CpuExecutable::compile(std::move(module), compileOptions);

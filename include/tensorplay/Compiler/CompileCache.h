@@ -20,11 +20,11 @@
 // entries after each store.
 //
 // The environment configures it (CompileCacheConfig::fromEnvironment):
-//   TP_COMPILE_CACHE=0          no cache at all, whatever a caller asks
-//   TP_COMPILE_CACHE_DIR=<dir>  the directory (default:
-//                               $XDG_CACHE_HOME/tensorplay-autocast or
-//                               ~/.cache/tensorplay-autocast)
-//   TP_COMPILE_CACHE_MAX_MB=<n> the size bound (default 1024)
+//   TENSORPLAY_MLIR_CACHE=0          no cache at all, whatever a caller asks
+//   TENSORPLAY_MLIR_CACHE_DIR=<dir>  the directory (default:
+//                               $XDG_CACHE_HOME/tensorplay-mlir or
+//                               ~/.cache/tensorplay-mlir)
+//   TENSORPLAY_MLIR_CACHE_MAX_MB=<n> the size bound (default 1024)
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,10 +50,10 @@ struct CompileCacheConfig {
   uint64_t maxBytes = uint64_t(1024) << 20;
 
   /// The configuration the environment asks for (see the file comment);
-  /// an empty directory where TP_COMPILE_CACHE=0 or no home is known.
-  /// `error` is set for a malformed TP_COMPILE_CACHE_MAX_MB.
+  /// an empty directory where TENSORPLAY_MLIR_CACHE=0 or no home is known.
+  /// `error` is set for a malformed TENSORPLAY_MLIR_CACHE_MAX_MB.
   static CompileCacheConfig fromEnvironment(std::string *error = nullptr);
-  /// Whether TP_COMPILE_CACHE=0 turns every cache off.
+  /// Whether TENSORPLAY_MLIR_CACHE=0 turns every cache off.
   static bool disabledByEnvironment();
 };
 
@@ -73,7 +73,7 @@ public:
   explicit CompileCache(CompileCacheConfig config);
 
   /// Whether entries can be read and written: a directory is configured,
-  /// TP_COMPILE_CACHE is not 0, and the compiler binary has an identity.
+  /// TENSORPLAY_MLIR_CACHE is not 0, and the compiler binary has an identity.
   bool enabled() const { return usable; }
 
   /// The key of `parts` (each hashed with its length): 64 hex digits.

@@ -1,12 +1,12 @@
-//===- CompileCacheOption.h - The tools' --compile-cache flag ---*- C++ -*-===//
+//===- CompileCacheOption.h - The tools' compile cache options --*- C++ -*-===//
 //
 // Part of tensorplay-autocast.
 //
 //===----------------------------------------------------------------------===//
 //
-// `--compile-cache` of tp-run and tp-train: one definition (an inline
-// variable, registered once per program by whichever of its files includes
-// this header) and one reading of it.
+// `--cache-dir=<dir>` and `--no-cache` of tp-run and tp-train: defined
+// once (CompileCacheOption.cpp, linked into the tools that read them). The
+// cache is on by default, in the environment's directory (CompileCache.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,29 +15,23 @@
 
 #include "tensorplay/Compiler/CompileCache.h"
 
-#include "llvm/Support/CommandLine.h"
-
 #include <string>
+
+namespace llvm::cl {
+class Option;
+} // namespace llvm::cl
 
 namespace mlir {
 namespace tp {
 
-inline llvm::cl::opt<bool> compileCacheOption(
-    "compile-cache",
-    llvm::cl::desc(
-        "Reuse the machine code of a module compiled before, by any "
-        "process, and keep what is generated (directory: "
-        "TP_COMPILE_CACHE_DIR, default ~/.cache/tensorplay-autocast; size "
-        "bound TP_COMPILE_CACHE_MAX_MB, default 1024; TP_COMPILE_CACHE=0 "
-        "turns it off)"));
+/// The cache the options and the environment ask for. `error` names a
+/// malformed environment variable. (A tool that calls it links the two
+/// options into its command line.)
+CompileCacheConfig compileCacheFromOptions(std::string &error);
 
-/// The cache the flag asks for (the environment's; none without the flag).
-/// `error` names a malformed environment variable.
-inline CompileCacheConfig compileCacheFromOption(std::string &error) {
-  if (!compileCacheOption)
-    return {};
-  return CompileCacheConfig::fromEnvironment(&error);
-}
+/// Whether `option` is one of the two (a tool that hides the options of the
+/// libraries it links keeps these).
+bool isCompileCacheOption(const llvm::cl::Option *option);
 
 } // namespace tp
 } // namespace mlir

@@ -1,23 +1,26 @@
-// tp-run --compile-cache (include/tensorplay/Compiler/CompileCache.h): the
-// first run lowers the module and generates its functions' code, the second
-// takes both from the cache and gives the same results; a damaged entry is
-// a miss (code generated again), an unwritable directory a warning, and
-// without --compile-cache or with TP_COMPILE_CACHE=0 nothing is kept.
+// The compile cache of tp-run (include/tensorplay/Compiler/CompileCache.h),
+// on by default: the first run lowers the module and generates its
+// functions' code, the second takes both from the cache and gives the same
+// results; --cache-dir overrides TENSORPLAY_MLIR_CACHE_DIR; a damaged
+// entry is a miss (code generated again), an unwritable directory a
+// warning; with --no-cache or TENSORPLAY_MLIR_CACHE=0 nothing is kept.
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: env TP_COMPILE_CACHE_DIR=%t/c TP_COMPILE_TIMING=1 tp-run %s --entry=f --compile-cache --print 2>&1 | FileCheck %s --check-prefix=COLD
-// RUN: env TP_COMPILE_CACHE_DIR=%t/c TP_COMPILE_TIMING=1 tp-run %s --entry=f --compile-cache --print 2>&1 | FileCheck %s --check-prefix=WARM
+// RUN: env TENSORPLAY_MLIR_CACHE_DIR=%t/c TP_COMPILE_TIMING=1 tp-run %s --entry=f --print 2>&1 | FileCheck %s --check-prefix=COLD
+// RUN: env TENSORPLAY_MLIR_CACHE_DIR=%t/c TP_COMPILE_TIMING=1 tp-run %s --entry=f --print 2>&1 | FileCheck %s --check-prefix=WARM
+// RUN: env TENSORPLAY_MLIR_CACHE_DIR=%t/elsewhere TP_COMPILE_TIMING=1 tp-run %s --entry=f --cache-dir=%t/c --print 2>&1 | FileCheck %s --check-prefix=WARM
+// RUN: not ls %t/elsewhere
 // Another autocast (the product in bf16) is another module: a miss.
-// RUN: env TP_COMPILE_CACHE_DIR=%t/c TP_COMPILE_TIMING=1 tp-run %s --entry=f --compile-cache --autocast=cpu:bf16 --print 2>&1 | FileCheck %s --check-prefix=BF16
+// RUN: env TENSORPLAY_MLIR_CACHE_DIR=%t/c TP_COMPILE_TIMING=1 tp-run %s --entry=f --autocast=cpu:bf16 --print 2>&1 | FileCheck %s --check-prefix=BF16
 // Every entry damaged (one byte changed in the middle): generated again.
 // RUN: %python %S/Inputs/damage-cache.py %t/c | FileCheck %s --check-prefix=DAMAGE
-// RUN: env TP_COMPILE_CACHE_DIR=%t/c TP_COMPILE_TIMING=1 tp-run %s --entry=f --compile-cache --print 2>&1 | FileCheck %s --check-prefix=DAMAGED
-// RUN: env TP_COMPILE_CACHE_DIR=%t/c TP_COMPILE_TIMING=1 tp-run %s --entry=f --compile-cache --print 2>&1 | FileCheck %s --check-prefix=WARM
-// RUN: env TP_COMPILE_CACHE_DIR=%t/off TP_COMPILE_TIMING=1 tp-run %s --entry=f --print 2>&1 | FileCheck %s --check-prefix=COLD
-// RUN: env TP_COMPILE_CACHE_DIR=%t/off TP_COMPILE_CACHE=0 tp-run %s --entry=f --compile-cache --print
+// RUN: env TENSORPLAY_MLIR_CACHE_DIR=%t/c TP_COMPILE_TIMING=1 tp-run %s --entry=f --print 2>&1 | FileCheck %s --check-prefix=DAMAGED
+// RUN: env TENSORPLAY_MLIR_CACHE_DIR=%t/c TP_COMPILE_TIMING=1 tp-run %s --entry=f --print 2>&1 | FileCheck %s --check-prefix=WARM
+// RUN: env TENSORPLAY_MLIR_CACHE_DIR=%t/off TP_COMPILE_TIMING=1 tp-run %s --entry=f --no-cache --print 2>&1 | FileCheck %s --check-prefix=COLD
+// RUN: env TENSORPLAY_MLIR_CACHE_DIR=%t/off TENSORPLAY_MLIR_CACHE=0 tp-run %s --entry=f --print
 // RUN: not ls %t/off
 // RUN: touch %t/file
-// RUN: env TP_COMPILE_CACHE_DIR=%t/file/c tp-run %s --entry=f --compile-cache --print 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
-// RUN: env TP_COMPILE_CACHE_MAX_MB=lots not tp-run %s --entry=f --compile-cache 2>&1 | FileCheck %s --check-prefix=BADSIZE
+// RUN: env TENSORPLAY_MLIR_CACHE_DIR=%t/file/c tp-run %s --entry=f --print 2>&1 | FileCheck %s --check-prefix=UNWRITABLE
+// RUN: env TENSORPLAY_MLIR_CACHE_MAX_MB=lots not tp-run %s --entry=f 2>&1 | FileCheck %s --check-prefix=BADSIZE
 
 // COLD: tensorplay: compile: {{.*}} functions from the compile cache: 0{{$}}
 // COLD: tensorplay: @f: {{.*}} codegen {{.*}} functions from the compile cache: 0{{$}}
@@ -38,7 +41,8 @@
 // UNWRITABLE: tensorplay: compile cache: cannot create the compile cache directory {{.*}}file/c
 // UNWRITABLE: @f result #0: {{\[}}[1.5, 3, 4.5, 6]]
 
-// BADSIZE: TP_COMPILE_CACHE_MAX_MB must be a number of megabytes, got 'lots'
+// BADSIZE: TENSORPLAY_MLIR_CACHE_MAX_MB must be a number of megabytes, got 'lots'
+
 
 func.func @f() -> tensor<1x4xf32> {
   %x = tp.constant dense<[[1.0, 2.0, 3.0, 4.0]]> : tensor<1x4xf32>
