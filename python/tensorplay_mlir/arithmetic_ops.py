@@ -222,3 +222,55 @@ def _dist(tr, node, x, other, p=2):
 
 
 HANDLERS["dist"] = _dist
+
+
+def _tensordot(tr, node, x, other, dims=2, dims_self=None, dims_other=None):
+    """tensordot as eager computes it: both operands permuted and reshaped
+    to matrices and one mm, so autocast decides the product as it does
+    eager's (a single tp.tensordot is not in the policy tables). `dims`:
+    an int (the last `dims` of x with the first of other) or two lists;
+    1.1's operator form names the lists."""
+    a, b = _value(tr, x), _value(tr, other)
+    if dims_self is None:
+        if isinstance(dims, int) and not isinstance(dims, bool):
+            dims_self = list(range(a.rank - dims, a.rank))
+            dims_other = list(range(dims))
+        elif isinstance(dims, (list, tuple)) and len(dims) == 2:
+            dims_self, dims_other = dims
+            if isinstance(dims_self, int):
+                dims_self, dims_other = [dims_self], [dims_other]
+        else:
+            raise Unsupported(f"tensordot dims={dims!r}")
+    dims_self = [_dim(d, a.rank) % max(a.rank, 1) for d in dims_self]
+    dims_other = [_dim(d, b.rank) % max(b.rank, 1) for d in dims_other]
+    if len(dims_self) != len(dims_other) or any(
+            a.shape[i] != b.shape[j] for i, j in zip(dims_self, dims_other)):
+        raise Unsupported("tensordot over dimensions of different sizes")
+    if a.elt != b.elt:
+        raise Unsupported("tensordot of different dtypes")
+    free_a = [d for d in range(a.rank) if d not in dims_self]
+    free_b = [d for d in range(b.rank) if d not in dims_other]
+
+    def matrix(v, order, rows, cols):
+        shape = tuple(v.shape[d] for d in order)
+        if order != list(range(v.rank)):
+            v = tr.emit("permute", [v], shape, v.elt,
+                        f"dims = {_array(order)}")
+        return tr.emit("reshape", [v], (rows, cols), v.elt,
+                       f"shape = {_array([rows, cols])}")
+
+    def size(v, ds):
+        n = 1
+        for d in ds:
+            n *= v.shape[d]
+        return n
+    m, k, n = size(a, free_a), size(a, dims_self), size(b, free_b)
+    product = tr.emit("mm", [matrix(a, free_a + dims_self, m, k),
+                             matrix(b, dims_other + free_b, k, n)],
+                      (m, n), a.elt)
+    shape, elt = _result(node)
+    return tr.emit("reshape", [product], shape, elt,
+                   f"shape = {_array(list(shape))}")
+
+
+HANDLERS["tensordot"] = _tensordot

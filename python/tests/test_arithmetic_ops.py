@@ -1,6 +1,7 @@
 """The handlers of arithmetic_ops.py (addmm and the other products with an
 addend, mv, dot, addcmul, addcdiv, atan2, prelu, cumsum, cumprod, prod,
-amax, trace, cosine_similarity, norm, dist) against eager: through tensorplay.compile in f32 (values
+amax, trace, cosine_similarity, tensordot (as mm: eager autocast's
+dtype), norm, dist) against eager: through tensorplay.compile in f32 (values
 within 1e-5) and under cpu bf16 autocast (the dtypes of eager autocast,
 values within bf16's rounding), and on tensorplay 1.1 also as one-node
 graphs of the operator form (the OpOverloads AOT graphs hold)."""
@@ -49,6 +50,11 @@ CASES = [
     ("trace", lambda x: tensorplay.trace(x), lambda: (t(4, 4),)),
     ("cosine_similarity", lambda a, b: F.cosine_similarity(a, b, dim=0),
      lambda: (t(3, 4), t(3, 4) - 0.5)),
+    ("tensordot", lambda a, b: tensorplay.tensordot(a, b,
+                                                     dims=([0, 2], [1, 0])),
+     lambda: (t(3, 4, 5), t(5, 3, 2))),
+    ("tensordot", lambda a, b: tensorplay.tensordot(a, b, dims=1),
+     lambda: (t(2, 3, 4), t(4, 5))),
     ("norm", lambda x: tensorplay.norm(x, dim=1), lambda: (t(3, 4) - 0.5,)),
     ("norm", lambda x: tensorplay.norm(x, p=float("inf")),
      lambda: (t(3, 4) - 0.5,)),
@@ -114,7 +120,7 @@ def test_operator_form_matches_eager(case):
     extra = {"cumsum": [1], "cumprod": [0], "amax": [[0, 2]], "prod14": [1, True]}
     case_id = IDS[CASES.index(case)]
     if name in ("addmm", "baddbmm", "addbmm", "addr", "addcmul", "addcdiv",
-                "cosine_similarity", "norm", "dist"):
+                "cosine_similarity", "norm", "dist", "tensordot"):
         pytest.skip("keyword-only or composite arguments: covered by the "
                     "functional form")
     if case_id == "prod14":
