@@ -375,12 +375,17 @@ TEST(CompileCache, TieredCodeComputesTheSameBitsAndCachesTheFinalTier) {
     EXPECT_TRUE(sameBits(expected[i], third[i])) << i;
 }
 
-// An executable destroyed while its background compile runs waits for it.
-TEST(CompileCache, AnExecutableGoneDuringItsBackgroundCompileWaits) {
+/// The test module compiled with tiered code, without a cache.
+static std::unique_ptr<CpuExecutable> tieredExecutable(MLIRContext &ctx) {
   CpuCompileOptions options;
   options.tiered = true;
+  return compileWith(ctx, options);
+}
+
+// An executable destroyed while its background compile runs waits for it.
+TEST(CompileCache, AnExecutableGoneDuringItsBackgroundCompileWaits) {
   MLIRContext ctx;
-  auto exe = compileWith(ctx, options);
+  auto exe = tieredExecutable(ctx);
   ASSERT_TRUE(exe);
   resultsOf(*exe);
   exe.reset();
@@ -390,10 +395,8 @@ TEST(CompileCache, AnExecutableGoneDuringItsBackgroundCompileWaits) {
 // A fork during a background compile waits for it: the child can compile
 // (it would otherwise inherit LLVM's locks held by a thread it lacks).
 TEST(CompileCache, AForkDuringABackgroundCompileLeavesAWorkingChild) {
-  CpuCompileOptions options;
-  options.tiered = true;
   MLIRContext ctx;
-  auto exe = compileWith(ctx, options);
+  auto exe = tieredExecutable(ctx);
   ASSERT_TRUE(exe);
   HostTensor x(ElementKind::F32, {3, 4}), w(ElementKind::F32, {4, 5});
   std::vector<HostTensor> f, g;
