@@ -7,16 +7,11 @@ whose parameters carry the same names). Parameters are named after the
 operators' schemas, which is how binding.py gives them their arguments.
 """
 
+import math
+
 from . import dtypes
-from .ops import (HANDLERS, Unsupported, _array, _dim, _operand, _result,
-                  _value, canonical_name)
-
-
-def _scalar_attr(name, value):
-    from .translate import format_float
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise Unsupported(f"{name}={value!r}: a number is needed")
-    return f"{name} = {format_float(float(value))} : f64"
+from .ops import (HANDLERS, Unsupported, _array, _dim, _f64_literal,
+                  _operand, _result, _value, canonical_name, f64_attr)
 
 
 def _add_product(tr, node, x, lhs, rhs, beta=1, alpha=1):
@@ -25,8 +20,8 @@ def _add_product(tr, node, x, lhs, rhs, beta=1, alpha=1):
     if len({v.elt for v in operands}) != 1:
         raise Unsupported("operands of different dtypes")
     return tr.emit(canonical_name(node), operands, shape, elt,
-                   f"{_scalar_attr('beta', beta)}, "
-                   f"{_scalar_attr('alpha', alpha)}")
+                   f"{f64_attr('beta', beta)}, "
+                   f"{f64_attr('alpha', alpha)}")
 
 
 def _addmm(tr, node, x, mat1, mat2, beta=1, alpha=1):
@@ -75,7 +70,7 @@ def _addc(tr, node, x, tensor1, tensor2, value=1):
     shape, elt = _result(node)
     operands = [_value(tr, x), _value(tr, tensor1), _value(tr, tensor2)]
     return tr.emit(canonical_name(node), operands, shape, elt,
-                   _scalar_attr("value", value))
+                   f64_attr("value", value))
 
 
 HANDLERS["addcmul"] = HANDLERS["addcdiv"] = _addc
@@ -167,23 +162,20 @@ def _cosine_similarity(tr, node, x1, x2, dim=1, eps=1e-8):
     shape, elt = _result(node)
     rank = max(x1.rank, x2.rank)
     return tr.emit("cosine_similarity", [x1, x2], shape, elt,
-                   f"dim = {_dim(dim, rank)} : i64, {_scalar_attr('eps', eps)}")
+                   f"dim = {_dim(dim, rank)} : i64, {f64_attr('eps', eps)}")
 
 
 HANDLERS["cosine_similarity"] = _cosine_similarity
 
 
 def _norm_p(p):
-    """The f64 attribute text of a vector norm order."""
-    from .translate import format_float
-    import math
+    """The f64 attribute text of a vector norm order (+-inf included)."""
     if p in (None, "fro"):
         return None
-    if isinstance(p, bool) or not isinstance(p, (int, float)):
+    if isinstance(p, bool) or not isinstance(p, (int, float)) or \
+            math.isnan(p):
         raise Unsupported(f"norm p={p!r}")
-    if math.isinf(p):
-        return "0x7FF0000000000000" if p > 0 else "0xFFF0000000000000"
-    return format_float(float(p))
+    return _f64_literal(p)
 
 
 def _norm(tr, node, x, p="fro", dim=None, keepdim=False, dtype=None):
@@ -260,10 +252,7 @@ def _tensordot(tr, node, x, other, dims=2, dims_self=None, dims_other=None):
                        f"shape = {_array([rows, cols])}")
 
     def size(v, ds):
-        n = 1
-        for d in ds:
-            n *= v.shape[d]
-        return n
+        return math.prod(v.shape[d] for d in ds)
     m, k, n = size(a, free_a), size(a, dims_self), size(b, free_b)
     product = tr.emit("mm", [matrix(a, free_a + dims_self, m, k),
                              matrix(b, dims_other + free_b, k, n)],

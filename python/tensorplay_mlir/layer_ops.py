@@ -8,14 +8,7 @@ parameters named after the operators' schemas (binding.py).
 """
 
 from .ops import (HANDLERS, Unsupported, _array, _pair, _reduction, _result,
-                  _value, canonical_name, handles, operands_with)
-
-
-def _f64(name, value):
-    from .translate import format_float
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise Unsupported(f"{name}={value!r}: a number is needed")
-    return f"{name} = {format_float(float(value))} : f64"
+                  _value, canonical_name, f64_attr, handles, operands_with)
 
 
 def _no_legacy(size_average, reduce):
@@ -34,12 +27,12 @@ def _smooth_l1_loss(tr, node, x, target, size_average=None, reduce=None,
                     reduction="mean", beta=1.0):
     _no_legacy(size_average, reduce)
     return _loss(tr, node, [_value(tr, x), _value(tr, target)], reduction,
-                 [_f64("beta", beta)])
+                 [f64_attr("beta", beta)])
 
 
 def _huber_loss(tr, node, x, target, reduction="mean", delta=1.0):
     return _loss(tr, node, [_value(tr, x), _value(tr, target)], reduction,
-                 [_f64("delta", delta)])
+                 [f64_attr("delta", delta)])
 
 
 def _soft_margin_loss(tr, node, x, target, size_average=None, reduce=None,
@@ -52,7 +45,7 @@ def _hinge_embedding_loss(tr, node, x, target, margin=1.0,
                           size_average=None, reduce=None, reduction="mean"):
     _no_legacy(size_average, reduce)
     return _loss(tr, node, [_value(tr, x), _value(tr, target)], reduction,
-                 [_f64("margin", margin)])
+                 [f64_attr("margin", margin)])
 
 
 def _kl_div(tr, node, x, target, size_average=None, reduce=None,
@@ -85,7 +78,7 @@ def _margin_ranking_loss(tr, node, input1, input2, target, margin=0.0,
     _no_legacy(size_average, reduce)
     return _loss(tr, node, [_value(tr, input1), _value(tr, input2),
                             _value(tr, target)], reduction,
-                 [_f64("margin", margin)])
+                 [f64_attr("margin", margin)])
 
 
 HANDLERS["smooth_l1_loss"] = _smooth_l1_loss
@@ -168,7 +161,7 @@ def _poisson_nll_loss(tr, node, x, target, log_input=True, full=False,
     _no_legacy(size_average, reduce)
     return _loss(tr, node, [_value(tr, x), _value(tr, target)], reduction,
                  [f"log_input = {'true' if log_input else 'false'}",
-                  f"full = {'true' if full else 'false'}", _f64("eps", eps)])
+                  f"full = {'true' if full else 'false'}", f64_attr("eps", eps)])
 
 
 # The same arguments as margin_ranking_loss's: (input1, input2, target,
@@ -183,7 +176,7 @@ def _triplet_margin_loss(tr, node, anchor, positive, negative, margin=1.0,
     _no_legacy(size_average, reduce)
     return _loss(tr, node, [_value(tr, anchor), _value(tr, positive),
                             _value(tr, negative)], reduction,
-                 [_f64("margin", margin), _f64("p", p), _f64("eps", eps),
+                 [f64_attr("margin", margin), f64_attr("p", p), f64_attr("eps", eps),
                   f"swap = {'true' if swap else 'false'}"])
 
 

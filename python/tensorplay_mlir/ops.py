@@ -271,6 +271,15 @@ def _f64_literal(value):
     return format_float(value)
 
 
+def f64_attr(name, value):
+    """`name = <value> : f64` for a Python number argument (finite: an
+    infinite one is refused by format_float)."""
+    from .translate import format_float
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise Unsupported(f"{name}={value!r}: a number is needed")
+    return f"{name} = {format_float(float(value))} : f64"
+
+
 def _scalar_bound(x, bound, what):
     """`bound` as a tp f64 attribute value: a Python number, integral for
     an integer tensor (eager would promote the result to float)."""

@@ -8,6 +8,8 @@ The factories become constants at translation: every shape is static here
 (a dynamic batch would need tp ops for them; see docs/Python.md).
 """
 
+import math
+
 from . import dtypes
 from .ops import (Unsupported, _array, _dim, _is_value, _meta_of_part, _result,
                   _scalar_bound, _value, canonical_name, handles,
@@ -232,9 +234,7 @@ def _fill_in_dtype_of(tr, x, shape, value):
     under an all-true mask, whose dtype follows x's."""
     from .translate import array_attr, format_float
     if tuple(shape) != tuple(x.shape):
-        numel = 1
-        for d in x.shape:
-            numel *= d
+        numel = math.prod(x.shape)
         if numel == 0:
             raise Unsupported("a new_* fill from an empty tensor")
         flat = tr.emit("reshape", [x], (numel,), x.elt,
@@ -433,18 +433,15 @@ def _index_put_value(tr, x, indices, values, accumulate):
     if any(not _is_value(i) for i in indices) or not indices:
         raise Unsupported("an index other than tensors (slices, ints or None "
                           "mixed with index tensors)")
-    if _is_value(values):
-        values = tr.cast(values, x.elt)
-    else:
-        values = _operand(tr, values, x)
-        values = tr.cast(values, x.elt)
+    values = tr.cast(values if _is_value(values) else
+                     _operand(tr, values, x), x.elt)
     if len(indices) == 1 and indices[0].elt == "i1":
         mask = indices[0]
         k = mask.rank
         if tuple(mask.shape) != tuple(x.shape[:k]):
             raise Unsupported(f"a mask of shape {list(mask.shape)} for a "
                               f"tensor of shape {list(x.shape)}")
-        if values.shape and _numel(values.shape) != 1:
+        if values.shape and math.prod(values.shape) != 1:
             raise Unsupported("a mask with more than one value (the number "
                               "of places is known only at run time)")
         if values.shape:
@@ -467,13 +464,6 @@ def _index_put_value(tr, x, indices, values, accumulate):
     return tr.emit("index_put", [x] + list(indices) + [values], x.shape, x.elt,
                    "accumulate = true" if accumulate else "",
                    operand_format=text)
-
-
-def _numel(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 @handles("setitem")
