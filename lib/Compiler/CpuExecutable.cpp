@@ -30,6 +30,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
@@ -312,7 +313,8 @@ struct PendingCode {
   std::unique_ptr<llvm::TargetMachine> tm;
   /// At O0, for the first tier.
   std::unique_ptr<llvm::TargetMachine> quickTm;
-  /// The module, before lowering until `translated` is set.
+  /// The module, before lowering until `translated` is set; both are
+  /// released once every function has code.
   OwningOpRef<ModuleOp> module;
   llvm::LLVMContext llvmContext;
   /// The lowered module in LLVM IR (translateForJit).
@@ -550,6 +552,13 @@ llvm::Error CpuExecutable::generate(size_t index) {
   reportTimes(("@" + sigs[index].name).c_str());
   if (!bitcode.empty())
     optimizeInBackground(index, std::move(bitcode), std::move(key));
+  // Every function has code (a background compile works on its own
+  // bitcode): the modules it was generated from are not needed again.
+  if (std::all_of(entries.get(), entries.get() + sigs.size(),
+                  [](const std::atomic<Entry> &e) { return e.load(); })) {
+    p.translated.reset();
+    p.module = nullptr;
+  }
   return llvm::Error::success();
 }
 
