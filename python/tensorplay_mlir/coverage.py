@@ -19,7 +19,7 @@ _REASONS = [
      "sparse tensors (no tp type)"),
     (r"(^rand|^normal|bernoulli|multinomial|poisson$|^random_|_random|"
      r"exponential_|geometric_|cauchy_|log_normal_|uniform_|dropout|"
-     r"rrelu)",
+     r"rrelu|^binomial$|dirichlet|^_standard_gamma$|^_philox|^_sobol)",
      "random numbers (compiled results would not be eager's)"),
     (r"(^_foreach|^_fused_|^_amp_)", "optimizer/AMP internals (the "
      "runtime's own fused_sgd/fused_adamw and GradScaler calls)"),
@@ -33,6 +33,26 @@ _REASONS = [
      "storage and aliasing (a compiled function owns its buffers)"),
     (r"(complex|^real$|^imag$|angle|^conj_physical|_conj|view_as_)",
      "complex tensors outside the FFT and linear-algebra ops"),
+    (r"(^_test_|^_foobar$)", "tensorplay's own test operators"),
+    (r"^(_?unique.*|nonzero.*|masked_select|argwhere|bincount|histc|"
+     r"histogram.*|_histogramdd.*|segment_reduce|_segment_reduce)$",
+     "the result's shape depends on the values (tp shapes are static)"),
+    (r"^(elu|selu|celu|mish|log_sigmoid|log_sigmoid_forward|logsumexp|"
+     r"logaddexp2?|logit|xlogy|exp2|_?logcumsumexp|nansum|nanmean|"
+     r"trapezoid|trapz|cumulative_trapezoid)$",
+     "no tp op yet, and a decomposition would change autocast's "
+     "decision (its parts, exp, log, sum, are in the tables)"),
+    (r"^(special_.*|bessel_.*|modified_bessel_.*|scaled_modified_bessel_.*|"
+     r"spherical_bessel_.*|(shifted_)?chebyshev_polynomial_.*|"
+     r"hermite_polynomial_.*|laguerre_polynomial_.*|"
+     r"legendre_polynomial_.*|airy_ai|digamma|polygamma|lgamma|mvlgamma|"
+     r"igammac?|gammaincc?|zeta|i0e?|i1e?|erfcx?|ndtri?|log_ndtr|entr|"
+     r"xlog1py|_standard_gamma_grad)$",
+     "special functions (gamma, Bessel, zeta, erfc, orthogonal "
+     "polynomials): no tp op"),
+    (r"^(sort|argsort|msort|kthvalue|median|nanmedian|mode|cummax|cummin|"
+     r"_cummax_helper|_cummin_helper|cummaxmin_backward|searchsorted|"
+     r"bucketize)$", "sorting and order statistics: no tp op"),
 ]
 _DEFAULT = "not translated yet"
 

@@ -59,3 +59,18 @@ def autocast_target(device, dtype):
         raise UnsupportedDtype(f"autocast dtype {dtype} (the tp tables know "
                                "bfloat16 and float16)")
     return f"{device}:{short}"
+
+
+# The largest finite value and the machine epsilon of each floating type.
+_FINFO = {"f32": (3.4028234663852886e38, 2.0 ** -23),
+          "f64": (1.7976931348623157e308, 2.0 ** -52),
+          "bf16": (3.3895313892515355e38, 2.0 ** -7),
+          "f16": (65504.0, 2.0 ** -10)}
+
+
+def finfo_max(elt):
+    return _FINFO[elt][0]
+
+
+def finfo_eps(elt):
+    return _FINFO[elt][1]

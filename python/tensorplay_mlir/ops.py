@@ -234,8 +234,12 @@ def _binary(op):
                 raise Unsupported(f"extra arguments {rest}")
             kwargs["rounding_mode" if op == "div" else "alpha"] = rest[0]
         alpha = kwargs.pop("alpha", 1)
-        if kwargs.pop("rounding_mode", None) is not None:
-            raise Unsupported("rounding_mode")
+        rounding_mode = kwargs.pop("rounding_mode", None)
+        if rounding_mode is not None and not kwargs:
+            from .rounding_ops import rounded_division
+            if not _is_value(a) or (op != "div"):
+                raise Unsupported("rounding_mode")
+            return rounded_division(tr, a, _operand(tr, b, a), rounding_mode)
         if kwargs:
             raise Unsupported(f"keyword arguments {sorted(kwargs)}")
         if not _is_value(a) and not _is_value(b):
@@ -420,7 +424,9 @@ def _pow(tr, node, x, exponent):
         from .translate import format_float
         return tr.emit("pow", [x], shape, elt,
                        f"scalar_exponent = {format_float(exponent)} : f64")
-    raise Unsupported("a tensor exponent")
+    if _is_value(exponent):
+        return tr.emit("pow", [x, exponent], shape, elt)
+    raise Unsupported(f"an exponent of type {type(exponent).__name__}")
 
 
 # --- products and layers ----------------------------------------------------

@@ -251,6 +251,13 @@ def _fill_in_dtype_of(tr, x, shape, value):
                    f"value = {format_float(float(value))} : f64")
 
 
+@handles("scalar_tensor")
+def _scalar_tensor(tr, node, s, dtype=None, layout=None, device=None,
+                   pin_memory=False):
+    shape, elt = _result(node)
+    return tr.constant(s, elt, shape)
+
+
 @handles("eye")
 def _eye(tr, node, *args, **kwargs):
     """eye(n[, m]): ones on the diagonal, a constant of the node's shape

@@ -29,6 +29,10 @@ from . import linalg_operator_ops  # noqa: F401  (1.1's _linalg_solve_ex, ...)
 from . import operator_backward_ops  # noqa: F401  (tanh_backward, attention)
 from . import arithmetic_ops  # noqa: F401  (addmm, cumsum, prod, amax, ...)
 from . import layer_ops  # noqa: F401  (losses, paddings, conv_transpose)
+from . import activation_ops  # noqa: F401  (relu6, hardsigmoid, isnan, ...)
+from . import statistics_ops  # noqa: F401  (amin, min, all, std, rms_norm)
+from . import layout_ops  # noqa: F401  (flip, roll, repeat, *_copy, ...)
+from . import rounding_ops  # noqa: F401  (floor, ceil, round, trunc, ...)
 from .ops import handler_for
 
 

@@ -14,6 +14,7 @@ import tensorplay
 import tensorplay.nn.functional as F
 from tensorplay import nn
 
+from eager_reference import check, compare_backward, run
 from test_backend import AOT
 
 
@@ -78,20 +79,6 @@ NO_BF16_KERNEL = {"1.1": {"conv_transpose1d"}}
 EAGER_GRADIENT_WRONG = {"1.0": {"soft_margin"}}
 
 
-def central_differences(fn, inputs, index, h=1e-4):
-    """d sum(fn(*inputs)) / d inputs[index], from eager's forward in f64."""
-    xs = [x.detach().double() for x in inputs]
-    grad = tensorplay.zeros_like(xs[index])
-    flat = grad.view(-1)
-    for k in range(flat.numel()):
-        plus = [x.clone() for x in xs]
-        minus = [x.clone() for x in xs]
-        plus[index].view(-1)[k] += h
-        minus[index].view(-1)[k] -= h
-        flat[k] = (float(fn(*plus).sum()) - float(fn(*minus).sum())) / (2 * h)
-    return grad.float()
-
-
 # tensorplay 1.1's backward graphs of these hold backward operators the tp
 # dialect has no op for (smooth_l1_loss_backward, reflection_pad2d_backward,
 # ...): they run on the graph's executor, one partition boundary each
@@ -101,20 +88,6 @@ BACKWARD_ON_EXECUTOR = {"smooth_l1", "huber_sum", "soft_margin", "bce",
                         "replicate_pad3d", "hinge_embedding",
                         "kl_div_batchmean", "kl_div_log_target",
                         "margin_ranking", "cosine_embedding", "poisson_nll"}
-
-
-def check(got, want, rtol, what):
-    assert got.dtype == want.dtype, (what, got.dtype, want.dtype)
-    a = np.asarray(got.detach().float().numpy(), np.float64)
-    b = np.asarray(want.detach().float().numpy(), np.float64)
-    assert a.shape == b.shape, (what, a.shape, b.shape)
-    np.testing.assert_allclose(a, b, rtol=rtol, atol=rtol, err_msg=what)
-
-
-def run(fn, inputs, autocast):
-    with tensorplay.autocast("cpu", dtype=tensorplay.bfloat16,
-                             enabled=autocast):
-        return fn(*inputs)
 
 
 @pytest.mark.parametrize("autocast", [False, True], ids=["f32", "bf16"])
@@ -142,24 +115,10 @@ def test_matches_eager_with_gradients(case, autocast):
         got = run(compiled, inputs, autocast)
     rtol = 2e-2 if autocast else 1e-5
     check(got, want, rtol, f"{name}")
-    want.float().sum().backward()
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        got.float().sum().backward()
     # Only the backward operators named above may leave the compiled code.
-    for w in caught:
-        assert partial and "_backward" in str(w.message), str(w.message)
-    wrong = name in EAGER_GRADIENT_WRONG.get(version, ())
-    for i, (a, b) in enumerate(zip(inputs, eager_inputs)):
-        if b.grad is None:
-            continue
-        if wrong:
-            if not autocast:
-                check(a.grad, central_differences(fn, inputs, i), 1e-4,
-                      f"{name} gradient {i} (central differences)")
-            continue
-        check(a.grad, b.grad, 4e-2 if autocast else 1e-4,
-              f"{name} gradient {i}")
+    compare_backward(fn, got, want, inputs, eager_inputs, autocast, name,
+                     partial=partial,
+                     eager_wrong=name in EAGER_GRADIENT_WRONG.get(version, ()))
 
 
 def test_a_transposed_convolution_layer_trains_like_eager():
