@@ -240,6 +240,28 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
         Value inner = r.where(r.compare("tp.le", x, 3.0), ramp, g);
         return r.where(r.compare("tp.lt", x, -3.0), r.scalar(g, 0.0), inner);
       })
+      .Case([&](EluOp elu) {
+        // aten's elu_backward from the input: g input_scale alpha scale
+        // exp(input_scale x) at and below 0, g scale above.
+        double alpha = toDouble(elu.getAlpha());
+        double scale = toDouble(elu.getScale());
+        double inputScale = toDouble(elu.getInputScale());
+        Value negative =
+            r.scale(r.mul(g, r.make("tp.exp", r.scale(x, inputScale))),
+                    inputScale * alpha * scale);
+        return r.where(r.compare("tp.le", x, 0.0), negative, r.scale(g, scale));
+      })
+      .Case([&](MishOp) {
+        // tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), sp = softplus(x).
+        Value t = r.make("tp.tanh", r.make("tp.softplus", x));
+        Value slope = r.mul(r.mul(x, r.make("tp.sigmoid", x)),
+                            r.sub(one(t), r.mul(t, t)));
+        return r.mul(g, r.add(t, slope));
+      })
+      .Case([&](LogSigmoidOp) {
+        // sigmoid(-x) = 1 - sigmoid(x).
+        return r.mul(g, r.make("tp.sigmoid", r.neg(x)));
+      })
       .Case([&](ClampOp clamp) {
         // g where min <= x <= max (aten's clamp_backward), else 0.
         Value kept = g;
@@ -346,7 +368,8 @@ std::optional<LogicalResult> mlir::tp::applyElementwiseRule(Rule &r) {
   if (isa<NegOp, ExpOp, Expm1Op, LogOp, Log2Op, Log10Op, Log1pOp, SqrtOp,
           ReciprocalOp, RsqrtOp, SinOp, CosOp, TanOp, SinhOp, CoshOp, AsinOp,
           AcosOp, ErfOp, ErfinvOp, TanhOp, SigmoidOp, SiluOp, SoftplusOp, AbsOp,
-          ReluOp, LeakyReluOp, HardswishOp, ClampOp, GeluOp,
+          ReluOp, LeakyReluOp, HardswishOp, EluOp, MishOp, LogSigmoidOp,
+          ClampOp, GeluOp,
           FakeQuantizePerTensorAffineOp>(op)) {
     Value x = op->getOperand(0);
     r.give(x, unaryGradient(r, x, op->getResult(0), r.grad));

@@ -1,11 +1,12 @@
-"""Element-wise operators without a tp op, written with unlisted tp ops
+"""Element-wise operators: elu (selu, celu), mish and log_sigmoid as their
+tp ops, and those without a tp op written with unlisted tp ops
 (composite.py says why): relu6, hardtanh, hardsigmoid, hardshrink,
 softshrink, tanhshrink, threshold, glu, sinc, deg2rad/rad2deg, square,
 rsub, lerp, heaviside, fmax/fmin, sign/sgn, the float predicates (isnan,
 isinf, isfinite, isposinf, isneginf), nan_to_num and the logical ops; and
 the backward operators of 1.1's training graphs for activations
-(hardtanh, hardsigmoid, hardswish, silu, leaky_relu, elu, softplus, glu)
-and mse_loss.
+(hardtanh, hardsigmoid, hardswish, silu, leaky_relu, elu, softplus, glu,
+mish, log_sigmoid) and mse_loss.
 
 Each follows eager's kernel formula, its NaN and signed-zero cases
 included (softshrink keeps -0.0 and NaN, sign(NaN) is 0 and sgn(NaN) NaN,
@@ -34,6 +35,67 @@ def _relu6(tr, node, x, inplace=False):
 @handles("hardtanh")
 def _hardtanh(tr, node, x, min_val=-1.0, max_val=1.0, inplace=False):
     return _clamp_between(tr, node, x, min_val, max_val)
+
+
+def _elu_attrs(alpha, scale, input_scale):
+    from .ops import f64_attr
+    return ", ".join(f64_attr(n, v) for n, v in (
+        ("alpha", alpha), ("scale", scale), ("input_scale", input_scale))
+        if float(v) != 1.0)
+
+
+def _emit_elu(tr, node, x, alpha=1.0, scale=1.0, input_scale=1.0):
+    x = _float(_value(tr, x), "elu")
+    shape, elt = _result(node)
+    return tr.emit("elu", [x], shape, elt,
+                   _elu_attrs(alpha, scale, input_scale))
+
+
+@handles("elu")
+def _elu(tr, node, x, alpha=1.0, scale=1.0, input_scale=1.0, inplace=False):
+    return _emit_elu(tr, node, x, alpha, scale, input_scale)
+
+
+# selu's constants, as tensorplay's (and PyTorch's) selu.
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+@handles("selu")
+def _selu(tr, node, x, inplace=False):
+    return _emit_elu(tr, node, x, _SELU_ALPHA, _SELU_SCALE)
+
+
+@handles("celu")
+def _celu(tr, node, x, alpha=1.0, inplace=False):
+    """elu with input_scale 1 / alpha."""
+    if float(alpha) == 0.0:
+        raise Unsupported("celu with alpha 0")
+    return _emit_elu(tr, node, x, alpha, 1.0, 1.0 / float(alpha))
+
+
+@handles("mish")
+def _mish(tr, node, x, inplace=False):
+    shape, elt = _result(node)
+    return tr.emit("mish", [_float(_value(tr, x), "mish")], shape, elt)
+
+
+@handles("log_sigmoid", "logsigmoid")
+def _log_sigmoid(tr, node, x):
+    shape, elt = _result(node)
+    return tr.emit("log_sigmoid", [_float(_value(tr, x), "log_sigmoid")],
+                   shape, elt)
+
+
+@handles("log_sigmoid_forward")
+def _log_sigmoid_forward(tr, node, x):
+    """(output, buffer): the buffer eager's CPU backward does not read
+    (zeros of its recorded shape)."""
+    from .ops import _meta_of_part
+    x = _float(_value(tr, x), "log_sigmoid")
+    out = tr.emit("log_sigmoid", [x], x.shape, x.elt)
+    meta = _meta_of_part(node, 1)
+    return out, (tr.constant(0.0, meta[1], meta[0]) if meta else None)
 
 
 @handles("hardsigmoid")
@@ -196,6 +258,44 @@ def _sign(tr, node, x):
     return s
 
 
+# --- tensorplay's fused element-wise operators --------------------------------
+
+@handles("silu_mul", "fused_swiglu")
+def _silu_mul(tr, node, gate, up):
+    """silu(gate) * up."""
+    c = Composer(tr)
+    gate = _float(_value(tr, gate), "silu_mul")
+    return c.mul(c.unary("silu", gate), _value(tr, up))
+
+
+@handles("silu_and_mul")
+def _silu_and_mul(tr, node, x):
+    """silu of the last dimension's first half times its second half."""
+    c = Composer(tr)
+    a, b, _ = _halves(c, _float(_value(tr, x), "silu_and_mul"), -1)
+    return c.mul(c.unary("silu", a), b)
+
+
+@handles("squared_difference")
+def _squared_difference(tr, node, x, other):
+    c = Composer(tr)
+    d = c.sub(_value(tr, x), _value(tr, other))
+    return c.mul(d, d)
+
+
+@handles("fused_mul_add")
+def _fused_mul_add(tr, node, x, other, addend):
+    c = Composer(tr)
+    return c.add(c.mul(_value(tr, x), other), addend)
+
+
+@handles("_add_relu", "add_relu")
+def _add_relu(tr, node, x, other, alpha=1):
+    """relu(x + alpha * other)."""
+    total = HANDLERS["add"](tr, node, x, other, alpha=alpha)
+    return Composer(tr).unary("relu", total)
+
+
 # --- predicates and nan_to_num ----------------------------------------------
 
 def _predicate(test):
@@ -225,6 +325,42 @@ HANDLERS["isfinite"] = _predicate(
 # True everywhere for a real tensor (NaN included).
 HANDLERS["isreal"] = _predicate(
     lambda c, x, f: c.either(c.binary("eq", x, x), c.binary("ne", x, x)))
+
+
+@handles("isclose")
+def _isclose(tr, node, x, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """x == other, or both finite with |x - other| <= atol + rtol |other|;
+    with equal_nan, NaN beside NaN too."""
+    c = Composer(tr)
+    x, other = _value(tr, x), _value(tr, other)
+    if x.elt != other.elt:
+        raise Unsupported("isclose of two dtypes")
+    same = c.binary("eq", x, other)
+    if x.elt not in dtypes.FLOATING:
+        return same
+    gap = c.unary("abs", c.sub(x, other))
+    bound = c.add(c.mul(c.unary("abs", other), float(rtol)), float(atol))
+    finite = c.binary("eq", c.sub(gap, gap), 0.0)
+    close = c.either(same, c.both(finite, c.binary("le", gap, bound)))
+    if equal_nan:
+        close = c.either(close, c.both(c.binary("ne", x, x),
+                                       c.binary("ne", other, other)))
+    return close
+
+
+@handles("isin")
+def _isin(tr, node, elements, test_elements, assume_unique=False,
+          invert=False):
+    """Whether each element equals any test element."""
+    c = Composer(tr)
+    values = [_operand(tr, v, elements if _is_value(elements) else
+                       test_elements) for v in (elements, test_elements)]
+    e, t = values
+    flat = c.reshape(t, (max(1, math.prod(t.shape)),))
+    wide = c.reshape(e, e.shape + (1,))
+    hits = c.cast(c.binary("eq", wide, flat), "f32")
+    found = c.binary("gt", c.reduce("amax", hits, [e.rank], False), 0.0)
+    return c.binary("eq", found, False) if invert else found
 
 
 @handles("nan_to_num")
@@ -360,6 +496,24 @@ def _softplus_backward(tr, node, grad, x, beta, threshold):
     z = c.unary("exp", xb)
     return c.where(c.binary("gt", xb, float(threshold)), grad,
                    c.div(c.mul(grad, z), c.add(z, 1.0)))
+
+
+@handles("mish_backward")
+def _mish_backward(tr, node, grad, x):
+    """grad (tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2)), sp = softplus(x)."""
+    c = Composer(tr)
+    grad, x = _value(tr, grad), _value(tr, x)
+    t = c.unary("tanh", c.unary("softplus", x))
+    slope = c.mul(c.mul(x, c.unary("sigmoid", x)), c.sub(1.0, c.mul(t, t)))
+    return c.mul(grad, c.add(t, slope))
+
+
+@handles("log_sigmoid_backward")
+def _log_sigmoid_backward(tr, node, grad, x, buffer=None):
+    """grad sigmoid(-x)."""
+    c = Composer(tr)
+    grad, x = _value(tr, grad), _value(tr, x)
+    return c.mul(grad, c.unary("sigmoid", c.unary("neg", x)))
 
 
 @handles("glu_backward")

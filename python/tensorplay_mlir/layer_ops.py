@@ -109,8 +109,12 @@ _PAD_OPS = {("reflect", 1): "reflection_pad1d", ("reflect", 2):
 
 @handles("pad")
 def _functional_pad(tr, node, x, pad, mode="constant", value=None):
-    """F.pad (and 1.1's pad operator) in the reflect and replicate modes
-    (the tp dialect has no constant padding op)."""
+    """F.pad (and 1.1's pad operator): the constant mode as resize_ops
+    writes it, the reflect and replicate modes as their tp ops."""
+    if mode == "constant":
+        from .resize_ops import constant_pad
+        return constant_pad(tr, _value(tr, x), pad,
+                            0 if value is None else value)
     op = _PAD_OPS.get((mode, len(pad) // 2))
     if op is None or len(pad) % 2:
         raise Unsupported(f"F.pad mode='{mode}' over {len(pad) // 2} "

@@ -26,7 +26,12 @@ _ALIASES.update({"_reshape_copy": "reshape", "ravel": "reshape",
                  "special_erfinv": "erfinv", "special_expm1": "expm1",
                  "special_log1p": "log1p", "special_softmax": "softmax",
                  "special_log_softmax": "log_softmax",
-                 "native_channel_shuffle": "channel_shuffle"})
+                 "native_channel_shuffle": "channel_shuffle",
+                 "unsafe_split": "split", "unsafe_chunk": "chunk",
+                 "unsafe_split_with_sizes": "split_with_sizes",
+                 "_stack": "stack", "swish": "silu",
+                 "_adaptive_avg_pool2d": "adaptive_avg_pool2d",
+                 "_adaptive_avg_pool3d": "adaptive_avg_pool3d"})
 
 
 def _positions(dims, rank):
@@ -262,26 +267,28 @@ def _inner_backward(tr, node, grad, x, other):
     return HANDLERS["tensordot"](tr, node, grad, partner, dims)
 
 
-@handles("index_add")
-def _index_add(tr, node, x, dim, index, source, alpha=1):
-    """source's rows added at `index` along `dim`: a scatter_add of
-    source with the index spread over its shape."""
-    c = Composer(tr)
-    x, index, source = _value(tr, x), _value(tr, index), _value(tr, source)
-    if x.elt != source.elt:
-        raise Unsupported("index_add of two dtypes")
-    d = _dim(dim, max(x.rank, 1)) % max(x.rank, 1)
-    if alpha != 1:
-        source = c.mul(source, alpha)
-    if x.rank == 0:
-        raise Unsupported("index_add into a 0-d tensor")
+def index_add(c, x, d, index, source):
+    """x with source's slices along dimension d added at `index` (1-d): a
+    scatter_add of source with the index spread over its shape."""
     k = index.shape[0] if index.rank else 1
     spread = [1] * x.rank
     spread[d] = k
     wide = c.expand(c.reshape(index, tuple(spread)), source.shape)
-    shape, elt = _result(node)
-    return tr.emit("scatter_add", [x, wide, source], shape, elt,
-                   f"dim = {d} : i64")
+    return c.tr.emit("scatter_add", [x, wide, source], x.shape, x.elt,
+                     f"dim = {d} : i64")
+
+
+@handles("index_add")
+def _index_add(tr, node, x, dim, index, source, alpha=1):
+    c = Composer(tr)
+    x, index, source = _value(tr, x), _value(tr, index), _value(tr, source)
+    if x.elt != source.elt:
+        raise Unsupported("index_add of two dtypes")
+    if x.rank == 0:
+        raise Unsupported("index_add into a 0-d tensor")
+    if alpha != 1:
+        source = c.mul(source, alpha)
+    return index_add(c, x, _dim(dim, x.rank) % x.rank, index, source)
 
 
 def _at_least(rank):
@@ -332,3 +339,159 @@ def _column_stack(tr, node, tensors):
         parts.append(c.reshape(t, (t.shape[0] if t.rank else 1, 1))
                      if t.rank <= 1 else t)
     return c.cat(parts, 1)
+
+
+@handles("diff")
+def _diff(tr, node, x, n=1, dim=-1, prepend=None, append=None):
+    """x[1:] - x[:-1] along dim, n times, after prepend and append."""
+    c = Composer(tr)
+    x = _value(tr, x)
+    d = _dim(dim, x.rank) % x.rank
+    parts = [_value(tr, v) for v in (prepend, append) if v is not None]
+    if any(p.rank != x.rank for p in parts):
+        raise Unsupported("diff with prepend/append of another rank")
+    x = c.cat(([_value(tr, prepend)] if prepend is not None else []) + [x] +
+              ([_value(tr, append)] if append is not None else []), d)
+    for _ in range(int(n)):
+        size = x.shape[d]
+        if size <= 1:
+            shape = list(x.shape)
+            shape[d] = 0
+            raise Unsupported("diff down to an empty dimension")
+        x = c.sub(c.slice(x, d, 1, size), c.slice(x, d, 0, size - 1))
+    return x
+
+
+@handles("meshgrid")
+def _meshgrid(tr, node, *tensors, indexing="ij"):
+    """Each 1-d (or 0-d) tensor along its own dimension, expanded; 'xy'
+    swaps the first two."""
+    c = Composer(tr)
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    values = [_value(tr, t) for t in tensors]
+    if indexing not in ("ij", "xy"):
+        raise Unsupported(f"meshgrid indexing='{indexing}'")
+    sizes = [v.shape[0] if v.rank else 1 for v in values]
+    swap = indexing == "xy" and len(values) >= 2
+    order = list(range(len(values)))
+    if swap:
+        order[0], order[1] = 1, 0
+    full = tuple(sizes[i] for i in order)
+    out = []
+    for i, v in enumerate(values):
+        shape = [1] * len(values)
+        shape[order.index(i)] = sizes[i]
+        out.append(c.expand(c.reshape(v, tuple(shape)), full))
+    return tuple(out)
+
+
+@handles("kron")
+def _kron(tr, node, x, other):
+    """x's and other's dimensions interleaved, multiplied, merged."""
+    c = Composer(tr)
+    x, other = _value(tr, x), _value(tr, other)
+    n = max(x.rank, other.rank)
+    a = (1,) * (n - x.rank) + tuple(x.shape)
+    b = (1,) * (n - other.rank) + tuple(other.shape)
+    wide_a = c.reshape(x, tuple(v for s in a for v in (s, 1)))
+    wide_b = c.reshape(other, tuple(v for s in b for v in (1, s)))
+    return c.reshape(c.mul(wide_a, wide_b),
+                     tuple(p * q for p, q in zip(a, b)))
+
+
+@handles("rot90")
+def _rot90(tr, node, x, k=1, dims=(0, 1)):
+    """k quarter turns from dims[0] towards dims[1]: flips and a swap."""
+    c = Composer(tr)
+    x = _value(tr, x)
+    d0, d1 = _positions(dims, x.rank)
+    k = int(k) % 4
+    swap = list(range(x.rank))
+    swap[d0], swap[d1] = d1, d0
+    if k == 1:
+        return c.permute(_flip(tr, node, x, [d1]), swap)
+    if k == 2:
+        return _flip(tr, node, x, [d0, d1])
+    if k == 3:
+        return _flip(tr, node, c.permute(x, swap), [d1])
+    return x
+
+
+@handles("take_along_dim")
+def _take_along_dim(tr, node, x, indices, dim=None):
+    """gather along dim of x and the indices broadcast against each other
+    (over the flattened x without dim)."""
+    c = Composer(tr)
+    x, indices = _value(tr, x), _value(tr, indices)
+    if dim is None:
+        flat = c.reshape(x, (math.prod(x.shape),))
+        return tr.emit("gather", [flat, c.reshape(
+            indices, (math.prod(indices.shape),))],
+            (math.prod(indices.shape),), x.elt, "dim = 0 : i64")
+    d = _dim(dim, x.rank) % x.rank
+    if indices.rank != x.rank:
+        raise Unsupported("take_along_dim with indices of another rank")
+    shape_x, shape_i = list(x.shape), list(indices.shape)
+    common = [max(a, b) for a, b in zip(shape_x, shape_i)]
+    wide_x = list(common)
+    wide_x[d] = x.shape[d]
+    wide_i = list(common)
+    wide_i[d] = indices.shape[d]
+    x = c.expand(x, tuple(wide_x))
+    indices = c.expand(indices, tuple(wide_i))
+    return tr.emit("gather", [x, indices], tuple(wide_i), x.elt,
+                   f"dim = {d} : i64")
+
+
+@handles("take")
+def _take(tr, node, x, index):
+    """The flattened x's entries at index (index's shape)."""
+    c = Composer(tr)
+    x, index = _value(tr, x), _value(tr, index)
+    flat = c.reshape(x, (math.prod(x.shape),))
+    out = rows_of(tr, flat, 0, c.reshape(index, (math.prod(index.shape),)))
+    return c.reshape(out, index.shape)
+
+
+@handles("diag")
+def _diag(tr, node, x, diagonal=0):
+    """A vector's diagonal matrix, a matrix's diagonal."""
+    x = _value(tr, x)
+    if x.rank == 1:
+        return HANDLERS["diag_embed"](tr, node, x, diagonal, 0, 1)
+    if x.rank == 2:
+        return HANDLERS["diagonal"](tr, node, x, diagonal, 0, 1)
+    raise Unsupported(f"diag of a rank-{x.rank} tensor")
+
+
+@handles("diagflat")
+def _diagflat(tr, node, x, offset=0):
+    c = Composer(tr)
+    x = _value(tr, x)
+    flat = c.reshape(x, (math.prod(x.shape),))
+    return HANDLERS["diag_embed"](tr, node, flat, offset, 0, 1)
+
+
+@handles("trace_backward")
+def _trace_backward(tr, node, grad, sizes):
+    """grad on the diagonal of a matrix of `sizes`."""
+    c = Composer(tr)
+    grad = _value(tr, grad)
+    rows, cols = (int(s) for s in sizes)
+    eye = tr.dense([1.0 if i == j else 0.0 for i in range(rows)
+                    for j in range(cols)], grad.elt, (rows, cols))
+    return c.mul(eye, grad)
+
+
+@handles("diagonal_backward")
+def _diagonal_backward(tr, node, grad, input_sizes, offset, dim1, dim2):
+    """The main diagonal's gradient of a square matrix: grad on the
+    diagonal of zeros."""
+    sizes = [int(s) for s in input_sizes]
+    if len(sizes) != 2 or sizes[0] != sizes[1] or int(offset) != 0 or \
+            sorted(_positions([dim1, dim2], 2)) != [0, 1]:
+        raise Unsupported("diagonal_backward other than a square matrix's "
+                          "main diagonal")
+    return HANDLERS["diag_embed"](tr, node, _value(tr, grad))
+

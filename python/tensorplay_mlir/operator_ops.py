@@ -25,15 +25,20 @@ def _reduction_attr(code):
     return f"reduction = #tp.reduction<{_REDUCTIONS[code]}>"
 
 
-@handles("op.nll_loss", "op.nll_loss_forward")
-def _nll_loss(tr, node, x, target, weight, reduction, ignore_index):
-    """(loss, total_weight). total_weight, the sum of the weights of the
-    targets not ignored, is itself an nll_loss: of an input of -1s, summed."""
+@handles("op.nll_loss", "op.nll_loss_forward", "op.nll_loss2d",
+         "op.nll_loss2d_forward")
+def _nll_loss(tr, node, x, target, weight=None, reduction=1,
+              ignore_index=-100):
+    """(loss, total_weight), of tp.nll_loss or, for the 2d operators,
+    tp.nll_loss2d. total_weight, the sum of the weights of the targets not
+    ignored, is itself such a loss: of an input of -1s, summed."""
+    from .ops import canonical_name
+    op = "nll_loss2d" if "2d" in canonical_name(node) else "nll_loss"
     x, target = _value(tr, x), _value(tr, target)
     operands, text = operands_with(tr, [x, target], weight=weight)
     loss_meta = tr.meta_of(node, 0)
     attrs = f"ignore_index = {int(ignore_index)} : i64"
-    loss = tr.emit("nll_loss", operands, loss_meta[0], loss_meta[1],
+    loss = tr.emit(op, operands, loss_meta[0], loss_meta[1],
                    f"{attrs}, {_reduction_attr(reduction)}",
                    operand_format=text)
     total_meta = tr.meta_of(node, 1)
@@ -41,7 +46,7 @@ def _nll_loss(tr, node, x, target, weight, reduction, ignore_index):
         return (loss, None)
     ones = tr.constant(-1.0, total_meta[1], x.shape)
     operands, text = operands_with(tr, [ones, target], weight=weight)
-    total = tr.emit("nll_loss", operands, total_meta[0], total_meta[1],
+    total = tr.emit(op, operands, total_meta[0], total_meta[1],
                     f"{attrs}, reduction = #tp.reduction<sum>",
                     operand_format=text)
     return (loss, total)
@@ -131,7 +136,7 @@ def _convolution_gradient(tr, node, index, grad, x, weight, stride, padding,
 
 
 def _conv_grad(index):
-    """conv2d_grad_input/weight/bias."""
+    """conv{1,2,3}d_grad_input/weight/bias."""
     def handler(tr, node, grad, x, weight, stride, padding, dilation, groups):
         return _convolution_gradient(tr, node, index, grad, x, weight, stride,
                                      padding, dilation, groups)
@@ -153,11 +158,9 @@ def _list(v, n):
     return [int(i) for i in v] if isinstance(v, (list, tuple)) else [int(v)] * n
 
 
-HANDLERS["op.conv2d_grad_input"] = _conv_grad(0)
-HANDLERS["op.conv2d_grad_weight"] = _conv_grad(1)
-HANDLERS["op.conv2d_grad_bias"] = _conv_grad(2)
 for _n in (1, 2, 3):
     for _i, _what in enumerate(("input", "weight", "bias")):
+        HANDLERS[f"op.conv{_n}d_grad_{_what}"] = _conv_grad(_i)
         HANDLERS[f"op.conv_transpose{_n}d_grad_{_what}"] = \
             _conv_transpose_grad(_i)
 

@@ -629,7 +629,7 @@ def _reduction(value):
     return f"reduction = #tp.reduction<{value}>"
 
 
-@handles("cross_entropy", "nll_loss")
+@handles("cross_entropy", "nll_loss", "cross_entropy_loss")
 def _class_loss(tr, node, x, target, weight=None, size_average=None,
                 ignore_index=-100, reduce=None, reduction="mean",
                 label_smoothing=0.0):
@@ -645,7 +645,7 @@ def _class_loss(tr, node, x, target, weight=None, size_average=None,
         operands.append(weight)
         text += f" weight({weight.ssa})"
     attrs = f"ignore_index = {int(ignore_index)} : i64, {_reduction(reduction)}"
-    if op == "cross_entropy":
+    if op in ("cross_entropy", "cross_entropy_loss"):
         attrs += f", label_smoothing = {format_float(label_smoothing)} : f64"
     elif label_smoothing:
         raise Unsupported("label_smoothing")

@@ -192,8 +192,13 @@ def _update_running_stats(tr, x, stats, momentum):
         tr.write_back(running, blended)
 
 
+# (The empty forms are uninitialized memory in eager, where any value is a
+# valid result: zeros. zero is zero_'s out-of-place form.)
 _FILL = {"zeros": 0, "ones": 1, "zeros_like": 0, "ones_like": 1,
-         "new_zeros": 0, "new_ones": 1}
+         "new_zeros": 0, "new_ones": 1, "zero": 0, "empty": 0,
+         "empty_like": 0, "new_empty": 0, "empty_strided": 0,
+         "new_empty_strided": 0, "empty_permuted": 0,
+         "_efficientzerotensor": 0}
 
 
 @handles(*_FILL, "full", "full_like", "new_full")
@@ -249,6 +254,28 @@ def _fill_in_dtype_of(tr, x, shape, value):
     mask = tr.constant(True, "i1")
     return tr.emit("masked_fill", [x, mask], shape, x.elt,
                    f"value = {format_float(float(value))} : f64")
+
+
+@handles("fill")
+def _fill_value(tr, node, x, value):
+    """x's shape and dtype filled with a number or a 0-d tensor."""
+    x = _value(tr, x)
+    if not _is_value(value):
+        return _fill_in_dtype_of(tr, x, x.shape, value)
+    return tr.emit("expand", [tr.cast(value, x.elt)], x.shape, x.elt,
+                   f"size = {_array(x.shape)}") if value.shape != x.shape \
+        else tr.cast(value, x.elt)
+
+
+@handles("copy")
+def _copy(tr, node, x, src, non_blocking=False):
+    """src in x's dtype and shape (copy_'s out-of-place form)."""
+    x, src = _value(tr, x), _value(tr, src)
+    src = tr.cast(src, x.elt)
+    if src.shape == x.shape:
+        return src
+    return tr.emit("expand", [src], x.shape, x.elt,
+                   f"size = {_array(x.shape)}")
 
 
 @handles("scalar_tensor")

@@ -33,6 +33,9 @@ from . import activation_ops  # noqa: F401  (relu6, hardsigmoid, isnan, ...)
 from . import statistics_ops  # noqa: F401  (amin, min, all, std, rms_norm)
 from . import layout_ops  # noqa: F401  (flip, roll, repeat, *_copy, ...)
 from . import rounding_ops  # noqa: F401  (floor, ceil, round, trunc, ...)
+from . import mapped_ops  # noqa: F401  (bce with logits, nll_loss2d, ...)
+from . import resize_ops  # noqa: F401  (constant padding, upsampling)
+from . import pool1d_ops  # noqa: F401  (avg/max/adaptive 1-d pools)
 from .ops import handler_for
 
 

@@ -9,7 +9,8 @@ graph (its Python executor): same capture, same frontend bugs (1.1 gives a
 tied weight one use's gradient, through either backend), so every
 difference is the compiled code's. Bounds, relative to the largest element
 of the reference tensor (outputs, losses), of the model's largest gradient
-(gradients, at every step), of the model's largest parameter change (the
+(gradients, at every step; at the first under bf16 AdamW, see
+test_training), of the model's largest parameter change (the
 changes after five SGD steps; AdamW's are not comparable, see
 test_training) or of its largest buffer (running statistics after SGD): f32
 1e-5; bf16 autocast 3e-2 for outputs and losses and 0.15 for gradients,
@@ -202,9 +203,16 @@ def test_training(name, kind, autocast):
                 loss.backward()
             losses.append(loss)
         close(losses[0], losses[1], out_bound, f"loss at step {step}")
-        if step == 0 or reference_autocast(name, autocast) == autocast:
+        if step == 0 or (reference_autocast(name, autocast) == autocast and
+                         not (autocast and kind == "adamw")):
             # (Against the f32 executor, later steps start from parameters
-            # that bf16 and f32 training moved apart.)
+            # that bf16 and f32 training moved apart; so do bf16 AdamW
+            # steps: AdamW moves each parameter by up to its learning rate
+            # whatever its gradient's size, so an element whose gradient is
+            # zero up to bf16 rounding takes a step whose sign is the
+            # rounding's, on each side its own. Measured: an LSTM's input
+            # weights' gradients 0.67 apart at the fifth step on 1.0, their
+            # losses within the bound.)
             check_gradients(model, twin, grad_bound, step)
         for opt in optimizers:
             opt.step()

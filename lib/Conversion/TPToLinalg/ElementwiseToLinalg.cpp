@@ -154,6 +154,52 @@ Value buildHardswish(OpBuilder &b, Location loc, Value x) {
                                cst(b, loc, x, 6.0));
 }
 
+/// elu (selu and celu are its parameters): scale * x above 0, else
+/// scale * alpha * expm1(input_scale * x); NaN propagates.
+Value buildElu(OpBuilder &b, Location loc, Value x, Operation *op) {
+  auto elu = cast<EluOp>(op);
+  double alpha = elu.getAlpha().convertToDouble();
+  double scale = elu.getScale().convertToDouble();
+  double inputScale = elu.getInputScale().convertToDouble();
+  Value negative = arith::MulFOp::create(
+      b, loc,
+      math::ExpM1Op::create(
+          b, loc,
+          arith::MulFOp::create(b, loc, x, cst(b, loc, x, inputScale))),
+      cst(b, loc, x, alpha * scale));
+  Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, x,
+                                         cst(b, loc, x, 0.0));
+  return arith::SelectOp::create(
+      b, loc, positive, arith::MulFOp::create(b, loc, x, cst(b, loc, x, scale)),
+      negative);
+}
+
+/// log(1 + exp(x)): x itself above 20, where exp would only round to it
+/// (and overflow beyond 88 in f32).
+Value buildSoftplusOne(OpBuilder &b, Location loc, Value x) {
+  Value soft = math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, x));
+  Value large = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x,
+                                      cst(b, loc, x, 20.0));
+  return arith::SelectOp::create(b, loc, large, x, soft);
+}
+
+/// mish: x * tanh(softplus(x)).
+Value buildMish(OpBuilder &b, Location loc, Value x) {
+  return arith::MulFOp::create(
+      b, loc, x, math::TanhOp::create(b, loc, buildSoftplusOne(b, loc, x)));
+}
+
+/// log_sigmoid: min(x, 0) - log1p(exp(-|x|)), exact for large |x| (NaN
+/// propagates).
+Value buildLogSigmoid(OpBuilder &b, Location loc, Value x) {
+  Value tail = math::Log1pOp::create(
+      b, loc,
+      math::ExpOp::create(
+          b, loc, arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x))));
+  return arith::SubFOp::create(
+      b, loc, arith::MinimumFOp::create(b, loc, x, cst(b, loc, x, 0.0)), tail);
+}
+
 /// clamp: max with the lower bound, then min with the upper one; NaN
 /// propagates (maximumf / minimumf) and min > max gives max.
 Value buildClamp(OpBuilder &b, Location loc, Value x, Operation *op) {
@@ -211,6 +257,7 @@ const UnaryKind kUnaryKinds[] = {
     {AsinOp::getOperationName(), FLOAT_FN(math::AsinOp::create(b, loc, x))},
     {CosOp::getOperationName(), FLOAT_FN(math::CosOp::create(b, loc, x))},
     {CoshOp::getOperationName(), FLOAT_FN(math::CoshOp::create(b, loc, x))},
+    {EluOp::getOperationName(), FLOAT_FN(buildElu(b, loc, x, op))},
     {ErfOp::getOperationName(), FLOAT_FN(buildErf(b, loc, x))},
     {ErfinvOp::getOperationName(), FLOAT_FN(buildErfinv(b, loc, x))},
     {ExpOp::getOperationName(), FLOAT_FN(math::ExpOp::create(b, loc, x))},
@@ -221,9 +268,11 @@ const UnaryKind kUnaryKinds[] = {
     {HardswishOp::getOperationName(), FLOAT_FN(buildHardswish(b, loc, x))},
     {LeakyReluOp::getOperationName(), FLOAT_FN(buildLeakyRelu(b, loc, x, op))},
     {LogOp::getOperationName(), FLOAT_FN(math::LogOp::create(b, loc, x))},
+    {LogSigmoidOp::getOperationName(), FLOAT_FN(buildLogSigmoid(b, loc, x))},
     {Log10Op::getOperationName(), FLOAT_FN(math::Log10Op::create(b, loc, x))},
     {Log1pOp::getOperationName(), FLOAT_FN(math::Log1pOp::create(b, loc, x))},
     {Log2Op::getOperationName(), FLOAT_FN(math::Log2Op::create(b, loc, x))},
+    {MishOp::getOperationName(), FLOAT_FN(buildMish(b, loc, x))},
     {NegOp::getOperationName(), FLOAT_FN(arith::NegFOp::create(b, loc, x)),
      FLOAT_FN(arith::SubIOp::create(b, loc, cst(b, loc, x, 0), x))},
     {ReciprocalOp::getOperationName(),

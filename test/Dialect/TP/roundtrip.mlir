@@ -347,6 +347,19 @@ func.func @hardswish(%x: tensor<4x8xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @elu_family(
+// CHECK-NEXT: %{{.*}} = tp.elu %{{.*}} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %{{.*}} = tp.elu %{{.*}} {alpha = 1.67{{[0-9]*}} : f64, scale = 1.05{{[0-9]*}} : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %{{.*}} = tp.mish %{{.*}} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK-NEXT: %{{.*}} = tp.log_sigmoid %{{.*}} : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
+func.func @elu_family(%x: tensor<4x8xf32>, %h: tensor<4x8xbf16>) {
+  %e = tp.elu %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %s = tp.elu %x {alpha = 1.6732632423543772 : f64, scale = 1.0507009873554805 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %m = tp.mish %x : (tensor<4x8xf32>) -> tensor<4x8xf32>
+  %l = tp.log_sigmoid %h : (tensor<4x8xbf16>) -> tensor<4x8xbf16>
+  return
+}
+
 // CHECK-LABEL: func.func @clamp(
 // CHECK-NEXT: %{{.*}} = tp.clamp %{{.*}} {max = 6.000000e+00 : f64, min = -1.000000e+00 : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>
 func.func @clamp(%x: tensor<4x8xf32>) {

@@ -72,6 +72,18 @@ def elementwise(mode):
           attrs="{negative_slope = 0.2 : f64}"),
         U("hardswish", "hardswish",
           lambda x: x * np.clip(x + 3, 0, 6) / 6, lo=-5, hi=5),
+        U("elu", "elu", lambda x: np.where(x > 0, x, np.expm1(x)), lo=-5,
+          hi=5),
+        U("selu", "elu", lambda x: 1.0507009873554805 * np.where(
+            x > 0, x, 1.6732632423543772 * np.expm1(x)), lo=-5, hi=5,
+          attrs="{alpha = 1.6732632423543772 : f64, "
+                "scale = 1.0507009873554805 : f64}"),
+        U("celu", "elu", lambda x: np.where(x > 0, x, 0.5 * np.expm1(x / 0.5)),
+          lo=-5, hi=5, attrs="{alpha = 0.5 : f64, input_scale = 2.0 : f64}"),
+        U("mish", "mish", lambda x: x * np.tanh(np.logaddexp(0.0, x)),
+          lo=-30, hi=30),
+        U("log_sigmoid", "log_sigmoid", lambda x: -np.logaddexp(0.0, -x),
+          lo=-100, hi=100),
         U("clamp", "clamp", lambda x: np.clip(x, -0.5, 1.25),
           attrs="{max = 1.25 : f64, min = -0.5 : f64}"),
         U("clamp_max", "clamp", lambda x: np.minimum(x, 0.3),

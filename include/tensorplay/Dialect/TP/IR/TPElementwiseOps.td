@@ -67,6 +67,16 @@ def TP_LeakyReluOp : TP_UnaryOp<"leaky_relu",
     (ins DefaultValuedAttr<F64Attr, "0.01">:$negative_slope)>;
 def TP_HardswishOp : TP_UnaryOp<"hardswish",
     "Hard swish: x * min(max(x + 3, 0), 6) / 6", TP_DtypeRule<"First">>;
+def TP_EluOp : TP_UnaryOp<"elu",
+    "ELU: scale * x above 0, else scale * alpha * (exp(input_scale * x) - 1) "
+    "(selu and celu are its parameters)",
+    TP_DtypeRule<"Float">,
+    (ins DefaultValuedAttr<F64Attr, "1.0">:$alpha,
+         DefaultValuedAttr<F64Attr, "1.0">:$scale,
+         DefaultValuedAttr<F64Attr, "1.0">:$input_scale)>;
+def TP_MishOp : TP_UnaryOp<"mish", "Mish: x * tanh(log(1 + exp(x)))">;
+def TP_LogSigmoidOp : TP_UnaryOp<"log_sigmoid",
+    "log(sigmoid(x)), as min(x, 0) - log(1 + exp(-|x|))">;
 
 /// clamp(self, min, max) with Python-scalar bounds (at least one): NaN
 /// propagates, and min > max gives max everywhere, as in tensorplay.

@@ -1,0 +1,139 @@
+"""Operators with a tp op of their own that reach it through another
+name or form: binary_cross_entropy_with_logits, nll_loss_nd (tp.nll_loss
+or tp.nll_loss2d by rank) and nll_loss2d_backward (tp.nll_loss_backward of
+the pixels as rows), conv_tbc; and chain_matmul and linalg_multi_dot as
+the mm's eager computes them with (tp.chain_matmul and tp.multi_dot are the
+CUDA tables' ops; the CPU tables list only their mm's)."""
+
+from .composite import Composer
+from .ops import (HANDLERS, Unsupported, _reduction, _result, _value,
+                  handles, operands_with)
+
+
+@handles("binary_cross_entropy_with_logits")
+def _bce_with_logits(tr, node, x, target, weight=None, size_average=None,
+                     reduce=None, reduction="mean", pos_weight=None):
+    """1.1's operator has no reduction argument: its loss is the mean."""
+    if size_average is not None or reduce is not None:
+        raise Unsupported("size_average/reduce (deprecated)")
+    x, target = _value(tr, x), _value(tr, target)
+    operands, text = operands_with(tr, [x, target], weight=weight,
+                                   pos_weight=pos_weight)
+    shape, elt = _result(node)
+    return tr.emit("binary_cross_entropy_with_logits", operands, shape, elt,
+                   _reduction(reduction), operand_format=text)
+
+
+@handles("nll_loss_nd")
+def _nll_loss_nd(tr, node, x, target, weight=None, reduction=1,
+                 ignore_index=-100):
+    x = _value(tr, x)
+    if x.rank not in (1, 2, 4):
+        raise Unsupported(f"nll_loss_nd of a rank-{x.rank} input")
+    op = "nll_loss2d" if x.rank == 4 else "nll_loss"
+    operands, text = operands_with(tr, [x, _value(tr, target)],
+                                   weight=weight)
+    shape, elt = _result(node)
+    return tr.emit(op, operands, shape, elt,
+                   f"ignore_index = {int(ignore_index)} : i64, "
+                   f"{_reduction(reduction)}", operand_format=text)
+
+
+@handles("nll_loss2d_backward")
+def _nll_loss2d_backward(tr, node, grad, x, target, weight=None,
+                         reduction=1, ignore_index=-100, total_weight=None):
+    """The (N, C, H, W) input's pixels as (N H W, C) rows: nll_loss2d is
+    nll_loss over them (the same total weight for 'mean')."""
+    c = Composer(tr)
+    grad, x, target = _value(tr, grad), _value(tr, x), _value(tr, target)
+    if x.rank != 4:
+        raise Unsupported(f"nll_loss2d_backward of a rank-{x.rank} input")
+    n, ch, h, w = x.shape
+    rows = c.reshape(c.permute(x, [0, 2, 3, 1]), (n * h * w, ch))
+    flat_target = c.reshape(target, (n * h * w,))
+    if grad.rank:
+        grad = c.reshape(grad, (n * h * w,))
+    operands, text = operands_with(tr, [grad, rows, flat_target],
+                                   weight=weight)
+    g = tr.emit("nll_loss_backward", operands, rows.shape, x.elt,
+                f"ignore_index = {int(ignore_index)} : i64, "
+                f"{_reduction(reduction)}", operand_format=text)
+    return c.permute(c.reshape(g, (n, h, w, ch)), [0, 3, 1, 2])
+
+
+def _chain_order(dims):
+    """The split of each sub-chain of matrices (dims[i] x dims[i + 1]) that
+    eager's multi_dot takes: for three, (AB)C unless it costs more than
+    A(BC); for more, the matrix-chain order (the first cheapest split)."""
+    n = len(dims) - 1
+    cost, split = {}, {}
+    for i in range(n):
+        cost[i, i] = 0
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            best = None
+            for k in range(i, j):
+                q = cost[i, k] + cost[k + 1, j] + \
+                    dims[i] * dims[k + 1] * dims[j + 1]
+                if best is None or q < best:
+                    best, split[i, j] = q, k
+            cost[i, j] = best
+    if n == 3:
+        a, b, c, d = dims
+        split[0, 2] = 0 if (a * c) * (b + d) > (b * d) * (a + c) else 1
+    return split
+
+
+def chain_product(tr, values):
+    """mm's in eager's multi_dot order: autocast decides each product as
+    eager's (the CPU tables list mm, not chain_matmul or multi_dot, which
+    eager computes from mm's). A 1-d first (last) operand is a row
+    (column), dropped from the result."""
+    c = Composer(tr)
+    first_vector, last_vector = values[0].rank == 1, values[-1].rank == 1
+    if first_vector:
+        values[0] = c.reshape(values[0], (1,) + values[0].shape)
+    if last_vector:
+        values[-1] = c.reshape(values[-1], values[-1].shape + (1,))
+    if any(v.rank != 2 for v in values):
+        raise Unsupported("a chain product of tensors that are not matrices")
+    if len({v.elt for v in values}) > 1:
+        raise Unsupported("a chain product of several dtypes")
+    dims = [values[0].shape[0]] + [v.shape[1] for v in values]
+    split = _chain_order(dims)
+
+    def product(i, j):
+        if i == j:
+            return values[i]
+        k = split[i, j]
+        a, b = product(i, k), product(k + 1, j)
+        return tr.emit("mm", [a, b], (a.shape[0], b.shape[1]), a.elt)
+    out = product(0, len(values) - 1)
+    shape = out.shape[1:] if first_vector else out.shape
+    shape = shape[:-1] if last_vector else shape
+    return c.reshape(out, shape)
+
+
+def _chain(tr, node, *tensors, out=None):
+    if out is not None:
+        raise Unsupported("an out= tensor")
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    values = [_value(tr, t) for t in tensors]
+    if not values:
+        raise Unsupported("a chain product of no tensors")
+    if len(values) == 1:
+        return values[0]
+    return chain_product(tr, values)
+
+
+HANDLERS["chain_matmul"] = HANDLERS["linalg_multi_dot"] = _chain
+
+
+@handles("conv_tbc")
+def _conv_tbc(tr, node, x, weight, bias, pad=0):
+    shape, elt = _result(node)
+    attrs = f"pad = {int(pad)} : i64" if pad else ""
+    return tr.emit("conv_tbc", [_value(tr, x), _value(tr, weight),
+                                _value(tr, bias)], shape, elt, attrs)

@@ -1,0 +1,237 @@
+"""Padding with a constant and resizing, written with unlisted tp ops
+(composite.py says why): constant_pad_nd and F.pad's constant mode
+(concatenations with constant blocks, slices for negative pads), and the
+nearest, nearest-exact and bilinear upsamplings (F.interpolate and 1.1's
+upsample_* operators) as row lookups along each spatial dimension, at the
+source indices and with the weights eager's CPU kernels compute (in f32,
+as they do); the nearest upsamplings' backward as index_add's at the same
+indices.
+"""
+
+import math
+
+import numpy as np
+
+from .composite import Composer
+from .layout_ops import index_add, rows_of
+from .ops import HANDLERS, Unsupported, _value, handles
+
+
+def constant_pad(tr, x, pad, value):
+    """x padded by `pad` (pairs from the last dimension back; negative
+    entries cut) with `value`."""
+    c = Composer(tr)
+    pad = [int(p) for p in pad]
+    if len(pad) % 2 or len(pad) // 2 > x.rank:
+        raise Unsupported(f"a padding of {len(pad)} sizes for rank {x.rank}")
+    if x.elt not in ("f32", "f64", "bf16", "f16") and \
+            float(value) != int(value):
+        raise Unsupported("a fractional padding value for an integer tensor")
+    for k in range(len(pad) // 2):
+        d = x.rank - 1 - k
+        lo, hi = pad[2 * k], pad[2 * k + 1]
+        n = x.shape[d]
+        x = c.slice(x, d, max(-lo, 0), n - max(-hi, 0))
+        parts = []
+        for size in (max(lo, 0), None, max(hi, 0)):
+            if size is None:
+                parts.append(x)
+            elif size:
+                shape = list(x.shape)
+                shape[d] = size
+                parts.append(tr.constant(value, x.elt, tuple(shape)))
+        x = c.cat(parts, d)
+    return x
+
+
+@handles("constant_pad_nd")
+def _constant_pad_nd(tr, node, x, pad, value=0):
+    return constant_pad(tr, _value(tr, x), pad, value)
+
+
+@handles("constant_pad_nd_backward")
+def _constant_pad_nd_backward(tr, node, grad, pad):
+    """The gradient's padding cut away (the opposite padding)."""
+    return constant_pad(tr, _value(tr, grad), [-int(p) for p in pad], 0)
+
+
+def _f32(v):
+    return np.float32(v)
+
+
+def _inverse_scale(scale, in_size, out_size):
+    """compute_scales_value: 1 / scale where a scale is given, else
+    in / out, as a float."""
+    if scale is not None and scale > 0:
+        return _f32(1.0 / scale)
+    return _f32(in_size) / _f32(out_size)
+
+
+def nearest_indices(in_size, out_size, scale, exact):
+    """The source index of each output position along one dimension, as
+    eager's nearest_idx / nearest_neighbor_exact_compute_source_index."""
+    if not exact and out_size == in_size:
+        return list(range(out_size))
+    if not exact and out_size == 2 * in_size:
+        return [i >> 1 for i in range(out_size)]
+    s = _inverse_scale(scale, in_size, out_size)
+    out = []
+    for i in range(out_size):
+        if exact:
+            # (i + 0.5) in double times the float scale, then floorf.
+            src = math.floor(_f32((i + 0.5) * float(s)))
+        else:
+            src = math.floor(_f32(i) * s)
+        out.append(min(int(src), in_size - 1))
+    return out
+
+
+def _scales(node_args, n):
+    return list(node_args) + [None] * (n - len(node_args))
+
+
+def _spatial(x, output_size, scale_factors, scales):
+    """(output sizes, scales) of x's last len(...) dimensions from either
+    form: output_size with optional scales, or .vec's scale_factors."""
+    n = len(output_size) if output_size is not None else len(scale_factors)
+    spatial = x.shape[x.rank - n:]
+    if output_size is None:
+        output_size = [int(math.floor(s * f)) for s, f in
+                       zip(spatial, scale_factors)]
+        scales = list(scale_factors)
+    return [int(o) for o in output_size], _scales(scales or [], n), spatial
+
+
+def _upsample_nearest(exact):
+    def handler(tr, node, x, output_size=None, *scales, scale_factors=None,
+                scales_h=None, scales_w=None, scales_d=None):
+        x = _value(tr, x)
+        given = [s for s in (scales_d, scales_h, scales_w) if s is not None]
+        sizes, factors, spatial = _spatial(x, output_size, scale_factors,
+                                           list(scales) or given or None)
+        n = len(sizes)
+        for k in range(n):
+            d = x.rank - n + k
+            idx = nearest_indices(spatial[k], sizes[k], factors[k], exact)
+            x = rows_of(tr, x, d, idx)
+        return x
+    return handler
+
+
+def _upsample_nearest_backward(exact):
+    def handler(tr, node, grad, output_size, input_size, *scales,
+                scales_h=None, scales_w=None, scales_d=None):
+        """Each output position's gradient added at its source index."""
+        c = Composer(tr)
+        grad = _value(tr, grad)
+        n = len(output_size)
+        given = [s for s in (scales_d, scales_h, scales_w) if s is not None]
+        factors = _scales(list(scales) or given, n)
+        for k in reversed(range(n)):
+            d = grad.rank - n + k
+            idx = nearest_indices(int(input_size[d]), int(output_size[k]),
+                                  factors[k], exact)
+            shape = list(grad.shape)
+            shape[d] = int(input_size[d])
+            zeros = tr.constant(0.0, grad.elt, tuple(shape))
+            grad = index_add(c, zeros, d, tr.dense(idx, "i64", (len(idx),)),
+                             grad)
+        return grad
+    return handler
+
+
+for _n in (1, 2, 3):
+    HANDLERS[f"upsample_nearest{_n}d"] = _upsample_nearest(False)
+    HANDLERS[f"_upsample_nearest_exact{_n}d"] = _upsample_nearest(True)
+    HANDLERS[f"upsample_nearest{_n}d_backward"] = \
+        _upsample_nearest_backward(False)
+    HANDLERS[f"_upsample_nearest_exact{_n}d_backward"] = \
+        _upsample_nearest_backward(True)
+
+
+def linear_weights(in_size, out_size, align_corners, scale):
+    """(index, next index, weight of the next) per output position along
+    one dimension, as eager's compute_indices_weights_linear (f32)."""
+    if align_corners:
+        s = _f32(in_size - 1) / _f32(out_size - 1) if out_size > 1 \
+            else _f32(0.0)
+    else:
+        s = _inverse_scale(scale, in_size, out_size)
+    first, second, weights = [], [], []
+    for i in range(out_size):
+        if align_corners:
+            src = s * _f32(i)
+        else:
+            src = max(s * (_f32(i) + _f32(0.5)) - _f32(0.5), _f32(0.0))
+        index = min(int(math.floor(src)), in_size - 1)
+        lam = min(max(src - _f32(index), _f32(0.0)), _f32(1.0))
+        first.append(index)
+        second.append(index + (1 if index < in_size - 1 else 0))
+        weights.append(float(lam))
+    return first, second, weights
+
+
+def _interpolate_linear(tr, x, sizes, factors, align_corners):
+    """Along each of x's last len(sizes) dimensions: (1 - l) x[i] +
+    l x[i + 1]."""
+    c = Composer(tr)
+    n = len(sizes)
+    for k in range(n):
+        d = x.rank - n + k
+        first, second, lam = linear_weights(x.shape[d], sizes[k],
+                                            bool(align_corners), factors[k])
+        shape = [1] * x.rank
+        shape[d] = sizes[k]
+        w1 = tr.dense(lam, x.elt, tuple(shape))
+        w0 = tr.dense([1.0 - v for v in lam], x.elt, tuple(shape))
+        x = c.add(c.mul(w0, rows_of(tr, x, d, first)),
+                  c.mul(w1, rows_of(tr, x, d, second)))
+    return x
+
+
+@handles("upsample_bilinear2d", "upsample_linear1d", "upsample_trilinear3d")
+def _upsample_linear(tr, node, x, output_size=None, align_corners=False,
+                     *scales, scale_factors=None, scales_h=None,
+                     scales_w=None, scales_d=None, scales_l=None):
+    x = _value(tr, x)
+    given = [s for s in (scales_d, scales_l, scales_h, scales_w)
+             if s is not None]
+    sizes, factors, _ = _spatial(x, output_size, scale_factors,
+                                 list(scales) or given or None)
+    return _interpolate_linear(tr, x, sizes, factors, align_corners)
+
+
+_LINEAR_MODES = {"linear": 1, "bilinear": 2, "trilinear": 3}
+
+
+@handles("interpolate")
+def _interpolate(tr, node, x, size=None, scale_factor=None, mode="nearest",
+                 align_corners=None, recompute_scale_factor=None,
+                 antialias=False):
+    """F.interpolate (1.0's graphs) in the nearest, nearest-exact and
+    (bi/tri)linear modes."""
+    x = _value(tr, x)
+    n = x.rank - 2
+    if antialias:
+        raise Unsupported("interpolate with antialias")
+    if size is not None:
+        sizes = [int(s) for s in (size if isinstance(size, (list, tuple))
+                                  else [size] * n)]
+        factors = [None] * n
+    else:
+        factors = [float(f) for f in (
+            scale_factor if isinstance(scale_factor, (list, tuple))
+            else [scale_factor] * n)]
+        sizes = [int(math.floor(s * f)) for s, f in zip(x.shape[2:],
+                                                         factors)]
+        if recompute_scale_factor:
+            factors = [None] * n
+    if mode in ("nearest", "nearest-exact"):
+        for k in range(n):
+            idx = nearest_indices(x.shape[2 + k], sizes[k], factors[k],
+                                  mode == "nearest-exact")
+            x = rows_of(tr, x, 2 + k, idx)
+        return x
+    if _LINEAR_MODES.get(mode) == n:
+        return _interpolate_linear(tr, x, sizes, factors, bool(align_corners))
+    raise Unsupported(f"interpolate mode='{mode}' of a rank-{x.rank} input")
