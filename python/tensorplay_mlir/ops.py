@@ -933,6 +933,14 @@ def _getattr(tr, node, x, name):
         return tuple(x.shape)
     if _is_value(x) and name == "ndim":
         return x.rank
+    if isinstance(x, tuple):
+        # A named result (max(x, 1).values, linalg.qr(a).Q): its position
+        # among the fields of the source's recorded metadata.
+        source = node.args[0]
+        fields = getattr(getattr(source, "meta", {}).get("tensor_meta"),
+                         "_fields", ())
+        if name in fields and fields.index(name) < len(x):
+            return x[fields.index(name)]
     raise Unsupported(f"getattr {name!r}")
 
 

@@ -36,6 +36,7 @@ from . import rounding_ops  # noqa: F401  (floor, ceil, round, trunc, ...)
 from . import mapped_ops  # noqa: F401  (bce with logits, nll_loss2d, ...)
 from . import resize_ops  # noqa: F401  (constant padding, upsampling)
 from . import pool1d_ops  # noqa: F401  (avg/max/adaptive 1-d pools)
+from . import linalg_factor_ops  # noqa: F401  (qr, svd, cholesky_solve, ...)
 from .ops import handler_for
 
 
@@ -397,6 +398,16 @@ class Translator(OpWriter):
                 if user.op == "call_function" and len(user.args) == 2 and \
                         user.args[0] is node and user.args[1] == index:
                     return Translator.meta_of(user)
+            # (A part read by field name, .values, or by nobody: the
+            # node's own tuple of metadata, where its propagation kept one.)
+            parts = node.meta.get("tensor_meta")
+            if isinstance(parts, tuple) and index < len(parts) and \
+                    hasattr(parts[index], "shape"):
+                try:
+                    return (tuple(int(d) for d in parts[index].shape),
+                            dtypes.mlir_type(parts[index].dtype))
+                except dtypes.UnsupportedDtype:
+                    return None
             return None
         meta = node.meta.get("tensor_meta")
         if meta is None or not hasattr(meta, "shape"):

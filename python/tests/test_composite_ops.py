@@ -37,6 +37,50 @@ def index(*values):
     return tensorplay.tensor(list(values), dtype=tensorplay.int64)
 
 
+def spd(a):
+    return a @ a.t() + TP.eye(a.shape[0]) * 3
+
+
+def cholesky_solves(a, b):
+    lower = TP.linalg.cholesky(a)
+    return (TP.cholesky_solve(b, lower).sum() + TP.cholesky_inverse(lower)
+            .sum() + TP.cholesky(a, upper=True).sum())
+
+
+# (1.0's tracer cannot unpack the tuples of these: indexed.)
+def svd(a):
+    usv = TP.svd(a)
+    u, s, v = usv[0], usv[1], usv[2]
+    return (u @ TP.diag_embed(s) @ v.t()).sum() + s.sum()
+
+
+def linalg_factors(a):
+    factors = TP.linalg.qr(a)
+    complete = TP.linalg.qr(a, mode="complete")
+    s = TP.linalg.svd(a, full_matrices=False)[1]
+    wv = TP.linalg.eigh(a.t() @ a)
+    w, vecs = wv[0], wv[1]
+    return ((factors[0] @ factors[1]).sum() + factors[1].abs().sum()
+            + complete[0].abs().sum() + s.sum() + w.sum()
+            + (vecs @ TP.diag_embed(w) @ vecs.t()).sum())
+
+
+def geqrf_family(a, b):
+    factors = TP.geqrf(a)
+    h, tau = factors[0], factors[1]
+    return (TP.orgqr(h, tau).abs().sum() + TP.ormqr(h, tau, b).abs().sum()
+            + TP.linalg.householder_product(h, tau).abs().sum())
+
+
+def solves(a, b):
+    upper = TP.triu(a) + TP.eye(4) * 4
+    x = TP.triangular_solve(b, upper)[0]
+    fit = TP.linalg.lstsq(a + TP.eye(4) * 4, b).solution
+    return (x.sum() + fit.sum() + TP.linalg.cond(a + TP.eye(4) * 4)
+            + TP.linalg.matrix_rank(a).float()
+            + TP.linalg.vecdot(a, b.sum(1, keepdim=True).t()).sum())
+
+
 # (name, function, inputs, differentiable inputs)
 CASES = [
     ("relu6", lambda x: F.relu6(x * 2), lambda: (spread(3, 5),), True),
@@ -164,8 +208,9 @@ CASES = [
     ("pools1d", lambda x: F.avg_pool1d(x, 3, 2, 1).sum(-1)
      + F.max_pool1d(x, 2).sum(-1) + F.adaptive_avg_pool1d(x, 3).sum(-1),
      lambda: (spread(2, 3, 9),), True),
-    ("unsafe_split", lambda x: sum(p.sum() for p in x.unsafe_split(2, 1))
-     + sum(p.sum() for p in x.unsafe_chunk(3, 0)),
+    # (1.0's tracer cannot iterate over the parts: indexed.)
+    ("unsafe_split", lambda x: x.unsafe_split(2, 1)[0].sum()
+     + x.unsafe_split(2, 1)[2].sum() * 2 + x.unsafe_chunk(3, 0)[1].sum(),
      lambda: (spread(3, 5),), True),
     ("fused", lambda x, y: TP.ops.tp.silu_mul.default(x, y)
      + TP.ops.tp.squared_difference.default(x, y)
@@ -185,8 +230,9 @@ CASES = [
                                                       dim=1).sum(0),
      lambda: (spread(3, 3), index(0, 2, 1)), True),
     # (1.0's tracer takes meshgrid's tensors as one list only.)
-    ("meshgrid_diag", lambda a, b: sum(g.sum() for g in TP.meshgrid(
-        [a, b], indexing="xy")) + TP.diag(a).sum(0) + TP.diag(TP.outer(a, a)),
+    ("meshgrid_diag", lambda a, b: TP.meshgrid([a, b], indexing="xy")[0]
+     .sum() + TP.meshgrid([a, b], indexing="xy")[1].sum() * 2
+     + TP.diag(a).sum(0) + TP.diag(TP.outer(a, a)),
      lambda: (spread(4), spread(3)), True),
     ("diagflat", lambda a: TP.diagflat(a).sum(1) * a,
      lambda: (spread(4),), True),
@@ -196,6 +242,15 @@ CASES = [
     ("fill_empty", lambda x: TP.zeros_like(x) + TP.empty_like(x) * 0
      + TP.full_like(x, 2.0) + x,
      lambda: (spread(3, 4),), True),
+    ("cholesky_solves", lambda a, b: cholesky_solves(spd(a), b),
+     lambda: (spread(4, 4), spread(4, 2)), False),
+    ("svd", lambda a: svd(a), lambda: (spread(4, 3),), False),
+    ("linalg_factors", lambda a: linalg_factors(a), lambda: (spread(4, 3),),
+     False),
+    ("geqrf_family", lambda a, b: geqrf_family(a, b),
+     lambda: (spread(4, 4), spread(4, 2)), False),
+    ("solves", lambda a, b: solves(a, b),
+     lambda: (spread(4, 4), spread(4, 2)), False),
     ("stacks", lambda a, b: TP.hstack([a, b]).sum() + TP.vstack([a, b]).sum(0),
      lambda: (spread(4), spread(4)), True),
 ]
@@ -208,16 +263,19 @@ BACKWARD_ON_EXECUTOR = {"bilinear", "bilinear_corners"}
 # derivative is x / 3 + 1/2) and hardsigmoid's the same (1/6 is right); its
 # 1-d pools' backward returns uninitialized memory (values up to 1e6), its
 # selu's is 1.7581 exp(x)^1.8 or so, not 1.7581 exp(x); diff's backward is
-# -1 everywhere on both versions: those gradients are compared
+# -1 everywhere on both versions; 1.0's diagflat passes its input no
+# gradient: those gradients are compared
 # with central differences of eager's forward.
 EAGER_GRADIENT_WRONG = {"1.0": {"hardswish", "hardsigmoid", "pools1d",
-                                "diff", "selu"}, "1.1": {"diff"}}
+                                "diff", "selu", "diagflat"}, "1.1": {"diff"}}
 # tensorplay 1.0's tracer records F.softplus(x, beta, threshold) as
 # log(exp(x) + 1): beta and threshold are lost before the backend sees the
 # graph (docs/Python.md). 1.1's tracer writes take_along_dim with
 # remainder (wrapping negative indices), which has no translation (fmod).
 FRONTEND_WRONG = {
-    "1.0": {"softplus": "its tracer drops softplus's beta and threshold"},
+    "1.0": {"softplus": "its tracer drops softplus's beta and threshold",
+            "linalg_factors": "its tracer cannot capture linalg.qr, "
+            "linalg.svd, linalg.eigh (they iterate over a proxy)"},
     "1.1": {"take_along_dim": "its tracer writes take_along_dim with "
             "remainder, which has no translation"}}
 # Gradients the frontend gets wrong through any backend: 1.1's backward of

@@ -85,11 +85,18 @@ def one_node_graph(op, values, kwargs=None):
     return gm, inputs
 
 
-# Overloads whose eager kernel crashes the process (a segfault, not an
-# exception) on the uniform samples: tensorplay 1.1's lstm_cell with (3, 4)
-# states and weights, and its min.other of two (3, 4) tensors
-# (tensorplay.minimum computes the same and is compared).
-EAGER_CRASHES = {"tp.lstm_cell.default", "tp.min.other"}
+# Overloads whose eager kernel crashes the process (a segfault or an
+# abort, not an exception) on the uniform samples: tensorplay 1.1's
+# lstm_cell with (3, 4) states and weights, its min.other of two (3, 4)
+# tensors (tensorplay.minimum computes the same and is compared) and its
+# ormqr of (3, 4) tau (test_composite_ops.py runs ormqr on a geqrf).
+EAGER_CRASHES = {"tp.lstm_cell.default", "tp.min.other", "tp.ormqr.default"}
+
+
+# Operators whose eager result is uninitialized memory: dtype and shape are
+# compared, not values.
+UNINITIALIZED = {"empty", "empty_like", "new_empty", "empty_strided",
+                 "new_empty_strided", "empty_permuted"}
 
 
 def test_claimed_operators_match_eager_or_refuse():
@@ -127,6 +134,8 @@ def test_claimed_operators_match_eager_or_refuse():
             continue
         a = np.asarray(got.float().numpy(), np.float64)
         b = np.asarray(want.float().numpy(), np.float64)
+        if str(op).split(".")[1] in UNINITIALIZED:
+            b = a  # eager's values are whatever the memory held
         if got.dtype != want.dtype or a.shape != b.shape or not np.allclose(
                 a, b, rtol=1e-5, atol=1e-6, equal_nan=True):
             wrong.append(f"{op}: {got.dtype} {a.shape} against {want.dtype} "
