@@ -369,8 +369,7 @@ std::optional<LogicalResult> mlir::tp::applyElementwiseRule(Rule &r) {
           ReciprocalOp, RsqrtOp, SinOp, CosOp, TanOp, SinhOp, CoshOp, AsinOp,
           AcosOp, ErfOp, ErfinvOp, TanhOp, SigmoidOp, SiluOp, SoftplusOp, AbsOp,
           ReluOp, LeakyReluOp, HardswishOp, EluOp, MishOp, LogSigmoidOp,
-          ClampOp, GeluOp,
-          FakeQuantizePerTensorAffineOp>(op)) {
+          ClampOp, GeluOp, FakeQuantizePerTensorAffineOp>(op)) {
     Value x = op->getOperand(0);
     r.give(x, unaryGradient(r, x, op->getResult(0), r.grad));
     return success();

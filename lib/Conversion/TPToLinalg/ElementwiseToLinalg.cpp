@@ -164,8 +164,7 @@ Value buildElu(OpBuilder &b, Location loc, Value x, Operation *op) {
   Value negative = arith::MulFOp::create(
       b, loc,
       math::ExpM1Op::create(
-          b, loc,
-          arith::MulFOp::create(b, loc, x, cst(b, loc, x, inputScale))),
+          b, loc, arith::MulFOp::create(b, loc, x, cst(b, loc, x, inputScale))),
       cst(b, loc, x, alpha * scale));
   Value positive = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UGT, x,
                                          cst(b, loc, x, 0.0));
@@ -195,7 +194,8 @@ Value buildLogSigmoid(OpBuilder &b, Location loc, Value x) {
   Value tail = math::Log1pOp::create(
       b, loc,
       math::ExpOp::create(
-          b, loc, arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x))));
+          b, loc,
+          arith::NegFOp::create(b, loc, math::AbsFOp::create(b, loc, x))));
   return arith::SubFOp::create(
       b, loc, arith::MinimumFOp::create(b, loc, x, cst(b, loc, x, 0.0)), tail);
 }
