@@ -37,6 +37,7 @@ from . import mapped_ops  # noqa: F401  (bce with logits, nll_loss2d, ...)
 from . import resize_ops  # noqa: F401  (constant padding, upsampling)
 from . import pool1d_ops  # noqa: F401  (avg/max/adaptive 1-d pools)
 from . import linalg_factor_ops  # noqa: F401  (qr, svd, cholesky_solve, ...)
+from . import loss_backward_ops  # noqa: F401  (1.1's loss/pad backward ops)
 from .ops import handler_for
 
 
