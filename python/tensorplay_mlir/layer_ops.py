@@ -238,8 +238,10 @@ HANDLERS["gru_cell"] = _gru_cell
 
 
 def _convolution(tr, node, input, weight, bias, stride, padding, dilation,
-                 transposed, output_padding, groups):
-    """aten's convolution (1.1 operator graphs)."""
+                 transposed, output_padding, groups, benchmark=False,
+                 deterministic=False, cudnn_enabled=True, allow_tf32=True):
+    """aten's convolution and _convolution (1.1 operator graphs; the
+    latter's flags choose eager's CUDA algorithms, nothing on the CPU)."""
     x, weight = _value(tr, input), _value(tr, weight)
     n = weight.rank - 2
     operands, text = operands_with(tr, [x, weight], bias=bias)
@@ -254,4 +256,4 @@ def _convolution(tr, node, input, weight, bias, stride, padding, dilation,
                    operand_format=text)
 
 
-HANDLERS["convolution"] = _convolution
+HANDLERS["convolution"] = HANDLERS["_convolution"] = _convolution

@@ -1,9 +1,14 @@
 """Operators with a tp op of their own that reach it through another
-name or form: binary_cross_entropy_with_logits, nll_loss_nd (tp.nll_loss
+name or form: quantile and nanquantile (a scalar q as a 0-d tensor), the
+grid samplers, max_unpool2d/3d, adaptive_max_pool3d, the fractional max
+pools (their random samples are an input: deterministic),
+binary_cross_entropy_with_logits, nll_loss_nd (tp.nll_loss
 or tp.nll_loss2d by rank) and nll_loss2d_backward (tp.nll_loss_backward of
 the pixels as rows), conv_tbc; and chain_matmul and linalg_multi_dot as
 the mm's eager computes them with (tp.chain_matmul and tp.multi_dot are the
 CUDA tables' ops; the CPU tables list only their mm's)."""
+
+import math
 
 from .composite import Composer
 from .ops import (HANDLERS, Unsupported, _reduction, _result, _value,
@@ -137,3 +142,131 @@ def _conv_tbc(tr, node, x, weight, bias, pad=0):
     attrs = f"pad = {int(pad)} : i64" if pad else ""
     return tr.emit("conv_tbc", [_value(tr, x), _value(tr, weight),
                                 _value(tr, bias)], shape, elt, attrs)
+
+
+@handles("quantile", "nanquantile")
+def _quantile(tr, node, x, q, dim=None, keepdim=False,
+              interpolation="linear"):
+    """A scalar q as a 0-d tensor of x's type."""
+    from .ops import canonical_name
+    x = _value(tr, x)
+    if not hasattr(q, "ssa"):
+        q = tr.constant(float(q), x.elt)
+    attrs = []
+    if dim is not None:
+        attrs.append(f"dim = {int(dim)} : i64")
+    if keepdim:
+        attrs.append("keepdim = true")
+    if interpolation != "linear":
+        attrs.append(f'interpolation = "{interpolation}"')
+    shape, elt = _result(node)
+    return tr.emit(canonical_name(node), [x, _value(tr, q)], shape, elt,
+                   ", ".join(attrs))
+
+
+@handles("grid_sampler", "grid_sampler_2d", "grid_sampler_3d",
+         "_grid_sampler_2d_cpu_fallback")
+def _grid_sampler(tr, node, input, grid, interpolation_mode, padding_mode,
+                  align_corners):
+    from .ops import canonical_name
+    op = canonical_name(node).lstrip("_")
+    shape, elt = _result(node)
+    return tr.emit(op, [_value(tr, input), _value(tr, grid)], shape, elt,
+                   f"align_corners = {'true' if align_corners else 'false'}"
+                   f", interpolation_mode = {int(interpolation_mode)} : i64, "
+                   f"padding_mode = {int(padding_mode)} : i64")
+
+
+@handles("max_unpool2d", "max_unpool3d")
+def _max_unpool(tr, node, x, indices, output_size, stride=None,
+                padding=None):
+    from .ops import _array, canonical_name
+    op = canonical_name(node)
+    attrs = [f"output_size = {_array([int(s) for s in output_size])}"]
+    if op == "max_unpool3d":
+        attrs += [f"padding = {_array([int(p) for p in padding])}",
+                  f"stride = {_array([int(s) for s in stride])}"]
+    shape, elt = _result(node)
+    return tr.emit(op, [_value(tr, x), _value(tr, indices)], shape, elt,
+                   ", ".join(attrs))
+
+
+def _pool_with_indices(tr, node, op, operands, attrs):
+    """(values, indices); the values alone where the node returns one
+    tensor (F.adaptive_max_pool3d without return_indices)."""
+    from .ops import _meta_of_part
+    single = node.meta.get("tensor_meta")
+    if hasattr(single, "shape"):
+        shape, elt = _result(node)
+        return tr.emit_multi(op, operands, [(shape, elt), (shape, "i64")],
+                             attrs)[0]
+    values = _meta_of_part(node, 0) or _meta_of_part(node, 1)
+    if values is None:
+        raise Unsupported(f"{op} whose results are not used")
+    return tuple(tr.emit_multi(op, operands, [(values[0], operands[0].elt),
+                                              (values[0], "i64")], attrs))
+
+
+@handles("adaptive_max_pool3d")
+def _adaptive_max_pool3d(tr, node, x, output_size):
+    from .ops import _array
+    return _pool_with_indices(tr, node, "adaptive_max_pool3d",
+                              [_value(tr, x)], "output_size = " + _array(
+                                  [int(s) for s in output_size]))
+
+
+@handles("fractional_max_pool2d", "fractional_max_pool3d")
+def _fractional_max_pool(tr, node, x, kernel_size, output_size,
+                         random_samples):
+    from .ops import _array, canonical_name
+    return _pool_with_indices(
+        tr, node, canonical_name(node),
+        [_value(tr, x), _value(tr, random_samples)],
+        f"kernel_size = {_array([int(k) for k in kernel_size])}, "
+        f"output_size = {_array([int(s) for s in output_size])}")
+
+
+@handles("adaptive_max_pool3d_backward")
+def _adaptive_max_pool3d_backward(tr, node, grad, x, indices):
+    shape, elt = _result(node)
+    return tr.emit("adaptive_max_pool3d_backward",
+                   [_value(tr, grad), _value(tr, x), _value(tr, indices)],
+                   shape, elt)
+
+
+def _planes(c, v):
+    """(N, C, *spatial) as (N, C, prod(spatial))."""
+    return c.reshape(v, v.shape[:2] + (math.prod(v.shape[2:]),))
+
+
+@handles("fractional_max_pool2d_backward", "fractional_max_pool3d_backward")
+def _fractional_max_pool_backward(tr, node, grad, x, kernel_size,
+                                  output_size, indices):
+    """grad added at each window's flat index in its (N, C) plane."""
+    c = Composer(tr)
+    grad, x, indices = _value(tr, grad), _value(tr, x), _value(tr, indices)
+    if x.rank not in (4, 5):
+        raise Unsupported(f"{canonical(node)} of a rank-{x.rank} input")
+    zeros = tr.constant(0.0, grad.elt, _planes(c, x).shape)
+    summed = tr.emit("scatter_add", [zeros, _planes(c, indices),
+                                     _planes(c, grad)], zeros.shape,
+                     grad.elt, "dim = 2 : i64")
+    return c.reshape(summed, x.shape)
+
+
+@handles("max_unpool2d_backward", "max_unpool3d_backward")
+def _max_unpool_backward(tr, node, grad, indices, output_size, stride=None,
+                         padding=None):
+    """The unpooled gradient read back at the indices."""
+    c = Composer(tr)
+    grad, indices = _value(tr, grad), _value(tr, indices)
+    flat = _planes(c, grad)
+    picked = tr.emit("gather", [flat, _planes(c, indices)],
+                     _planes(c, indices).shape, grad.elt, "dim = 2 : i64")
+    return c.reshape(picked, indices.shape)
+
+
+def canonical(node):
+    from .ops import canonical_name
+    return canonical_name(node)
+

@@ -179,7 +179,8 @@ def _dim(d, rank):
 
 _UNARY = ["exp", "log", "sqrt", "rsqrt", "sin", "cos", "tanh", "sigmoid",
           "erf", "abs", "neg", "relu", "silu", "reciprocal", "log1p", "expm1",
-          "log2", "log10", "tan", "asin", "acos", "sinh", "cosh", "erfinv"]
+          "log2", "log10", "tan", "asin", "acos", "sinh", "cosh", "erfinv",
+          "atan", "asinh", "acosh", "atanh"]
 
 
 def _unary(op):

@@ -37,6 +37,11 @@ def index(*values):
     return tensorplay.tensor(list(values), dtype=tensorplay.int64)
 
 
+def unpool(x):
+    pooled = F.max_pool2d(x, 2, return_indices=True)
+    return F.max_unpool2d(pooled[0], pooled[1], 2)
+
+
 def spd(a):
     return a @ a.t() + TP.eye(a.shape[0]) * 3
 
@@ -112,6 +117,9 @@ CASES = [
      lambda: (spread(3, 5), spread(3, 5)), True),
     ("lerp_tensor", lambda x, y, w: TP.lerp(x, y, w),
      lambda: (spread(3, 5), spread(3, 5), positive(3, 5)), True),
+    ("inverse_trig", lambda x, y: TP.atan(x) + TP.asinh(x) + TP.atanh(y)
+     + TP.acosh(y.abs() + 1.5) + TP.arctan(y),
+     lambda: (spread(3, 5), spread(3, 5, scale=0.9)), True),
     ("square_deg2rad", lambda x: TP.square(x) + TP.deg2rad(x),
      lambda: (spread(3, 5),), True),
     ("sinc", lambda x: TP.sinc(x), lambda: (spread(3, 5),), True),
@@ -251,6 +259,17 @@ CASES = [
      lambda: (spread(4, 4), spread(4, 2)), False),
     ("solves", lambda a, b: solves(a, b),
      lambda: (spread(4, 4), spread(4, 2)), False),
+    ("quantile", lambda x: TP.quantile(x, 0.7, dim=1).sum(0)
+     + TP.quantile(x, 0.3, dim=0, keepdim=True).sum()
+     + TP.nanquantile(x, 0.5), lambda: (spread(3, 5),), True),
+    ("grid_sample", lambda x, g: F.grid_sample(x, g, align_corners=False),
+     lambda: (spread(1, 2, 4, 5), spread(1, 3, 3, 2, scale=1.0)), True),
+    ("unpool", lambda x: unpool(x), lambda: (spread(1, 2, 4, 6),), True),
+    ("adaptive_max_pool3d", lambda x: F.adaptive_max_pool3d(x, (2, 1, 2)),
+     lambda: (spread(1, 2, 4, 3, 4),), True),
+    ("fractional_max_pool2d", lambda x, s: F.fractional_max_pool2d(
+        x, 2, output_size=(3, 3), _random_samples=s),
+     lambda: (spread(1, 2, 7, 7), positive(1, 2, 2)), True),
     ("stacks", lambda a, b: TP.hstack([a, b]).sum() + TP.vstack([a, b]).sum(0),
      lambda: (spread(4), spread(4)), True),
 ]
@@ -258,7 +277,7 @@ IDS = [c[0] for c in CASES]
 
 # Backward graphs of tensorplay 1.1 holding operators without a tp
 # translation: their nodes run on the graph's executor (partition.py).
-BACKWARD_ON_EXECUTOR = set()
+BACKWARD_ON_EXECUTOR = {"grid_sample"}  # (grid_sampler_2d_backward)
 # tensorplay 1.0's eager backward of hardswish is x / 6 + 1/2 (the
 # derivative is x / 3 + 1/2) and hardsigmoid's the same (1/6 is right); its
 # 1-d pools' backward returns uninitialized memory (values up to 1e6), its
@@ -275,9 +294,13 @@ EAGER_GRADIENT_WRONG = {"1.0": {"hardswish", "hardsigmoid", "pools1d",
 FRONTEND_WRONG = {
     "1.0": {"softplus": "its tracer drops softplus's beta and threshold",
             "linalg_factors": "its tracer cannot capture linalg.qr, "
-            "linalg.svd, linalg.eigh (they iterate over a proxy)"},
+            "linalg.svd, linalg.eigh (they iterate over a proxy)",
+            "fractional_max_pool2d": "its tracer cannot capture "
+            "F.fractional_max_pool2d (it iterates over a proxy)"},
     "1.1": {"take_along_dim": "its tracer writes take_along_dim with "
-            "remainder, which has no translation"}}
+            "remainder, which has no translation",
+            "quantile": "its tracer writes quantile with sort, which has "
+            "no translation"}}
 # Gradients the frontend gets wrong through any backend: 1.1's backward of
 # diff is eager's (wrong, below), and its capture gives kron's and
 # diagflat's inputs no gradient at all. The forward is compared; the gradient is not.
