@@ -195,6 +195,22 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
         return r.neg(
             r.mul(g, r.make("tp.rsqrt", r.sub(one(x), r.mul(x, x)))));
       })
+      .Case([&](AtanOp) {
+        // 1 / (1 + x^2)
+        return r.div(g, r.add(one(x), r.mul(x, x)));
+      })
+      .Case([&](AsinhOp) {
+        // 1 / sqrt(x^2 + 1)
+        return r.mul(g, r.make("tp.rsqrt", r.add(r.mul(x, x), one(x))));
+      })
+      .Case([&](AcoshOp) {
+        // 1 / sqrt(x^2 - 1)
+        return r.mul(g, r.make("tp.rsqrt", r.sub(r.mul(x, x), one(x))));
+      })
+      .Case([&](AtanhOp) {
+        // 1 / (1 - x^2)
+        return r.div(g, r.sub(one(x), r.mul(x, x)));
+      })
       .Case([&](ErfOp) {
         // 2 / sqrt(pi) * exp(-x^2)
         return r.mul(r.scale(g, 2.0 / std::sqrt(M_PI)),
@@ -367,7 +383,7 @@ std::optional<LogicalResult> mlir::tp::applyElementwiseRule(Rule &r) {
     return dropoutRule(r, dropout);
   if (isa<NegOp, ExpOp, Expm1Op, LogOp, Log2Op, Log10Op, Log1pOp, SqrtOp,
           ReciprocalOp, RsqrtOp, SinOp, CosOp, TanOp, SinhOp, CoshOp, AsinOp,
-          AcosOp, ErfOp, ErfinvOp, TanhOp, SigmoidOp, SiluOp, SoftplusOp, AbsOp,
+          AcosOp, AtanOp, AsinhOp, AcoshOp, AtanhOp, ErfOp, ErfinvOp, TanhOp, SigmoidOp, SiluOp, SoftplusOp, AbsOp,
           ReluOp, LeakyReluOp, HardswishOp, EluOp, MishOp, LogSigmoidOp,
           ClampOp, GeluOp, FakeQuantizePerTensorAffineOp>(op)) {
     Value x = op->getOperand(0);

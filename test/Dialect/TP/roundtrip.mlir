@@ -347,6 +347,19 @@ func.func @hardswish(%x: tensor<4x8xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @inverse_trig(
+// CHECK-NEXT: tp.atan
+// CHECK-NEXT: tp.asinh
+// CHECK-NEXT: tp.acosh
+// CHECK-NEXT: tp.atanh %{{.*}} : (tensor<4xf64>) -> tensor<4xf64>
+func.func @inverse_trig(%x: tensor<4xf32>, %d: tensor<4xf64>) {
+  %a = tp.atan %x : (tensor<4xf32>) -> tensor<4xf32>
+  %b = tp.asinh %x : (tensor<4xf32>) -> tensor<4xf32>
+  %c = tp.acosh %x : (tensor<4xf32>) -> tensor<4xf32>
+  %e = tp.atanh %d : (tensor<4xf64>) -> tensor<4xf64>
+  return
+}
+
 // CHECK-LABEL: func.func @elu_family(
 // CHECK-NEXT: %{{.*}} = tp.elu %{{.*}} : (tensor<4x8xf32>) -> tensor<4x8xf32>
 // CHECK-NEXT: %{{.*}} = tp.elu %{{.*}} {alpha = 1.67{{[0-9]*}} : f64, scale = 1.05{{[0-9]*}} : f64} : (tensor<4x8xf32>) -> tensor<4x8xf32>

@@ -325,16 +325,20 @@ CASES = [
     # abs's kink and softplus's threshold switch, at beta x = 3).
     Case("unary_more", [(2, 3), (2, 3), (2, 3)],
          [unary(op, "a0", (2, 3)) for op in
-          ["asin", "acos", "cosh", "sinh", "tan", "erf", "erfinv", "expm1"]] +
+          ["asin", "acos", "cosh", "sinh", "tan", "erf", "erfinv", "expm1",
+           "atan", "asinh", "atanh"]] +
          [unary(op, "a1", (2, 3)) for op in
           ["log10", "log2", "log1p", "reciprocal", "rsqrt"]] +
+         ["%a1p = tp.add %a1, %a1 : (tensor<2x3xf64>, tensor<2x3xf64>) -> tensor<2x3xf64>",
+          unary("acosh", "a1p", (2, 3))] +
          [unary("silu", "a2", (2, 3)), unary("abs", "a2", (2, 3)),
           unary("softplus", "a2", (2, 3),
                 "beta = 2.0 : f64, threshold = 3.0 : f64")] +
          squares([(op, (2, 3)) for op in
                   ["asin", "acos", "cosh", "sinh", "tan", "erf", "erfinv",
-                   "expm1", "log10", "log2", "log1p", "reciprocal", "rsqrt",
-                   "silu", "abs", "softplus"]]),
+                   "expm1", "atan", "asinh", "atanh", "log10", "log2",
+                   "log1p", "reciprocal", "rsqrt", "acosh", "silu", "abs",
+                   "softplus"]]),
          lambda rng: [rng.uniform(-0.8, 0.8, (2, 3)),
                       rng.uniform(0.5, 2, (2, 3)),
                       np.array([[-2.5, -0.4, 0.3], [1.2, 1.7, 2.6]])]),

@@ -46,6 +46,11 @@ def TP_SoftplusOp : TP_UnaryOp<"softplus",
 // Everyday unary ops.
 def TP_SqrtOp : TP_UnaryOp<"sqrt", "Elementwise square root">;
 def TP_SinOp : TP_UnaryOp<"sin", "Elementwise sine">;
+def TP_AtanOp : TP_UnaryOp<"atan", "Elementwise arc tangent">;
+def TP_AsinhOp : TP_UnaryOp<"asinh", "Elementwise inverse hyperbolic sine">;
+def TP_AcoshOp : TP_UnaryOp<"acosh", "Elementwise inverse hyperbolic cosine">;
+def TP_AtanhOp : TP_UnaryOp<"atanh",
+    "Elementwise inverse hyperbolic tangent">;
 def TP_CosOp : TP_UnaryOp<"cos", "Elementwise cosine">;
 def TP_ErfOp : TP_UnaryOp<"erf", "Elementwise error function">;
 def TP_SigmoidOp : TP_UnaryOp<"sigmoid", "Elementwise logistic sigmoid">;
