@@ -37,7 +37,7 @@ _REASONS = [
     (r"^(_?unique.*|nonzero.*|masked_select|argwhere|bincount|histc|"
      r"histogram.*|_histogramdd.*|segment_reduce|_segment_reduce)$",
      "the result's shape depends on the values (tp shapes are static)"),
-    (r"^(logsumexp|"
+    (r"^("
      r"logaddexp2?|logit|xlogy|exp2|_?logcumsumexp|nansum|nanmean|"
      r"trapezoid|trapz|cumulative_trapezoid)$",
      "no tp op yet, and a decomposition would change autocast's "

@@ -1,5 +1,5 @@
-"""Reductions without a tp op, written with unlisted tp ops (composite.py
-says why): the minima as maxima of a decreasing map (amin, min, argmin),
+"""logsumexp (its tp op), and reductions without a tp op, written with
+unlisted tp ops (composite.py says why): the minima as maxima of a decreasing map (amin, min, argmin),
 all/any/count_nonzero from x != 0, and var/std (with their _mean forms)
 as means of squared deviations.
 
@@ -151,3 +151,16 @@ def _rms_norm(tr, node, x, normalized_shape, weight=None, eps=None):
     if weight is not None:
         out = c.mul(out, _value(tr, weight))
     return out
+
+
+@handles("logsumexp", "special_logsumexp")
+def _logsumexp(tr, node, x, dim=(), keepdim=False):
+    """tp.logsumexp (its own op: autocast leaves it in its input's type, as
+    eager does; its parts, exp and sum, are in the tables)."""
+    from .ops import _array
+    x = _value(tr, x)
+    dims = [d % max(x.rank, 1) for d in _dims(dim)] or list(range(x.rank))
+    shape, elt = _result(node)
+    return tr.emit("logsumexp", [x], shape, elt, f"dim = {_array(dims)}" + (
+        ", keepdim = true" if keepdim else ""))
+

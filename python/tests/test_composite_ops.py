@@ -150,6 +150,9 @@ CASES = [
     ("all_any", lambda x: TP.all(x > -3.5, dim=1).float()
      + TP.any(x > 3, dim=1).float(), lambda: (spread(3, 5),), False),
     ("std", lambda x: TP.std(x, dim=1), lambda: (spread(3, 5),), True),
+    # (1.0's eager logsumexp takes one dim, not a list.)
+    ("logsumexp", lambda x: TP.logsumexp(x * 20, 1) + x.logsumexp(
+        0, True).sum(), lambda: (spread(3, 5),), True),
     ("var_keepdim", lambda x: TP.var(x, dim=0, keepdim=True, correction=0),
      lambda: (spread(3, 5),), True),
     ("rms_norm", lambda x, w: F.rms_norm(x, [5], w, 1e-5),
@@ -287,10 +290,12 @@ BACKWARD_ON_EXECUTOR = {"grid_sample"}  # (grid_sampler_2d_backward)
 # 1-d pools' backward returns uninitialized memory (values up to 1e6), its
 # selu's is 1.7581 exp(x)^1.8 or so, not 1.7581 exp(x); diff's backward is
 # -1 everywhere on both versions; 1.0's diagflat passes its input no
-# gradient: those gradients are compared
+# gradient, and its logsumexp's backward fails (a shape error) without
+# keepdim: those gradients are compared
 # with central differences of eager's forward.
 EAGER_GRADIENT_WRONG = {"1.0": {"hardswish", "hardsigmoid", "pools1d",
-                                "diff", "selu", "diagflat"}, "1.1": {"diff"}}
+                                "diff", "selu", "diagflat", "logsumexp"},
+                        "1.1": {"diff"}}
 # tensorplay 1.0's tracer records F.softplus(x, beta, threshold) as
 # log(exp(x) + 1): beta and threshold are lost before the backend sees the
 # graph (docs/Python.md). 1.1's tracer writes take_along_dim with

@@ -206,4 +206,5 @@ void mlir::tp::populateDecomposeCompositePatterns(RewritePatternSet &patterns) {
   populateDecomposeStftPatterns(patterns);
   populateDecomposeIndexPutMaskPatterns(patterns);
   populateDecomposeComplexProductPatterns(patterns);
+  populateDecomposeLogsumexpPatterns(patterns);
 }

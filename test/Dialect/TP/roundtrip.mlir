@@ -347,6 +347,13 @@ func.func @hardswish(%x: tensor<4x8xf32>) {
   return
 }
 
+// CHECK-LABEL: func.func @logsumexp(
+// CHECK-NEXT: tp.logsumexp %{{.*}} {dim = array<i64: 1>, keepdim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+func.func @logsumexp(%x: tensor<4x8xf32>) {
+  %r = tp.logsumexp %x {dim = array<i64: 1>, keepdim = true} : (tensor<4x8xf32>) -> tensor<4x1xf32>
+  return
+}
+
 // CHECK-LABEL: func.func @inverse_trig(
 // CHECK-NEXT: tp.atan
 // CHECK-NEXT: tp.asinh

@@ -354,13 +354,14 @@ CASES = [
               "alpha = 1.5 : f64, input_scale = 0.5 : f64, scale = 1.25 : f64"),
         unary("mish", "a0", (2, 4)),
         unary("log_sigmoid", "a0", (2, 4)),
+        "%lse = tp.logsumexp %a0 {dim = array<i64: 1>} : (tensor<2x4xf64>) -> tensor<2xf64>",
         "%zero = tp.constant dense<0.0> : tensor<f64>",
         "%mask = tp.gt %a1, %zero : (tensor<2x4xf64>, tensor<f64>) -> tensor<2x4xi1>",
         "%mf = tp.masked_fill %a0, %mask {value = 3.0 : f64} : (tensor<2x4xf64>, tensor<2x4xi1>) -> tensor<2x4xf64>",
         "%mw = tp.mul %mf, %a1 : (tensor<2x4xf64>, tensor<2x4xf64>) -> tensor<2x4xf64>"] +
         squares([(op, (2, 4)) for op in
                  ["leaky_relu", "hardswish", "clamp", "elu", "mish",
-                  "log_sigmoid", "mw"]]),
+                  "log_sigmoid", "mw"]] + [("lse", (2,))]),
         lambda rng: [np.array([[-4.0, -2.2, -0.6, 0.4], [1.3, 2.5, 3.6, -1.7]]),
                      rng.uniform(-1, 1, (2, 4))]),
     # The pools: max (the gradient to the element each window took; the

@@ -420,6 +420,14 @@ def reductions(mode):
                 "dim = 1 : i64", [((3, 7), dt)],
                 lambda v: [rounded(dt, v.prod(axis=1))]),
         op_case("max", [x], "max", "%a0", "", [((), dt)], lambda v: [v.max()]),
+        op_case("logsumexp", [rand((3, 5, 7), -30, 30, dt)], "logsumexp",
+                "%a0", "dim = array<i64: 1, 2>", [((3,), dt)],
+                lambda v: [rounded(dt, np.logaddexp.reduce(
+                    v.reshape(3, -1), axis=1))]),
+        op_case("logsumexp_keep", [x], "logsumexp", "%a0",
+                "dim = array<i64: 0>, keepdim = true", [((1, 5, 7), dt)],
+                lambda v: [rounded(dt, np.logaddexp.reduce(
+                    v, axis=0, keepdims=True))]),
         op_case("amax", [x], "amax", "%a0", "dim = array<i64: 0, 1>",
                 [((7,), dt)], lambda v: [v.max(axis=(0, 1))]),
         op_case("argmax", [x], "argmax", "%a0", "dim = 2 : i64",

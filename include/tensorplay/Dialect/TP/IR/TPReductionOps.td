@@ -79,6 +79,22 @@ def TP_AmaxOp : TP_SingleResultOp<"amax", "Maximum over dimensions",
     "%r = tp.amax %x {dim = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>",
     [], "::mlir::tp::inferReductionShape(op, adaptor.getInput(), adaptor.getDim(), adaptor.getKeepdim())">;
 
+def TP_LogsumexpOp : TP_SingleResultOp<"logsumexp",
+    "log(sum(exp(input))) over dimensions, computed from the maximum",
+    TP_DtypeRule<"Float">,
+    (ins TP_Tensor:$input, DenseI64ArrayAttr:$dim,
+         DefaultValuedAttr<BoolAttr, "false">:$keepdim),
+    "$input",
+    "%r = tp.logsumexp %x {dim = array<i64: 1>} : (tensor<4x8xf32>) -> tensor<4xf32>",
+    [], "::mlir::tp::inferReductionShape(op, adaptor.getInput(), adaptor.getDim(), adaptor.getKeepdim())"> {
+  let description = [{
+    As tensorplay computes it: m = amax(input) over `dim` (0 where it is
+    infinite), then log(sum(exp(input - m))) + m; the CPU pipeline rewrites
+    it into those ops (tp-decompose-composite-ops), after autocast, which
+    leaves it in its input's type (the tables do not list it).
+  }];
+}
+
 def TP_ArgmaxOp : TP_SingleResultOp<"argmax",
     "Index of the maximum over dim (flattened when absent)",
     TP_DtypeRule<"First", ["I64"]>,

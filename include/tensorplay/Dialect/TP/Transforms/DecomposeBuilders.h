@@ -117,6 +117,7 @@ void populateDecomposeQuantilePatterns(RewritePatternSet &patterns);
 void populateDecomposeStftPatterns(RewritePatternSet &patterns);
 void populateDecomposeIndexPutMaskPatterns(RewritePatternSet &patterns);
 void populateDecomposeComplexProductPatterns(RewritePatternSet &patterns);
+void populateDecomposeLogsumexpPatterns(RewritePatternSet &patterns);
 
 } // namespace decompose
 } // namespace tp
