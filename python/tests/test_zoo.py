@@ -24,7 +24,8 @@ nn.TransformerEncoderLayer: the test checks that it still cannot and runs
 the workaround of zoo.WORKAROUNDS instead. tensorplay has no bf16 max_pool2d
 or adaptive_avg_pool2d kernels: 1.1 fails to trace the CNNs under autocast
 (it runs eager kernels while tracing), and on 1.0, whose frontend traces
-without autocast, the compiled bf16 CNNs run where eager cannot; they are
+without autocast, the compiled bf16 CNNs run where eager cannot; they (and
+1.0's bf16 LSTM, whose executor gradients vary from run to run) are
 checked against the f32 executor: 6e-2 for outputs and losses at every
 step, 0.25 for the gradients of the first step (measured up to 0.14; later
 steps start from parameters that bf16 and f32 training moved apart).
@@ -41,6 +42,17 @@ import zoo
 from test_backend import AOT, array
 
 EAGER_LACKS_BF16 = {"resnet", "mobilenet"}
+# tensorplay 1.0's executor (eager kernels) gives the gate LSTM's bf16
+# gradients that change from run to run with the same inputs (up to 0.05
+# of 0.08 for the input weights, at every step; measured over three runs,
+# while the compiled gradients were the same bits each time): the compiled
+# bf16 LSTM is checked against the f32 executor there, as the CNNs are.
+EAGER_BF16_UNSTABLE = {"lstm"}
+
+
+def against_f32(name):
+    """Whether the bf16 run is compared with the f32 executor (1.0)."""
+    return not AOT and name in EAGER_LACKS_BF16 | EAGER_BF16_UNSTABLE
 STEPS = 5
 
 
@@ -110,13 +122,13 @@ def bounds(name, autocast):
     module's docstring."""
     if not autocast:
         return 1e-5, 1e-5
-    if name in EAGER_LACKS_BF16 and not AOT:
+    if against_f32(name):
         return 6e-2, 0.25
     if name == "lstm":
-        # Unresolved: in full-suite runs (only there) the LSTM's bf16
-        # gradients came 0.164-0.35 from the executor's (a layer-1 bias,
-        # steps 0-4), in isolation under 0.15; some state earlier tests
-        # leave changes one side. 0.5 still fails an O(1) error.
+        # 1.1's nn.LSTM: its executor's bf16 gradients came 0.164-0.35 from
+        # the compiled ones in full-suite runs (a layer-1 bias), under 0.15
+        # in isolation (1.0's executor varies from run to run, above; 1.1's
+        # was not measured). 0.5 still fails an O(1) error.
         return 3e-2, 0.5
     return 3e-2, 0.15
 
@@ -129,7 +141,7 @@ def skip_untraceable(name, autocast):
 
 
 def reference_autocast(name, autocast):
-    return autocast and not (name in EAGER_LACKS_BF16 and not AOT)
+    return autocast and not against_f32(name)
 
 
 @pytest.mark.skipif(not AOT, reason="1.0 traces without autocast")
