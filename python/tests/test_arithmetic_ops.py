@@ -108,7 +108,7 @@ def test_under_bf16_autocast(case):
 @pytest.mark.skipif(not AOT, reason="tensorplay 1.0 has no operator form")
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_operator_form_matches_eager(case):
-    from test_operators import _one_node_graph
+    from test_operators import one_node_graph
     from tensorplay_mlir.backend import backend
     name, fn, make = case
     op = getattr(tensorplay.ops.tp, name).default
@@ -125,6 +125,6 @@ def test_operator_form_matches_eager(case):
                     "functional form")
     if case_id == "prod14":
         op = tensorplay.ops.tp.prod.dim_int
-    gm, args = _one_node_graph(op, inputs + extra.get(case_id, extra.get(name, [])))
+    gm, args = one_node_graph(op, inputs + extra.get(case_id, extra.get(name, [])))
     got = backend(gm, args, options={"fallback": False})(*args)
     check(got, want, 1e-5, f"{op}")

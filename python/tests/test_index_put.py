@@ -95,7 +95,7 @@ def test_setitem_in_inference():
 @pytest.mark.skipif(not AOT, reason="tensorplay 1.0 has no operator form")
 @pytest.mark.parametrize("accumulate", [False, True])
 def test_index_put_operator(accumulate):
-    from test_operators import _one_node_graph
+    from test_operators import one_node_graph
     from tensorplay_mlir.backend import backend
     tensorplay.manual_seed(2)
     x = tensorplay.randn(6, 3, 2)
@@ -104,7 +104,7 @@ def test_index_put_operator(accumulate):
     v = tensorplay.randn(3, 2)
     op = tensorplay.ops.tp.index_put.default
     want = op(x, [i, j], v, accumulate)
-    gm, args = _one_node_graph(op, [x, [i, j], v, accumulate])
+    gm, args = one_node_graph(op, [x, [i, j], v, accumulate])
     got = backend(gm, args, options={"fallback": False})(*args)
     close(got, want, f"index_put accumulate={accumulate}")
 
