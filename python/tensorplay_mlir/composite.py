@@ -33,7 +33,10 @@ def broadcast(*shapes):
     return tuple(out)
 
 
-def _wider(a, b):
+def promote(a, b, fallback=None):
+    """Eager's promotion of two tensors' element types for the float cases
+    (f64 over f32 over bf16 / f16; bf16 with f16 is f32; a float over an
+    integer); elsewhere `fallback` (the graph's dtype), or a."""
     if a == b:
         return a
     floats = [e for e in (a, b) if e in dtypes.FLOATING]
@@ -41,7 +44,7 @@ def _wider(a, b):
         return floats[0]
     if len(floats) == 2:
         return "f64" if "f64" in floats else "f32"
-    return a
+    return a if fallback is None else fallback
 
 
 class Composer:
@@ -53,7 +56,7 @@ class Composer:
     def _pair(self, a, b):
         tensors = [v for v in (a, b) if _is_value(v)]
         elt = tensors[0].elt if len(tensors) == 1 else \
-            _wider(tensors[0].elt, tensors[1].elt)
+            promote(tensors[0].elt, tensors[1].elt)
         return _operand(self.tr, a, b), _operand(self.tr, b, a), elt
 
     def binary(self, op, a, b):
@@ -83,7 +86,7 @@ class Composer:
         if len(tensors) == 1:
             elt = tensors[0].elt
         elif tensors:
-            elt = _wider(tensors[0].elt, tensors[1].elt)
+            elt = promote(tensors[0].elt, tensors[1].elt)
         elif elt is None:
             raise ValueError("where of two numbers needs an element type")
         a = a if _is_value(a) else self.tr.constant(a, elt)
@@ -115,18 +118,16 @@ class Composer:
             attrs.append(f"max = {format_float(hi)} : f64")
         return self.tr.emit("clamp", [x], x.shape, x.elt, ", ".join(attrs))
 
-    def _to_shape(self, op, attr, x, shape):
+    def reshape(self, x, shape):
+        from .ops import _emit_reshape
+        return _emit_reshape(self.tr, x, tuple(shape))
+
+    def expand(self, x, shape):
         shape = tuple(shape)
         if shape == tuple(x.shape):
             return x
-        return self.tr.emit(op, [x], shape, x.elt,
-                            f"{attr} = {_array(shape)}")
-
-    def reshape(self, x, shape):
-        return self._to_shape("reshape", "shape", x, shape)
-
-    def expand(self, x, shape):
-        return self._to_shape("expand", "size", x, shape)
+        return self.tr.emit("expand", [x], shape, x.elt,
+                            f"size = {_array(shape)}")
 
     def permute(self, x, dims):
         dims = list(dims)

@@ -16,7 +16,7 @@ import math
 from .composite import Composer, broadcast
 from .layout_ops import index_add
 from .ops import HANDLERS, Unsupported, _result, _value, handles
-from .resize_ops import linear_weights
+from .resize_ops import linear_weights, spatial_scales
 
 _MEAN = 1
 
@@ -219,9 +219,7 @@ def _upsample_linear_backward(tr, node, grad, output_size, input_size,
     c = Composer(tr)
     grad = _value(tr, grad)
     n = len(output_size)
-    given = [s for s in (scales_d, scales_h, scales_w) if s is not None]
-    factors = list(scales) or given or []
-    factors = factors + [None] * (n - len(factors))
+    factors = spatial_scales(n, scales, scales_d, scales_h, scales_w)
     for k in reversed(range(n)):
         d = grad.rank - n + k
         size = int(input_size[d])

@@ -11,8 +11,8 @@ CUDA tables' ops; the CPU tables list only their mm's)."""
 import math
 
 from .composite import Composer
-from .ops import (HANDLERS, Unsupported, _reduction, _result, _value,
-                  handles, operands_with)
+from .ops import (HANDLERS, Unsupported, _array, _meta_of_part, _reduction,
+                  _result, _value, canonical_name, handles, operands_with)
 
 
 @handles("binary_cross_entropy_with_logits")
@@ -148,7 +148,6 @@ def _conv_tbc(tr, node, x, weight, bias, pad=0):
 def _quantile(tr, node, x, q, dim=None, keepdim=False,
               interpolation="linear"):
     """A scalar q as a 0-d tensor of x's type."""
-    from .ops import canonical_name
     x = _value(tr, x)
     if not hasattr(q, "ssa"):
         q = tr.constant(float(q), x.elt)
@@ -168,7 +167,6 @@ def _quantile(tr, node, x, q, dim=None, keepdim=False,
          "_grid_sampler_2d_cpu_fallback")
 def _grid_sampler(tr, node, input, grid, interpolation_mode, padding_mode,
                   align_corners):
-    from .ops import canonical_name
     op = canonical_name(node).lstrip("_")
     shape, elt = _result(node)
     return tr.emit(op, [_value(tr, input), _value(tr, grid)], shape, elt,
@@ -180,7 +178,6 @@ def _grid_sampler(tr, node, input, grid, interpolation_mode, padding_mode,
 @handles("max_unpool2d", "max_unpool3d")
 def _max_unpool(tr, node, x, indices, output_size, stride=None,
                 padding=None):
-    from .ops import _array, canonical_name
     op = canonical_name(node)
     attrs = [f"output_size = {_array([int(s) for s in output_size])}"]
     if op == "max_unpool3d":
@@ -194,7 +191,6 @@ def _max_unpool(tr, node, x, indices, output_size, stride=None,
 def _pool_with_indices(tr, node, op, operands, attrs):
     """(values, indices); the values alone where the node returns one
     tensor (F.adaptive_max_pool3d without return_indices)."""
-    from .ops import _meta_of_part
     single = node.meta.get("tensor_meta")
     if hasattr(single, "shape"):
         shape, elt = _result(node)
@@ -209,7 +205,6 @@ def _pool_with_indices(tr, node, op, operands, attrs):
 
 @handles("adaptive_max_pool3d")
 def _adaptive_max_pool3d(tr, node, x, output_size):
-    from .ops import _array
     return _pool_with_indices(tr, node, "adaptive_max_pool3d",
                               [_value(tr, x)], "output_size = " + _array(
                                   [int(s) for s in output_size]))
@@ -218,7 +213,6 @@ def _adaptive_max_pool3d(tr, node, x, output_size):
 @handles("fractional_max_pool2d", "fractional_max_pool3d")
 def _fractional_max_pool(tr, node, x, kernel_size, output_size,
                          random_samples):
-    from .ops import _array, canonical_name
     return _pool_with_indices(
         tr, node, canonical_name(node),
         [_value(tr, x), _value(tr, random_samples)],
@@ -246,7 +240,8 @@ def _fractional_max_pool_backward(tr, node, grad, x, kernel_size,
     c = Composer(tr)
     grad, x, indices = _value(tr, grad), _value(tr, x), _value(tr, indices)
     if x.rank not in (4, 5):
-        raise Unsupported(f"{canonical(node)} of a rank-{x.rank} input")
+        raise Unsupported(f"{canonical_name(node)} of a rank-{x.rank} "
+                          "input")
     zeros = tr.constant(0.0, grad.elt, _planes(c, x).shape)
     summed = tr.emit("scatter_add", [zeros, _planes(c, indices),
                                      _planes(c, grad)], zeros.shape,
@@ -264,9 +259,3 @@ def _max_unpool_backward(tr, node, grad, indices, output_size, stride=None,
     picked = tr.emit("gather", [flat, _planes(c, indices)],
                      _planes(c, indices).shape, grad.elt, "dim = 2 : i64")
     return c.reshape(picked, indices.shape)
-
-
-def canonical(node):
-    from .ops import canonical_name
-    return canonical_name(node)
-

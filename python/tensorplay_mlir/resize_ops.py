@@ -86,29 +86,37 @@ def nearest_indices(in_size, out_size, scale, exact):
     return out
 
 
-def _scales(node_args, n):
-    return list(node_args) + [None] * (n - len(node_args))
+def spatial_scales(n, positional, scales_d=None, scales_h=None,
+                   scales_w=None):
+    """The scale of each of a resize's n spatial dimensions (None where
+    absent): the 1-d operators' positional `scales`, else scales_d/h/w of
+    the last n, each at its own dimension."""
+    if positional:
+        return list(positional) + [None] * (n - len(positional))
+    return [scales_d, scales_h, scales_w][3 - n:]
 
 
-def _spatial(x, output_size, scale_factors, scales):
-    """(output sizes, scales) of x's last len(...) dimensions from either
-    form: output_size with optional scales, or .vec's scale_factors."""
-    n = len(output_size) if output_size is not None else len(scale_factors)
-    spatial = x.shape[x.rank - n:]
+def _spatial(x, output_size, scale_factors, scales, **named):
+    """(output sizes, scales, input sizes) of x's spatial dimensions from
+    either form: output_size with optional scales (positional or named), or
+    .vec's scale_factors."""
     if output_size is None:
-        output_size = [int(math.floor(s * f)) for s, f in
-                       zip(spatial, scale_factors)]
-        scales = list(scale_factors)
-    return [int(o) for o in output_size], _scales(scales or [], n), spatial
+        spatial = x.shape[x.rank - len(scale_factors):]
+        sizes = [int(math.floor(s * f)) for s, f in
+                 zip(spatial, scale_factors)]
+        return sizes, list(scale_factors), spatial
+    n = len(output_size)
+    return ([int(o) for o in output_size], spatial_scales(n, scales, **named),
+            x.shape[x.rank - n:])
 
 
 def _upsample_nearest(exact):
     def handler(tr, node, x, output_size=None, *scales, scale_factors=None,
                 scales_h=None, scales_w=None, scales_d=None):
         x = _value(tr, x)
-        given = [s for s in (scales_d, scales_h, scales_w) if s is not None]
-        sizes, factors, spatial = _spatial(x, output_size, scale_factors,
-                                           list(scales) or given or None)
+        sizes, factors, spatial = _spatial(
+            x, output_size, scale_factors, scales, scales_d=scales_d,
+            scales_h=scales_h, scales_w=scales_w)
         n = len(sizes)
         for k in range(n):
             d = x.rank - n + k
@@ -125,8 +133,7 @@ def _upsample_nearest_backward(exact):
         c = Composer(tr)
         grad = _value(tr, grad)
         n = len(output_size)
-        given = [s for s in (scales_d, scales_h, scales_w) if s is not None]
-        factors = _scales(list(scales) or given, n)
+        factors = spatial_scales(n, scales, scales_d, scales_h, scales_w)
         for k in reversed(range(n)):
             d = grad.rank - n + k
             idx = nearest_indices(int(input_size[d]), int(output_size[k]),
@@ -192,12 +199,11 @@ def _interpolate_linear(tr, x, sizes, factors, align_corners):
 @handles("upsample_bilinear2d", "upsample_linear1d", "upsample_trilinear3d")
 def _upsample_linear(tr, node, x, output_size=None, align_corners=False,
                      *scales, scale_factors=None, scales_h=None,
-                     scales_w=None, scales_d=None, scales_l=None):
+                     scales_w=None, scales_d=None):
     x = _value(tr, x)
-    given = [s for s in (scales_d, scales_l, scales_h, scales_w)
-             if s is not None]
-    sizes, factors, _ = _spatial(x, output_size, scale_factors,
-                                 list(scales) or given or None)
+    sizes, factors, _ = _spatial(x, output_size, scale_factors, scales,
+                                 scales_d=scales_d, scales_h=scales_h,
+                                 scales_w=scales_w)
     return _interpolate_linear(tr, x, sizes, factors, align_corners)
 
 

@@ -81,28 +81,6 @@ def _scatter(tr, node, x, dim, index, src):
                    shape, elt, f"dim = {_dim(dim, x.rank)} : i64")
 
 
-def _broadcast(a, b):
-    """numpy's broadcast of two static shapes."""
-    a, b = tuple(a), tuple(b)
-    n = max(len(a), len(b))
-    a, b = (1,) * (n - len(a)) + a, (1,) * (n - len(b)) + b
-    return tuple(max(x, y) if 1 in (x, y) else x for x, y in zip(a, b))
-
-
-def _promote(a, b, fallback):
-    """Eager's promotion of two tensors' dtypes, for the float cases a
-    clamp meets (f64 over f32 over bf16 / f16; bf16 with f16 is f32; a
-    float over an integer); `fallback` (the graph's dtype) elsewhere."""
-    floats = [e for e in (a, b) if e in dtypes.FLOATING]
-    if a == b:
-        return a
-    if len(floats) == 1:
-        return floats[0]
-    if len(floats) == 2:
-        return "f64" if "f64" in floats else "f32"
-    return fallback
-
-
 def clamp_with_tensors(tr, node, x, lo, hi):
     """clamp with a tensor bound: maximum with the lower bound, then
     minimum with the upper (NaN propagates, min > max gives max, as eager's
@@ -119,9 +97,10 @@ def clamp_with_tensors(tr, node, x, lo, hi):
         if _is_value(bound):
             if bound.elt not in dtypes.FLOATING:
                 bound = tr.cast(bound, elt)
+            from .composite import broadcast, promote
             value = tr.emit(op, [value, bound],
-                            _broadcast(value.shape, bound.shape),
-                            _promote(value.elt, bound.elt, elt))
+                            broadcast(value.shape, bound.shape),
+                            promote(value.elt, bound.elt, elt))
         else:
             attr = _scalar_bound(value, bound, f"{what} bound")
             value = tr.emit("clamp", [value], value.shape, value.elt,

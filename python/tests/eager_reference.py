@@ -22,6 +22,17 @@ def run(fn, inputs, autocast):
         return fn(*inputs)
 
 
+def run_compiled(fn, inputs, autocast, fallback):
+    """fn through tensorplay.compile(backend="mlir"), fallback only where
+    allowed, called under `autocast` with every warning an error."""
+    import warnings
+    compiled = tensorplay.compile(fn, backend="mlir",
+                                  options={"fallback": fallback})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return run(compiled, inputs, autocast)
+
+
 def central_differences(fn, inputs, index, h=1e-4):
     """d sum(fn(*inputs)) / d inputs[index], from eager's forward in f64."""
     xs = [x.detach().double() for x in inputs]

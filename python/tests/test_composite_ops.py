@@ -8,14 +8,13 @@ activation_ops.py translates: hardtanh_backward, silu_backward, ...); and
 the element-wise ones on NaN, infinities and signed zeros, bit for bit
 where eager's kernel is exact."""
 
-import warnings
 
 import numpy as np
 import pytest
 import tensorplay
 import tensorplay.nn.functional as F
 
-from eager_reference import check, compare_backward, run
+from eager_reference import check, compare_backward, run, run_compiled
 from test_backend import AOT
 from test_operators import one_node_graph
 
@@ -338,11 +337,7 @@ def test_matches_eager_with_gradients(case, autocast):
         pytest.skip(f"eager tensorplay {tensorplay.__version__} cannot run "
                     f"{name} here: {e}")
     partial = AOT and name in BACKWARD_ON_EXECUTOR
-    compiled = tensorplay.compile(fn, backend="mlir",
-                                  options={"fallback": partial})
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        got = run(compiled, inputs, autocast)
+    got = run_compiled(fn, inputs, autocast, partial)
     check(got, want, 2e-2 if autocast else 1e-5, name)
     if not grads or not want.requires_grad:
         return

@@ -6,7 +6,6 @@ dtypes of eager autocast, values within bf16's rounding), forward and
 gradients of the inputs; on tensorplay 1.1 the models with parameters go
 through its operator graphs (training) as users' would."""
 
-import warnings
 
 import numpy as np
 import pytest
@@ -14,7 +13,7 @@ import tensorplay
 import tensorplay.nn.functional as F
 from tensorplay import nn
 
-from eager_reference import check, compare_backward, run
+from eager_reference import check, compare_backward, run, run_compiled
 from test_backend import AOT
 
 
@@ -105,11 +104,7 @@ def test_matches_eager_with_gradients(case, autocast):
     except (RuntimeError, NotImplementedError):
         pytest.skip(f"eager has no bf16 {name} on the CPU")
     partial = AOT and name in BACKWARD_ON_EXECUTOR
-    compiled = tensorplay.compile(fn, backend="mlir",
-                                  options={"fallback": partial})
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        got = run(compiled, inputs, autocast)
+    got = run_compiled(fn, inputs, autocast, partial)
     rtol = 2e-2 if autocast else 1e-5
     check(got, want, rtol, f"{name}")
     # Only the backward operators named above may leave the compiled code.
