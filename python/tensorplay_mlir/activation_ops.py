@@ -540,3 +540,42 @@ def _mse_loss_backward(tr, node, grad, x, target, reduction):
         factor /= max(math.prod(broadcast(x.shape, target.shape)), 1)
     out = c.mul(c.mul(c.sub(x, target), factor), grad)
     return out if out.elt == elt else tr.cast(out, elt)
+
+
+@handles("hardshrink_backward", "softshrink_backward")
+def _shrink_backward(tr, node, grad, x, lambd):
+    """0 where -lambd <= x <= lambd, grad elsewhere."""
+    c = Composer(tr)
+    grad, x = _value(tr, grad), _value(tr, x)
+    inside = c.both(c.binary("ge", x, -float(lambd)),
+                    c.binary("le", x, float(lambd)))
+    return c.where(inside, 0.0, grad)
+
+
+@handles("clamp_backward")
+def _clamp_backward(tr, node, grad, x, min=None, max=None):
+    """grad where min <= x <= max (each bound where given), else 0."""
+    c = Composer(tr)
+    grad, x = _value(tr, grad), _value(tr, x)
+    keep = None
+    for bound, op in ((min, "ge"), (max, "le")):
+        if bound is None:
+            continue
+        test = c.binary(op, x, float(bound))
+        keep = test if keep is None else c.both(keep, test)
+    return grad if keep is None else c.where(keep, grad, 0.0)
+
+
+@handles("logit_backward")
+def _logit_backward(tr, node, grad, x, eps=None):
+    """grad / (x (1 - x)); with eps, 0 outside [eps, 1 - eps]; without,
+    NaN outside [0, 1] (as eager)."""
+    c = Composer(tr)
+    grad, x = _value(tr, grad), _value(tr, x)
+    slope = c.div(grad, c.mul(x, c.sub(1.0, x)))
+    if eps is None:
+        outside = c.either(c.binary("lt", x, 0.0), c.binary("gt", x, 1.0))
+        return c.where(outside, float("nan"), slope)
+    outside = c.either(c.binary("lt", x, float(eps)),
+                       c.binary("gt", x, 1.0 - float(eps)))
+    return c.where(outside, 0.0, slope)

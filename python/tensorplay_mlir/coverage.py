@@ -13,6 +13,39 @@ from collections import Counter
 _REASONS = [
     (r"(^|_)(cudnn|miopen|mps|cuda|xpu|vulkan|metal|nested|mkldnn_(?!rnn))",
      "another device's or backend's kernel"),
+    (r"^(_flash_attention_.*|_efficient_attention_.*|"
+     r"_scaled_dot_product_(efficient|flash)_attention(_backward)?|"
+     r"_scaled_dot_product_fused_attention_overrideable.*|_triton_.*|"
+     r"_scaled_mm.*|_scaled_grouped_mm.*|_?grouped_mm|_int_mm|"
+     r"_weight_int[48]pack.*|_convert_weight_to_int4pack.*|_dyn_quant_.*|"
+     r"_cslt_.*|_mixed_dtypes_linear|_wrapped_linear_prepack|to_mkldnn|"
+     r"_nnpack_spatial_convolution|_conv_depthwise2d|conv_depthwise3d|"
+     r"_convolution_mode|frobenius_norm|native_norm|"
+     r"_native_batch_norm_legit|"
+     r"convolution(_backward)?_overrideable)$",
+     "no CPU kernel in tensorplay 1.1 (GPU, low-bit or out-of-tree "
+     "backends' operators: eager on the CPU refuses them too)"),
+    (r"^(_fw_primal(_copy)?|_unpack_dual|_make_dual.*|forward_\w+|"
+     r"glu_jvp|glu_backward_jvp|_backward|requires_grad_|retain_grad|"
+     r"retains_grad|output_nr|data|_propagate_xla_data|"
+     r"_new_zeros_with_same_feature_meta|_add_batch_dim|_remove_batch_dim|"
+     r"shallow_copy_data|_lazy_clone)$",
+     "autograd's own bookkeeping and forward-mode (jvp) rules: the "
+     "backend compiles reverse mode from captured graphs"),
+    (r"^(_fft_.*|fft_(?!(i?fftshift|r?fftfreq)$).*|stft.*|istft)$",
+     "complex results (FFT, STFT): the Python backend's values are real "
+     "(tp's FFT ops are reached from MLIR only)"),
+    (r"^(__i?[lr]shift__|bitwise_(left|right)_shift_?|gcd_?|lcm_?)$",
+     "integer bit shifts and number theory (gcd, lcm): no tp op"),
+    (r"^(fmod_?|remainder_?|copysign_?|signbit|nextafter_?|frexp|ldexp_?|"
+     r"hypot_?)$",
+     "exact remainders and floating-point bit manipulation: no tp op (a "
+     "composition would round, overflow or lose a zero's sign where "
+     "eager's kernel does not)"),
+    (r"^(roi_align|roi_pool|ps_roi_align|ps_roi_pool|deform_conv2d|nms)"
+     r"(_backward)?$",
+     "detection operators (torchvision's: sampling positions taken from "
+     "box values): no tp op"),
     (r"(quantize|quantized|qint|fbgemm|_q_|q_per|int_repr|dequantize)",
      "quantized tensors (no tp type)"),
     (r"(sparse|coo|csr|csc|bsr|bsc|to_dense|_values|_indices|indices$)",
@@ -24,6 +57,9 @@ _REASONS = [
     (r"(^_foreach|^_fused_|^_amp_)", "optimizer/AMP internals (the "
      "runtime's own fused_sgd/fused_adamw and GradScaler calls)"),
     (r"(^is_|^_is_|^size$|^stride$|^numel$|^dim$|item$|^_local_scalar|"
+     r"^_functional_assert|^_functional_sym_constrain|^_linalg_check_errors$|"
+     r"^_nnpack_available$|^get_device$|^dense_dim$|^_dim[IV]$|^q_scale$|"
+     r"^q_zero_point$|^qscheme$|^allclose$|^equal$|"
      r"data_ptr|^_version|^_has_|^_nnz|^result_type|^can_cast|"
      r"^promote_types|^_debug|^_assert|^sym_|^_print)",
      "a query of metadata or Python-level value, not a tensor computation"),
@@ -35,7 +71,10 @@ _REASONS = [
      "complex tensors outside the FFT and linear-algebra ops"),
     (r"(^_test_|^_foobar$)", "tensorplay's own test operators"),
     (r"^(_?unique.*|nonzero.*|masked_select|argwhere|bincount|histc|"
-     r"histogram.*|_histogramdd.*|segment_reduce|_segment_reduce)$",
+     r"histogram.*|_histogramdd.*|segment_reduce|_segment_reduce|"
+     r"_pack_padded_sequence(_backward)?|_pad_packed_sequence|"
+     r"_jagged_to_padded_dense_forward|_padded_dense_to_jagged_forward|"
+     r"to_padded_tensor)$",
      "the result's shape depends on the values (tp shapes are static)"),
     (r"^("
      r"logaddexp2?|logit|xlogy|exp2|_?logcumsumexp|nansum|nanmean|"
@@ -58,9 +97,13 @@ _DEFAULT = "not translated yet"
 
 
 def reason_for(name):
+    """Why `name` has no translation; an in-place form (``digamma_``)
+    without a reason of its own takes its out-of-place operator's."""
     for pattern, reason in _REASONS:
         if re.search(pattern, name):
             return reason
+    if name.endswith("_") and not name.endswith("__"):
+        return reason_for(name[:-1])
     return _DEFAULT
 
 

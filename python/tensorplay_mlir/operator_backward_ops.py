@@ -214,15 +214,19 @@ def _sum_to_size(tr, node, self, size):
 def _group_norm(tr, node, input, num_groups, weight=None, bias=None,
                 eps=1e-5, cudnn_enabled=True):
     """F.group_norm and 1.1's group_norm.default: tp.group_norm."""
-    from .translate import format_float
     x = _value(tr, input)
     if x.rank < 2 or x.shape[1] % int(num_groups):
         raise Unsupported(f"{x.shape[1] if x.rank > 1 else 0} channels in "
                           f"{int(num_groups)} groups")
     shape, elt = _result(node)
+    return group_norm(tr, shape, elt, x, int(num_groups), weight, bias, eps)
+
+
+def group_norm(tr, shape, elt, x, num_groups, weight, bias, eps):
+    from .translate import format_float
     operands, text = operands_with(tr, [x], weight=weight, bias=bias)
     return tr.emit("group_norm", operands, shape, elt,
-                   f"num_groups = {int(num_groups)} : i64, eps = "
+                   f"num_groups = {num_groups} : i64, eps = "
                    f"{format_float(eps)} : f64", operand_format=text)
 
 

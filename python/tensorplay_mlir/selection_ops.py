@@ -112,13 +112,18 @@ def clamp_with_tensors(tr, node, x, lo, hi):
 def _batch_norm(tr, node, x, running_mean=None, running_var=None,
                 weight=None, bias=None, training=False, momentum=0.1,
                 eps=1e-5, *rest):
+    shape, elt = _result(node)
+    return batch_norm(tr, shape, elt, _value(tr, x), running_mean,
+                      running_var, weight, bias, training, momentum, eps)
+
+
+def batch_norm(tr, shape, elt, x, running_mean, running_var, weight, bias,
+               training, momentum, eps):
     """tp.batch_norm. Training with running statistics normalizes with the
     batch's and updates the running ones in place, as eager does: mean <-
     (1 - momentum) mean + momentum batch_mean, var <- (1 - momentum) var +
     momentum n/(n-1) batch_var (Translator.write_back)."""
     from .translate import format_float
-    x = _value(tr, x)
-    shape, elt = _result(node)
     stats = [_value(tr, v) if v is not None else None
              for v in (running_mean, running_var)]
     # (Training normalizes with the batch's statistics: the running ones
@@ -137,28 +142,35 @@ def _batch_norm(tr, node, x, running_mean=None, running_var=None,
     return out
 
 
-def _update_running_stats(tr, x, stats, momentum):
-    if momentum is None:
-        raise Unsupported("momentum=None (a cumulative average)")
+def batch_statistics(tr, x):
+    """(mean, sum of squared deviations, n) per channel (dim 1) of x, in
+    f32 (two passes, as eager's kernel)."""
     dims = [0] + list(range(2, x.rank))
     n = 1
     for d in dims:
         n *= x.shape[d]
-    if n == 1:
-        raise Unsupported("a running variance from one value per channel")
     channels = (x.shape[1],)
     keep = (1, x.shape[1]) + (1,) * (x.rank - 2)
     xf = tr.cast(x, "f32")
     mean = tr.emit("mean", [xf], keep, "f32",
                    f"dim = {_array(dims)}, keepdim = true")
     centered = tr.emit("sub", [xf, mean], x.shape, "f32")
-    var = tr.emit("sum", [tr.emit("mul", [centered, centered], x.shape,
-                                  "f32")], channels, "f32",
-                  f"dim = {_array(dims)}")
-    batch = [tr.emit("reshape", [mean], channels, "f32",
-                     f"shape = {_array(channels)}"),
-             tr.emit("div", [var, tr.constant(n - 1, "f32")],
-                     channels, "f32")]
+    squares = tr.emit("sum", [tr.emit("mul", [centered, centered], x.shape,
+                                      "f32")], channels, "f32",
+                      f"dim = {_array(dims)}")
+    return (tr.emit("reshape", [mean], channels, "f32",
+                    f"shape = {_array(channels)}"), squares, n)
+
+
+def _update_running_stats(tr, x, stats, momentum):
+    if momentum is None:
+        raise Unsupported("momentum=None (a cumulative average)")
+    mean, squares, n = batch_statistics(tr, x)
+    if n == 1:
+        raise Unsupported("a running variance from one value per channel")
+    channels = mean.shape
+    batch = [mean, tr.emit("div", [squares, tr.constant(n - 1, "f32")],
+                           channels, "f32")]
     for running, new in zip(stats, batch):
         if running is None:
             continue

@@ -38,6 +38,10 @@ from . import resize_ops  # noqa: F401  (constant padding, upsampling)
 from . import pool1d_ops  # noqa: F401  (avg/max/adaptive 1-d pools)
 from . import linalg_factor_ops  # noqa: F401  (qr, svd, cholesky_solve, ...)
 from . import loss_backward_ops  # noqa: F401  (1.1's loss/pad backward ops)
+from . import norm_ops  # noqa: F401  (native_batch_norm, native_group_norm, ...)
+from . import spelling_ops  # noqa: F401  (linalg_matmul, hsplit, windows, ...)
+from . import einsum_ops  # noqa: F401  (einsum as tp.bmm)
+from . import gradient_ops  # noqa: F401  (linear_backward, select_backward, ...)
 from .ops import handler_for
 
 
@@ -198,6 +202,9 @@ def format_float(value):
 _INFINITY = {"f32": ("0x7F800000", "0xFF800000"),
              "f64": ("0x7FF0000000000000", "0xFFF0000000000000"),
              "bf16": ("0x7F80", "0xFF80"), "f16": ("0x7C00", "0xFC00")}
+# The quiet NaN eager's kernels produce (positive, payload zero).
+_NAN = {"f32": "0x7FC00000", "f64": "0x7FF8000000000000", "bf16": "0x7FC0",
+        "f16": "0x7E00"}
 
 
 def array_attr(values):
@@ -277,6 +284,8 @@ class OpWriter:
         result = Value(self.fresh(), tuple(shape), elt)
         if elt in dtypes.FLOATING and math.isinf(float(value)):
             literal = _INFINITY[elt][float(value) < 0]
+        elif elt in dtypes.FLOATING and math.isnan(float(value)):
+            literal = _NAN[elt]
         elif elt in dtypes.FLOATING:
             literal = format_float(float(value))
         elif elt == "i1":

@@ -67,18 +67,23 @@ def _sample(argument):
 
 
 def one_node_graph(op, values, kwargs=None):
-    """A graph calling `op` once on `values` (tensors become its inputs)
-    and `kwargs`, with its shapes propagated; (graph module, inputs)."""
+    """A graph calling `op` once on `values` (tensors, also those in a
+    list, become its inputs) and `kwargs`, with its shapes propagated;
+    (graph module, inputs)."""
     import tensorplay.graph as G
     from tensorplay.graph.passes.shape_prop import ShapeProp
     graph = G.Graph()
-    inputs, args = [], []
-    for v in values:
+    inputs = []
+
+    def placed(v):
         if isinstance(v, tensorplay.Tensor):
-            args.append(graph.placeholder(f"x{len(inputs)}"))
             inputs.append(v)
-        else:
-            args.append(v)
+            return graph.placeholder(f"x{len(inputs) - 1}")
+        if isinstance(v, list) and v and all(
+                isinstance(t, tensorplay.Tensor) for t in v):
+            return [placed(t) for t in v]
+        return v
+    args = [placed(v) for v in values]
     graph.output(graph.call_function(op, tuple(args), kwargs or {}))
     gm = G.GraphModule(tensorplay.nn.Module(), graph)
     ShapeProp(gm).propagate(*inputs)

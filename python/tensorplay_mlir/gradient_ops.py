@@ -1,0 +1,216 @@
+"""Backward operators of tensorplay 1.1's registry that its training graphs
+may hold beside the ones operator_backward_ops.py translates: the gradients
+of linear and matmul (products with the other operand, summed down to each
+operand's shape where it was broadcast), of the reductions (mean and sum
+over dims: the gradient spread back), of the selections (select,
+index_select, gather, the value-selecting reductions: the gradient
+scattered into zeros at the positions the forward read) and of embedding.
+Backward operators only occur in graphs that carry their casts, so these
+compositions use any tp op (composite.py).
+"""
+
+from .composite import Composer
+from .layout_ops import index_add
+from .ops import (Unsupported, _dim, _result, _value, cast_to_parts,
+                  handles)
+
+
+def _sum_to(c, x, shape):
+    """x summed down to `shape` (broadcasting's adjoint)."""
+    shape = tuple(shape)
+    lead = x.rank - len(shape)
+    dims = list(range(lead)) + [lead + i for i, d in enumerate(shape)
+                                if d == 1 and x.shape[lead + i] != 1]
+    if dims:
+        x = c.reduce("sum", x, dims, False)
+    return c.reshape(x, shape)
+
+
+def _swap(c, x):
+    return c.permute(x, list(range(x.rank - 2)) + [x.rank - 1, x.rank - 2])
+
+
+def _batched_matmul(tr, a, b, elt):
+    from .composite import broadcast
+    shape = broadcast(a.shape[:-2], b.shape[:-2]) + (a.shape[-2],
+                                                     b.shape[-1])
+    return tr.emit("matmul", [a, b], shape, elt)
+
+
+def matmul_gradients(tr, grad, x, other, want):
+    """(d x, d other) of matmul(x, other) for its cotangent grad; 1-d
+    operands are made matrices (a row, a column) and back."""
+    c = Composer(tr)
+    a = c.reshape(x, (1,) + x.shape) if x.rank == 1 else x
+    b = c.reshape(other, other.shape + (1,)) if other.rank == 1 else other
+    g_shape = list(grad.shape)
+    if x.rank == 1:
+        g_shape.insert(len(g_shape) - (0 if other.rank == 1 else 1), 1)
+    if other.rank == 1:
+        g_shape.append(1)
+    g = c.reshape(grad, tuple(g_shape))
+    out = [None, None]
+    if want[0]:
+        da = _batched_matmul(tr, g, _swap(c, b), grad.elt)
+        out[0] = _sum_to(c, da, x.shape if x.rank > 1 else a.shape)
+        out[0] = c.reshape(out[0], x.shape)
+    if want[1]:
+        db = _batched_matmul(tr, _swap(c, a), g, grad.elt)
+        out[1] = _sum_to(c, db, other.shape if other.rank > 1 else b.shape)
+        out[1] = c.reshape(out[1], other.shape)
+    return out
+
+
+@handles("matmul_backward")
+def _matmul_backward(tr, node, grad, x, other, mask):
+    grad, x, other = _value(tr, grad), _value(tr, x), _value(tr, other)
+    if x.rank == 0 or other.rank == 0:
+        raise Unsupported("matmul of a 0-d operand")
+    return cast_to_parts(tr, node, matmul_gradients(
+        tr, grad, x, other, [bool(m) for m in mask]))
+
+
+@handles("matmul_backward_self")
+def _matmul_backward_self(tr, node, grad, x, other):
+    grad, x, other = _value(tr, grad), _value(tr, x), _value(tr, other)
+    part = matmul_gradients(tr, grad, x, other, [True, False])[0]
+    return tr.cast(part, _result(node)[1])
+
+
+@handles("matmul_backward_other")
+def _matmul_backward_other(tr, node, grad, x, other):
+    grad, x, other = _value(tr, grad), _value(tr, x), _value(tr, other)
+    part = matmul_gradients(tr, grad, x, other, [False, True])[1]
+    return tr.cast(part, _result(node)[1])
+
+
+@handles("linear_backward")
+def _linear_backward(tr, node, x, grad_output, weight, output_mask):
+    """(grad @ weight, grad^T @ x over all leading dims, grad summed)."""
+    c = Composer(tr)
+    x, g, w = _value(tr, x), _value(tr, grad_output), _value(tr, weight)
+    if x.rank == 0 or w.rank != 2:
+        raise Unsupported("linear of a 0-d input or a weight not 2-d")
+    mask = [bool(m) for m in output_mask]
+    parts = [None, None, None]
+    if mask[0]:
+        parts[0] = c.reshape(_batched_matmul(
+            tr, c.reshape(g, (_rows(g), g.shape[-1])), w, g.elt), x.shape)
+    if mask[1]:
+        g2 = c.reshape(g, (_rows(g), g.shape[-1]))
+        x2 = c.reshape(x, (_rows(x), x.shape[-1]))
+        parts[1] = _batched_matmul(tr, _swap(c, g2), x2, g.elt)
+    if mask[2]:
+        parts[2] = c.reshape(g, (_rows(g), g.shape[-1])) if g.rank != 1 \
+            else c.reshape(g, (1, g.shape[0]))
+        parts[2] = c.reduce("sum", parts[2], [0], False)
+    return cast_to_parts(tr, node, parts)
+
+
+def _rows(x):
+    n = 1
+    for d in x.shape[:-1]:
+        n *= d
+    return n
+
+
+def _spread(c, grad, shape, dims, keepdim):
+    """grad of a reduction over `dims` of a tensor of `shape`, expanded
+    back to it."""
+    rank = len(shape)
+    dims = sorted(_dim(d, rank) % max(rank, 1) for d in dims) or \
+        list(range(rank))
+    kept = tuple(1 if i in dims else n for i, n in enumerate(shape))
+    return c.expand(c.reshape(grad, kept), tuple(shape)), dims
+
+
+@handles("mean_dim_backward")
+def _mean_dim_backward(tr, node, grad_output, x, dim, keepdim=False):
+    c = Composer(tr)
+    g, x = _value(tr, grad_output), _value(tr, x)
+    spread, dims = _spread(c, g, x.shape, list(dim), keepdim)
+    count = 1
+    for d in dims:
+        count *= x.shape[d]
+    return tr.cast(c.div(spread, float(count)), _result(node)[1])
+
+
+@handles("_sum_dim_backward")
+def _sum_dim_backward(tr, node, grad_output, x, dim, keepdim=False):
+    c = Composer(tr)
+    g, x = _value(tr, grad_output), _value(tr, x)
+    return tr.cast(_spread(c, g, x.shape, list(dim), keepdim)[0],
+                   _result(node)[1])
+
+
+@handles("select_backward")
+def _select_backward(tr, node, grad_output, x, dim, index):
+    """Zeros of x's shape with grad at `index` along dim."""
+    c = Composer(tr)
+    g, x = _value(tr, grad_output), _value(tr, x)
+    d = _dim(dim, x.rank) % x.rank
+    n = x.shape[d]
+    i = int(index) % n
+    shape, elt = _result(node)
+    row = c.reshape(tr.cast(g, elt), x.shape[:d] + (1,) + x.shape[d + 1:])
+    parts = []
+    for size in (i, None, n - i - 1):
+        if size is None:
+            parts.append(row)
+        elif size:
+            zeros_shape = x.shape[:d] + (size,) + x.shape[d + 1:]
+            parts.append(tr.constant(0.0, elt, zeros_shape))
+    return c.cat(parts, d) if len(parts) > 1 else row
+
+
+@handles("index_select_backward")
+def _index_select_backward(tr, node, grad, self_sizes, dim, index):
+    c = Composer(tr)
+    g, index = _value(tr, grad), _value(tr, index)
+    shape, elt = _result(node)
+    d = _dim(dim, len(shape)) % max(len(shape), 1)
+    return index_add(c, tr.constant(0.0, elt, shape), d, index,
+                     tr.cast(g, elt))
+
+
+@handles("gather_backward")
+def _gather_backward(tr, node, grad, x, dim, index, sparse_grad=False):
+    """Zeros of x's shape with grad added where gather read."""
+    if sparse_grad:
+        raise Unsupported("sparse_grad=True (a sparse gradient)")
+    g, x, index = _value(tr, grad), _value(tr, x), _value(tr, index)
+    shape, elt = _result(node)
+    return _scattered(tr, g, index, _dim(dim, x.rank) % max(x.rank, 1),
+                      shape, elt)
+
+
+def _scattered(tr, grad, index, d, shape, elt):
+    """Zeros of `shape` with grad added at index along d."""
+    return tr.emit("scatter_add", [tr.constant(0.0, elt, shape), index,
+                                   tr.cast(grad, elt)], shape, elt,
+                   f"dim = {d} : i64")
+
+
+@handles("value_selecting_reduction_backward")
+def _value_selecting_reduction_backward(tr, node, grad, dim, indices, sizes,
+                                        keepdim):
+    """The gradient of max/min/mode over dim: grad at each slice's chosen
+    index, zeros elsewhere."""
+    c = Composer(tr)
+    g, indices = _value(tr, grad), _value(tr, indices)
+    shape, elt = _result(node)
+    d = _dim(dim, len(shape)) % max(len(shape), 1)
+    if not keepdim:
+        kept = shape[:d] + (1,) + shape[d + 1:]
+        g, indices = c.reshape(g, kept), c.reshape(indices, kept)
+    return _scattered(tr, g, indices, d, shape, elt)
+
+
+@handles("embedding_backward")
+def _embedding_backward(tr, node, grad, indices, num_weights, padding_idx,
+                        scale_grad_by_freq, sparse):
+    from .operator_ops import _embedding_dense_backward
+    if sparse:
+        raise Unsupported("sparse=True (a sparse gradient)")
+    return _embedding_dense_backward(tr, node, grad, indices, num_weights,
+                                     padding_idx, scale_grad_by_freq)

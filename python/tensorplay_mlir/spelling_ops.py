@@ -1,0 +1,358 @@
+"""Operators of tensorplay 1.1's registry that are another spelling or a
+special case of one the translator already has: dtype casts (``_cast_*``,
+autocast's own ``_autocast_to_*``), h/v/dsplit, numpy_T and matrix_H, the
+``linalg_`` names of matmul, vdot, cross, diagonal and the vector norm,
+pairwise_distance, the slow and thnn convolutions (tp.convolution),
+_addmm_activation, aminmax, cot and sec, fftshift, and the factories whose
+values depend only on their arguments (windows, linspace, logspace, range,
+fftfreq: constants, computed in f64 and rounded once to the result's dtype,
+within an ulp of eager's).
+
+Each keeps eager's autocast decision: the convolutions and products are the
+tp ops the tables list (eager's kernels call them), the rest are unlisted
+and run in their inputs' types (checked against eager under cpu autocast by
+python/tests/test_spelling_ops.py).
+"""
+
+import math
+
+import numpy as np
+
+from . import dtypes
+from .composite import Composer
+from .ops import (HANDLERS, Unsupported, _array, _dim, _emit_slice,
+                  _result, _value, handles)
+
+
+@handles("_cast_Byte", "_cast_Char", "_cast_Double", "_cast_Float",
+         "_cast_Half", "_cast_Int", "_cast_Long", "_cast_Short")
+def _cast(tr, node, x, non_blocking=False):
+    return tr.cast(_value(tr, x), _result(node)[1])
+
+
+@handles("_autocast_to_full_precision")
+def _autocast_to_full(tr, node, x, cuda_enabled, cpu_enabled):
+    """A reduced-precision float to f32 where CPU autocast is on (the node's
+    dtype says which)."""
+    return tr.cast(_value(tr, x), _result(node)[1])
+
+
+@handles("_autocast_to_reduced_precision")
+def _autocast_to_reduced(tr, node, x, cuda_enabled, cpu_enabled,
+                         cuda_dtype, cpu_dtype):
+    return tr.cast(_value(tr, x), _result(node)[1])
+
+
+def _split_along(tr, x, d, sections_or_indices, name):
+    """numpy's array_split by a count of equal sections (which must divide
+    the dimension, as h/v/dsplit require) or by indices."""
+    n = x.shape[d]
+    if isinstance(sections_or_indices, int):
+        k = int(sections_or_indices)
+        if k <= 0 or n % k:
+            raise Unsupported(f"{name} of {n} into {k} sections")
+        bounds = [i * (n // k) for i in range(k + 1)]
+    else:
+        bounds = [0] + [min(max(int(i) if i >= 0 else n + int(i), 0), n)
+                        for i in sections_or_indices] + [n]
+    parts = []
+    for start, end in zip(bounds, bounds[1:]):
+        end = max(start, end)
+        if end == start:
+            raise Unsupported(f"{name} with an empty part")
+        parts.append(_emit_slice(tr, x, d, start, end))
+    return tuple(parts)
+
+
+def _directional_split(name, dim_of, least_rank):
+    def handler(tr, node, x, *sections):
+        x = _value(tr, x)
+        if x.rank < least_rank:
+            raise Unsupported(f"{name} of a rank-{x.rank} tensor")
+        (arg,) = sections
+        return _split_along(tr, x, dim_of(x.rank), arg, name)
+    return handler
+
+
+HANDLERS["hsplit"] = _directional_split("hsplit",
+                                        lambda r: 1 if r > 1 else 0, 1)
+HANDLERS["vsplit"] = _directional_split("vsplit", lambda r: 0, 2)
+HANDLERS["dsplit"] = _directional_split("dsplit", lambda r: 2, 3)
+
+
+@handles("numpy_T")
+def _numpy_t(tr, node, x):
+    return Composer(tr).permute(_value(tr, x), range(_value(tr, x).rank)[::-1])
+
+
+@handles("matrix_H")
+def _matrix_h(tr, node, x):
+    """The conjugate transpose of a real matrix: its transpose."""
+    x = _value(tr, x)
+    if x.rank != 2:
+        raise Unsupported(f"matrix_H of a rank-{x.rank} tensor")
+    return Composer(tr).permute(x, (1, 0))
+
+
+@handles("linalg_diagonal")
+def _linalg_diagonal(tr, node, A, offset=0, dim1=-2, dim2=-1):
+    return HANDLERS["diagonal"](tr, node, A, offset, dim1, dim2)
+
+
+@handles("linalg_matmul")
+def _linalg_matmul(tr, node, x, other):
+    """tp.matmul (eager's linalg.matmul is matmul: autocast to bf16)."""
+    shape, elt = _result(node)
+    return tr.emit("matmul", [_value(tr, x), _value(tr, other)], shape, elt)
+
+
+@handles("linalg_vdot")
+def _linalg_vdot(tr, node, x, other):
+    return HANDLERS["vdot"](tr, node, x, other)
+
+
+@handles("linalg_cross")
+def _linalg_cross(tr, node, x, other, dim=-1):
+    x, other = _value(tr, x), _value(tr, other)
+    shape, elt = _result(node)
+    return tr.emit("cross", [x, other], shape, elt,
+                   f"dim = {_dim(dim, len(shape)) % len(shape)} : i64")
+
+
+@handles("linalg_vector_norm")
+def _linalg_vector_norm(tr, node, x, ord=2, dim=None, keepdim=False,
+                        dtype=None):
+    """tp.norm of order `ord` over `dim` (all when absent)."""
+    return HANDLERS["norm"](tr, node, x, ord, dim, keepdim, dtype)
+
+
+@handles("pairwise_distance")
+def _pairwise_distance(tr, node, x1, x2, p=2.0, eps=1e-6, keepdim=False):
+    """norm(x1 - x2 + eps, p) over the last dimension, as eager computes it
+    (eps added to the difference)."""
+    c = Composer(tr)
+    x1, x2 = _value(tr, x1), _value(tr, x2)
+    diff = c.add(c.sub(x1, x2), float(eps))
+    shape, elt = _result(node)
+    from .arithmetic_ops import _norm_p
+    order = _norm_p(float(p))
+    rank = diff.rank
+    if rank == 0:
+        raise Unsupported("pairwise_distance of 0-d tensors")
+    attrs = (f"p = {order} : f64, " if order is not None else "") + \
+        f"dim = {_array([rank - 1])}" + (", keepdim = true" if keepdim else "")
+    return tr.emit("norm", [diff], shape, elt, attrs)
+
+
+# --- convolutions -------------------------------------------------------------
+
+def _conv(tr, node, x, weight, bias, stride, padding, dilation=1,
+          transposed=False, output_padding=0, groups=1):
+    n = _value(tr, weight).rank - 2
+
+    def each(v):
+        v = [int(v)] if isinstance(v, int) else [int(i) for i in v]
+        return v * n if len(v) == 1 else v
+    return HANDLERS["convolution"](
+        tr, node, x, weight, bias, each(stride), each(padding),
+        each(dilation), transposed, each(output_padding), int(groups))
+
+
+@handles("slow_conv3d", "slow_conv3d_forward", "thnn_conv2d",
+         "_slow_conv2d_forward")
+def _slow_conv(tr, node, x, weight, kernel_size, bias=None, stride=1,
+               padding=0):
+    return _conv(tr, node, x, weight, bias, stride, padding)
+
+
+@handles("slow_conv_dilated2d", "slow_conv_dilated3d")
+def _slow_conv_dilated(tr, node, x, weight, kernel_size, bias=None,
+                       stride=1, padding=0, dilation=1):
+    return _conv(tr, node, x, weight, bias, stride, padding, dilation)
+
+
+@handles("slow_conv_transpose2d", "slow_conv_transpose3d")
+def _slow_conv_transpose(tr, node, x, weight, kernel_size, bias=None,
+                         stride=1, padding=0, output_padding=0, dilation=1):
+    return _conv(tr, node, x, weight, bias, stride, padding, dilation, True,
+                 output_padding)
+
+
+@handles("_addmm_activation")
+def _addmm_activation(tr, node, x, mat1, mat2, beta=1, alpha=1,
+                      use_gelu=False):
+    """addmm (tp.addmm: autocast as eager's) then relu, or gelu (erf)."""
+    out = HANDLERS["addmm"](tr, node, x, mat1, mat2, beta, alpha)
+    if use_gelu:
+        return tr.emit("gelu", [out], out.shape, out.elt)
+    return tr.emit("relu", [out], out.shape, out.elt)
+
+
+# --- element-wise and reductions ----------------------------------------------
+
+@handles("aminmax")
+def _aminmax(tr, node, x, dim=None, keepdim=False):
+    """(min, max) over `dim` (all when absent)."""
+    c = Composer(tr)
+    x = _value(tr, x)
+    dims = [] if dim is None or dim == [] else (
+        [dim] if isinstance(dim, int) else list(dim))
+    dims = [_dim(d, x.rank) % max(x.rank, 1) for d in dims]
+    neg = c.unary("neg", x)
+    return (c.unary("neg", c.reduce("amax", neg, dims, keepdim)),
+            c.reduce("amax", x, dims, keepdim))
+
+
+@handles("_aminmax")
+def _aminmax_private(tr, node, x, dim=None, keepdim=False):
+    return _aminmax(tr, node, x, dim, keepdim)
+
+
+@handles("cot")
+def _cot(tr, node, x):
+    """cos(x) / sin(x) (tan and reciprocal are in the tables; cos, sin and
+    div are not)."""
+    c = Composer(tr)
+    x = _value(tr, x)
+    if x.elt not in dtypes.FLOATING:
+        raise Unsupported(f"cot of a {x.elt} tensor")
+    return c.div(c.unary("cos", x), c.unary("sin", x))
+
+
+@handles("sec")
+def _sec(tr, node, x):
+    """1 / cos(x)."""
+    c = Composer(tr)
+    x = _value(tr, x)
+    if x.elt not in dtypes.FLOATING:
+        raise Unsupported(f"sec of a {x.elt} tensor")
+    return c.div(tr.constant(1.0, x.elt), c.unary("cos", x))
+
+
+def _shift(sign):
+    def handler(tr, node, x, dim=None):
+        x = _value(tr, x)
+        dims = list(range(x.rank)) if dim is None else (
+            [dim] if isinstance(dim, int) else list(dim))
+        dims = [_dim(d, x.rank) % x.rank for d in dims]
+        shifts = [sign * (x.shape[d] // 2) for d in dims]
+        return HANDLERS["roll"](tr, node, x, shifts, dims)
+    return handler
+
+
+HANDLERS["fft_fftshift"] = _shift(1)
+HANDLERS["fft_ifftshift"] = _shift(-1)
+
+
+# --- factories of constants ---------------------------------------------------
+
+def _constant(tr, node, values):
+    shape, elt = _result(node)
+    values = np.asarray(values, np.float64).reshape(-1)
+    if tuple(shape) != (values.size,):
+        raise Unsupported(f"{values.size} values for a result of shape "
+                          f"{shape}")
+    if elt not in dtypes.FLOATING:
+        raise Unsupported(f"a {elt} result")
+    if values.size == 0:
+        raise Unsupported("an empty result")
+    return tr.dense(values.tolist(), elt, (values.size,))
+
+
+def _window(formula):
+    def handler(tr, node, window_length, periodic=True, *rest, **kwargs):
+        n = int(window_length)
+        if n == 1:
+            return _constant(tr, node, [1.0])
+        width = n if periodic else n - 1
+        k = np.arange(n, dtype=np.float64)
+        numbers = [a for a in rest if isinstance(a, (int, float))
+                   and not isinstance(a, bool)]
+        return _constant(tr, node, formula(k, width, numbers))
+    return handler
+
+
+def _hamming(k, width, numbers):
+    alpha, beta = (list(numbers) + [0.54, 0.46][len(numbers):])[:2]
+    return alpha - beta * np.cos(2 * math.pi * k / width)
+
+
+HANDLERS["hann_window"] = _window(
+    lambda k, w, _: 0.5 - 0.5 * np.cos(2 * math.pi * k / w))
+HANDLERS["hamming_window"] = _window(_hamming)
+HANDLERS["blackman_window"] = _window(
+    lambda k, w, _: 0.42 - 0.5 * np.cos(2 * math.pi * k / w)
+    + 0.08 * np.cos(4 * math.pi * k / w))
+HANDLERS["bartlett_window"] = _window(
+    lambda k, w, _: 1 - np.abs(2 * k / w - 1))
+
+
+@handles("kaiser_window")
+def _kaiser_window(tr, node, window_length, periodic=True, beta=12.0,
+                   **kwargs):
+    n = int(window_length)
+    if n == 1:
+        return _constant(tr, node, [1.0])
+    width = n if periodic else n - 1
+    k = np.arange(n, dtype=np.float64)
+    ratio = np.clip(1 - (2 * k / width - 1) ** 2, 0, None)
+    return _constant(tr, node, np.i0(float(beta) * np.sqrt(ratio))
+                     / np.i0(float(beta)))
+
+
+def _numbers(*values):
+    if not all(isinstance(v, (int, float)) and not isinstance(v, bool)
+               for v in values):
+        raise Unsupported("bounds that are not Python numbers")
+    return [float(v) for v in values]
+
+
+def _linspace_values(start, end, steps):
+    """Eager's linspace: start + i step in the first half, end - (steps - 1
+    - i) step in the second (symmetric rounding)."""
+    steps = int(steps)
+    if steps == 1:
+        return np.array([start])
+    step = (end - start) / (steps - 1)
+    i = np.arange(steps, dtype=np.float64)
+    return np.where(i < steps // 2, start + i * step,
+                    end - (steps - 1 - i) * step)
+
+
+@handles("linspace")
+def _linspace(tr, node, start, end, steps, **kwargs):
+    start, end = _numbers(start, end)
+    return _constant(tr, node, _linspace_values(start, end, steps))
+
+
+@handles("logspace")
+def _logspace(tr, node, start, end, steps, base=10.0, **kwargs):
+    start, end, base = _numbers(start, end, base)
+    return _constant(tr, node, base ** _linspace_values(start, end, steps))
+
+
+@handles("range")
+def _range(tr, node, start, end, step=1, **kwargs):
+    """start, start + step, ... up to and including end (deprecated
+    torch.range)."""
+    start, end, step = _numbers(start, end, step)
+    if step == 0:
+        raise Unsupported("range with step 0")
+    count = int(math.floor((end - start) / step)) + 1
+    return _constant(tr, node, start + np.arange(max(count, 0)) * step)
+
+
+def _frequencies(real):
+    def handler(tr, node, n, d=1.0, **kwargs):
+        n, (d,) = int(n), _numbers(d)
+        if real:
+            k = np.arange(n // 2 + 1, dtype=np.float64)
+        else:
+            k = np.concatenate([np.arange((n - 1) // 2 + 1),
+                                -np.arange(n // 2, 0, -1)]).astype(np.float64)
+        return _constant(tr, node, k / (n * d))
+    return handler
+
+
+HANDLERS["fft_fftfreq"] = _frequencies(False)
+HANDLERS["fft_rfftfreq"] = _frequencies(True)
