@@ -14,12 +14,13 @@ from .ops import (HANDLERS, Unsupported, _array, _dim, _f64_literal,
                   _operand, _result, _value, canonical_name, f64_attr)
 
 
-def _add_product(tr, node, x, lhs, rhs, beta=1, alpha=1):
+def _add_product(tr, node, x, lhs, rhs, beta=1, alpha=1, op=None):
+    """tp.<op> (the node's own name by default: addmm, baddbmm, ...)."""
     shape, elt = _result(node)
     operands = [_value(tr, x), _value(tr, lhs), _value(tr, rhs)]
     if len({v.elt for v in operands}) != 1:
         raise Unsupported("operands of different dtypes")
-    return tr.emit(canonical_name(node), operands, shape, elt,
+    return tr.emit(op or canonical_name(node), operands, shape, elt,
                    f"{f64_attr('beta', beta)}, "
                    f"{f64_attr('alpha', alpha)}")
 

@@ -78,9 +78,11 @@ _REASONS = [
      "the result's shape depends on the values (tp shapes are static)"),
     (r"^("
      r"logaddexp2?|logit|xlogy|exp2|_?logcumsumexp|nansum|nanmean|"
-     r"trapezoid|trapz|cumulative_trapezoid)$",
+     r"trapezoid|trapz|cumulative_trapezoid|adaptive_max_pool[12]d|"
+     r"reflection_pad3d)$",
      "no tp op yet, and a decomposition would change autocast's "
-     "decision (its parts, exp, log, sum, are in the tables)"),
+     "decision (its parts, exp, log, sum, the 3-d pools and pads, are in "
+     "the tables)"),
     (r"^(special_.*|bessel_.*|modified_bessel_.*|scaled_modified_bessel_.*|"
      r"spherical_bessel_.*|(shifted_)?chebyshev_polynomial_.*|"
      r"hermite_polynomial_.*|laguerre_polynomial_.*|"

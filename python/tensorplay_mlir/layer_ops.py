@@ -109,12 +109,16 @@ _PAD_OPS = {("reflect", 1): "reflection_pad1d", ("reflect", 2):
 
 @handles("pad")
 def _functional_pad(tr, node, x, pad, mode="constant", value=None):
-    """F.pad (and 1.1's pad operator): the constant mode as resize_ops
-    writes it, the reflect and replicate modes as their tp ops."""
+    """F.pad (and 1.1's pad operator): the constant and circular modes as
+    resize_ops writes them, the reflect and replicate modes as their tp
+    ops."""
     if mode == "constant":
         from .resize_ops import constant_pad
         return constant_pad(tr, _value(tr, x), pad,
                             0 if value is None else value)
+    if mode == "circular":
+        from .resize_ops import circular_pad
+        return circular_pad(tr, _value(tr, x), pad)
     op = _PAD_OPS.get((mode, len(pad) // 2))
     if op is None or len(pad) % 2:
         raise Unsupported(f"F.pad mode='{mode}' over {len(pad) // 2} "

@@ -10,8 +10,8 @@ the copy is the view's own handler).
 import math
 
 from .composite import Composer
-from .ops import (_ALIASES, HANDLERS, Unsupported, _dim, _result, _value,
-                  handles)
+from .ops import (_ALIASES, HANDLERS, Unsupported, _dim, _is_value, _result,
+                  _value, handles)
 
 # The copy forms of view operators, and other spellings of handled ones.
 for _name in ("view", "permute", "transpose", "t", "squeeze", "unsqueeze",
@@ -497,3 +497,52 @@ def _diagonal_backward(tr, node, grad, input_sizes, offset, dim1, dim2):
                           "main diagonal")
     return HANDLERS["diag_embed"](tr, node, _value(tr, grad))
 
+
+
+@handles("index_fill")
+def _index_fill(tr, node, x, dim, index, value):
+    """x with `value` at the positions `index` names along dim: a mask
+    from comparing each position with every index (negative ones wrap)."""
+    c = Composer(tr)
+    x, index = _value(tr, x), _value(tr, index)
+    d = _dim(dim, max(x.rank, 1)) % max(x.rank, 1)
+    n = x.shape[d] if x.rank else 1
+    k = index.shape[0] if index.rank else 1
+    index = c.reshape(index, (1, k))
+    wrapped = c.where(c.binary("lt", index, 0), c.add(index, n), index)
+    positions = c.reshape(tr.dense(list(range(n)), index.elt, (n,)), (n, 1))
+    hits = c.where(c.binary("eq", positions, wrapped), 1.0, 0.0, elt="f32")
+    mask = c.binary("gt", c.reduce("amax", hits, [1], False), 0.0)
+    if x.rank:
+        mask = c.reshape(mask, tuple(n if i == d else 1
+                                     for i in range(x.rank)))
+    else:
+        mask = c.reshape(mask, ())
+    if _is_value(value):
+        value = tr.cast(c.reshape(value, ()), x.elt)
+    return c.where(mask, value, x)
+
+
+@handles("unfold")
+def _unfold(tr, node, x, dimension, size, step):
+    """Tensor.unfold: the windows of `size` every `step` along dimension,
+    that dimension becoming the windows' count and a new last dimension the
+    window."""
+    c = Composer(tr)
+    x = _value(tr, x)
+    if x.rank == 0:
+        raise Unsupported("unfold of a 0-d tensor")
+    d = _dim(dimension, x.rank) % x.rank
+    size, step = int(size), int(step)
+    if size < 1 or step < 1 or size > x.shape[d]:
+        raise Unsupported(f"unfold of size {size}, step {step} over "
+                          f"{x.shape[d]}")
+    count = (x.shape[d] - size) // step + 1
+    order = [i for i in range(x.rank) if i != d] + [d]
+    windows = []
+    for w in range(count):
+        part = c.permute(c.slice(x, d, w * step, w * step + size), order)
+        shape = list(part.shape)
+        shape.insert(d, 1)
+        windows.append(c.reshape(part, tuple(shape)))
+    return c.cat(windows, d) if count > 1 else windows[0]

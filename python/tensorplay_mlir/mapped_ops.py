@@ -259,3 +259,28 @@ def _max_unpool_backward(tr, node, grad, indices, output_size, stride=None,
     picked = tr.emit("gather", [flat, _planes(c, indices)],
                      _planes(c, indices).shape, grad.elt, "dim = 2 : i64")
     return c.reshape(picked, indices.shape)
+
+
+@handles("multilabel_soft_margin_loss")
+def _multilabel_soft_margin_loss(tr, node, input, target, weight=None,
+                                 size_average=None, reduce=None,
+                                 reduction="mean"):
+    """-(y log_sigmoid(x) + (1 - y) log_sigmoid(-x)), weighted, averaged
+    over the classes (the last dimension), then reduced over the batch."""
+    if size_average is not None or reduce is not None:
+        raise Unsupported("size_average/reduce (use reduction)")
+    c = Composer(tr)
+    x, y = _value(tr, input), _value(tr, target)
+    if x.rank not in (1, 2):
+        raise Unsupported(f"multilabel_soft_margin_loss of rank {x.rank}")
+    loss = c.unary("neg", c.add(
+        c.mul(y, c.unary("log_sigmoid", x)),
+        c.mul(c.sub(1.0, y), c.unary("log_sigmoid", c.unary("neg", x)))))
+    if weight is not None:
+        loss = c.mul(loss, _value(tr, weight))
+    loss = c.reduce("mean", loss, [x.rank - 1], False)
+    if reduction == "none":
+        return loss
+    if reduction in ("mean", "sum"):
+        return c.reduce(reduction, loss, [], False)
+    raise Unsupported(f"reduction='{reduction}'")

@@ -49,6 +49,48 @@ def _constant_pad_nd(tr, node, x, pad, value=0):
     return constant_pad(tr, _value(tr, x), pad, value)
 
 
+def circular_pad(tr, x, pad):
+    """x padded by `pad` (pairs from the last dimension back) with its own
+    values wrapped around: the last `lo` entries before, the first `hi`
+    after (each at most the dimension's size, as eager requires)."""
+    c = Composer(tr)
+    pad = [int(p) for p in pad]
+    if len(pad) % 2 or len(pad) // 2 > x.rank:
+        raise Unsupported(f"a padding of {len(pad)} sizes for rank {x.rank}")
+    for k in range(len(pad) // 2):
+        d = x.rank - 1 - k
+        lo, hi = pad[2 * k], pad[2 * k + 1]
+        n = x.shape[d]
+        if not (0 <= lo <= n and 0 <= hi <= n):
+            raise Unsupported(f"a circular padding of ({lo}, {hi}) for a "
+                              f"dimension of {n}")
+        parts = [c.slice(x, d, n - lo, n)] if lo else []
+        parts.append(x)
+        if hi:
+            parts.append(c.slice(x, d, 0, hi))
+        x = c.cat(parts, d)
+    return x
+
+
+@handles("circular_pad_nd", "_pad_circular")
+def _circular_pad_nd(tr, node, x, pad):
+    return circular_pad(tr, _value(tr, x), pad)
+
+
+# aten's padding modes by number (_pad_enum: at::padding_mode's order).
+_PAD_MODES = {0: "reflect", 1: "replicate", 2: "circular", 3: "constant"}
+
+
+@handles("_pad_enum")
+def _pad_enum(tr, node, x, pad, mode, value=None):
+    name = _PAD_MODES.get(int(mode))
+    if name is None:
+        raise Unsupported(f"padding mode {mode}")
+    if name == "circular":
+        return circular_pad(tr, _value(tr, x), pad)
+    return HANDLERS["pad"](tr, node, x, pad, name, value)
+
+
 @handles("constant_pad_nd_backward")
 def _constant_pad_nd_backward(tr, node, grad, pad):
     """The gradient's padding cut away (the opposite padding)."""

@@ -182,7 +182,8 @@ def _slow_conv_transpose(tr, node, x, weight, kernel_size, bias=None,
 def _addmm_activation(tr, node, x, mat1, mat2, beta=1, alpha=1,
                       use_gelu=False):
     """addmm (tp.addmm: autocast as eager's) then relu, or gelu (erf)."""
-    out = HANDLERS["addmm"](tr, node, x, mat1, mat2, beta, alpha)
+    from .arithmetic_ops import _add_product
+    out = _add_product(tr, node, x, mat1, mat2, beta, alpha, op="addmm")
     if use_gelu:
         return tr.emit("gelu", [out], out.shape, out.elt)
     return tr.emit("relu", [out], out.shape, out.elt)
@@ -356,3 +357,51 @@ def _frequencies(real):
 
 HANDLERS["fft_fftfreq"] = _frequencies(False)
 HANDLERS["fft_rfftfreq"] = _frequencies(True)
+
+
+@handles("_safe_softmax")
+def _safe_softmax(tr, node, x, dim, dtype=None):
+    """softmax, with 0 (not NaN) along the slices that are -inf
+    throughout (attention rows every key of which is masked)."""
+    c = Composer(tr)
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    if dtype is not None and elt != x.elt:
+        x = tr.cast(x, elt)
+    d = _dim(dim, x.rank) % max(x.rank, 1)
+    soft = tr.emit("softmax", [x], x.shape, x.elt, f"dim = {d} : i64")
+    live = c.binary("gt", c.reduce("amax", x, [d], True), float("-inf"))
+    return c.where(live, soft, 0.0)
+
+
+def _vector_norm(tr, node, x, ord, dims, keepdim, dtype):
+    return HANDLERS["norm"](tr, node, x, ord, dims, keepdim, dtype)
+
+
+@handles("linalg_norm")
+def _linalg_norm(tr, node, x, ord=None, dim=None, keepdim=False,
+                 dtype=None):
+    """Vector norms (ord a number over one dim, or None over any dims) and
+    the Frobenius norm of matrices; the other matrix norms (nuclear, the
+    induced ones) are refused."""
+    x = _value(tr, x)
+    dims = None if dim is None else ([dim] if isinstance(dim, int)
+                                     else list(dim))
+    if ord is None or ord == "fro" and (dims is None or len(dims) == 2) \
+            and (dims is not None or x.rank == 2):
+        return _vector_norm(tr, node, x, 2, dims, keepdim, dtype)
+    if isinstance(ord, (int, float)) and dims is not None and len(dims) == 1:
+        return _vector_norm(tr, node, x, ord, dims, keepdim, dtype)
+    if isinstance(ord, (int, float)) and dims is None and x.rank == 1:
+        return _vector_norm(tr, node, x, ord, None, keepdim, dtype)
+    raise Unsupported(f"linalg.norm ord={ord!r} over {dims or x.rank} dims "
+                      "(a matrix norm other than 'fro')")
+
+
+@handles("linalg_matrix_norm")
+def _linalg_matrix_norm(tr, node, x, ord="fro", dim=(-2, -1),
+                        keepdim=False, dtype=None):
+    if ord != "fro":
+        raise Unsupported(f"matrix norm ord={ord!r}")
+    return _vector_norm(tr, node, _value(tr, x), 2, list(dim), keepdim,
+                        dtype)

@@ -42,6 +42,7 @@ from . import norm_ops  # noqa: F401  (native_batch_norm, native_group_norm, ...
 from . import spelling_ops  # noqa: F401  (linalg_matmul, hsplit, windows, ...)
 from . import einsum_ops  # noqa: F401  (einsum as tp.bmm)
 from . import gradient_ops  # noqa: F401  (linear_backward, select_backward, ...)
+from . import matrix_ops  # noqa: F401  (block_diag, vander, matrix_power, ...)
 from .ops import handler_for
 
 
@@ -619,8 +620,26 @@ def check_targets(gm):
             raise UnsupportedNode(node, "no tp translation for this target")
 
 
+def repair_frontend_calls(gm):
+    """Rewrites the calls tensorplay 1.0's tracer records in a form its own
+    function rejects, so that propagation (and the executor, where a node
+    falls back) can run them: ``einsum(equation=..., operands=[...],
+    path=[])`` of the functional ``einsum(equation, *operands)`` becomes
+    positional."""
+    for node in gm.graph.nodes:
+        if node.op == "call_function" and \
+                getattr(node.target, "__name__", "") == "einsum" and \
+                not hasattr(node.target, "_schema") and \
+                "equation" in node.kwargs and "operands" in node.kwargs:
+            kwargs = dict(node.kwargs)
+            node.args = (kwargs.pop("equation"), *kwargs.pop("operands"))
+            kwargs.pop("path", None)
+            node.kwargs = kwargs
+
+
 def translate(gm, example_inputs):
     """The :class:`Program` of `gm`; raises :class:`UnsupportedNode`."""
+    repair_frontend_calls(gm)
     check_targets(gm)
     propagate_without_autocast(gm, example_inputs)
     return Translator(gm, example_inputs).run()

@@ -86,7 +86,9 @@ def one_node_graph(op, values, kwargs=None):
     args = [placed(v) for v in values]
     graph.output(graph.call_function(op, tuple(args), kwargs or {}))
     gm = G.GraphModule(tensorplay.nn.Module(), graph)
-    ShapeProp(gm).propagate(*inputs)
+    # (On copies: an operator that updates its inputs in place, as batch
+    # norm's running statistics, must not be run on them here.)
+    ShapeProp(gm).propagate(*[t.clone() for t in inputs])
     return gm, inputs
 
 

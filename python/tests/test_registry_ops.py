@@ -1,7 +1,9 @@
-"""The operators norm_ops.py, spelling_ops.py, einsum_ops.py and
-gradient_ops.py translate (batch and group norm variants, the backward
-operators of products, reductions and selections, another operator's
-spellings, constant factories, einsum), each as a one-node graph of
+"""The operators norm_ops.py, spelling_ops.py, einsum_ops.py,
+gradient_ops.py and matrix_ops.py translate, and the circular paddings,
+index_fill, unfold and multilabel_soft_margin_loss (batch and group norm
+variants, the backward operators of products, reductions and selections,
+another operator's spellings, constant factories, einsum, matrices built
+from entries), each as a one-node graph of
 tensorplay 1.1's operator through the backend with no fallback, against
 the same operator run by eager on copies of the same inputs: dtypes,
 shapes and values (within 1e-5, or 1e-4 where noted), every result of a
@@ -137,6 +139,38 @@ CASES = [
                                             spread(1, 2, 5, 4)]]),
     ("einsum", lambda: ["i,j->ij", [spread(3), spread(4)]]),
     ("einsum", lambda: ["ij->ji", [spread(3, 4)]]),
+    ("circular_pad_nd", lambda: [spread(2, 3, 4), [1, 2, 3, 0]]),
+    ("_pad_enum", lambda: [spread(2, 3, 4), [2, 1], 2]),
+    ("_pad_enum", lambda: [spread(2, 3, 4), [2, 1, 0, 1], 3, 0.5]),
+    ("_pad_enum", lambda: [spread(2, 3, 4), [2, 1], 0]),
+    ("index_fill.int_Scalar", lambda: [spread(3, 4), 1, index(0, 3, -1),
+                                       1.5]),
+    ("index_fill.int_Tensor", lambda: [spread(3, 4), 0, index(1),
+                                       TP.tensor(-2.0)]),
+    ("unfold", lambda: [spread(3, 8), 1, 3, 2]),
+    ("unfold", lambda: [spread(5, 2), 0, 2, 1]),
+    ("_safe_softmax", lambda: [TP.where(TP.tensor([[True], [False], [True]]),
+                                        spread(3, 4),
+                                        TP.full((3, 4), float("-inf"))),
+                               1]),
+    ("linalg_norm", lambda: [spread(3, 4)]),
+    ("linalg_norm", lambda: [spread(3, 4), 1.0, [1], True]),
+    ("linalg_norm.ord_str", lambda: [spread(2, 3, 4), "fro", [1, 2]]),
+    ("linalg_matrix_norm.str_ord", lambda: [spread(2, 3, 4)]),
+    ("block_diag", lambda: [[spread(2, 2), spread(1, 3), spread(2)]]),
+    ("cartesian_prod", lambda: [[spread(2), spread(3), spread(2)]]),
+    ("vander", lambda: [spread(4), None, False]),
+    ("vander", lambda: [spread(3), 5, True]),
+    ("linalg_vander", lambda: [spread(3)]),
+    ("matrix_power", lambda: [spread(3, 3), 0]),
+    ("matrix_power", lambda: [spread(2, 3, 3), 5]),
+    ("linalg_matrix_power", lambda: [spread(3, 3), 3]),
+    ("_weight_norm", lambda: [spread(3, 4), positive(3, 1), 0]),
+    ("_weight_norm_interface", lambda: [spread(3, 4, 2), positive(1, 4, 1),
+                                        1]),
+    ("norm_except_dim", lambda: [spread(3, 4), 2, 1]),
+    ("multilabel_soft_margin_loss", lambda: [spread(3, 4),
+                                             TP.rand(3, 4).round()]),
     ("hann_window", lambda: [6]),
     ("hamming_window.periodic_alpha_beta", lambda: [7, False, 0.5, 0.4]),
     ("blackman_window", lambda: [8]),
@@ -194,6 +228,13 @@ def test_operator_matches_eager(case):
                                        atol=1e-6, err_msg=f"{name} input")
 
 
+def _fixed_arity(fn, n):
+    """fn of exactly n parameters (tensorplay's frontend cannot capture
+    *args)."""
+    return [lambda a: fn(a), lambda a, b: fn(a, b),
+            lambda a, b, c: fn(a, b, c)][n - 1]
+
+
 EINSUM = [
     ("matmul", "ij,jk->ik", [(3, 4), (4, 5)]),
     ("batched", "bij,bkj->bik", [(2, 3, 4), (2, 5, 4)]),
@@ -211,8 +252,7 @@ def test_einsum_through_compile(case, autocast):
     TP.manual_seed(0)
     inputs = [spread(*s) for s in shapes]
 
-    def fn(*xs):
-        return TP.einsum(equation, *xs) * 2
+    fn = _fixed_arity(lambda *xs: TP.einsum(equation, *xs) * 2, len(shapes))
 
     want = run(fn, inputs, autocast)
     got = run_compiled(fn, inputs, autocast, False)
@@ -227,8 +267,7 @@ def test_einsum_through_compile(case, autocast):
 def test_einsum_refusals_name_the_reason(equation, shapes, reason):
     from tensorplay_mlir.backend import BackendError
 
-    def fn(*xs):
-        return TP.einsum(equation, *xs)
+    fn = _fixed_arity(lambda *xs: TP.einsum(equation, *xs), len(shapes))
     inputs = [spread(*s) for s in shapes]
     try:
         run(fn, inputs, False)
