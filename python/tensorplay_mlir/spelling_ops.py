@@ -209,25 +209,21 @@ def _aminmax_private(tr, node, x, dim=None, keepdim=False):
     return _aminmax(tr, node, x, dim, keepdim)
 
 
-@handles("cot")
-def _cot(tr, node, x):
-    """cos(x) / sin(x) (tan and reciprocal are in the tables; cos, sin and
-    div are not)."""
-    c = Composer(tr)
-    x = _value(tr, x)
-    if x.elt not in dtypes.FLOATING:
-        raise Unsupported(f"cot of a {x.elt} tensor")
-    return c.div(c.unary("cos", x), c.unary("sin", x))
+def _float_only(name, fn):
+    def handler(tr, node, x):
+        x = _value(tr, x)
+        if x.elt not in dtypes.FLOATING:
+            raise Unsupported(f"{name} of a {x.elt} tensor")
+        return fn(Composer(tr), x)
+    return handler
 
 
-@handles("sec")
-def _sec(tr, node, x):
-    """1 / cos(x)."""
-    c = Composer(tr)
-    x = _value(tr, x)
-    if x.elt not in dtypes.FLOATING:
-        raise Unsupported(f"sec of a {x.elt} tensor")
-    return c.div(tr.constant(1.0, x.elt), c.unary("cos", x))
+# cot = cos / sin (tan and reciprocal are in the tables; cos, sin and div
+# are not); sec = 1 / cos.
+HANDLERS["cot"] = _float_only(
+    "cot", lambda c, x: c.div(c.unary("cos", x), c.unary("sin", x)))
+HANDLERS["sec"] = _float_only(
+    "sec", lambda c, x: c.div(c.tr.constant(1.0, x.elt), c.unary("cos", x)))
 
 
 def _shift(sign):

@@ -17,21 +17,9 @@ import tensorplay
 
 from eager_reference import check, run, run_compiled
 from test_backend import AOT
+from test_composite_ops import index, positive, spread
 
 TP = tensorplay
-
-
-def spread(*shape, scale=2.0):
-    x = (TP.rand(*shape) * 2 - 1) * scale
-    return x + (x.abs() < 0.05).float() * 0.1
-
-
-def positive(*shape):
-    return TP.rand(*shape) * 0.8 + 0.1
-
-
-def index(*values):
-    return TP.tensor(list(values), dtype=TP.int64)
 
 
 def op(name):
@@ -140,6 +128,7 @@ CASES = [
     ("einsum", lambda: ["i,j->ij", [spread(3), spread(4)]]),
     ("einsum", lambda: ["ij->ji", [spread(3, 4)]]),
     ("circular_pad_nd", lambda: [spread(2, 3, 4), [1, 2, 3, 0]]),
+    ("pad", lambda: [spread(2, 3, 4), [1, 1, 2, 3], "circular"]),
     ("_pad_enum", lambda: [spread(2, 3, 4), [2, 1], 2]),
     ("_pad_enum", lambda: [spread(2, 3, 4), [2, 1, 0, 1], 3, 0.5]),
     ("_pad_enum", lambda: [spread(2, 3, 4), [2, 1], 0]),
