@@ -1,15 +1,18 @@
 """A small builder for handlers that write one operator as several tp ops.
 
 Operators without a tp op of their own (relu6, hardsigmoid, isnan, std,
-flip, ...) are written with tp ops the autocast tables do not list
-(arithmetic, comparisons, where, clamp, mean, amax, reshapes), so that
+flip, logaddexp, ...) are written with tp ops the CPU autocast tables do
+not list (arithmetic, comparisons, where, clamp, mean, sum, exp, log,
+amax, reshapes: this backend compiles for CPU autocast only), so that
 autocast leaves every part in its inputs' types, as eager leaves the
-unlisted operator. A composition never uses a listed op (exp, log, sum,
-pow, ...) where it may meet autocast: forward operators that would need one
-are refused until they have a tp op (docs/OperatorCoverage.md says which).
-Backward operators (1.1's ``*_backward`` targets) only occur in training
-graphs, which carry their autocast decisions as explicit casts and are
-never autocast again, so their compositions may use any op.
+unlisted operator. A composition never uses an op those tables list where
+it may meet autocast, unless eager's own kernel calls that operator (the
+products of einsum, matrix_power, cov: autocast decides them for eager
+too); forward operators that would need one otherwise are refused until
+they have a tp op (docs/OperatorCoverage.md says which). Backward
+operators (1.1's ``*_backward`` targets) only occur in training graphs,
+which carry their autocast decisions as explicit casts and are never
+autocast again, so their compositions may use any op.
 
 Element-wise parts broadcast as numpy does; Python numbers become 0-d
 constants beside a tensor (PyTorch's wrapped numbers: they never change the
@@ -136,9 +139,9 @@ class Composer:
         return self.tr.emit("permute", [x], tuple(x.shape[d] for d in dims),
                             x.elt, f"dims = {_array(dims)}")
 
-    def slice(self, x, dim, start, end):
+    def slice(self, x, dim, start, end, step=1):
         from .ops import _emit_slice
-        return _emit_slice(self.tr, x, dim, start, end)
+        return _emit_slice(self.tr, x, dim, start, end, step)
 
     def cat(self, parts, dim):
         parts = [p for p in parts if p.shape[dim] > 0]

@@ -21,7 +21,10 @@ _REASONS = [
      r"_cslt_.*|_mixed_dtypes_linear|_wrapped_linear_prepack|to_mkldnn|"
      r"_nnpack_spatial_convolution|_conv_depthwise2d|conv_depthwise3d|"
      r"_convolution_mode|frobenius_norm|native_norm|"
-     r"_native_batch_norm_legit|"
+     r"_native_batch_norm_legit|batch_norm_(stats|elemt|gather_stats.*|"
+     r"update_stats|backward_reduce|backward_elemt)|"
+     r"_saturate_weight_to_fp16|pad_sequence|_transformer_encoder_layer_fwd|"
+     r"_compute_linear_combination|mkldnn_rnn_layer(_backward)?|"
      r"convolution(_backward)?_overrideable)$",
      "no CPU kernel in tensorplay 1.1 (GPU, low-bit or out-of-tree "
      "backends' operators: eager on the CPU refuses them too)"),
@@ -42,6 +45,16 @@ _REASONS = [
      "exact remainders and floating-point bit manipulation: no tp op (a "
      "composition would round, overflow or lose a zero's sign where "
      "eager's kernel does not)"),
+    (r"^(scatter|scatter_reduce|one_hot|put|index_reduce|masked_scatter)_?$",
+     "an index out of range is an error in eager and tp has no run-time "
+     "check yet: refused rather than silently different on bad indices"),
+    (r"^(smm|hspmm|sspaddmm|_spsolve|_?spdiags|_?coalesced?_?|"
+     r"values(_copy)?|indices_copy)$", "sparse tensors (no tp type)"),
+    (r"^(_reshape_from_tensor)$",
+     "the result's shape depends on the values (tp shapes are static)"),
+    (r"^(sample)$", "random numbers (compiled results would not be "
+     "eager's)"),
+    (r"^(chalf)$", "complex tensors outside the FFT and linear-algebra ops"),
     (r"^(roi_align|roi_pool|ps_roi_align|ps_roi_pool|deform_conv2d|nms)"
      r"(_backward)?$",
      "detection operators (torchvision's: sampling positions taken from "
@@ -76,13 +89,12 @@ _REASONS = [
      r"_jagged_to_padded_dense_forward|_padded_dense_to_jagged_forward|"
      r"to_padded_tensor)$",
      "the result's shape depends on the values (tp shapes are static)"),
-    (r"^("
-     r"logaddexp2?|logit|xlogy|exp2|_?logcumsumexp|nansum|nanmean|"
-     r"trapezoid|trapz|cumulative_trapezoid|adaptive_max_pool[12]d|"
-     r"reflection_pad3d)$",
+    (r"^(adaptive_max_pool[12]d|reflection_pad3d|conv2d_relu)$",
      "no tp op yet, and a decomposition would change autocast's "
-     "decision (its parts, exp, log, sum, the 3-d pools and pads, are in "
-     "the tables)"),
+     "decision (its parts, the 3-d pool, the 1-d/2-d pads, the "
+     "convolution, are in the CPU tables; eager's fused kernel is not)"),
+    (r"^_?logcumsumexp$", "no tp op (a scan of log-add-exp: a shifted "
+     "cumulative sum would underflow where eager's scan does not)"),
     (r"^(special_.*|bessel_.*|modified_bessel_.*|scaled_modified_bessel_.*|"
      r"spherical_bessel_.*|(shifted_)?chebyshev_polynomial_.*|"
      r"hermite_polynomial_.*|laguerre_polynomial_.*|"
@@ -136,6 +148,10 @@ def rows():
             continue
         if handler is None:
             yield name, overload, "refused", reason_for(name)
+            continue
+        refused = getattr(handler, "refused_overloads", {})
+        if overload in refused:
+            yield name, overload, "refused", refused[overload]
             continue
         where = f"{handler.__module__.split('.')[-1]}.{handler.__name__}"
         if in_place:

@@ -11,7 +11,7 @@ compositions use any tp op (composite.py).
 
 from .composite import Composer
 from .layout_ops import index_add
-from .ops import (Unsupported, _dim, _result, _value, cast_to_parts,
+from .ops import (HANDLERS, Unsupported, _dim, _result, _value, cast_to_parts,
                   handles)
 
 
@@ -214,3 +214,75 @@ def _embedding_backward(tr, node, grad, indices, num_weights, padding_idx,
         raise Unsupported("sparse=True (a sparse gradient)")
     return _embedding_dense_backward(tr, node, grad, indices, num_weights,
                                      padding_idx, scale_grad_by_freq)
+
+
+@handles("unfold_backward")
+def _unfold_backward(tr, node, grad_output, input_sizes, dim, size, step):
+    """The adjoint of Tensor.unfold: each window's gradient (the windows'
+    dimension at `dim`, the window last) added back at its offset."""
+    c = Composer(tr)
+    g = _value(tr, grad_output)
+    shape, elt = _result(node)
+    rank = len(shape)
+    d = _dim(dim, max(rank, 1)) % max(rank, 1)
+    size, step = int(size), int(step)
+    count = g.shape[d]
+    # (A window: the other dimensions, then its own last: moved to d.)
+    order = list(range(d)) + [rank - 1] + list(range(d, rank - 1))
+    total = None
+    for w in range(count):
+        window = c.permute(c.reshape(c.slice(g, d, w, w + 1),
+                                     g.shape[:d] + g.shape[d + 1:]), order)
+        parts = []
+        for n in (w * step, None, shape[d] - w * step - size):
+            if n is None:
+                parts.append(tr.cast(window, elt))
+            elif n:
+                parts.append(tr.constant(0.0, elt, shape[:d] + (n,)
+                                         + shape[d + 1:]))
+        placed = c.cat(parts, d) if len(parts) > 1 else parts[0]
+        total = placed if total is None else c.add(total, placed)
+    return total
+
+
+@handles("infinitely_differentiable_gelu_backward")
+def _gelu_backward_erf(tr, node, grad, x):
+    """grad (Phi(x) + x phi(x)): tp.gelu_backward (the erf form)."""
+    shape, elt = _result(node)
+    return tr.emit("gelu_backward", [_value(tr, grad), _value(tr, x)], shape,
+                   elt)
+
+
+@handles("_prelu_kernel_backward")
+def _prelu_kernel_backward(tr, node, grad_output, x, weight):
+    """(grad where x > 0 else weight grad, x grad where x <= 0 else 0): both
+    of the broadcast shape, as eager's kernel returns them (prelu's
+    backward sums the second down to the weight; the kernel's weight
+    broadcasts to x, as prelu reshapes it)."""
+    c = Composer(tr)
+    g, x, w = _value(tr, grad_output), _value(tr, x), _value(tr, weight)
+    positive = c.binary("gt", x, 0.0)
+    grad_input = c.where(positive, g, c.mul(g, w))
+    grad_weight = c.where(positive, 0.0, c.mul(x, g))
+    return cast_to_parts(tr, node, (grad_input, grad_weight))
+
+
+def _max_pool_backward_recomputed(n):
+    def handler(tr, node, grad_output, x, kernel_size, stride=(),
+                padding=0, dilation=1, ceil_mode=False):
+        """The indices recomputed by the forward pool, then its backward."""
+        from .ops import _max_pool_attrs
+        g, x = _value(tr, grad_output), _value(tr, x)
+        attrs = _max_pool_attrs(n, kernel_size, stride or None,
+                                padding or 0, dilation or 1, ceil_mode)
+        _, indices = tr.emit_multi(f"max_pool{n}d_with_indices", [x],
+                                   [(g.shape, x.elt), (g.shape, "i64")],
+                                   attrs)
+        shape, elt = _result(node)
+        return tr.emit(f"max_pool{n}d_with_indices_backward",
+                       [g, x, indices], shape, elt, attrs)
+    return handler
+
+
+HANDLERS["max_pool2d_backward"] = _max_pool_backward_recomputed(2)
+HANDLERS["max_pool3d_backward"] = _max_pool_backward_recomputed(3)

@@ -236,6 +236,26 @@ def _gru_cell(tr, node, input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
     return tr.emit("gru_cell", operands, shape, elt, operand_format=text)
 
 
+def _rnn_cell(nonlinearity):
+    def handler(tr, node, input, hx, w_ih, w_hh, b_ih=None, b_hh=None):
+        """act(linear(x, w_ih, b_ih) + linear(h, w_hh, b_hh)): eager's
+        rnn_*_cell calls linear (which cpu autocast puts in bf16), not an
+        RNN cell kernel (tp.rnn_cell is RNNCell's, which it does not)."""
+        x, h = _value(tr, input), _value(tr, hx)
+        shape, elt = _result(node)
+
+        def linear(v, w, b):
+            operands, text = operands_with(tr, [v, _value(tr, w)], bias=b)
+            return tr.emit("linear", operands, v.shape[:-1] + (
+                _value(tr, w).shape[0],), elt, operand_format=text)
+        total = tr.emit("add", [linear(x, w_ih, b_ih), linear(h, w_hh, b_hh)],
+                        shape, elt)
+        return tr.emit(nonlinearity, [total], shape, elt)
+    return handler
+
+
+HANDLERS["rnn_tanh_cell"] = _rnn_cell("tanh")
+HANDLERS["rnn_relu_cell"] = _rnn_cell("relu")
 HANDLERS["lstm_cell"] = _lstm_cell
 HANDLERS["op.lstm_cell"] = _lstm_cell_operator
 HANDLERS["gru_cell"] = _gru_cell

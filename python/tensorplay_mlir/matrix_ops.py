@@ -7,6 +7,7 @@ normalization (v g / ||v|| over every dimension but one, tp.norm).
 """
 
 from .composite import Composer, promote
+from .resize_ops import constant_pad_along
 from .ops import Unsupported, _array, _dim, _result, _value, handles
 
 
@@ -171,3 +172,186 @@ def _weight_norm_interface(tr, node, v, g, dim=0):
     norms = Composer(tr).reshape(norms, g.shape)
     return (w, tr.cast(norms, meta[1]) if meta else None)
 
+
+
+@handles("combinations")
+def _combinations(tr, node, x, r=2, with_replacement=False):
+    """The r-element combinations of a 1-d tensor's entries, in
+    lexicographic order of their positions (itertools' order, eager's)."""
+    import itertools
+    from .layout_ops import rows_of
+    c = Composer(tr)
+    x = _value(tr, x)
+    if x.rank != 1:
+        raise Unsupported("combinations of a tensor that is not 1-d")
+    pick = itertools.combinations_with_replacement if with_replacement \
+        else itertools.combinations
+    tuples = list(pick(range(x.shape[0]), int(r)))
+    if not tuples or int(r) < 1:
+        raise Unsupported("combinations with an empty result")
+    columns = []
+    for j in range(int(r)):
+        index = tr.dense([t[j] for t in tuples], "i64", (len(tuples),))
+        columns.append(c.reshape(rows_of(tr, x, 0, index),
+                                 (len(tuples), 1)))
+    return c.cat(columns, 1) if len(columns) > 1 else columns[0]
+
+
+@handles("fill_diagonal_")
+def _fill_diagonal_(tr, node, x, fill_value, wrap=False):
+    """x with fill_value on its main diagonal, in place (every dimension
+    equal beyond 2-d; a tall matrix's diagonal restarts below itself every
+    columns + 1 rows with wrap, as eager)."""
+    c = Composer(tr)
+    x = _value(tr, x)
+    if x.rank < 2 or (x.rank > 2 and len(set(x.shape)) != 1):
+        raise Unsupported(f"fill_diagonal_ of shape {x.shape}")
+    total = 1
+    for n in x.shape:
+        total *= n
+    step = sum(
+        _product_of(x.shape[i + 1:]) for i in range(x.rank))
+    limit = total if wrap and x.rank == 2 else \
+        min(x.shape) * step - step + 1
+    chosen = set(range(0, min(total, limit), step))
+    mask = tr.dense([i in chosen for i in range(total)], "i1", x.shape)
+    return tr.write_back(x, c.where(mask, float(fill_value), x))
+
+
+def _product_of(sizes):
+    n = 1
+    for s in sizes:
+        n *= s
+    return n
+
+
+def covariance(tr, x, correction):
+    """eager's cov of the rows of x (variables) over its columns
+    (observations): x minus each row's sum / N, its product with its own
+    transpose (tp.mm), divided by N - correction (0 where that is not
+    positive, as eager)."""
+    c = Composer(tr)
+    if x.rank == 1:
+        x = c.reshape(x, (1, x.shape[0]))
+    n = x.shape[1]
+    avg = c.div(c.reduce("sum", x, [1], True), float(n))
+    centered = c.sub(x, avg)
+    product = tr.emit("mm", [centered, c.permute(centered, (1, 0))],
+                      (x.shape[0], x.shape[0]), x.elt)
+    return c.div(product, float(max(n - int(correction), 0)))
+
+
+@handles("cov")
+def _cov(tr, node, x, correction=1, fweights=None, aweights=None):
+    if fweights is not None or aweights is not None:
+        raise Unsupported("cov with observation weights")
+    x = _value(tr, x)
+    if x.rank not in (1, 2):
+        raise Unsupported(f"cov of a rank-{x.rank} tensor")
+    shape, elt = _result(node)
+    return Composer(tr).reshape(covariance(tr, x, correction), shape)
+
+
+@handles("corrcoef")
+def _corrcoef(tr, node, x):
+    """cov / (stddev_i stddev_j), clipped to [-1, 1]."""
+    c = Composer(tr)
+    x = _value(tr, x)
+    if x.rank not in (1, 2):
+        raise Unsupported(f"corrcoef of a rank-{x.rank} tensor")
+    shape, elt = _result(node)
+    cov = covariance(tr, x, 1)
+    k = cov.shape[0]
+    if x.rank == 1:
+        return c.reshape(c.div(cov, cov), shape)
+    eye = tr.dense([i == j for i in range(k) for j in range(k)], "i1",
+                   (k, k))
+    diagonal = c.reduce("sum", c.where(eye, cov, 0.0), [1], False)
+    stddev = c.unary("sqrt", diagonal)
+    cov = c.div(cov, c.reshape(stddev, (k, 1)))
+    cov = c.div(cov, c.reshape(stddev, (1, k)))
+    return c.clamp(cov, -1.0, 1.0)
+
+
+@handles("_euclidean_dist")
+def _euclidean_dist(tr, node, x1, x2):
+    """eager's matrix form: [-2 x1, |x1|^2, 1] [x2, 1, |x2|^2]^T (tp.matmul),
+    clamped at 1e-30, square root."""
+    c = Composer(tr)
+    x1, x2 = _value(tr, x1), _value(tr, x2)
+    if x1.rank < 2 or x2.rank != x1.rank:
+        raise Unsupported("_euclidean_dist of operands of different ranks")
+    last = x1.rank - 1
+    n1 = c.reduce("sum", c.mul(x1, x1), [last], True)
+    n2 = c.reduce("sum", c.mul(x2, x2), [last], True)
+    ones1 = tr.constant(1.0, x1.elt, n1.shape)
+    ones2 = tr.constant(1.0, x2.elt, n2.shape)
+    a = c.cat([c.mul(x1, -2.0), n1, ones1], last)
+    b = c.cat([x2, ones2, n2], last)
+    shape, elt = _result(node)
+    bt = c.permute(b, list(range(last - 1)) + [last, last - 1])
+    product = tr.emit("matmul", [a, bt], shape, elt)
+    return c.unary("sqrt", c.clamp(product, 1e-30, None))
+
+
+@handles("box_iou")
+def _box_iou(tr, node, boxes1, boxes2):
+    """The intersection over union of every pair of (x1, y1, x2, y2)
+    boxes."""
+    c = Composer(tr)
+    a, b = _value(tr, boxes1), _value(tr, boxes2)
+    if a.rank != 2 or b.rank != 2 or a.shape[1] != 4 or b.shape[1] != 4:
+        raise Unsupported(f"boxes of shapes {a.shape} and {b.shape}")
+
+    def column(v, k):
+        return c.slice(v, 1, k, k + 1)
+
+    def area(v):
+        return c.mul(c.sub(column(v, 2), column(v, 0)),
+                     c.sub(column(v, 3), column(v, 1)))
+    bt = c.permute(b, (1, 0))  # (4, M): columns of b as rows
+
+    def row(k):
+        return c.slice(bt, 0, k, k + 1)
+    width = c.clamp(c.sub(c.binary("minimum", column(a, 2), row(2)),
+                          c.binary("maximum", column(a, 0), row(0))),
+                    0.0, None)
+    height = c.clamp(c.sub(c.binary("minimum", column(a, 3), row(3)),
+                           c.binary("maximum", column(a, 1), row(1))),
+                     0.0, None)
+    inter = c.mul(width, height)
+    union = c.sub(c.add(area(a), c.permute(area(b), (1, 0))), inter)
+    return c.div(inter, union)
+
+
+@handles("diagonal_scatter")
+def _diagonal_scatter(tr, node, x, src, offset=0, dim1=0, dim2=1):
+    """x with src written on its diagonal `offset` of (dim1, dim2): the two
+    dimensions moved last, src spread along the one it is indexed by and
+    selected on the diagonal's positions."""
+    c = Composer(tr)
+    x, src = _value(tr, x), _value(tr, src)
+    d1, d2 = (_dim(d, x.rank) % x.rank for d in (dim1, dim2))
+    if d1 == d2:
+        raise Unsupported("diagonal_scatter with dim1 == dim2")
+    offset = int(offset)
+    rest = [d for d in range(x.rank) if d not in (d1, d2)]
+    order = rest + [d1, d2]
+    moved = c.permute(x, order)
+    n, m = moved.shape[-2], moved.shape[-1]
+    length = src.shape[-1]
+    lead = moved.shape[:-2]
+    src = tr.cast(src, x.elt)
+    if offset >= 0:
+        spread = c.reshape(constant_pad_along(tr, src, src.rank - 1, 0,
+                                              n - length), lead + (n, 1))
+    else:
+        spread = c.reshape(constant_pad_along(tr, src, src.rank - 1, 0,
+                                              m - length), lead + (1, m))
+    mask = tr.dense([j - i == offset for i in range(n) for j in range(m)],
+                    "i1", (n, m))
+    placed = c.where(mask, c.expand(spread, lead + (n, m)), moved)
+    inverse = [0] * x.rank
+    for i, d in enumerate(order):
+        inverse[d] = i
+    return c.permute(placed, inverse)

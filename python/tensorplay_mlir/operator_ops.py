@@ -104,6 +104,18 @@ def _convolution_gradient(tr, node, index, grad, x, weight, stride, padding,
     """Result `index` of one tp.convolution_backward per (grad, input,
     weight, geometry), shared by the input, weight and bias gradients; a
     transposed convolution's when `output_padding` is given."""
+    value = convolution_gradients(tr, grad, x, weight, stride, padding,
+                                  dilation, groups, output_padding)[index]
+    shape, elt = _result(node)
+    if tuple(shape) != value.shape:
+        raise Unsupported(f"gradient shape {shape}")
+    return tr.cast(value, elt)
+
+
+def convolution_gradients(tr, grad, x, weight, stride, padding, dilation,
+                          groups, output_padding=None):
+    """(grad_input, grad_weight, grad_bias) of one tp.convolution_backward
+    per (grad, input, weight, geometry)."""
     grad, x, weight = _value(tr, grad), _value(tr, x), _value(tr, weight)
     n = x.rank - 2
     transposed = output_padding is not None
@@ -128,11 +140,22 @@ def _convolution_gradient(tr, node, index, grad, x, weight, stride, padding,
         memo[key] = tr.emit_multi(
             "convolution_backward", [grad, x, weight],
             [(x.shape, x.elt), (weight.shape, weight.elt), bias], attrs)
-    value = memo[key][index]
-    shape, elt = _result(node)
-    if tuple(shape) != value.shape:
-        raise Unsupported(f"gradient shape {shape}")
-    return tr.cast(value, elt)
+    return memo[key]
+
+
+@handles("convolution_backward")
+def _convolution_backward(tr, node, grad_output, input, weight, bias_sizes,
+                          stride, padding, dilation, transposed,
+                          output_padding, groups, output_mask):
+    """aten's convolution_backward: the parts output_mask asks for."""
+    parts = convolution_gradients(
+        tr, grad_output, input, weight, stride, padding, dilation, groups,
+        output_padding if transposed else None)
+    wanted = list(output_mask)
+    if bias_sizes is None:
+        wanted[2] = False
+    return cast_to_parts(tr, node, [p if m else None for p, m in
+                                    zip(parts, wanted)])
 
 
 def _conv_grad(index):

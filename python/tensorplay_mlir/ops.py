@@ -76,14 +76,19 @@ def canonical_name(node):
 
 def handler_for(node):
     """(handler, in_place) for `node`, or (None, False). An in-place form
-    (``x.add_(1)``, ``tp.add_.Tensor``) the translator has no handler of
-    its own for is its out-of-place op whose result is written back to its
-    first argument (Translator.write_back)."""
+    (``x.add_(1)``, ``tp.add_.Tensor``, ``tp.__iand__.Tensor``) the
+    translator has no handler of its own for is its out-of-place op whose
+    result is written back to its first argument (Translator.write_back)."""
     name = canonical_name(node)
     handler = HANDLERS.get(name)
     if handler is not None:
         return handler, False
     bare = name[3:] if name.startswith("op.") else name
+    if bare.startswith("__i") and bare.endswith("__"):
+        # Python's augmented operators (__iand__ of x &= y): __and__.
+        handler = HANDLERS.get("__" + bare[3:])
+        if handler is not None:
+            return handler, True
     if bare.endswith("_") and not bare.endswith("__"):
         base = _ALIASES.get(bare[:-1], bare[:-1])
         handler = HANDLERS.get("op." + base) or HANDLERS.get(base)

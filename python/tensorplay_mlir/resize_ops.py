@@ -249,6 +249,69 @@ def _upsample_linear(tr, node, x, output_size=None, align_corners=False,
     return _interpolate_linear(tr, x, sizes, factors, align_corners)
 
 
+def cubic_weights(in_size, out_size, align_corners, scale):
+    """(four index lists, four weight lists) per output position along one
+    dimension, as eager's bicubic: the source position (not clamped at 0),
+    the taps at floor - 1 .. floor + 2 clamped to the input, and the
+    cubic-convolution weights of A = -0.75 (f32)."""
+    a = _f32(-0.75)
+
+    def near(t):  # |t| <= 1
+        return ((a + 2) * t - (a + 3)) * t * t + 1
+
+    def far(t):  # 1 < |t| < 2
+        return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a
+    if align_corners:
+        s = _f32(in_size - 1) / _f32(out_size - 1) if out_size > 1 \
+            else _f32(0.0)
+    else:
+        s = _inverse_scale(scale, in_size, out_size)
+    indices = [[] for _ in range(4)]
+    weights = [[] for _ in range(4)]
+    for i in range(out_size):
+        src = s * _f32(i) if align_corners else \
+            s * (_f32(i) + _f32(0.5)) - _f32(0.5)
+        base = int(math.floor(src))
+        t = _f32(src - _f32(base))
+        taps = (far(t + 1), near(t), near(_f32(1) - t),
+                far(_f32(1) - t + 1))
+        for k in range(4):
+            indices[k].append(min(max(base - 1 + k, 0), in_size - 1))
+            weights[k].append(float(taps[k]))
+    return indices, weights
+
+
+def _interpolate_cubic(tr, x, sizes, factors, align_corners):
+    """Along each of x's last two dimensions: the four taps' weighted
+    sum."""
+    c = Composer(tr)
+    for k in range(len(sizes)):
+        d = x.rank - len(sizes) + k
+        indices, weights = cubic_weights(x.shape[d], sizes[k],
+                                         bool(align_corners), factors[k])
+        shape = [1] * x.rank
+        shape[d] = sizes[k]
+        total = None
+        for idx, w in zip(indices, weights):
+            term = c.mul(tr.dense(w, x.elt, tuple(shape)),
+                         rows_of(tr, x, d, idx))
+            total = term if total is None else c.add(total, term)
+        x = total
+    return x
+
+
+@handles("upsample_bicubic2d")
+def _upsample_bicubic(tr, node, x, output_size=None, align_corners=False,
+                      *scales, scale_factors=None, scales_h=None,
+                      scales_w=None):
+    x = _value(tr, x)
+    if x.rank != 4:
+        raise Unsupported(f"bicubic upsampling of a rank-{x.rank} input")
+    sizes, factors, _ = _spatial(x, output_size, scale_factors, scales,
+                                 scales_h=scales_h, scales_w=scales_w)
+    return _interpolate_cubic(tr, x, sizes, factors, align_corners)
+
+
 _LINEAR_MODES = {"linear": 1, "bilinear": 2, "trilinear": 3}
 
 
@@ -256,8 +319,8 @@ _LINEAR_MODES = {"linear": 1, "bilinear": 2, "trilinear": 3}
 def _interpolate(tr, node, x, size=None, scale_factor=None, mode="nearest",
                  align_corners=None, recompute_scale_factor=None,
                  antialias=False):
-    """F.interpolate (1.0's graphs) in the nearest, nearest-exact and
-    (bi/tri)linear modes."""
+    """F.interpolate (1.0's graphs) in the nearest, nearest-exact,
+    (bi/tri)linear and bicubic modes."""
     x = _value(tr, x)
     n = x.rank - 2
     if antialias:
@@ -282,4 +345,34 @@ def _interpolate(tr, node, x, size=None, scale_factor=None, mode="nearest",
         return x
     if _LINEAR_MODES.get(mode) == n:
         return _interpolate_linear(tr, x, sizes, factors, bool(align_corners))
+    if mode == "bicubic" and n == 2:
+        return _interpolate_cubic(tr, x, sizes, factors, bool(align_corners))
     raise Unsupported(f"interpolate mode='{mode}' of a rank-{x.rank} input")
+
+
+@handles("circular_pad_nd_backward")
+def _circular_pad_nd_backward(tr, node, grad_output, x, pad):
+    """The adjoint of circular padding: each wrapped border's gradient
+    added back onto the entries it copied."""
+    c = Composer(tr)
+    g = _value(tr, grad_output)
+    pad = [int(p) for p in pad]
+    for k in range(len(pad) // 2):
+        d = g.rank - 1 - k
+        lo, hi = pad[2 * k], pad[2 * k + 1]
+        n = g.shape[d] - lo - hi
+        center = c.slice(g, d, lo, lo + n)
+        if lo:
+            center = c.add(center, constant_pad_along(
+                tr, c.slice(g, d, 0, lo), d, n - lo, 0))
+        if hi:
+            center = c.add(center, constant_pad_along(
+                tr, c.slice(g, d, lo + n, lo + n + hi), d, 0, n - hi))
+        g = center
+    return g
+
+
+def constant_pad_along(tr, x, d, before, after):
+    """x with `before` and `after` zeros along dimension d."""
+    pad = [0, 0] * (x.rank - 1 - d) + [before, after]
+    return constant_pad(tr, x, pad, 0)

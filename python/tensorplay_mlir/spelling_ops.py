@@ -401,3 +401,106 @@ def _linalg_matrix_norm(tr, node, x, ord="fro", dim=(-2, -1),
         raise Unsupported(f"matrix norm ord={ord!r}")
     return _vector_norm(tr, node, _value(tr, x), 2, list(dim), keepdim,
                         dtype)
+
+
+@handles("_masked_scale")
+def _masked_scale(tr, node, x, mask, scale):
+    """x * mask * scale (dropout's kept elements, rescaled)."""
+    c = Composer(tr)
+    x = _value(tr, x)
+    return c.mul(c.mul(x, tr.cast(_value(tr, mask), x.elt)), float(scale))
+
+
+@handles("_neg_view", "_neg_view_copy")
+def _neg_view(tr, node, x):
+    x = _value(tr, x)
+    return tr.emit("neg", [x], x.shape, x.elt)
+
+
+@handles("unfold_copy")
+def _unfold_copy(tr, node, x, dimension, size, step):
+    return HANDLERS["unfold"](tr, node, x, dimension, size, step)
+
+
+@handles("_pdist_forward")
+def _pdist_forward(tr, node, x, p=2.0):
+    return HANDLERS["pdist"](tr, node, x, p)
+
+
+@handles("_dim_arange")
+def _dim_arange(tr, node, like, dim):
+    """0, 1, ..., like.size(dim) - 1 (int64)."""
+    like = _value(tr, like)
+    n = like.shape[_dim(dim, like.rank) % max(like.rank, 1)]
+    shape, elt = _result(node)
+    return tr.dense(list(range(n)), elt, (n,))
+
+
+@handles("_shape_as_tensor")
+def _shape_as_tensor(tr, node, x):
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    if not x.shape:
+        raise Unsupported("the shape of a 0-d tensor (an empty tensor)")
+    return tr.dense(list(x.shape), elt, (x.rank,))
+
+
+@handles("flatten_dense_tensors")
+def _flatten_dense_tensors(tr, node, tensors):
+    """The tensors flattened and concatenated (DDP's buckets)."""
+    c = Composer(tr)
+    parts = [_value(tr, t) for t in tensors]
+    if len({t.elt for t in parts}) != 1:
+        raise Unsupported("flatten_dense_tensors of several dtypes")
+    flat = [c.reshape(t, (_count(t.shape),)) for t in parts]
+    return c.cat(flat, 0) if len(flat) > 1 else flat[0]
+
+
+@handles("unflatten_dense_tensors")
+def _unflatten_dense_tensors(tr, node, flat, tensors):
+    """flat cut back into the tensors' shapes."""
+    c = Composer(tr)
+    flat = _value(tr, flat)
+    parts, at = [], 0
+    for t in tensors:
+        t = _value(tr, t)
+        n = _count(t.shape)
+        parts.append(c.reshape(c.slice(flat, 0, at, at + n), t.shape))
+        at += n
+    if at != flat.shape[0]:
+        raise Unsupported(f"{flat.shape[0]} values for {at} entries")
+    return tuple(parts)
+
+
+def _count(shape):
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+@handles("_index_put_impl_")
+def _index_put_impl_(tr, node, x, indices, values, accumulate=False,
+                     unsafe=False):
+    """index_put, in place."""
+    return tr.write_back(_value(tr, x), HANDLERS["index_put"](
+        tr, node, x, indices, values, accumulate))
+
+
+@handles("_masked_softmax")
+def _masked_softmax(tr, node, x, mask, dim=None, mask_type=None):
+    """softmax with the entries where mask is true left out, 0 along the
+    slices masked throughout; mask_type 1 is a key padding mask (B, S) of a
+    (B, H, L, S) input."""
+    c = Composer(tr)
+    x, mask = _value(tr, x), _value(tr, mask)
+    d = x.rank - 1 if dim is None else _dim(dim, x.rank) % x.rank
+    if mask_type == 1:
+        if x.rank != 4 or mask.shape != (x.shape[0], x.shape[3]):
+            raise Unsupported(f"a key padding mask {mask.shape} for "
+                              f"{x.shape}")
+        mask = c.reshape(mask, (x.shape[0], 1, 1, x.shape[3]))
+    masked = c.where(mask, float("-inf"), x)
+    soft = tr.emit("softmax", [masked], x.shape, x.elt, f"dim = {d} : i64")
+    live = c.binary("gt", c.reduce("amax", masked, [d], True), float("-inf"))
+    return c.where(live, soft, 0.0)

@@ -43,6 +43,10 @@ from . import spelling_ops  # noqa: F401  (linalg_matmul, hsplit, windows, ...)
 from . import einsum_ops  # noqa: F401  (einsum as tp.bmm)
 from . import gradient_ops  # noqa: F401  (linear_backward, select_backward, ...)
 from . import matrix_ops  # noqa: F401  (block_diag, vander, matrix_power, ...)
+from . import transformer_ops  # noqa: F401  (fused MHA, encoder layer)
+from . import patch_ops  # noqa: F401  (im2col, col2im)
+from . import logexp_ops  # noqa: F401  (logaddexp, xlogy, nansum, ...)
+from . import recurrent_ops  # noqa: F401  (lstm, gru, rnn_tanh, rnn_relu)
 from .ops import handler_for
 
 

@@ -1,0 +1,185 @@
+"""Log-domain and NaN-aware operators written with tp ops as eager's
+kernels compute them: logaddexp (m + log1p(exp(-|a - b|)) with m the
+larger, -inf where both are -inf; two +inf give NaN, as tensorplay's
+kernel does), logaddexp2 (exp2(y) is exp(y ln 2), as
+tensorplay's kernel), xlogy (0 where x is 0, NaN where y is), logit (of
+the input clamped to [eps, 1 - eps] where eps is given), exp2, nansum and
+nanmean (NaN counted as absent), trapezoid and cumulative_trapezoid (eager's
+formulas, with a constant spacing or sample points).
+
+Their parts (exp, log, log1p, sum, cumsum, div) are in no CPU autocast
+table, and this backend compiles for CPU autocast only, so each part runs
+in its inputs' types as eager runs the unlisted operator.
+"""
+
+import math
+
+from . import dtypes
+from .composite import Composer
+from .ops import Unsupported, _dim, _is_value, _result, _value, handles
+
+
+def _floats(tr, node, *values):
+    """The tensors among `values` cast to the node's floating dtype (an
+    integer input gives a float result, as eager)."""
+    shape, elt = _result(node)
+    if elt not in dtypes.FLOATING:
+        raise Unsupported(f"a {elt} result")
+    return [tr.cast(_value(tr, v), elt) if _is_value(v) else float(v)
+            for v in values]
+
+
+def _logaddexp(c, a, b, exp_of):
+    m = c.binary("maximum", a, b)
+    tail = c.unary("log1p", exp_of(c.unary("neg", c.unary("abs",
+                                                        c.sub(a, b)))))
+    return m, tail
+
+
+def _log_zero(c, m, value):
+    """-inf where the larger operand is -inf (both are), else value."""
+    return c.where(c.binary("eq", m, float("-inf")), float("-inf"), value)
+
+
+@handles("logaddexp")
+def _logaddexp_handler(tr, node, x, other):
+    c = Composer(tr)
+    a, b = _floats(tr, node, x, other)
+    m, tail = _logaddexp(c, a, b, lambda v: c.unary("exp", v))
+    return _log_zero(c, m, c.add(m, tail))
+
+
+def _exp2(c, v):
+    return c.unary("exp", c.mul(v, math.log(2.0)))
+
+
+@handles("logaddexp2")
+def _logaddexp2(tr, node, x, other):
+    c = Composer(tr)
+    a, b = _floats(tr, node, x, other)
+    m, tail = _logaddexp(c, a, b, lambda v: _exp2(c, v))
+    return _log_zero(c, m, c.add(m, c.mul(tail, 1.0 / math.log(2.0))))
+
+
+@handles("exp2")
+def _exp2_handler(tr, node, x):
+    return _exp2(Composer(tr), _floats(tr, node, x)[0])
+
+
+@handles("xlogy")
+def _xlogy(tr, node, x, other):
+    """x log(y); 0 where x is 0 (also for y = 0); NaN where y is NaN."""
+    c = Composer(tr)
+    shape, elt = _result(node)
+    a, b = _floats(tr, node, x, other)
+    if not _is_value(b):
+        b = tr.constant(b, elt)
+    if not _is_value(a):
+        a = tr.constant(a, elt)
+    product = c.where(c.binary("eq", a, 0.0), 0.0,
+                      c.mul(a, c.unary("log", b)))
+    return c.where(c.binary("ne", b, b), float("nan"), product)
+
+
+@handles("logit")
+def _logit(tr, node, x, eps=None):
+    c = Composer(tr)
+    (z,) = _floats(tr, node, x)
+    if eps is not None:
+        z = c.clamp(z, float(eps), 1.0 - float(eps))
+    return c.unary("log", c.div(z, c.sub(1.0, z)))
+
+
+def _dims(dim, rank):
+    if dim is None:
+        return []
+    dims = [dim] if isinstance(dim, int) else list(dim)
+    return [_dim(d, max(rank, 1)) % max(rank, 1) for d in dims]
+
+
+@handles("nansum")
+def _nansum(tr, node, x, dim=(), keepdim=False, dtype=None):
+    c = Composer(tr)
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    if x.elt in dtypes.FLOATING:
+        x = c.where(c.binary("ne", x, x), 0.0, x)
+    summed = c.reduce("sum", tr.cast(x, elt), _dims(dim, x.rank), keepdim)
+    return c.reshape(summed, shape)
+
+
+@handles("nanmean")
+def _nanmean(tr, node, x, dim=None, keepdim=False, dtype=None):
+    """The sum of the values that are not NaN over their count (NaN where
+    every value is)."""
+    c = Composer(tr)
+    x = _value(tr, x)
+    shape, elt = _result(node)
+    if x.elt not in dtypes.FLOATING:
+        raise Unsupported(f"nanmean of a {x.elt} tensor")
+    x = tr.cast(x, elt)
+    present = c.binary("eq", x, x)
+    dims = _dims(dim, x.rank)
+    total = c.reduce("sum", c.where(present, x, 0.0), dims, keepdim)
+    count = c.reduce("sum", c.where(present, 1.0, 0.0, elt=elt), dims,
+                     keepdim)
+    return c.reshape(c.div(total, count), shape)
+
+
+def _spacing(tr, c, y, x, d):
+    """The spacing between samples along d: x's differences (x 1-d along
+    d, or of y's shape), or None for a constant spacing."""
+    if x is None:
+        return None
+    x = tr.cast(_value(tr, x), y.elt)
+    if x.rank == 1:
+        x = c.reshape(x, tuple(x.shape[0] if i == d else 1
+                               for i in range(y.rank)))
+        axis = d
+    else:
+        axis = d - (y.rank - x.rank)
+    n = x.shape[axis]
+    return c.sub(c.slice(x, axis, 1, n), c.slice(x, axis, 0, n - 1))
+
+
+def _pairs(c, y, d):
+    n = y.shape[d]
+    return c.add(c.slice(y, d, 1, n), c.slice(y, d, 0, n - 1))
+
+
+def _samples(tr, node, y, x, dim, what):
+    """(composer, result shape and dtype, y, the dimension, the spacing
+    or None) of a trapezoid rule over dim."""
+    c = Composer(tr)
+    shape, elt = _result(node)
+    (y,) = _floats(tr, node, y)
+    if y.rank == 0:
+        raise Unsupported(f"{what} of a 0-d tensor")
+    d = _dim(dim, y.rank) % y.rank
+    if y.shape[d] < 2:
+        raise Unsupported(f"{what} over fewer than two samples")
+    return c, shape, elt, y, d, _spacing(tr, c, y, x, d)
+
+
+@handles("trapezoid", "trapz")
+def _trapezoid(tr, node, y, x=None, dx=1, dim=-1):
+    c, shape, elt, y, d, spacing = _samples(tr, node, y, x, dim, "trapezoid")
+    if spacing is None:
+        ends = c.add(c.slice(y, d, 0, 1), c.slice(y, d, y.shape[d] - 1,
+                                                  y.shape[d]))
+        inner = c.sub(c.reduce("sum", y, [d], True), c.mul(ends, 0.5))
+        return c.reshape(c.mul(inner, float(dx)), shape)
+    total = c.reduce("sum", c.mul(spacing, _pairs(c, y, d)), [d], False)
+    return c.reshape(c.div(total, 2.0), shape)
+
+
+@handles("cumulative_trapezoid")
+def _cumulative_trapezoid(tr, node, y, x=None, dx=1, dim=-1):
+    c, shape, elt, y, d, spacing = _samples(tr, node, y, x, dim,
+                                            "cumulative_trapezoid")
+    if spacing is None:
+        terms = c.mul(_pairs(c, y, d), float(dx) / 2.0)
+        return tr.emit("cumsum", [terms], shape, elt, f"dim = {d} : i64")
+    terms = c.mul(spacing, _pairs(c, y, d))
+    return c.div(tr.emit("cumsum", [terms], shape, elt, f"dim = {d} : i64"),
+                 2.0)
