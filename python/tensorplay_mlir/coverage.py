@@ -25,6 +25,7 @@ _REASONS = [
      r"update_stats|backward_reduce|backward_elemt)|"
      r"_saturate_weight_to_fp16|pad_sequence|_transformer_encoder_layer_fwd|"
      r"_compute_linear_combination|mkldnn_rnn_layer(_backward)?|"
+     r"_cholesky_solve_helper|nuclear_norm|"
      r"convolution(_backward)?_overrideable)$",
      "no CPU kernel in tensorplay 1.1 (GPU, low-bit or out-of-tree "
      "backends' operators: eager on the CPU refuses them too)"),
@@ -54,7 +55,9 @@ _REASONS = [
      "the result's shape depends on the values (tp shapes are static)"),
     (r"^(sample)$", "random numbers (compiled results would not be "
      "eager's)"),
-    (r"^(chalf)$", "complex tensors outside the FFT and linear-algebra ops"),
+    (r"^(chalf|linalg_eig|_?linalg_eigvals|polar)$",
+     "complex results (eigenvalues of a general matrix, polar): the "
+     "Python backend's values are real"),
     (r"^(roi_align|roi_pool|ps_roi_align|ps_roi_pool|deform_conv2d|nms)"
      r"(_backward)?$",
      "detection operators (torchvision's: sampling positions taken from "
@@ -89,10 +92,11 @@ _REASONS = [
      r"_jagged_to_padded_dense_forward|_padded_dense_to_jagged_forward|"
      r"to_padded_tensor)$",
      "the result's shape depends on the values (tp shapes are static)"),
-    (r"^(adaptive_max_pool[12]d|reflection_pad3d|conv2d_relu)$",
+    (r"^(adaptive_max_pool[12]d|reflection_pad3d|conv2d_relu|linalg_pinv)$",
      "no tp op yet, and a decomposition would change autocast's "
      "decision (its parts, the 3-d pool, the 1-d/2-d pads, the "
-     "convolution, are in the CPU tables; eager's fused kernel is not)"),
+     "convolution, pinverse, are in the CPU tables; eager's kernel is not, "
+     "or ends in a bf16 product)"),
     (r"^_?logcumsumexp$", "no tp op (a scan of log-add-exp: a shifted "
      "cumulative sum would underflow where eager's scan does not)"),
     (r"^(special_.*|bessel_.*|modified_bessel_.*|scaled_modified_bessel_.*|"
