@@ -25,7 +25,9 @@ _REASONS = [
      r"update_stats|backward_reduce|backward_elemt)|"
      r"_saturate_weight_to_fp16|pad_sequence|_transformer_encoder_layer_fwd|"
      r"_compute_linear_combination|mkldnn_rnn_layer(_backward)?|"
-     r"_cholesky_solve_helper|nuclear_norm|"
+     r"_cholesky_solve_helper|nuclear_norm|_thnn_fused_(lstm|gru)_cell.*|"
+     r"_thnn_differentiable_(lstm|gru)_cell_backward|embedding_bag|"
+     r"_chunk_cat|slice_inverse|_batch_norm_impl_index(_backward)?|"
      r"convolution(_backward)?_overrideable)$",
      "no CPU kernel in tensorplay 1.1 (GPU, low-bit or out-of-tree "
      "backends' operators: eager on the CPU refuses them too)"),

@@ -286,3 +286,66 @@ def _max_pool_backward_recomputed(n):
 
 HANDLERS["max_pool2d_backward"] = _max_pool_backward_recomputed(2)
 HANDLERS["max_pool3d_backward"] = _max_pool_backward_recomputed(3)
+
+
+@handles("adaptive_max_pool2d_backward")
+def _adaptive_max_pool2d_backward(tr, node, grad_output, input):
+    """The pool's indices recomputed (the 2-d pool as the 3-d one over a
+    depth of 1: the same flat indices), then its backward."""
+    c = Composer(tr)
+    g, x = _value(tr, grad_output), _value(tr, input)
+    if x.rank != 4:
+        raise Unsupported(f"adaptive_max_pool2d_backward of rank {x.rank}")
+    from .translate import array_attr
+    x3 = c.reshape(x, x.shape[:2] + (1,) + x.shape[2:])
+    g3 = c.reshape(g, g.shape[:2] + (1,) + g.shape[2:])
+    _, indices = tr.emit_multi(
+        "adaptive_max_pool3d", [x3], [(g3.shape, x.elt), (g3.shape, "i64")],
+        "output_size = " + array_attr([1] + list(g.shape[2:])))
+    grad = tr.emit("adaptive_max_pool3d_backward", [g3, x3, indices],
+                   x3.shape, g.elt)
+    return tr.cast(c.reshape(grad, x.shape), _result(node)[1])
+
+
+@handles("masked_select_backward")
+def _masked_select_backward(tr, node, grad, input, mask):
+    """Zeros of the input's shape with grad's k-th value at the k-th true
+    position of the (broadcast) mask, in row-major order."""
+    c = Composer(tr)
+    g, x, mask = _value(tr, grad), _value(tr, input), _value(tr, mask)
+    from .composite import broadcast
+    shape = broadcast(x.shape, mask.shape)
+    total = 1
+    for n in shape:
+        total *= n
+    flat = c.reshape(c.expand(mask, shape), (total,))
+    counts = tr.emit("cumsum", [c.where(flat, 1.0, 0.0, elt="f32")],
+                     (total,), "f32", "dim = 0 : i64")
+    slot = tr.cast(c.clamp(c.sub(counts, 1.0), 0.0, max(g.shape[0] - 1, 0)),
+                   "i64")
+    picked = tr.emit("gather", [g, slot], (total,), g.elt, "dim = 0 : i64")
+    result = c.where(flat, picked, 0.0)
+    out_shape, elt = _result(node)
+    return tr.cast(c.reshape(result, out_shape), elt)
+
+
+def _weight_norm_backward(tr, node, grad_w, saved_v, saved_g, saved_norms,
+                          dim):
+    """(grad_v, grad_g) of w = v g / ||v||: s = sum(grad_w v) over every
+    dimension but dim, grad_v = g / n (grad_w - v s / n^2), grad_g = s / n,
+    as eager's formula."""
+    c = Composer(tr)
+    gw, v = _value(tr, grad_w), _value(tr, saved_v)
+    g, norms = _value(tr, saved_g), _value(tr, saved_norms)
+    d = _dim(dim, v.rank) % v.rank if int(dim) != -1 else None
+    dims = [i for i in range(v.rank) if i != d]
+    sums = c.reduce("sum", c.mul(gw, v), dims, True) if dims else \
+        c.mul(gw, v)
+    sums = c.reshape(sums, norms.shape)
+    grad_v = c.mul(c.div(g, norms), c.sub(gw, c.mul(v, c.div(
+        sums, c.mul(norms, norms)))))
+    return cast_to_parts(tr, node, (grad_v, c.div(sums, norms)))
+
+
+HANDLERS["_weight_norm_interface_backward"] = _weight_norm_backward
+HANDLERS["_weight_norm_differentiable_backward"] = _weight_norm_backward

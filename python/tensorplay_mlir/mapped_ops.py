@@ -284,3 +284,32 @@ def _multilabel_soft_margin_loss(tr, node, input, target, weight=None,
     if reduction in ("mean", "sum"):
         return c.reduce(reduction, loss, [], False)
     raise Unsupported(f"reduction='{reduction}'")
+
+
+@handles("multilabel_margin_loss_forward")
+def _multilabel_margin_loss_forward(tr, node, x, target, reduction):
+    """(tp.multilabel_margin_loss, is_target): is_target[b, j] is 1 where j
+    is one of row b's targets before its first -1."""
+    c = Composer(tr)
+    x, target = _value(tr, x), _value(tr, target)
+    loss_meta, mask_meta = tr.meta_of(node, 0), tr.meta_of(node, 1)
+    loss = None if loss_meta is None else tr.emit(
+        "multilabel_margin_loss", [x, target], loss_meta[0], loss_meta[1],
+        _reduction(reduction))
+    if mask_meta is None:
+        return (loss, None)
+    classes = x.shape[-1]
+    rows = c.reshape(target, (math.prod(target.shape[:-1]) or 1, classes))
+    valid = c.binary("ne", rows, -1)
+    # Valid up to the first -1: the running minimum of the flags, as a
+    # cumulative product of 0/1.
+    flags = c.where(valid, 1.0, 0.0, elt="f32")
+    prefix = tr.emit("cumprod", [flags], flags.shape, "f32",
+                     "dim = 1 : i64")
+    labels = c.reshape(tr.dense(list(range(classes)), target.elt,
+                                (classes,)), (1, 1, classes))
+    hits = c.both(c.binary("eq", c.reshape(rows, rows.shape + (1,)), labels),
+                  c.binary("gt", c.reshape(prefix, prefix.shape + (1,)),
+                           0.0))
+    found = c.reduce("amax", c.where(hits, 1.0, 0.0, elt="f32"), [1], False)
+    return (loss, tr.cast(c.reshape(found, mask_meta[0]), mask_meta[1]))

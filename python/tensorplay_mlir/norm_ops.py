@@ -96,6 +96,18 @@ def _batch_norm_no_update(tr, node, input, weight, bias, running_mean,
                    eps, reserve=True)
 
 
+def _instance_input(tr, input, use_input_stats, running_mean, running_var):
+    """The input of an instance norm normalized by its own statistics (N,
+    C, at least one more dimension)."""
+    x = _value(tr, input)
+    if not use_input_stats or running_mean is not None or \
+            running_var is not None:
+        raise Unsupported("instance_norm with running statistics")
+    if x.rank < 3:
+        raise Unsupported(f"instance_norm of a rank-{x.rank} input")
+    return x
+
+
 @handles("instance_norm")
 def _instance_norm(tr, node, input, weight=None, bias=None,
                    running_mean=None, running_var=None, use_input_stats=True,
@@ -104,12 +116,8 @@ def _instance_norm(tr, node, input, weight=None, bias=None,
     in training mode of x reshaped to (1, N*C, ...), then weight and bias
     per channel."""
     from .translate import format_float
-    x = _value(tr, input)
-    if not use_input_stats or running_mean is not None or \
-            running_var is not None:
-        raise Unsupported("instance_norm with running statistics")
-    if x.rank < 3:
-        raise Unsupported(f"instance_norm of a rank-{x.rank} input")
+    x = _instance_input(tr, input, use_input_stats, running_mean,
+                        running_var)
     n, c = x.shape[0], x.shape[1]
     folded = tr.emit("reshape", [x], (1, n * c) + x.shape[2:], x.elt,
                      f"shape = {_array((1, n * c) + x.shape[2:])}")
@@ -242,3 +250,40 @@ def _layer_norm_backward(tr, node, grad_output, input, normalized_shape,
         parts[1] = None
     return cast_to_parts(tr, node, parts)
 
+
+
+@handles("instance_norm_backward")
+def _instance_norm_backward(tr, node, grad_output, input, weight=None,
+                            bias=None, running_mean=None, running_var=None,
+                            use_input_stats=True, eps=1e-5):
+    """(grad_input, grad_weight, grad_bias): tp.batch_norm_backward of the
+    input folded to one batch of N*C channels (the weight repeated per
+    sample), its parameter gradients summed over the samples."""
+    from .composite import Composer
+    from .translate import format_float
+    c = Composer(tr)
+    g = _value(tr, grad_output)
+    x = _instance_input(tr, input, use_input_stats, running_mean,
+                        running_var)
+    n, ch = x.shape[0], x.shape[1]
+    folded = (1, n * ch) + x.shape[2:]
+    operands = [c.reshape(g, folded), c.reshape(x, folded)]
+    text = None
+    if weight is not None:
+        w = _value(tr, weight)
+        repeated = c.reshape(c.expand(c.reshape(w, (1, ch)), (n, ch)),
+                             (n * ch,))
+        operands.append(repeated)
+        text = ", ".join(v.ssa for v in operands[:2]) + \
+            f" weight({repeated.ssa})"
+    param_elt = operands[-1].elt if weight is not None else x.elt
+    parts = tr.emit_multi(
+        "batch_norm_backward", operands,
+        [(folded, x.elt), ((n * ch,), param_elt), ((n * ch,), param_elt)],
+        f"eps = {format_float(eps)} : f64", operand_format=text)
+    grad_input = c.reshape(parts[0], x.shape)
+    sums = [c.reduce("sum", c.reshape(p, (n, ch)), [0], False)
+            for p in parts[1:]]
+    return cast_to_parts(tr, node, (grad_input,
+                                    sums[0] if weight is not None else None,
+                                    sums[1] if bias is not None else None))

@@ -376,3 +376,30 @@ def constant_pad_along(tr, x, d, before, after):
     """x with `before` and `after` zeros along dimension d."""
     pad = [0, 0] * (x.rank - 1 - d) + [before, after]
     return constant_pad(tr, x, pad, 0)
+
+
+@handles("affine_grid_generator")
+def _affine_grid_generator(tr, node, theta, size, align_corners):
+    """The sampling grid of F.affine_grid: the base grid (x, y, 1) of the
+    output's pixel centres (or corners) times theta^T, one tp.bmm per
+    batch as eager's (bf16 under cpu autocast, as eager's bmm)."""
+    c = Composer(tr)
+    theta = _value(tr, theta)
+    size = [int(s) for s in size]
+    if len(size) != 4 or theta.shape != (size[0], 2, 3):
+        raise Unsupported(f"affine_grid of theta {theta.shape} for {size}")
+    n, _, h, w = size
+
+    def axis(steps):
+        if steps == 1:
+            return [0.0]
+        values = [-1.0 + 2.0 * i / (steps - 1) for i in range(steps)]
+        return values if align_corners else \
+            [v * (steps - 1) / steps for v in values]
+    xs, ys = axis(w), axis(h)
+    base = [value for y in ys for x in xs for value in (x, y, 1.0)]
+    grid = c.expand(c.reshape(tr.dense(base, theta.elt, (h * w * 3,)),
+                              (1, h * w, 3)), (n, h * w, 3))
+    product = tr.emit("bmm", [grid, c.permute(theta, (0, 2, 1))],
+                      (n, h * w, 2), theta.elt)
+    return c.reshape(product, (n, h, w, 2))

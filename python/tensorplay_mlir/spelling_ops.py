@@ -504,3 +504,28 @@ def _masked_softmax(tr, node, x, mask, dim=None, mask_type=None):
     soft = tr.emit("softmax", [masked], x.shape, x.elt, f"dim = {d} : i64")
     live = c.binary("gt", c.reduce("amax", masked, [d], True), float("-inf"))
     return c.where(live, soft, 0.0)
+
+
+@handles("embedding_renorm_")
+def _embedding_renorm_(tr, node, x, indices, max_norm, norm_type):
+    """In place: the rows `indices` names whose norm exceeds max_norm
+    scaled by max_norm / (norm + 1e-7), as eager (F.embedding's
+    max_norm)."""
+    c = Composer(tr)
+    x, indices = _value(tr, x), _value(tr, indices)
+    if x.rank != 2:
+        raise Unsupported(f"embedding_renorm_ of a rank-{x.rank} weight")
+    rows = x.shape[0]
+    flat = c.reshape(indices, (1, _count(indices.shape)))
+    ids = c.reshape(tr.dense(list(range(rows)), indices.elt, (rows,)),
+                    (rows, 1))
+    named = c.binary("gt", c.reduce("amax", c.where(
+        c.binary("eq", ids, flat), 1.0, 0.0, elt="f32"), [1], True), 0.0)
+    from .arithmetic_ops import _norm_p
+    order = _norm_p(float(norm_type))
+    norms = tr.emit("norm", [x], (rows, 1), x.elt,
+                    (f"p = {order} : f64, " if order is not None else "")
+                    + "dim = array<i64: 1>, keepdim = true")
+    over = c.both(named, c.binary("gt", norms, float(max_norm)))
+    scale = c.where(over, c.div(float(max_norm), c.add(norms, 1e-7)), 1.0)
+    return tr.write_back(x, c.mul(x, scale))

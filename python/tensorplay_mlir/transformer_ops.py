@@ -132,3 +132,27 @@ def _fused_rope(tr, node, query, key, cos, sin, position_offset=0):
         parts.append(rotary(tr, x, cos, sin, position_offset,
                             meta[1] if meta else _value(tr, x).elt))
     return tuple(parts)
+
+
+@handles("_transform_bias_rescale_qkv")
+def _transform_bias_rescale_qkv(tr, node, qkv, qkv_bias, num_heads):
+    """(q, k, v) of a packed (B, T, 3 D) projection: the bias added, split
+    into heads (B, H, T, D / H), q scaled by 1 / sqrt(D / H)."""
+    import math
+    from .composite import Composer
+    c = Composer(tr)
+    x, bias = _value(tr, qkv), _value(tr, qkv_bias)
+    heads = int(num_heads)
+    if x.rank != 3 or x.shape[2] % (3 * heads):
+        raise Unsupported(f"a packed projection {x.shape} for {heads} heads")
+    b, t, width = x.shape
+    dh = width // (3 * heads)
+    split = c.reshape(c.add(x, bias), (b, t, 3, heads, dh))
+    parts = []
+    for i in range(3):
+        part = c.permute(c.reshape(c.slice(split, 2, i, i + 1),
+                                   (b, t, heads, dh)), (0, 2, 1, 3))
+        if i == 0:
+            part = c.div(part, math.sqrt(dh))
+        parts.append(part)
+    return tuple(parts)
