@@ -238,3 +238,46 @@ def _upsample_linear_backward(tr, node, grad, output_size, input_size,
                                               (len(second),)),
                          c.mul(grad, w1))
     return grad
+
+
+@handles("tp_cosine_embedding_loss_backward")
+def _cosine_embedding_backward(tr, node, grad_output, input1, input2, target,
+                               margin=0.0, reduction=_MEAN):
+    """(d x1, d x2) of 1 - cos (target 1) or max(0, cos - margin) (target
+    -1), cos = x1.x2 / sqrt((|x1|^2 + 1e-12)(|x2|^2 + 1e-12)) per row:
+    d cos / d x1 = x2 / denominator - cos x1 / (|x1|^2 + 1e-12), and
+    symmetrically; times the loss's slope (-1; 1 where cos - margin >= 0;
+    0 for other targets), the gradient, and 1 / rows for 'mean'."""
+    from .ops import _meta_of_part
+    c = Composer(tr)
+    g, x1, x2, y = _values(tr, grad_output, input1, input2, target)
+    if x1.rank not in (1, 2) or x1.shape != x2.shape:
+        raise Unsupported(f"cosine_embedding_loss of {x1.shape} and "
+                          f"{x2.shape}")
+    if reduction not in (0, 1, 2):
+        raise Unsupported(f"reduction code {reduction}")
+    last = x1.rank - 1
+
+    def row_sum(v):
+        return c.reduce("sum", v, [last], True)
+    products = row_sum(c.mul(x1, x2))
+    m1 = c.add(row_sum(c.mul(x1, x1)), 1e-12)
+    m2 = c.add(row_sum(c.mul(x2, x2)), 1e-12)
+    denominator = c.unary("sqrt", c.mul(m1, m2))
+    cos = c.div(products, denominator)
+    yk = c.reshape(y, cos.shape)
+    slope = c.where(c.binary("eq", yk, 1), -1.0, c.where(
+        c.both(c.binary("eq", yk, -1),
+               c.binary("ge", c.sub(cos, float(margin)), 0.0)), 1.0, 0.0,
+        elt=cos.elt))
+    scale = c.mul(slope, g if reduction != 0 else c.reshape(g, cos.shape))
+    if reduction == _MEAN:
+        scale = c.div(scale, float(x1.shape[0] if x1.rank == 2 else 1))
+    parts = []
+    for i, (a, b, m) in enumerate(((x1, x2, m1), (x2, x1, m2))):
+        d = c.sub(c.div(b, denominator), c.div(c.mul(cos, a), m))
+        part = c.mul(d, scale)
+        meta = _meta_of_part(node, i)
+        parts.append(part if meta is None or part.elt == meta[1]
+                     else c.cast(part, meta[1]))
+    return tuple(parts)

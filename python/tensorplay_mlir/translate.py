@@ -48,6 +48,7 @@ from . import patch_ops  # noqa: F401  (im2col, col2im)
 from . import logexp_ops  # noqa: F401  (logaddexp, xlogy, nansum, ...)
 from . import recurrent_ops  # noqa: F401  (lstm, gru, rnn_tanh, rnn_relu)
 from . import determinant_ops  # noqa: F401  (det, slogdet, lu_factor, ...)
+from . import sampler_backward_ops  # noqa: F401  (grid_sampler_2d_backward)
 from .ops import handler_for
 
 

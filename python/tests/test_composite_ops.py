@@ -283,7 +283,8 @@ IDS = [c[0] for c in CASES]
 
 # Backward graphs of tensorplay 1.1 holding operators without a tp
 # translation: their nodes run on the graph's executor (partition.py).
-BACKWARD_ON_EXECUTOR = {"grid_sample"}  # (grid_sampler_2d_backward)
+# None now: grid_sample's backward is sampler_backward_ops.py's.
+BACKWARD_ON_EXECUTOR = set()
 # tensorplay 1.0's eager backward of hardswish is x / 6 + 1/2 (the
 # derivative is x / 3 + 1/2) and hardsigmoid's the same (1/6 is right); its
 # 1-d pools' backward returns uninitialized memory (values up to 1e6), its

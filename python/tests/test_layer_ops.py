@@ -78,12 +78,10 @@ NO_BF16_KERNEL = {"1.1": {"conv_transpose1d"}}
 EAGER_GRADIENT_WRONG = {"1.0": {"soft_margin"}}
 
 
-# tensorplay 1.1's backward graph of cosine_embedding_loss holds its
-# backward operator, which has no translation: it runs on the graph's
-# executor, one partition boundary (partition.py), and the gradients are
-# still eager's. (The other losses' and paddings' backward operators are
-# loss_backward_ops.py's: those graphs compile whole.)
-BACKWARD_ON_EXECUTOR = {"cosine_embedding"}
+# Every backward graph here compiles whole (the losses' and paddings'
+# backward operators are loss_backward_ops.py's, cosine_embedding_loss's
+# too); a case named here would run its backward on the executor.
+BACKWARD_ON_EXECUTOR = set()
 
 
 @pytest.mark.parametrize("autocast", [False, True], ids=["f32", "bf16"])

@@ -1,6 +1,7 @@
 """The operators norm_ops.py, spelling_ops.py, einsum_ops.py,
 gradient_ops.py, matrix_ops.py, transformer_ops.py, patch_ops.py,
-logexp_ops.py, recurrent_ops.py and determinant_ops.py translate, and the circular paddings,
+logexp_ops.py, recurrent_ops.py, determinant_ops.py and
+sampler_backward_ops.py translate, and the circular paddings,
 index_fill, unfold and multilabel_soft_margin_loss (batch and group norm
 variants, the backward operators of products, reductions and selections,
 another operator's spellings, constant factories, einsum, matrices built
@@ -326,6 +327,18 @@ CASES = [
         spread(3, 4), TP.tensor([[1, 2, -1, 0], [0, -1, 1, 1],
                                  [3, 2, 1, 0]]), 1]),
     ("embedding_renorm_", lambda: [spread(5, 3), index(1, 3, 3), 1.5, 2.0]),
+    ("grid_sampler_2d_backward", lambda: [
+        spread(2, 3, 4, 5), spread(2, 3, 5, 6), spread(2, 4, 5, 2, scale=1.1),
+        0, 0, False, [True, True]]),
+    ("grid_sampler_2d_backward", lambda: [
+        spread(1, 2, 3, 3), spread(1, 2, 4, 5), spread(1, 3, 3, 2, scale=1.2),
+        0, 1, True, [True, True]]),
+    ("grid_sampler_2d_backward", lambda: [
+        spread(1, 2, 3, 3), spread(1, 2, 4, 5), spread(1, 3, 3, 2, scale=1.2),
+        0, 1, False, [False, True]]),
+    ("grid_sampler_2d_backward", lambda: [
+        spread(1, 2, 3, 3), spread(1, 2, 4, 5), spread(1, 3, 3, 2, scale=1.0),
+        1, 0, False, [True, True]]),
     ("hann_window", lambda: [6]),
     ("hamming_window.periodic_alpha_beta", lambda: [7, False, 0.5, 0.4]),
     ("blackman_window", lambda: [8]),
