@@ -28,6 +28,7 @@ _REASONS = [
      r"_cholesky_solve_helper|nuclear_norm|_thnn_fused_(lstm|gru)_cell.*|"
      r"_thnn_differentiable_(lstm|gru)_cell_backward|embedding_bag|"
      r"_chunk_cat|slice_inverse|_batch_norm_impl_index(_backward)?|"
+     r"_grid_sampler_2d_cpu_fallback_backward|"
      r"convolution(_backward)?_overrideable)$",
      "no CPU kernel in tensorplay 1.1 (GPU, low-bit or out-of-tree "
      "backends' operators: eager on the CPU refuses them too)"),
@@ -41,8 +42,13 @@ _REASONS = [
     (r"^(_fft_.*|fft_(?!(i?fftshift|r?fftfreq)$).*|stft.*|istft)$",
      "complex results (FFT, STFT): the Python backend's values are real "
      "(tp's FFT ops are reached from MLIR only)"),
-    (r"^(__i?[lr]shift__|bitwise_(left|right)_shift_?|gcd_?|lcm_?)$",
-     "integer bit shifts and number theory (gcd, lcm): no tp op"),
+    (r"^(__i?[lr]shift__|bitwise_(left|right)_shift_?|gcd_?|lcm_?|"
+     r"hash_tensor)$",
+     "integer bit shifts, hashing and number theory (gcd, lcm): no tp op"),
+    (r"^(from_file)$", "storage and aliasing (a compiled function owns its "
+     "buffers)"),
+    (r"^(linalg_ldl_factor(_ex)?|linalg_ldl_solve)$",
+     "LAPACK's symmetric indefinite factorization (sytrf): no tp op"),
     (r"^(fmod_?|remainder_?|copysign_?|signbit|nextafter_?|frexp|ldexp_?|"
      r"hypot_?)$",
      "exact remainders and floating-point bit manipulation: no tp op (a "
@@ -64,7 +70,8 @@ _REASONS = [
      r"(_backward)?$",
      "detection operators (torchvision's: sampling positions taken from "
      "box values): no tp op"),
-    (r"(quantize|quantized|qint|fbgemm|_q_|q_per|int_repr|dequantize)",
+    (r"(quantize|quantized|qint|fbgemm|_q_|q_per|int_repr|dequantize|"
+     r"qparams|fake_quant)",
      "quantized tensors (no tp type)"),
     (r"(sparse|coo|csr|csc|bsr|bsc|to_dense|_values|_indices|indices$)",
      "sparse tensors (no tp type)"),
@@ -92,7 +99,7 @@ _REASONS = [
      r"histogram.*|_histogramdd.*|segment_reduce|_segment_reduce|"
      r"_pack_padded_sequence(_backward)?|_pad_packed_sequence|"
      r"_jagged_to_padded_dense_forward|_padded_dense_to_jagged_forward|"
-     r"to_padded_tensor)$",
+     r"to_padded_tensor|_rowwise_prune)$",
      "the result's shape depends on the values (tp shapes are static)"),
     (r"^(adaptive_max_pool[12]d|reflection_pad3d|conv2d_relu|linalg_pinv)$",
      "no tp op yet, and a decomposition would change autocast's "

@@ -128,3 +128,74 @@ HANDLERS["_lu_with_info"] = _lu("_lu_with_info", 3)
 @handles("_cdist_forward")
 def _cdist_forward(tr, node, x1, x2, p, compute_mode=None):
     return HANDLERS["cdist"](tr, node, x1, x2, p, compute_mode)
+
+
+@handles("linalg_solve_ex")
+def _linalg_solve_ex(tr, node, A, B, left=True, check_errors=False):
+    """(tp.linalg_solve, info 0): a singular matrix is a run-time error
+    (tensorplay's words), never a result with info set, so info is 0
+    whenever a result is returned."""
+    a, b = _value(tr, A), _value(tr, B)
+    result_meta = tr.meta_of(node, 0)
+    shape, elt = result_meta if result_meta else (b.shape, b.elt)
+    attrs = "" if left else "left = false"
+    result = tr.emit("linalg_solve", [a, b], shape, elt, attrs)
+    return (result, tr.constant(0, "i32", a.shape[:-2]))
+
+
+def unpack(tr, lu, pivots, want_data=True, want_pivots=True):
+    """(P, L, U) of A = P L U from getrf's packed factors: L unit lower,
+    U upper, P the permutation the pivots' row swaps make (applied in
+    order to the identity's rows, as eager's lu_unpack)."""
+    c = Composer(tr)
+    m, n = lu.shape[-2:]
+    k = min(m, n)
+    batch = lu.shape[:-2]
+    parts = [None, None, None]
+    if want_data:
+        below = tr.dense([i > j for i in range(m) for j in range(k)], "i1",
+                         (m, k))
+        eye = tr.dense([i == j for i in range(m) for j in range(k)], "i1",
+                       (m, k))
+        left = c.slice(lu, lu.rank - 1, 0, k)
+        parts[1] = c.where(below, left, c.where(eye, 1.0, 0.0, elt=lu.elt))
+        above = tr.dense([i <= j for i in range(k) for j in range(n)], "i1",
+                         (k, n))
+        parts[2] = c.where(above, c.slice(lu, lu.rank - 2, 0, k), 0.0)
+    if want_pivots:
+        rows = tr.dense(list(range(m)), "i64", (m,))
+        perm = c.expand(rows, batch + (m,))
+        swaps = c.sub(tr.cast(pivots, "i64"), 1)
+        for i in range(k):
+            j = c.slice(swaps, swaps.rank - 1, i, i + 1)  # batch + (1,)
+            at_i = c.slice(perm, perm.rank - 1, i, i + 1)
+            at_j = tr.emit("gather", [perm, j], j.shape, "i64",
+                           f"dim = {perm.rank - 1} : i64")
+            is_i = c.binary("eq", rows, i)
+            is_j = c.binary("eq", rows, j)
+            perm = c.where(is_i, at_j, c.where(is_j, at_i, perm))
+        # P[r, q] = 1 where row q of A went to position r: A = P L U with
+        # P^T A = L U, so P[perm[r], r] = 1.
+        one_hot = c.binary("eq", c.reshape(perm, batch + (1, m)),
+                           c.reshape(rows, (m, 1)))
+        parts[0] = c.where(one_hot, 1.0, 0.0, elt=lu.elt)
+    return tuple(parts)
+
+
+@handles("lu_unpack")
+def _lu_unpack(tr, node, LU_data, LU_pivots, unpack_data=True,
+               unpack_pivots=True):
+    return unpack(tr, _value(tr, LU_data), _value(tr, LU_pivots),
+                  bool(unpack_data), bool(unpack_pivots))
+
+
+@handles("linalg_lu")
+def _linalg_lu(tr, node, A, pivot=True):
+    if not pivot:
+        raise Unsupported("linalg_lu without pivoting (tensorplay's CPU "
+                          "refuses it too)")
+    a = _value(tr, A)
+    if a.rank < 2 or a.shape[-1] != a.shape[-2]:
+        raise Unsupported(f"linalg_lu of a non-square {a.shape}")
+    lu, pivots, _ = lu_factors(tr, a)
+    return unpack(tr, lu, pivots)

@@ -349,3 +349,43 @@ def _weight_norm_backward(tr, node, grad_w, saved_v, saved_g, saved_norms,
 
 HANDLERS["_weight_norm_interface_backward"] = _weight_norm_backward
 HANDLERS["_weight_norm_differentiable_backward"] = _weight_norm_backward
+
+
+@handles("_masked_softmax_backward")
+def _masked_softmax_backward(tr, node, grad_output, output, mask, dim=None):
+    """softmax's backward, y (g - sum(g y)), 0 where masked."""
+    c = Composer(tr)
+    g, y = _value(tr, grad_output), _value(tr, output)
+    m = _value(tr, mask)
+    d = y.rank - 1 if dim is None else _dim(dim, y.rank) % y.rank
+    g = c.where(m, 0.0, g)
+    inner = c.reduce("sum", c.mul(g, y), [d], True)
+    result = c.where(m, 0.0, c.mul(y, c.sub(g, inner)))
+    return tr.cast(result, _result(node)[1])
+
+
+@handles("masked_scatter_backward")
+def _masked_scatter_backward(tr, node, grad_output, mask, sizes):
+    """The source's gradient: the gradient at the mask's k-th true
+    position (row-major) for k < the source's size, 0 beyond."""
+    c = Composer(tr)
+    g, mask = _value(tr, grad_output), _value(tr, mask)
+    from .composite import broadcast
+    shape = broadcast(g.shape, mask.shape)
+    total = 1
+    for n in shape:
+        total *= n
+    flat = c.reshape(c.expand(mask, shape), (total,))
+    grad = c.reshape(c.expand(g, shape), (total,))
+    count = 1
+    for n in sizes:
+        count *= int(n)
+    slots = c.sub(tr.emit("cumsum", [c.where(flat, 1.0, 0.0, elt="f32")],
+                          (total,), "f32", "dim = 0 : i64"), 1.0)
+    kept = c.both(flat, c.binary("lt", slots, float(count)))
+    index = tr.cast(c.clamp(slots, 0.0, float(max(count - 1, 0))), "i64")
+    source = tr.emit("scatter_add", [tr.constant(0.0, g.elt, (count,)),
+                                     index, c.where(kept, grad, 0.0)],
+                     (count,), g.elt, "dim = 0 : i64")
+    out_shape, elt = _result(node)
+    return tr.cast(c.reshape(source, out_shape), elt)

@@ -16,7 +16,7 @@ import math
 from .composite import Composer, broadcast
 from .layout_ops import index_add
 from .ops import HANDLERS, Unsupported, _result, _value, handles
-from .resize_ops import linear_weights, spatial_scales
+from .resize_ops import cubic_weights, linear_weights, spatial_scales
 
 _MEAN = 1
 
@@ -216,6 +216,29 @@ def _upsample_linear_backward(tr, node, grad, output_size, input_size,
                               scales_w=None, scales_d=None):
     """Per dimension, from the last: the output's gradient weighted into
     both neighbours of the forward (index_add of w0 g and w1 g)."""
+    def taps(size, out_size, factor):
+        first, second, lam = linear_weights(size, out_size,
+                                            bool(align_corners), factor)
+        return [first, second], [[1.0 - v for v in lam], lam]
+    return _resize_backward(tr, grad, output_size, input_size, scales,
+                            scales_h, scales_w, scales_d, taps)
+
+
+@handles("upsample_bicubic2d_backward")
+def _upsample_bicubic_backward(tr, node, grad, output_size, input_size,
+                               align_corners, scales_h=None, scales_w=None):
+    """The four taps' weighted gradients added back, per dimension."""
+    def taps(size, out_size, factor):
+        return cubic_weights(size, out_size, bool(align_corners), factor)
+    return _resize_backward(tr, grad, output_size, input_size, (), scales_h,
+                            scales_w, None, taps)
+
+
+def _resize_backward(tr, grad, output_size, input_size, scales, scales_h,
+                     scales_w, scales_d, taps):
+    """Per dimension, from the last: the output's gradient weighted into
+    each tap of the forward (index_add of w_k g at index_k); `taps(size,
+    out_size, scale)` gives the (index lists, weight lists)."""
     c = Composer(tr)
     grad = _value(tr, grad)
     n = len(output_size)
@@ -223,20 +246,18 @@ def _upsample_linear_backward(tr, node, grad, output_size, input_size,
     for k in reversed(range(n)):
         d = grad.rank - n + k
         size = int(input_size[d])
-        first, second, lam = linear_weights(size, int(output_size[k]),
-                                            bool(align_corners), factors[k])
+        indices, weights = taps(size, int(output_size[k]), factors[k])
         shape = [1] * grad.rank
-        shape[d] = len(lam)
-        w1 = tr.dense(lam, grad.elt, tuple(shape))
-        w0 = tr.dense([1.0 - v for v in lam], grad.elt, tuple(shape))
+        shape[d] = len(weights[0])
         target = list(grad.shape)
         target[d] = size
-        zeros = tr.constant(0.0, grad.elt, tuple(target))
-        part = index_add(c, zeros, d, tr.dense(first, "i64", (len(first),)),
-                         c.mul(grad, w0))
-        grad = index_add(c, part, d, tr.dense(second, "i64",
-                                              (len(second),)),
-                         c.mul(grad, w1))
+        total = tr.constant(0.0, grad.elt, tuple(target))
+        for index, weight in zip(indices, weights):
+            total = index_add(c, total, d, tr.dense(index, "i64",
+                                                    (len(index),)),
+                              c.mul(grad, tr.dense(weight, grad.elt,
+                                                   tuple(shape))))
+        grad = total
     return grad
 
 

@@ -143,6 +143,16 @@ def convolution_gradients(tr, grad, x, weight, stride, padding, dilation,
     return memo[key]
 
 
+@handles("_slow_conv2d_backward")
+def _slow_conv2d_backward(tr, node, grad_output, self, weight, kernel_size,
+                          stride, padding, output_mask):
+    """thnn_conv2d's backward (output_mask form): tp.convolution_backward."""
+    parts = convolution_gradients(tr, grad_output, self, weight, stride,
+                                  padding, 1, 1)
+    return cast_to_parts(tr, node, [p if m else None for p, m in
+                                    zip(parts, output_mask)])
+
+
 @handles("convolution_backward")
 def _convolution_backward(tr, node, grad_output, input, weight, bias_sizes,
                           stride, padding, dilation, transposed,

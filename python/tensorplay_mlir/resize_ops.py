@@ -389,17 +389,37 @@ def _affine_grid_generator(tr, node, theta, size, align_corners):
     if len(size) != 4 or theta.shape != (size[0], 2, 3):
         raise Unsupported(f"affine_grid of theta {theta.shape} for {size}")
     n, _, h, w = size
+    grid = c.expand(c.reshape(_base_grid(tr, h, w, align_corners, theta.elt),
+                              (1, h * w, 3)), (n, h * w, 3))
+    product = tr.emit("bmm", [grid, c.permute(theta, (0, 2, 1))],
+                      (n, h * w, 2), theta.elt)
+    return c.reshape(product, (n, h, w, 2))
 
+
+@handles("affine_grid_generator_backward")
+def _affine_grid_generator_backward(tr, node, grad, size, align_corners):
+    """theta's gradient: grad (N, H * W, 2) transposed times the base grid
+    (H * W, 3), by tp.bmm."""
+    c = Composer(tr)
+    g = _value(tr, grad)
+    size = [int(s) for s in size]
+    if len(size) != 4:
+        raise Unsupported(f"affine_grid of size {size}")
+    n, _, h, w = size
+    base = c.expand(c.reshape(_base_grid(tr, h, w, align_corners, g.elt),
+                              (1, h * w, 3)), (n, h * w, 3))
+    flat = c.reshape(g, (n, h * w, 2))
+    return tr.emit("bmm", [c.permute(flat, (0, 2, 1)), base], (n, 2, 3),
+                   g.elt)
+
+
+def _base_grid(tr, h, w, align_corners, elt):
+    """The (x, y, 1) of each output pixel, row-major, flat."""
     def axis(steps):
         if steps == 1:
             return [0.0]
         values = [-1.0 + 2.0 * i / (steps - 1) for i in range(steps)]
         return values if align_corners else \
             [v * (steps - 1) / steps for v in values]
-    xs, ys = axis(w), axis(h)
-    base = [value for y in ys for x in xs for value in (x, y, 1.0)]
-    grid = c.expand(c.reshape(tr.dense(base, theta.elt, (h * w * 3,)),
-                              (1, h * w, 3)), (n, h * w, 3))
-    product = tr.emit("bmm", [grid, c.permute(theta, (0, 2, 1))],
-                      (n, h * w, 2), theta.elt)
-    return c.reshape(product, (n, h, w, 2))
+    base = [value for y in axis(h) for x in axis(w) for value in (x, y, 1.0)]
+    return tr.dense(base, elt, (h * w * 3,))

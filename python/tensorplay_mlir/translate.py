@@ -49,6 +49,7 @@ from . import logexp_ops  # noqa: F401  (logaddexp, xlogy, nansum, ...)
 from . import recurrent_ops  # noqa: F401  (lstm, gru, rnn_tanh, rnn_relu)
 from . import determinant_ops  # noqa: F401  (det, slogdet, lu_factor, ...)
 from . import sampler_backward_ops  # noqa: F401  (grid_sampler_2d_backward)
+from . import embedding_bag_ops  # noqa: F401  (_embedding_bag and its backward)
 from .ops import handler_for
 
 

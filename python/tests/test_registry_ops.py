@@ -1,7 +1,7 @@
 """The operators norm_ops.py, spelling_ops.py, einsum_ops.py,
 gradient_ops.py, matrix_ops.py, transformer_ops.py, patch_ops.py,
-logexp_ops.py, recurrent_ops.py, determinant_ops.py and
-sampler_backward_ops.py translate, and the circular paddings,
+logexp_ops.py, recurrent_ops.py, determinant_ops.py,
+sampler_backward_ops.py and embedding_bag_ops.py translate, and the circular paddings,
 index_fill, unfold and multilabel_soft_margin_loss (batch and group norm
 variants, the backward operators of products, reductions and selections,
 another operator's spellings, constant factories, einsum, matrices built
@@ -339,6 +339,47 @@ CASES = [
     ("grid_sampler_2d_backward", lambda: [
         spread(1, 2, 3, 3), spread(1, 2, 4, 5), spread(1, 3, 3, 2, scale=1.0),
         1, 0, False, [True, True]]),
+    ("_embedding_bag", lambda: [spread(10, 3), index(1, 2, 4, 5, 4, 3, 2, 9),
+                                index(0, 3, 3)]),
+    ("_embedding_bag", lambda: [spread(10, 3), index(1, 2, 4, 5, 4, 3, 2, 9),
+                                index(0, 3, 3), False, 1, False, None, False,
+                                2]),
+    ("_embedding_bag", lambda: [spread(10, 3), index(1, 2, 4, 5, 4, 3, 2, 9),
+                                index(0, 3, 3), False, 2]),
+    ("_embedding_bag_forward_only", lambda: [
+        spread(10, 3), index(1, 2, 4, 5, 4, 3, 2, 9), index(0, 2, 5, 8),
+        False, 0, False, spread(8), True]),
+    ("_embedding_bag_dense_backward", lambda: [
+        spread(3, 3), index(1, 2, 4, 5, 4, 3, 2, 9),
+        index(0, 0, 0, 2, 2, 2, 2, 2), index(3, 0, 5), index(0, 0, 0), 10,
+        False, 1]),
+    ("_embedding_bag_dense_backward", lambda: [
+        spread(3, 3), index(1, 2, 4, 5, 4, 3, 2, 9),
+        index(0, 0, 0, 2, 2, 2, 2, 2), index(3, 0, 5), index(0, 0, 0), 10,
+        False, 0, spread(8), 4]),
+    ("_embedding_bag_dense_backward", lambda: [
+        spread(3, 3), index(1, 2, 4, 5, 4, 3, 2, 9),
+        index(0, 0, 0, 2, 2, 2, 2, 2), index(3, 0, 5),
+        TP.tensor([[4, 2, 2], [0, 0, 0], [5, 3, 3]]), 10, False, 2]),
+    ("upsample_bicubic2d_backward", lambda: [spread(1, 2, 7, 9), [7, 9],
+                                             [1, 2, 4, 5], False]),
+    ("upsample_bicubic2d_backward", lambda: [spread(1, 2, 3, 8), [3, 8],
+                                             [1, 2, 4, 5], True]),
+    ("_slow_conv2d_backward.output_mask", lambda: [
+        spread(1, 3, 3, 3), spread(1, 2, 5, 5), spread(3, 2, 3, 3), [3, 3],
+        [2, 2], [1, 1], [True, True, True]]),
+    ("_masked_softmax_backward", lambda: [
+        spread(2, 3, 4), TP.softmax(spread(2, 3, 4), 2),
+        spread(2, 3, 4) > 1.0, 2]),
+    ("masked_scatter_backward", lambda: [spread(3, 4), spread(3, 4) > 0,
+                                         [2, 5]]),
+    ("affine_grid_generator_backward", lambda: [spread(2, 3, 4, 2),
+                                                [2, 1, 3, 4], False]),
+    ("linalg_solve_ex", lambda: [spread(3, 3) + TP.eye(3) * 4,
+                                 spread(3, 2)]),
+    ("lu_unpack", lambda: list(TP.ops.tp.linalg_lu_factor.default(
+        spread(2, 4, 4)))),
+    ("linalg_lu", lambda: [spread(4, 4)]),
     ("hann_window", lambda: [6]),
     ("hamming_window.periodic_alpha_beta", lambda: [7, False, 0.5, 0.4]),
     ("blackman_window", lambda: [8]),
@@ -504,3 +545,39 @@ def test_operator_under_autocast_matches_eager(case):
         scale = np.abs(y[finite]).max() if finite.any() else 1.0
         np.testing.assert_allclose(x, y, rtol=0, atol=2e-2 * max(scale, 1.0),
                                    err_msg=f"{name} result {i}")
+
+
+@pytest.mark.skipif(not AOT, reason="tensorplay 1.0's tracer cannot capture "
+                    "nn.EmbeddingBag (control flow on a proxy)")
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+def test_embedding_bag_module_trains_compiled(mode):
+    """nn.EmbeddingBag (an empty bag included) and a linear layer through
+    tensorplay.compile with no fallback: the output and the bag weights'
+    gradient as eager's."""
+    import warnings
+    import tensorplay.nn as nn
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.bag = nn.EmbeddingBag(20, 6, mode=mode)
+            self.out = nn.Linear(6, 3)
+
+        def forward(self, idx, off):
+            return self.out(self.bag(idx, off))
+    TP.manual_seed(0)
+    model = Model()
+    idx = index(1, 2, 4, 5, 4, 3, 2, 9, 19, 0)
+    off = index(0, 3, 3, 7)
+    want = model(idx, off)
+    want.sum().backward()
+    grad = model.bag.weight.grad.clone()
+    model.zero_grad()
+    compiled = TP.compile(model, backend="mlir", options={"fallback": False})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        got = compiled(idx, off)
+    got.sum().backward()
+    check(got, want, 1e-5, mode)
+    np.testing.assert_allclose(model.bag.weight.grad.numpy(), grad.numpy(),
+                               rtol=1e-5, atol=1e-6)
