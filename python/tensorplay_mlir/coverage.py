@@ -28,7 +28,7 @@ _REASONS = [
      r"_cholesky_solve_helper|nuclear_norm|_thnn_fused_(lstm|gru)_cell.*|"
      r"_thnn_differentiable_(lstm|gru)_cell_backward|embedding_bag|"
      r"_chunk_cat|slice_inverse|_batch_norm_impl_index(_backward)?|"
-     r"_grid_sampler_2d_cpu_fallback_backward|"
+     r"_grid_sampler_2d_cpu_fallback_backward|_upsample_lanczos2d_aa.*|"
      r"convolution(_backward)?_overrideable)$",
      "no CPU kernel in tensorplay 1.1 (GPU, low-bit or out-of-tree "
      "backends' operators: eager on the CPU refuses them too)"),

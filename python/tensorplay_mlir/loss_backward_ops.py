@@ -16,7 +16,8 @@ import math
 from .composite import Composer, broadcast
 from .layout_ops import index_add
 from .ops import HANDLERS, Unsupported, _result, _value, handles
-from .resize_ops import cubic_weights, linear_weights, spatial_scales
+from .resize_ops import (antialias_weights, cubic_weights, linear_weights,
+                         spatial_scales)
 
 _MEAN = 1
 
@@ -232,6 +233,22 @@ def _upsample_bicubic_backward(tr, node, grad, output_size, input_size,
         return cubic_weights(size, out_size, bool(align_corners), factor)
     return _resize_backward(tr, grad, output_size, input_size, (), scales_h,
                             scales_w, None, taps)
+
+
+def _antialiased_backward(kind):
+    def handler(tr, node, grad, output_size, input_size, align_corners,
+                scales_h=None, scales_w=None):
+        """The antialiasing taps' weighted gradients added back."""
+        return _resize_backward(tr, grad, output_size, input_size, (),
+                                scales_h, scales_w, None,
+                                antialias_weights(kind, bool(align_corners)))
+    return handler
+
+
+HANDLERS["_upsample_bilinear2d_aa_backward"] = _antialiased_backward(
+    "bilinear")
+HANDLERS["_upsample_bicubic2d_aa_backward"] = _antialiased_backward(
+    "bicubic")
 
 
 def _resize_backward(tr, grad, output_size, input_size, scales, scales_h,

@@ -284,11 +284,18 @@ def cubic_weights(in_size, out_size, align_corners, scale):
 def _interpolate_cubic(tr, x, sizes, factors, align_corners):
     """Along each of x's last two dimensions: the four taps' weighted
     sum."""
+    return interpolate_taps(tr, x, sizes, factors, lambda n, out, f:
+                            cubic_weights(n, out, bool(align_corners), f))
+
+
+def interpolate_taps(tr, x, sizes, factors, taps):
+    """Along each of x's last len(sizes) dimensions: the sum of the taps'
+    rows weighted; `taps(size, out_size, scale)` gives the (index lists,
+    weight lists), one of each per tap."""
     c = Composer(tr)
     for k in range(len(sizes)):
         d = x.rank - len(sizes) + k
-        indices, weights = cubic_weights(x.shape[d], sizes[k],
-                                         bool(align_corners), factors[k])
+        indices, weights = taps(x.shape[d], sizes[k], factors[k])
         shape = [1] * x.rank
         shape[d] = sizes[k]
         total = None
@@ -312,6 +319,77 @@ def _upsample_bicubic(tr, node, x, output_size=None, align_corners=False,
     return _interpolate_cubic(tr, x, sizes, factors, align_corners)
 
 
+def _triangle(t):
+    return max(0.0, 1.0 - abs(t))
+
+
+def _keys_cubic(t, a=-0.5):
+    t = abs(t)
+    if t < 1.0:
+        return ((a + 2) * t - (a + 3)) * t * t + 1
+    if t < 2.0:
+        return (((t - 5) * t + 8) * t - 4) * a
+    return 0.0
+
+
+# The antialiasing filters: (support of the filter at scale 1, filter).
+_AA_FILTERS = {"bilinear": (2, _triangle), "bicubic": (4, _keys_cubic)}
+
+
+def antialias_weights(kind, align_corners):
+    """The taps of eager's antialiased resize (PIL's): each output pixel
+    averages the input pixels under the filter stretched by the scale when
+    downsampling, the weights normalized to sum to 1."""
+    interp, filt = _AA_FILTERS[kind]
+
+    def taps(in_size, out_size, factor):
+        if align_corners:
+            scale = (in_size - 1) / (out_size - 1) if out_size > 1 else 0.0
+        elif factor is not None and factor > 0:
+            scale = 1.0 / factor
+        else:
+            scale = in_size / out_size
+        support = interp * 0.5 * (scale if scale >= 1.0 else 1.0)
+        invscale = 1.0 / scale if scale >= 1.0 else 1.0
+        rows = []
+        for i in range(out_size):
+            center = scale * (i + 0.5)
+            first = max(int(center - support + 0.5), 0)
+            count = min(int(center + support + 0.5), in_size) - first
+            ws = [filt((j + first - center + 0.5) * invscale)
+                  for j in range(count)]
+            total = sum(ws)
+            rows.append((first, [w / total if total else w for w in ws]))
+        width = max(len(ws) for _, ws in rows)
+        indices = [[min(first + k, in_size - 1) for first, _ in rows]
+                   for k in range(width)]
+        weights = [[ws[k] if k < len(ws) else 0.0 for _, ws in rows]
+                   for k in range(width)]
+        return indices, weights
+    return taps
+
+
+def _upsample_antialiased(kind):
+    def handler(tr, node, x, output_size=None, align_corners=False,
+                *scales, scale_factors=None, scales_h=None, scales_w=None):
+        x = _value(tr, x)
+        if x.rank != 4:
+            raise Unsupported(f"antialiased {kind} resize of rank {x.rank}")
+        sizes, factors, _ = _spatial(x, output_size, scale_factors, scales,
+                                     scales_h=scales_h, scales_w=scales_w)
+        if output_size is None:
+            # (The .vec form's kernel takes the scale from the sizes it
+            # computed; the sized form's honours scales_h/scales_w.)
+            factors = [None] * len(sizes)
+        return interpolate_taps(tr, x, sizes, factors,
+                                antialias_weights(kind, bool(align_corners)))
+    return handler
+
+
+HANDLERS["_upsample_bilinear2d_aa"] = _upsample_antialiased("bilinear")
+HANDLERS["_upsample_bicubic2d_aa"] = _upsample_antialiased("bicubic")
+
+
 _LINEAR_MODES = {"linear": 1, "bilinear": 2, "trilinear": 3}
 
 
@@ -320,11 +398,11 @@ def _interpolate(tr, node, x, size=None, scale_factor=None, mode="nearest",
                  align_corners=None, recompute_scale_factor=None,
                  antialias=False):
     """F.interpolate (1.0's graphs) in the nearest, nearest-exact,
-    (bi/tri)linear and bicubic modes."""
+    (bi/tri)linear and bicubic modes, the last two also antialiased."""
     x = _value(tr, x)
     n = x.rank - 2
-    if antialias:
-        raise Unsupported("interpolate with antialias")
+    if antialias and mode not in _AA_FILTERS:
+        raise Unsupported(f"interpolate mode='{mode}' with antialias")
     if size is not None:
         sizes = [int(s) for s in (size if isinstance(size, (list, tuple))
                                   else [size] * n)]
@@ -343,6 +421,11 @@ def _interpolate(tr, node, x, size=None, scale_factor=None, mode="nearest",
                                   mode == "nearest-exact")
             x = rows_of(tr, x, 2 + k, idx)
         return x
+    if antialias and mode in _AA_FILTERS and n == 2:
+        # (The kernel takes the scale from the sizes: eager calls its .vec
+        # form with the output size.)
+        return interpolate_taps(tr, x, sizes, [None] * n, antialias_weights(
+            mode, bool(align_corners)))
     if _LINEAR_MODES.get(mode) == n:
         return _interpolate_linear(tr, x, sizes, factors, bool(align_corners))
     if mode == "bicubic" and n == 2:

@@ -219,6 +219,13 @@ CASES = [
     ("bilinear_corners", lambda x: F.interpolate(
         x, scale_factor=2.5, mode="bilinear", align_corners=True),
      lambda: (spread(1, 2, 3, 4),), True),
+    ("bicubic", lambda x: F.interpolate(x, size=(5, 7), mode="bicubic",
+                                        align_corners=False),
+     lambda: (spread(1, 2, 3, 4),), True),
+    ("antialias", lambda x: F.interpolate(x, size=(4, 5), mode="bilinear",
+                                          antialias=True)
+     + F.interpolate(x, size=(4, 5), mode="bicubic", antialias=True),
+     lambda: (spread(1, 2, 9, 11),), True),
     ("pools1d", lambda x: F.avg_pool1d(x, 3, 2, 1).sum(-1)
      + F.max_pool1d(x, 2).sum(-1) + F.adaptive_avg_pool1d(x, 3).sum(-1),
      lambda: (spread(2, 3, 9),), True),
@@ -311,9 +318,10 @@ FRONTEND_WRONG = {
             "quantile": "its tracer writes quantile with sort, which has "
             "no translation"}}
 # Gradients the frontend gets wrong through any backend: 1.1's backward of
-# diff is eager's (wrong, below), and its capture gives kron's and
-# diagflat's inputs no gradient at all. The forward is compared; the gradient is not.
-FRONTEND_GRADIENT_WRONG = {"1.1": {"diff", "kron", "diagflat"}}
+# diff is eager's (wrong, below), and its capture gives kron's,
+# diagflat's and the antialiased resizes' inputs no gradient at all. The
+# forward is compared; the gradient is not.
+FRONTEND_GRADIENT_WRONG = {"1.1": {"diff", "kron", "diagflat", "antialias"}}
 
 
 @pytest.mark.parametrize("autocast", [False, True], ids=["f32", "bf16"])

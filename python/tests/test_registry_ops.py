@@ -380,6 +380,19 @@ CASES = [
     ("lu_unpack", lambda: list(TP.ops.tp.linalg_lu_factor.default(
         spread(2, 4, 4)))),
     ("linalg_lu", lambda: [spread(4, 4)]),
+    ("_upsample_bilinear2d_aa", lambda: [spread(1, 2, 9, 11), [4, 5],
+                                         False]),
+    ("_upsample_bilinear2d_aa", lambda: [spread(1, 2, 9, 11), [5, 17],
+                                         True]),
+    ("_upsample_bicubic2d_aa.vec", lambda: [spread(1, 2, 9, 11), None, False,
+                                            [0.5, 0.4]]),
+    ("_upsample_bicubic2d_aa", lambda: [spread(1, 2, 9, 11), [3, 3], True]),
+    ("_upsample_bilinear2d_aa", lambda: [spread(1, 2, 9, 11), [4, 5], False,
+                                         0.5, 0.5]),
+    ("_upsample_bilinear2d_aa_backward", lambda: [
+        spread(1, 2, 4, 5), [4, 5], [1, 2, 9, 11], False]),
+    ("_upsample_bicubic2d_aa_backward", lambda: [
+        spread(1, 2, 5, 17), [5, 17], [1, 2, 9, 11], True]),
     ("hann_window", lambda: [6]),
     ("hamming_window.periodic_alpha_beta", lambda: [7, False, 0.5, 0.4]),
     ("blackman_window", lambda: [8]),
