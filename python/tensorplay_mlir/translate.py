@@ -50,6 +50,7 @@ from . import recurrent_ops  # noqa: F401  (lstm, gru, rnn_tanh, rnn_relu)
 from . import determinant_ops  # noqa: F401  (det, slogdet, lu_factor, ...)
 from . import sampler_backward_ops  # noqa: F401  (grid_sampler_2d_backward)
 from . import embedding_bag_ops  # noqa: F401  (_embedding_bag and its backward)
+from . import ctc_ops  # noqa: F401  (_ctc_loss, _ctc_loss_backward)
 from .ops import handler_for
 
 
