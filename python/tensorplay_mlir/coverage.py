@@ -29,6 +29,7 @@ _REASONS = [
      r"_thnn_differentiable_(lstm|gru)_cell_backward|embedding_bag|"
      r"_chunk_cat|slice_inverse|_batch_norm_impl_index(_backward)?|"
      r"_grid_sampler_2d_cpu_fallback_backward|_upsample_lanczos2d_aa.*|"
+     r"_scaled_dot_product_attention(_backward)?_with_lse|conv_tbc_backward|"
      r"convolution(_backward)?_overrideable)$",
      "no CPU kernel in tensorplay 1.1 (GPU, low-bit or out-of-tree "
      "backends' operators: eager on the CPU refuses them too)"),
@@ -57,6 +58,10 @@ _REASONS = [
     (r"^(scatter|scatter_reduce|one_hot|put|index_reduce|masked_scatter)_?$",
      "an index out of range is an error in eager and tp has no run-time "
      "check yet: refused rather than silently different on bad indices"),
+    (r"^(_index_reduce_backward_(self|src)|_scatter_reduce_backward_"
+     r"(self|src)|_segment_reduce_backward)$",
+     "the backward of an operator refused above (index_reduce, "
+     "scatter_reduce, segment_reduce): no graph compiles its forward"),
     (r"^(smm|hspmm|sspaddmm|_spsolve|_?spdiags|_?coalesced?_?|"
      r"values(_copy)?|indices_copy)$", "sparse tensors (no tp type)"),
     (r"^(_reshape_from_tensor)$",

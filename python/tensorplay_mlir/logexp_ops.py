@@ -129,17 +129,7 @@ def _nanmean(tr, node, x, dim=None, keepdim=False, dtype=None):
 def _spacing(tr, c, y, x, d):
     """The spacing between samples along d: x's differences (x 1-d along
     d, or of y's shape), or None for a constant spacing."""
-    if x is None:
-        return None
-    x = tr.cast(_value(tr, x), y.elt)
-    if x.rank == 1:
-        x = c.reshape(x, tuple(x.shape[0] if i == d else 1
-                               for i in range(y.rank)))
-        axis = d
-    else:
-        axis = d - (y.rank - x.rank)
-    n = x.shape[axis]
-    return c.sub(c.slice(x, axis, 1, n), c.slice(x, axis, 0, n - 1))
+    return _spacing_along(tr, c, x, d, y.rank, y.shape[d], y.elt)
 
 
 def _pairs(c, y, d):
@@ -183,3 +173,63 @@ def _cumulative_trapezoid(tr, node, y, x=None, dx=1, dim=-1):
     terms = c.mul(spacing, _pairs(c, y, d))
     return c.div(tr.emit("cumsum", [terms], shape, elt, f"dim = {d} : i64"),
                  2.0)
+
+
+@handles("_trapezoid_backward")
+def _trapezoid_backward(tr, node, grad_output, x, ysizes, dx, dim):
+    """y's gradient: grad times dx/2 at the ends and dx inside (constant
+    spacing), or (dx_(i-1) + dx_i) / 2 with sample points."""
+    c = Composer(tr)
+    g = _value(tr, grad_output)
+    shape, elt = _result(node)
+    rank = len(shape)
+    d = _dim(dim, rank) % rank
+    n = shape[d]
+    kept = tuple(1 if i == d else s for i, s in enumerate(shape))
+    grad = c.expand(c.reshape(tr.cast(g, elt), kept), tuple(shape))
+    spacing = _spacing_along(tr, c, x, d, rank, n, elt)
+    if spacing is None:
+        ends = [0.5 if i in (0, n - 1) else 1.0 for i in range(n)]
+        along = tuple(n if i == d else 1 for i in range(rank))
+        return c.mul(grad, c.mul(tr.dense(ends, elt, along), float(dx)))
+    zero = tr.constant(0.0, elt, spacing.shape[:d] + (1,)
+                       + spacing.shape[d + 1:])
+    before = c.cat([zero, spacing], d)
+    after = c.cat([spacing, zero], d)
+    return c.mul(grad, c.div(c.add(before, after), 2.0))
+
+
+def _spacing_along(tr, c, x, d, rank, n, elt):
+    """x's differences along dimension d of a rank-`rank` y (x 1-d, or
+    broadcasting to y), or None."""
+    if x is None:
+        return None
+    x = tr.cast(_value(tr, x), elt)
+    if x.rank == 1:
+        x = c.reshape(x, tuple(n if i == d else 1 for i in range(rank)))
+    axis = d - (rank - x.rank)
+    return c.sub(c.slice(x, axis, 1, n), c.slice(x, axis, 0, n - 1))
+
+
+@handles("_cumulative_trapezoid_backward")
+def _cumulative_trapezoid_backward(tr, node, grad_output, x, dx, dim):
+    """out_i = sum_(j <= i) (y_j + y_(j+1)) h_j / 2: y_k's gradient is
+    (R_(k-1) h_(k-1) + R_k h_k) / 2, R_j the gradient summed from j on."""
+    c = Composer(tr)
+    g = _value(tr, grad_output)
+    shape, elt = _result(node)
+    rank = len(shape)
+    d = _dim(dim, rank) % rank
+    n = shape[d]
+    g = tr.cast(g, elt)
+    total = c.reduce("sum", g, [d], True)
+    before = tr.emit("cumsum", [g], g.shape, elt, f"dim = {d} : i64")
+    rest = c.add(c.sub(total, before), g)  # R_j, j = 0 .. n - 2
+    spacing = _spacing_along(tr, c, x, d, rank, n, elt)
+    terms = c.mul(rest, float(dx) if spacing is None else spacing)
+    zero = tr.constant(0.0, elt, terms.shape[:d] + (1,)
+                       + terms.shape[d + 1:])
+    result = c.div(c.add(c.cat([zero, terms], d), c.cat([terms, zero], d)),
+                   2.0)
+    return c.expand(result, tuple(shape)) if result.shape != tuple(shape) \
+        else result

@@ -355,3 +355,24 @@ def _diagonal_scatter(tr, node, x, src, offset=0, dim1=0, dim2=1):
     for i, d in enumerate(order):
         inverse[d] = i
     return c.permute(placed, inverse)
+
+
+@handles("_cov_backward")
+def _cov_backward(tr, node, grad, x, correction, fweights=None,
+                  aweights=None):
+    """(G + G^T) (x - mean) / (N - correction), x's shape: the centering
+    adds nothing, its rows summing to zero."""
+    if fweights is not None or aweights is not None:
+        raise Unsupported("cov with observation weights")
+    c = Composer(tr)
+    g, x = _value(tr, grad), _value(tr, x)
+    rows = x if x.rank == 2 else c.reshape(x, (1, x.shape[0]))
+    n = rows.shape[1]
+    k = rows.shape[0]
+    g = c.reshape(g, (k, k))
+    centered = c.sub(rows, c.div(c.reduce("sum", rows, [1], True), float(n)))
+    symmetric = c.add(g, c.permute(g, (1, 0)))
+    product = tr.emit("mm", [symmetric, centered], rows.shape, x.elt)
+    result = c.div(product, float(max(n - int(correction), 0)))
+    shape, elt = _result(node)
+    return tr.cast(c.reshape(result, shape), elt)
