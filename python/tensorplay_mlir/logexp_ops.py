@@ -175,16 +175,20 @@ def _cumulative_trapezoid(tr, node, y, x=None, dx=1, dim=-1):
                  2.0)
 
 
+def _backward_setup(tr, node, grad_output, dim):
+    """(composer, gradient, y's shape and dtype, the dimension, its size)
+    of a trapezoid rule's backward."""
+    shape, elt = _result(node)
+    d = _dim(dim, len(shape)) % len(shape)
+    return Composer(tr), _value(tr, grad_output), shape, elt, d, shape[d]
+
+
 @handles("_trapezoid_backward")
 def _trapezoid_backward(tr, node, grad_output, x, ysizes, dx, dim):
     """y's gradient: grad times dx/2 at the ends and dx inside (constant
     spacing), or (dx_(i-1) + dx_i) / 2 with sample points."""
-    c = Composer(tr)
-    g = _value(tr, grad_output)
-    shape, elt = _result(node)
+    c, g, shape, elt, d, n = _backward_setup(tr, node, grad_output, dim)
     rank = len(shape)
-    d = _dim(dim, rank) % rank
-    n = shape[d]
     kept = tuple(1 if i == d else s for i, s in enumerate(shape))
     grad = c.expand(c.reshape(tr.cast(g, elt), kept), tuple(shape))
     spacing = _spacing_along(tr, c, x, d, rank, n, elt)
@@ -215,12 +219,8 @@ def _spacing_along(tr, c, x, d, rank, n, elt):
 def _cumulative_trapezoid_backward(tr, node, grad_output, x, dx, dim):
     """out_i = sum_(j <= i) (y_j + y_(j+1)) h_j / 2: y_k's gradient is
     (R_(k-1) h_(k-1) + R_k h_k) / 2, R_j the gradient summed from j on."""
-    c = Composer(tr)
-    g = _value(tr, grad_output)
-    shape, elt = _result(node)
+    c, g, shape, elt, d, n = _backward_setup(tr, node, grad_output, dim)
     rank = len(shape)
-    d = _dim(dim, rank) % rank
-    n = shape[d]
     g = tr.cast(g, elt)
     total = c.reduce("sum", g, [d], True)
     before = tr.emit("cumsum", [g], g.shape, elt, f"dim = {d} : i64")
