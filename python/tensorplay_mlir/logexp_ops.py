@@ -233,3 +233,78 @@ def _cumulative_trapezoid_backward(tr, node, grad_output, x, dx, dim):
                    2.0)
     return c.expand(result, tuple(shape)) if result.shape != tuple(shape) \
         else result
+
+
+def _difference(c, f, d, spacing, edge_order):
+    """torch.gradient along d: central differences inside, one-sided (first
+    or second order) at the ends; `spacing` a number or a 1-d tensor of
+    the sample coordinates."""
+    n = f.shape[d]
+    if n < edge_order + 1:
+        raise Unsupported(f"gradient over {n} samples with edge_order "
+                          f"{edge_order}")
+
+    def at(i, j=None):
+        return c.slice(f, d, i, i + 1 if j is None else j)
+    if not _is_value(spacing):
+        h = float(spacing)
+        inner = c.div(c.sub(at(2, n), at(0, n - 2)), 2.0 * h)
+        if edge_order == 1:
+            first = c.div(c.sub(at(1), at(0)), h)
+            last = c.div(c.sub(at(n - 1), at(n - 2)), h)
+        else:
+            first = c.div(c.add(c.add(c.mul(at(0), -1.5), c.mul(at(1), 2.0)),
+                                c.mul(at(2), -0.5)), h)
+            last = c.div(c.add(c.add(c.mul(at(n - 3), 0.5),
+                                     c.mul(at(n - 2), -2.0)),
+                               c.mul(at(n - 1), 1.5)), h)
+        return c.cat([first, inner, last], d)
+    if edge_order != 1:
+        raise Unsupported("gradient with coordinates and edge_order 2")
+    x = c.reshape(c.tr.cast(spacing, f.elt), tuple(
+        n if i == d else 1 for i in range(f.rank)))
+    steps = c.sub(c.slice(x, d, 1, n), c.slice(x, d, 0, n - 1))
+    left, right = c.slice(steps, d, 0, n - 2), c.slice(steps, d, 1, n - 1)
+    total = c.add(left, right)
+    a = c.div(c.unary("neg", right), c.mul(left, total))
+    b = c.div(c.sub(right, left), c.mul(left, right))
+    z = c.div(left, c.mul(right, total))
+    inner = c.add(c.add(c.mul(a, at(0, n - 2)), c.mul(b, at(1, n - 1))),
+                  c.mul(z, at(2, n)))
+    first = c.div(c.sub(at(1), at(0)), c.slice(steps, d, 0, 1))
+    last = c.div(c.sub(at(n - 1), at(n - 2)), c.slice(steps, d, n - 2,
+                                                      n - 1))
+    return c.cat([first, inner, last], d)
+
+
+@handles("gradient")
+def _gradient(tr, node, x, spacing=None, dim=None, edge_order=1):
+    """torch.gradient in every overload: spacing absent (1), one number,
+    one per dimension, or coordinate tensors; dim one, several or all."""
+    c = Composer(tr)
+    f = _value(tr, x)
+    if f.elt not in dtypes.FLOATING:
+        raise Unsupported(f"gradient of a {f.elt} tensor")
+    overload = getattr(node.target, "_overloadname", "")
+    if dim is None and overload.endswith("int"):
+        # (tensorplay's int-dim overloads take the last dimension when dim
+        # is absent; the others, and the functional form, every one.)
+        dim = f.rank - 1
+    dims = list(range(f.rank)) if dim is None or dim == [] else (
+        [dim] if isinstance(dim, int) else list(dim))
+    dims = [_dim(d, f.rank) % f.rank for d in dims]
+    if spacing is None or (isinstance(spacing, (list, tuple))
+                           and not spacing):
+        spacings = [1.0] * len(dims)
+    elif isinstance(spacing, (list, tuple)):
+        spacings = list(spacing)
+        if len(spacings) == 1 and len(dims) > 1 and not _is_value(
+                spacings[0]):
+            spacings = spacings * len(dims)
+    else:
+        spacings = [spacing] * len(dims)
+    if len(spacings) != len(dims) or int(edge_order) not in (1, 2):
+        raise Unsupported(f"gradient of {len(spacings)} spacings over "
+                          f"{len(dims)} dimensions, edge_order {edge_order}")
+    return tuple(_difference(c, f, d, h, int(edge_order))
+                 for d, h in zip(dims, spacings))

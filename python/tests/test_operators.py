@@ -67,8 +67,8 @@ def _sample(argument):
 
 
 def one_node_graph(op, values, kwargs=None):
-    """A graph calling `op` once on `values` (tensors, also those in a
-    list, become its inputs) and `kwargs`, with its shapes propagated;
+    """A graph calling `op` once on `values` and `kwargs` (tensors, also
+    those in a list, become its inputs), with its shapes propagated;
     (graph module, inputs)."""
     import tensorplay.graph as G
     from tensorplay.graph.passes.shape_prop import ShapeProp
@@ -84,7 +84,8 @@ def one_node_graph(op, values, kwargs=None):
             return [placed(t) for t in v]
         return v
     args = [placed(v) for v in values]
-    graph.output(graph.call_function(op, tuple(args), kwargs or {}))
+    kwargs = {k: placed(v) for k, v in (kwargs or {}).items()}
+    graph.output(graph.call_function(op, tuple(args), kwargs))
     gm = G.GraphModule(tensorplay.nn.Module(), graph)
     # (On copies: an operator that updates its inputs in place, as batch
     # norm's running statistics, must not be run on them here.)

@@ -419,6 +419,22 @@ CASES = [
                                                 1]),
     ("_cumulative_trapezoid_backward", lambda: [spread(4, 3), spread(5, 3),
                                                 1, 0]),
+    ("gradient.scalarint", lambda: ([spread(4, 5)], {})),
+    ("gradient.scalarint", lambda: ([spread(4, 5)], {
+        "spacing": 2.0, "dim": 0, "edge_order": 2})),
+    ("gradient.scalararray", lambda: ([spread(4, 5, 3)], {
+        "spacing": 0.5, "dim": [0, 2]})),
+    ("gradient.scalarrayarray", lambda: ([spread(4, 5)], {
+        "spacing": [0.5, 2.0], "dim": [0, 1]})),
+    ("gradient.tensorarray", lambda: ([spread(4, 5)], {
+        "spacing": [TP.tensor([0.0, 1.0, 3.0, 4.0, 7.0])], "dim": [1]})),
+    ("gradient.tensorarrayint", lambda: ([spread(4, 5)], {
+        "spacing": [TP.tensor([0.0, 1.0, 3.0, 4.0, 7.0])]})),
+    ("gradient.array", lambda: ([spread(4, 5)], {"dim": [1],
+                                                 "edge_order": 2})),
+    ("gradient.default", lambda: [spread(3, 4), [TP.tensor([0.0, 1.0, 2.0]),
+                                                 TP.tensor([0.0, 0.5, 2.0,
+                                                            2.5])], [0, 1]]),
     ("hann_window", lambda: [6]),
     ("hamming_window.periodic_alpha_beta", lambda: [7, False, 0.5, 0.4]),
     ("blackman_window", lambda: [8]),
@@ -444,6 +460,17 @@ def _flat(result):
     return [result]
 
 
+def _arguments(make):
+    """(positional arguments, keyword arguments) of a case: its maker
+    returns a list, or a (list, dict) pair for keyword-only ones."""
+    made = make()
+    return made if isinstance(made, tuple) else (made, {})
+
+
+def _copy_kwargs(kwargs):
+    return {k: _copy(v) for k, v in kwargs.items()}
+
+
 def _absent(t):
     """None, or tensorplay's undefined tensor (a result eager leaves out)."""
     return t is None or "Undefined" in repr(t)
@@ -466,10 +493,10 @@ def test_operator_matches_eager(case):
     from test_operators import one_node_graph
     name, make = case
     TP.manual_seed(0)
-    args = make()
+    args, kwargs = _arguments(make)
     eager_args = [_copy(a) for a in args]
-    want = _flat(op(name)(*eager_args))
-    gm, inputs = one_node_graph(op(name), args)
+    want = _flat(op(name)(*eager_args, **_copy_kwargs(kwargs)))
+    gm, inputs = one_node_graph(op(name), args, kwargs)
     got = _flat(backend(gm, inputs, options={"fallback": False})(*inputs))
     assert len(got) == len(want), (len(got), len(want))
     for i, (a, b) in enumerate(zip(got, want)):
@@ -570,11 +597,11 @@ def test_operator_under_autocast_matches_eager(case):
     from test_operators import one_node_graph
     name, make = case
     TP.manual_seed(0)
-    args = make()
+    args, kwargs = _arguments(make)
     eager_args = [_copy(a) for a in args]
     with TP.no_grad(), TP.autocast("cpu", dtype=TP.bfloat16):
-        want = _flat(op(name)(*eager_args))
-    gm, inputs = one_node_graph(op(name), args)
+        want = _flat(op(name)(*eager_args, **_copy_kwargs(kwargs)))
+    gm, inputs = one_node_graph(op(name), args, kwargs)
     with TP.no_grad(), TP.autocast("cpu", dtype=TP.bfloat16), \
             warnings.catch_warnings():
         warnings.simplefilter("ignore")
