@@ -50,6 +50,13 @@ _REASONS = [
      "buffers)"),
     (r"^(linalg_ldl_factor(_ex)?|linalg_ldl_solve)$",
      "LAPACK's symmetric indefinite factorization (sytrf): no tp op"),
+    (r"^(matrix_exp(_backward)?|linalg_matrix_exp|linalg_matrix_sqrth|"
+     r"linalg_polar)$",
+     "matrix functions (exponential, square root, polar decomposition): no "
+     "tp op (tensorplay's own series and iterations)"),
+    (r"^_convolution_double_backward$",
+     "a second-order gradient (double backward): the backend compiles "
+     "first-order training graphs"),
     (r"^(fmod_?|remainder_?|copysign_?|signbit|nextafter_?|frexp|ldexp_?|"
      r"hypot_?)$",
      "exact remainders and floating-point bit manipulation: no tp op (a "

@@ -51,6 +51,7 @@ from . import determinant_ops  # noqa: F401  (det, slogdet, lu_factor, ...)
 from . import sampler_backward_ops  # noqa: F401  (grid_sampler_2d_backward)
 from . import embedding_bag_ops  # noqa: F401  (_embedding_bag and its backward)
 from . import ctc_ops  # noqa: F401  (_ctc_loss, _ctc_loss_backward)
+from . import distance_backward_ops  # noqa: F401  (cdist, cumprod, margins)
 from .ops import handler_for
 
 

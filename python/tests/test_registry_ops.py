@@ -1,7 +1,8 @@
 """The operators norm_ops.py, spelling_ops.py, einsum_ops.py,
 gradient_ops.py, matrix_ops.py, transformer_ops.py, patch_ops.py,
 logexp_ops.py, recurrent_ops.py, determinant_ops.py,
-sampler_backward_ops.py, embedding_bag_ops.py and ctc_ops.py translate, and the circular paddings,
+sampler_backward_ops.py, embedding_bag_ops.py, ctc_ops.py and
+distance_backward_ops.py translate, and the circular paddings,
 index_fill, unfold and multilabel_soft_margin_loss (batch and group norm
 variants, the backward operators of products, reductions and selections,
 another operator's spellings, constant factories, einsum, matrices built
@@ -56,6 +57,27 @@ def ctc_backward_args(zero_infinity):
                                  zero_infinity)
     return [positive(3), log_probs, targets, il, tl, nll, alpha, 0,
             zero_infinity]
+
+
+def cdist_backward_args(p):
+    a, b = spread(2, 3, 4), spread(2, 5, 4)
+    return [spread(2, 3, 5), a, b, p, TP.cdist(a, b, p)]
+
+
+def pdist_backward_args(p):
+    x = spread(4, 3)
+    return [spread(6), x, p, TP.pdist(x, p)]
+
+
+def cumprod_backward_args(x, dim):
+    return [spread(*x.shape), x, dim, TP.cumprod(x, dim)]
+
+
+def multilabel_backward_args():
+    x = spread(3, 4)
+    target = TP.tensor([[1, 2, -1, 0], [0, -1, 1, 1], [3, 2, 1, 0]])
+    _, is_target = op("multilabel_margin_loss_forward")(x, target, 1)
+    return [positive(()), x, target, 1, is_target]
 
 
 # (operator, arguments): tensors become the graph's inputs.
@@ -435,6 +457,27 @@ CASES = [
     ("gradient.default", lambda: [spread(3, 4), [TP.tensor([0.0, 1.0, 2.0]),
                                                  TP.tensor([0.0, 0.5, 2.0,
                                                             2.5])], [0, 1]]),
+    ("_cdist_backward", lambda: cdist_backward_args(2.0)),
+    ("_cdist_backward", lambda: cdist_backward_args(1.0)),
+    ("_cdist_backward", lambda: cdist_backward_args(3.0)),
+    ("_pdist_backward", lambda: pdist_backward_args(2.0)),
+    ("_pdist_backward", lambda: pdist_backward_args(1.5)),
+    ("cumprod_backward", lambda: cumprod_backward_args(
+        spread(3, 5), 1)),
+    ("cumprod_backward", lambda: cumprod_backward_args(TP.tensor(
+        [[1.5, 0.0, 2.0, -1.0], [0.0, 0.0, 3.0, 1.0]]), 1)),
+    ("multi_margin_loss_backward", lambda: [
+        positive(()), spread(3, 4), index(1, 0, 3), 1, 1.0, None, 1]),
+    ("multi_margin_loss_backward", lambda: [
+        positive(3), spread(3, 4), index(1, 0, 3), 2, 0.5, positive(4), 0]),
+    ("multilabel_margin_loss_backward", lambda: multilabel_backward_args()),
+    ("_embedding_bag_per_sample_weights_backward", lambda: [
+        spread(3, 3), spread(10, 3), index(1, 2, 4, 5, 4, 3, 2, 9),
+        index(0, 3, 3), index(0, 0, 0, 2, 2, 2, 2, 2), 0, 4]),
+    ("linalg__powsum", lambda: [spread(3, 4)]),
+    ("linalg__powsum", lambda: [spread(3, 4), 3, [1], True]),
+    ("_trilinear", lambda: [spread(2, 3), spread(2, 4), spread(5, 3, 4),
+                            [1, 3], [1, 2], [0], [2, 3]]),
     ("hann_window", lambda: [6]),
     ("hamming_window.periodic_alpha_beta", lambda: [7, False, 0.5, 0.4]),
     ("blackman_window", lambda: [8]),
