@@ -376,3 +376,37 @@ def _cov_backward(tr, node, grad, x, correction, fweights=None,
     result = c.div(product, float(max(n - int(correction), 0)))
     shape, elt = _result(node)
     return tr.cast(c.reshape(result, shape), elt)
+
+
+@handles("_corrcoef_backward")
+def _corrcoef_backward(tr, node, grad, x):
+    """Through R = clip(C / (s s^T), -1, 1), s = sqrt(diag C), C = cov(x):
+    dR passes where -1 <= R <= 1; dC = dR / (s s^T) plus, on the diagonal,
+    -sum_j (dR_ij R_ij + dR_ji R_ji) / (2 s_i^2); then cov's backward."""
+    c = Composer(tr)
+    g, x = _value(tr, grad), _value(tr, x)
+    rows = x if x.rank == 2 else c.reshape(x, (1, x.shape[0]))
+    k, n = rows.shape
+    cov = covariance(tr, rows, 1)
+    eye = tr.dense([i == j for i in range(k) for j in range(k)], "i1",
+                   (k, k))
+    variance = c.reduce("sum", c.where(eye, cov, 0.0), [1], False)
+    s = c.unary("sqrt", variance)
+    outer = c.mul(c.reshape(s, (k, 1)), c.reshape(s, (1, k)))
+    r = c.div(cov, outer)
+    g = c.reshape(g, (k, k))
+    g = c.where(c.both(c.binary("ge", r, -1.0), c.binary("le", r, 1.0)), g,
+                0.0)
+    gr = c.mul(g, r)
+    both = c.add(c.reduce("sum", gr, [1], False),
+                 c.reduce("sum", gr, [0], False))
+    diagonal = c.div(c.unary("neg", both), c.mul(variance, 2.0))
+    dcov = c.add(c.div(g, outer), c.where(eye, c.reshape(diagonal, (k, 1)),
+                                          0.0))
+    centered = c.sub(rows, c.div(c.reduce("sum", rows, [1], True),
+                                 float(n)))
+    symmetric = c.add(dcov, c.permute(dcov, (1, 0)))
+    product = tr.emit("mm", [symmetric, centered], rows.shape, x.elt)
+    shape, elt = _result(node)
+    return tr.cast(c.reshape(c.div(product, float(max(n - 1, 0))), shape),
+                   elt)

@@ -478,6 +478,16 @@ CASES = [
     ("linalg__powsum", lambda: [spread(3, 4), 3, [1], True]),
     ("_trilinear", lambda: [spread(2, 3), spread(2, 4), spread(5, 3, 4),
                             [1, 3], [1, 2], [0], [2, 3]]),
+    ("grid_sampler_3d_backward", lambda: [
+        spread(1, 2, 2, 3, 2), spread(1, 2, 3, 4, 5),
+        spread(1, 2, 3, 2, 3, scale=1.1), 0, 0, False, [True, True]]),
+    ("grid_sampler_3d_backward", lambda: [
+        spread(2, 1, 2, 2, 2), spread(2, 1, 3, 3, 4),
+        spread(2, 2, 2, 2, 3, scale=1.2), 0, 1, True, [True, True]]),
+    ("grid_sampler_3d_backward", lambda: [
+        spread(1, 2, 2, 3, 2), spread(1, 2, 3, 4, 5),
+        spread(1, 2, 3, 2, 3, scale=1.0), 1, 0, False, [True, False]]),
+    ("_corrcoef_backward", lambda: [spread(3, 3), spread(3, 6)]),
     ("hann_window", lambda: [6]),
     ("hamming_window.periodic_alpha_beta", lambda: [7, False, 0.5, 0.4]),
     ("blackman_window", lambda: [8]),
