@@ -817,6 +817,13 @@ llvm::Error CpuExecutable::run(llvm::StringRef name,
   if (!entries[index])
     if (llvm::Error e = generate(index))
       return e;
+  // The codegen runtime keeps one error status per calling thread, so CPU
+  // calls from several threads run concurrently. GPU calls share one stream,
+  // whose synchronization reports any call's failure: one at a time.
+  static std::mutex gpuCalls;
+  std::unique_lock<std::mutex> gpu(gpuCalls, std::defer_lock);
+  if (compiledFor == ExecutionTarget::CUDA)
+    gpu.lock();
   tp_rt_codegen_clear_error();
   entries[index].load()(packed.data());
   if (compiledFor == ExecutionTarget::CUDA && !*tp_rt_codegen_error())

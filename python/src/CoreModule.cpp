@@ -27,7 +27,6 @@
 
 #include <deque>
 #include <dlfcn.h>
-#include <mutex>
 
 namespace nb = nanobind;
 using namespace mlir;
@@ -228,10 +227,9 @@ public:
     std::vector<TensorRef> resultRefs = refs(results, shapes);
     llvm::Error error = llvm::Error::success();
     {
+      // Threads run compiled calls concurrently: the codegen runtime keeps
+      // one error status per calling thread.
       nb::gil_scoped_release release;
-      // The codegen runtime reports errors through one process-wide slot:
-      // one compiled call at a time.
-      std::lock_guard<std::mutex> lock(runMutex());
       error = exe->run(name, argRefs, resultRefs);
     }
     if (error)
@@ -240,10 +238,6 @@ public:
   }
 
 private:
-  static std::mutex &runMutex() {
-    static std::mutex mutex;
-    return mutex;
-  }
   static std::vector<TensorRef>
   refs(const std::vector<Buffer> &buffers,
        std::deque<std::vector<int64_t>> &shapes) {

@@ -1,7 +1,8 @@
 //===- Codegen.cpp - Parallel loops and errors for compiled code ----------===//
 //
-// tp_rt_parallel_for, the thread count and the codegen error slot of
-// Codegen.h. With oneDNN (built on GNU OpenMP here) parallel loops run on
+// tp_rt_parallel_for, the thread count and the codegen error status of
+// Codegen.h (one per calling thread; a parallel loop's workers record into
+// their launcher's). With oneDNN (built on GNU OpenMP here) parallel loops run on
 // the same OpenMP team as oneDNN's primitives, so the two never compete for
 // the cores, and so do the runtime's CPU kernels (the optimizers of a train
 // step; cpu::setParallelRunner); without it they run on the runtime's own
@@ -34,10 +35,34 @@ void omp_set_num_threads(int n);
 
 namespace {
 
-std::mutex errorMutex;
-std::string errorMessage;
-/// The recorded error when its message could not be copied (no memory).
-const char *staticError = nullptr;
+/// The error status of the compiled-code calls one thread makes: each
+/// thread calling compiled code has its own, so concurrent calls from
+/// several threads report each error to its caller. The workers of a
+/// parallel loop record into the status of the thread that launched it
+/// (`launcher`, set for the loop's duration).
+struct Status {
+  std::mutex mutex;
+  std::string message;
+  /// The recorded error when its message could not be copied (no memory).
+  const char *staticError = nullptr;
+};
+
+thread_local Status ownStatus;
+thread_local Status *launcher = nullptr;
+
+Status &active() { return launcher ? *launcher : ownStatus; }
+
+/// Makes `status` this (worker) thread's active one for a scope.
+class Borrow {
+public:
+  explicit Borrow(Status *status) : saved(launcher) { launcher = status; }
+  ~Borrow() { launcher = saved; }
+  Borrow(const Borrow &) = delete;
+  Borrow &operator=(const Borrow &) = delete;
+
+private:
+  Status *saved;
+};
 
 /// tp_rt_set_num_threads accepts at most this many threads.
 constexpr int32_t kMaxThreads = 1024;
@@ -47,6 +72,7 @@ struct Loop {
   void *context;
   int64_t begin, end;
   int64_t pieces;
+  Status *status; // the launching thread's
 };
 
 /// Piece `i` of `pieces` of [begin, end).
@@ -61,6 +87,7 @@ void runPiece(const Loop &loop, int64_t i) {
 #if TENSORPLAY_PARALLEL_GOMP
 void gompTrampoline(void *data) {
   const Loop &loop = *static_cast<const Loop *>(data);
+  Borrow borrow(loop.status);
   int64_t threads = omp_get_num_threads();
   for (int64_t i = omp_get_thread_num(); i < loop.pieces; i += threads)
     runPiece(loop, i);
@@ -70,10 +97,12 @@ void gompTrampoline(void *data) {
 struct RunnerTask {
   const std::function<void(unsigned)> *fn;
   unsigned tasks;
+  Status *status; // the launching thread's
 };
 
 void runnerTrampoline(void *data) {
   const RunnerTask &task = *static_cast<const RunnerTask *>(data);
+  Borrow borrow(task.status);
   unsigned threads = static_cast<unsigned>(omp_get_num_threads());
   for (unsigned i = static_cast<unsigned>(omp_get_thread_num()); i < task.tasks;
        i += threads)
@@ -86,7 +115,7 @@ void gompRunner(unsigned tasks, const std::function<void(unsigned)> &fn) {
       fn(i);
     return;
   }
-  RunnerTask task{&fn, tasks};
+  RunnerTask task{&fn, tasks, &active()};
   GOMP_parallel(runnerTrampoline, &task, tasks, 0);
 }
 
@@ -101,20 +130,22 @@ thread_local bool insideLoop = false;
 
 /// Records the status's name as the error (no allocation).
 static tp_rt_status failStatic(tp_rt_status status) noexcept {
-  std::lock_guard<std::mutex> lock(errorMutex);
-  if (errorMessage.empty() && !staticError)
-    staticError = tp_rt_status_string(status);
+  Status &slot = active();
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  if (slot.message.empty() && !slot.staticError)
+    slot.staticError = tp_rt_status_string(status);
   return status;
 }
 
 tp_rt_status tensorplay::codegen::fail(tp_rt_status status,
                                        const std::string &message) noexcept {
   {
-    std::lock_guard<std::mutex> lock(errorMutex);
-    if (!errorMessage.empty() || staticError)
+    Status &slot = active();
+    std::lock_guard<std::mutex> lock(slot.mutex);
+    if (!slot.message.empty() || slot.staticError)
       return status;
     try {
-      errorMessage = message;
+      slot.message = message;
       return status;
     } catch (...) {
     }
@@ -135,14 +166,16 @@ tp_rt_status tensorplay::codegen::fail(tp_rt_status status, const char *what,
 extern "C" {
 
 const char *tp_rt_codegen_error(void) {
-  std::lock_guard<std::mutex> lock(errorMutex);
-  return staticError ? staticError : errorMessage.c_str();
+  Status &slot = active();
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  return slot.staticError ? slot.staticError : slot.message.c_str();
 }
 
 void tp_rt_codegen_clear_error(void) {
-  std::lock_guard<std::mutex> lock(errorMutex);
-  errorMessage.clear();
-  staticError = nullptr;
+  Status &slot = active();
+  std::lock_guard<std::mutex> lock(slot.mutex);
+  slot.message.clear();
+  slot.staticError = nullptr;
 }
 
 tp_rt_status tp_rt_set_num_threads(int32_t n) {
@@ -181,12 +214,13 @@ void tp_rt_parallel_for(tp_rt_parallel_body body, void *context, int64_t begin,
     body(context, begin, end);
     return;
   }
-  Loop loop{body, context, begin, end, threads};
+  Loop loop{body, context, begin, end, threads, &active()};
 #if TENSORPLAY_PARALLEL_GOMP
   GOMP_parallel(gompTrampoline, &loop, (unsigned)threads, 0);
 #else
   tensorplay::amp::cpu::ThreadPool::global().run((unsigned)threads,
                                                  [&](unsigned i) {
+                                                   Borrow borrow(loop.status);
                                                    insideLoop = true;
                                                    runPiece(loop, i);
                                                    insideLoop = false;

@@ -1,8 +1,9 @@
 //===- CodegenError.h - The error slot of compiled-code calls ---*- C++ -*-===//
 //
 // Compiled code ignores the status of the runtime calls it makes; the first
-// failure since the last clear is kept here for the caller of the compiled
-// function (tp_rt_codegen_error).
+// failure since the last clear is kept for the caller of the compiled
+// function (tp_rt_codegen_error), in the calling thread's status (a
+// parallel loop's workers record into their launcher's).
 //
 //===----------------------------------------------------------------------===//
 

@@ -208,7 +208,9 @@ public:
   /// arguments in `updatedArguments` are updated in place. The compiled code
   /// writes the results into their buffers. For ExecutionTarget::CUDA
   /// the buffers are device memory, and the call returns once the GPU is
-  /// done with them.
+  /// done with them. Several threads may call run at once (each gets its
+  /// own runtime errors); GPU calls, which share one stream, are run one
+  /// at a time.
   llvm::Error run(llvm::StringRef name, llvm::ArrayRef<TensorRef> args,
                   llvm::ArrayRef<TensorRef> results);
 

@@ -41,11 +41,14 @@ void _mlir_memref_to_llvm_free(void *ptr);
 /// 1 when the runtime was built with oneDNN (the tp_rt_dnnl_* calls work).
 int32_t tp_rt_onednn_available(void);
 
-/// The first error a tp_rt_dnnl_* call hit since the last clear ("" when
-/// none). Compiled code cannot propagate a status, so callers of compiled
-/// functions (tp-run, the JIT wrapper) check this after each call.
+/// The first error a runtime call of compiled code hit on this thread since
+/// the thread's last clear ("" when none); the workers of a parallel loop
+/// record into the thread that launched it. Compiled code cannot propagate
+/// a status, so callers of compiled functions (tp-run, the JIT wrapper)
+/// clear before each call and check after it: one status per calling
+/// thread, so concurrent calls from several threads each see their own.
 const char *tp_rt_codegen_error(void);
-/// Clears the error slot.
+/// Clears this thread's error status.
 void tp_rt_codegen_clear_error(void);
 
 /// Sets the threads of compiled code and of oneDNN to `n` (1 to 1024; 0:
