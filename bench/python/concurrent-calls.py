@@ -1,7 +1,8 @@
 """Wall time of compiled calls from one thread and from two at once (the
 codegen runtime's per-thread error status lets the backend run them
-concurrently). Prints calls per second for 1 and 2 threads and the ratio;
-figures, never asserted.
+concurrently). Prints calls per second (medians of 3 rounds) for 1 thread, 2 threads,
+and 2 threads taking turns under a lock (what the former process-wide lock
+allowed), with the ratios to 1 thread; figures, never asserted.
 
     build/python-venv-1.1/bin/python bench/python/concurrent-calls.py
 """
@@ -24,18 +25,24 @@ func.func @mlp(%x: tensor<8x64xf32>, %w1: tensor<64x64xf32>,
 """
 
 
-def caller(exe, calls):
+def caller(exe, calls, lock=None):
     rng = np.random.default_rng(0)
     x = rng.standard_normal((8, 64), dtype=np.float32)
     w1 = rng.standard_normal((64, 64), dtype=np.float32)
     w2 = rng.standard_normal((64, 64), dtype=np.float32)
     out = np.zeros((8, 64), np.float32)
-    args = [(a.ctypes.data, "f32", list(a.shape)) for a in (x, w1, w2)]
+    buffers = (x, w1, w2, out)  # (alive as long as the calls use them)
+    args = [(a.ctypes.data, "f32", list(a.shape)) for a in buffers[:3]]
     results = [(out.ctypes.data, "f32", [8, 64])]
 
     def run():
+        assert buffers
         for _ in range(calls):
-            exe.run("mlp", args, results)
+            if lock is None:
+                exe.run("mlp", args, results)
+            else:
+                with lock:
+                    exe.run("mlp", args, results)
     return run
 
 
@@ -55,13 +62,17 @@ def main():
     caller(exe, 100)()  # compile and warm up
     rates = {}
     for round_ in range(3):
-        one = timed([caller(exe, 2 * calls)])
-        two = timed([caller(exe, calls), caller(exe, calls)])
-        rates.setdefault(1, []).append(2 * calls / one)
-        rates.setdefault(2, []).append(2 * calls / two)
-    med = {k: sorted(v)[1] for k, v in rates.items()}
-    print(f"1 thread : {med[1]:9.0f} calls/s")
-    print(f"2 threads: {med[2]:9.0f} calls/s  ({med[2] / med[1]:.2f}x)")
+        lock = threading.Lock()
+        runs = {"1 thread": [caller(exe, 2 * calls)],
+                "2 threads": [caller(exe, calls), caller(exe, calls)],
+                "2 threads, one call at a time (the former process-wide "
+                "lock)": [caller(exe, calls, lock), caller(exe, calls, lock)]}
+        for what, jobs in runs.items():
+            rates.setdefault(what, []).append(2 * calls / timed(jobs))
+    base = sorted(rates["1 thread"])[1]
+    for what, values in rates.items():
+        rate = sorted(values)[1]
+        print(f"{rate:9.0f} calls/s  {rate / base:.2f}x  {what}")
 
 
 if __name__ == "__main__":

@@ -2,8 +2,8 @@
 //
 // tp_rt_parallel_for, the thread count and the codegen error status of
 // Codegen.h (one per calling thread; a parallel loop's workers record into
-// their launcher's). With oneDNN (built on GNU OpenMP here) parallel loops run on
-// the same OpenMP team as oneDNN's primitives, so the two never compete for
+// their launcher's). With oneDNN (built on GNU OpenMP here) parallel loops run
+// on the same OpenMP team as oneDNN's primitives, so the two never compete for
 // the cores, and so do the runtime's CPU kernels (the optimizers of a train
 // step; cpu::setParallelRunner); without it they run on the runtime's own
 // CPU thread pool.

@@ -29,6 +29,8 @@
 
 using namespace mlir;
 using namespace mlir::tp;
+using tensorplay::test::Desc1;
+using tensorplay::test::Desc2;
 
 namespace {
 
@@ -39,11 +41,11 @@ void recordRanksError() {
   Desc2 da{a, a, 0, {3, 4}, {4, 1}};
   Desc2 dc{c, c, 0, {3, 2}, {2, 1}};
   Desc1 dbias{bias, bias, 0, 2, 1};
-  (void)tp_rt_dnnl_matmul_f32_f32(
-      2, reinterpret_cast<tp_rt_memref *>(&da), 1,
-      reinterpret_cast<tp_rt_memref *>(&dbias), 1,
-      reinterpret_cast<tp_rt_memref *>(&dbias), 2,
-      reinterpret_cast<tp_rt_memref *>(&dc), TP_RT_EPILOGUE_NONE);
+  (void)tp_rt_dnnl_matmul_f32_f32(2, reinterpret_cast<tp_rt_memref *>(&da), 1,
+                                  reinterpret_cast<tp_rt_memref *>(&dbias), 1,
+                                  reinterpret_cast<tp_rt_memref *>(&dbias), 2,
+                                  reinterpret_cast<tp_rt_memref *>(&dc),
+                                  TP_RT_EPILOGUE_NONE);
 }
 
 bool mentions(const char *message, const char *what) {
@@ -81,7 +83,7 @@ TEST(CodegenStatus, EachThreadSeesOnlyItsOwnError) {
     turns.waitFor(1);
     seenByOther = tp_rt_codegen_error();
     tp_rt_codegen_clear_error(); // must not clear the other's
-    turns.next(); // 2
+    turns.next();                // 2
   });
   failing.join();
   clean.join();
@@ -195,12 +197,10 @@ TEST(CodegenStatus, ThreadsCallingExecutablesGetTheirOwnErrors) {
   // One executable from two threads, then two executables.
   for (CpuExecutable *other : {first.get(), second.get()}) {
     int failA = 0, wrongA = 0, failB = 0, wrongB = 0;
-    std::thread a([&] {
-      invert(*first, singular, nullptr, kCalls, failA, wrongA);
-    });
-    std::thread b([&] {
-      invert(*other, diagonal, inverse, kCalls, failB, wrongB);
-    });
+    std::thread a(
+        [&] { invert(*first, singular, nullptr, kCalls, failA, wrongA); });
+    std::thread b(
+        [&] { invert(*other, diagonal, inverse, kCalls, failB, wrongB); });
     a.join();
     b.join();
     EXPECT_EQ(failA, kCalls);
