@@ -18,17 +18,16 @@ using namespace mlir::tp;
 
 /// The forward function and wrt indices of a gradient_of link, or failure
 /// (reported) when it is malformed.
-static LogicalResult readLink(func::FuncOp grad, DictionaryAttr link,
-                              SymbolTable &symbols, func::FuncOp &forward,
+static LogicalResult readLink(func::FuncOp grad, SymbolTable &symbols,
+                              func::FuncOp &forward,
                               SmallVectorImpl<unsigned> &wrt) {
-  auto function = link.getAs<FlatSymbolRefAttr>("function");
-  auto indices = link.getAs<DenseI64ArrayAttr>("wrt");
-  if (!function || !indices)
+  std::optional<GradientLink> link = getGradientOf(grad);
+  if (!link)
     return grad.emitOpError("malformed ")
            << kGradientOfAttrName
            << ": expected {function = @f, wrt = array<i64: ...>}";
-  forward = symbols.lookup<func::FuncOp>(function.getValue());
-  for (int64_t i : indices.asArrayRef())
+  forward = symbols.lookup<func::FuncOp>(link->function.getValue());
+  for (int64_t i : link->wrt)
     wrt.push_back(static_cast<unsigned>(i));
   return success();
 }
@@ -40,11 +39,10 @@ static LogicalResult detachIn(ModuleOp module,
   SmallVector<func::FuncOp> toErase;
   size_t first = detached.size();
   for (auto grad : module.getOps<func::FuncOp>()) {
-    auto link = grad->getAttrOfType<DictionaryAttr>(kGradientOfAttrName);
     func::FuncOp forward;
     DetachedGradient entry;
-    if (link) {
-      if (failed(readLink(grad, link, symbols, forward, entry.wrt)))
+    if (grad->hasAttr(kGradientOfAttrName)) {
+      if (failed(readLink(grad, symbols, forward, entry.wrt)))
         return failure();
     } else if (grad->hasAttr(kTrainStepAttrName)) {
       FailureOr<TrainStepPassOptions> options = readTrainStepOptions(grad);

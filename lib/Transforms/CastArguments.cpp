@@ -5,6 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tensorplay/Dialect/TP/IR/TPFunctionAttrs.h"
 #include "tensorplay/Transforms/DownCasts.h"
 #include "tensorplay/Transforms/Passes.h"
 
@@ -79,7 +80,7 @@ void CastArgumentsPass::runOnOperation() {
         return signalPassFailure();
       }
     SmallVector<int64_t> retyped = castArguments(func, candidates);
-    func->setAttr("tp.cast_arguments",
+    func->setAttr(kCastArgumentsAttrName,
                   Builder(func.getContext()).getDenseI64ArrayAttr(retyped));
   }
 }

@@ -404,11 +404,10 @@ DictionaryAttr tp::trainStepOptionsAttr(MLIRContext *ctx,
 }
 
 FailureOr<TrainStepPassOptions> tp::readTrainStepOptions(func::FuncOp step) {
-  auto layout = step->getAttrOfType<DictionaryAttr>(kTrainStepAttrName);
-  auto dict = layout ? layout.getAs<DictionaryAttr>("options") : nullptr;
-  auto fn = layout ? layout.getAs<StringAttr>("function") : nullptr;
+  std::optional<TrainStepLayout> layout = getTrainStep(step);
+  DictionaryAttr dict = layout ? layout->options : nullptr;
   TrainStepPassOptions o;
-  bool ok = dict && fn;
+  bool ok = static_cast<bool>(layout);
   auto real = [&](StringRef name, double &out) {
     auto a = dict ? dict.getAs<FloatAttr>(name) : nullptr;
     ok &= static_cast<bool>(a);
@@ -452,7 +451,7 @@ FailureOr<TrainStepPassOptions> tp::readTrainStepOptions(func::FuncOp step) {
            << kTrainStepAttrName
            << ": expected the layout and options tp-train-step records";
   o.optimizer = optimizer.str();
-  o.function = fn.str();
+  o.function = layout->function.str();
   return o;
 }
 

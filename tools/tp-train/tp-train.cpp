@@ -30,9 +30,10 @@
 #include "tensorplay/HostIO/Npy.h"
 
 #include "tensorplay/Codegen/CPU/Donation.h"
-#include "tensorplay/Compiler/Compiler.h"
 #include "tensorplay/Compiler/CompileCacheOption.h"
+#include "tensorplay/Compiler/Compiler.h"
 #include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Dialect/TP/IR/TPFunctionAttrs.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 #include "tensorplay/Runtime/Codegen.h"
 
@@ -216,23 +217,22 @@ static bool isNormalizationWeight(Value value) {
 
 static llvm::Expected<Layout> readLayout(ModuleOp module) {
   for (auto func : module.getOps<func::FuncOp>()) {
-    auto dict = func->getAttrOfType<DictionaryAttr>("tp.train_step");
-    if (!dict)
+    if (!func->hasAttr(kTrainStepAttrName))
       continue;
-    Layout layout;
-    auto options = dict.getAs<DictionaryAttr>("options");
-    if (!options || !dict.getAs<StringAttr>("function"))
+    // (The dialect verified it when the module was parsed.)
+    std::optional<TrainStepLayout> step = getTrainStep(func);
+    if (!step)
       return error("malformed tp.train_step on @" + func.getName());
-    layout.function = dict.getAs<StringAttr>("function").str();
-    layout.numInputs = options.getAs<IntegerAttr>("num_inputs").getInt();
-    for (int64_t p : dict.getAs<DenseI64ArrayAttr>("params").asArrayRef())
-      layout.params.push_back(p);
-    for (Attribute name : dict.getAs<ArrayAttr>("state"))
-      layout.state.push_back(cast<StringAttr>(name).str());
-    layout.gradScaler = options.getAs<BoolAttr>("grad_scaler").getValue();
-    if (auto copies = dict.getAs<DenseI64ArrayAttr>("param_copies"))
-      layout.paramCopies.assign(copies.asArrayRef().begin(),
-                                copies.asArrayRef().end());
+    Layout layout;
+    layout.function = step->function.str();
+    layout.numInputs = step->numInputs;
+    layout.params.assign(step->params.begin(), step->params.end());
+    for (StringRef name : step->state)
+      layout.state.push_back(name.str());
+    layout.gradScaler = step->gradScaler;
+    if (step->paramCopies)
+      layout.paramCopies.assign(step->paramCopies->begin(),
+                                step->paramCopies->end());
     for (size_t i = 0; i < layout.params.size(); ++i)
       layout.normalizationWeight.push_back(isNormalizationWeight(
           func.getArgument(layout.numInputs + static_cast<unsigned>(i))));

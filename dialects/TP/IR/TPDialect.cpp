@@ -1,6 +1,7 @@
 //===- TPDialect.cpp - The tp dialect -------------------------------------===//
 
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
+#include "tensorplay/Dialect/TP/IR/TPFunctionAttrs.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 using namespace mlir;
@@ -125,6 +126,10 @@ LogicalResult TPDialect::verifyOperationAttribute(Operation *op,
                 "f16 or bf16 when enabled} and per-device states";
     return success();
   }
+  // The function attributes passes leave for later passes and tools.
+  if (std::optional<LogicalResult> checked =
+          verifyFunctionAttribute(op, attribute))
+    return *checked;
   // The codegen passes' markers (tp.parallel_body, tp.vectorize, ...) are
   // theirs to check.
   return success();

@@ -8,17 +8,19 @@
 #ifndef TENSORPLAY_TRANSFORMS_AUTODIFF_H
 #define TENSORPLAY_TRANSFORMS_AUTODIFF_H
 
+#include "tensorplay/Dialect/TP/IR/TPFunctionAttrs.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace mlir {
 namespace tp {
 
-/// The attribute linking a gradient function to its forward function:
-/// {function = @f, wrt = array<i64: ...>}. tp-autocast builds a linked
-/// function again from the autocast forward function, so that its backward
-/// ops take their forward ops' decisions (AutocastGradients.h).
-inline constexpr llvm::StringLiteral kGradientOfAttrName = "tp.gradient_of";
+// kGradientOfAttrName (TPFunctionAttrs.h) links a gradient function to its
+// forward function: {function = @f, wrt = array<i64: ...>}. tp-autocast
+// builds a linked function again from the autocast forward function, so
+// that its backward ops take their forward ops' decisions
+// (AutocastGradients.h).
 
 /// True when the first result of `func` is a 0-d floating tensor (a loss).
 bool returnsLoss(func::FuncOp func);

@@ -9,6 +9,7 @@
 #ifndef TENSORPLAY_TRANSFORMS_TRAINSTEP_H
 #define TENSORPLAY_TRANSFORMS_TRAINSTEP_H
 
+#include "tensorplay/Dialect/TP/IR/TPFunctionAttrs.h"
 #include "tensorplay/Transforms/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -17,10 +18,9 @@
 namespace mlir {
 namespace tp {
 
-/// The attribute on @f_train_step: its layout (function, num_inputs,
-/// params, state, optimizer, grad_scaler) and the options it was built with
-/// (`options`).
-inline constexpr llvm::StringLiteral kTrainStepAttrName = "tp.train_step";
+// kTrainStepAttrName (TPFunctionAttrs.h) is on @f_train_step: its layout
+// (function, params, state) and the options it was built with (`options`:
+// num_inputs, optimizer, grad_scaler, ...), read by getTrainStep.
 
 /// Adds @<func>_train_step after `func` (options.function is not read).
 /// Errors at `func` or at the op concerned.

@@ -3551,3 +3551,72 @@ func.func @conv_tbc_kernel_too_long(%x: tensor<1x2x3xf32>, %w: tensor<3x3x4xf32>
   %r = tp.conv_tbc %x, %w, %b : (tensor<1x2x3xf32>, tensor<3x3x4xf32>, tensor<4xf32>) -> tensor<1x2x4xf32>
   return
 }
+
+//===----------------------------------------------------------------------===//
+// The function attributes passes leave for later ones (TPFunctionAttrs.h)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @gradient_of_not_on_a_function() {
+  // expected-error @+1 {{tp.gradient_of belongs on a function}}
+  %c = arith.constant {tp.gradient_of = {function = @f, wrt = array<i64: 0>}} 0 : i32
+  return
+}
+
+// -----
+
+// expected-error @+1 {{malformed tp.gradient_of: expected {function = @f, wrt = array<i64: ...>} with distinct argument indices}}
+func.func @gradient_of_twice(%x: tensor<4xf32>) attributes {tp.gradient_of = {function = @f, wrt = array<i64: 0, 0>}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{malformed tp.train_step: expected the layout and options tp-train-step records}}
+func.func @train_step_without_options(%x: tensor<4xf32>) attributes {tp.train_step = {function = "f", params = array<i64: 0>, state = []}} {
+  return
+}
+
+// -----
+
+// A key of the wrong kind (lr an integer).
+// expected-error @+1 {{malformed tp.train_step}}
+func.func @train_step_integer_lr(%x: tensor<4xf32>) attributes {tp.train_step = {function = "f", params = array<i64: 0>, state = [], options = {num_inputs = 0 : i64, optimizer = "sgd", lr = 1 : i64, momentum = 0.0 : f64, dampening = 0.0 : f64, nesterov = false, weight_decay = 0.0 : f64, beta1 = 0.9 : f64, beta2 = 0.999 : f64, eps = 1.0e-8 : f64, amsgrad = false, maximize = false, grad_scaler = false, growth_factor = 2.0 : f64, backoff_factor = 0.5 : f64, growth_interval = 2000 : i64}}} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{malformed tp.cast_arguments: expected ascending argument indices below 1}}
+func.func @cast_arguments_out_of_range(%x: tensor<4xf32>) attributes {tp.cast_arguments = array<i64: 0, 1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{tp.donate must be an array<i64> with one entry per result}}
+func.func @donate_not_an_array(%x: tensor<4xf32>) -> tensor<4xf32> attributes {tp.donate = 0 : i64} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{tp.donate has 2 entries for 1 results}}
+func.func @donate_count(%x: tensor<4xf32>) -> tensor<4xf32> attributes {tp.donate = array<i64: 0, 0>} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{tp.donate: result #0 names argument #3, which does not exist}}
+func.func @donate_range(%x: tensor<4xf32>) -> tensor<4xf32> attributes {tp.donate = array<i64: 3>} {
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{tp.donate: argument #0 is donated twice}}
+func.func @donate_twice(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {tp.donate = array<i64: 0, 0>} {
+  return %x, %x : tensor<4xf32>, tensor<4xf32>
+}

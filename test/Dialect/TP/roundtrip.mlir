@@ -1842,3 +1842,12 @@ func.func @slice_backward(%g: tensor<4x5xf32>) {
   %r = tp.slice_backward %g {dim = 1 : i64, end = -1 : i64, input_sizes = array<i64: 4, 8>, start = 2 : i64} : (tensor<4x5xf32>) -> tensor<4x8xf32>
   return
 }
+
+// The function attributes the dialect verifies, well formed.
+// CHECK-LABEL: func.func @well_formed_function_attributes
+// CHECK-SAME: tp.cast_arguments = array<i64: 0, 1>
+// CHECK-SAME: tp.donate = array<i64: -1, 1>
+// CHECK-SAME: tp.gradient_of = {function = @f, wrt = array<i64: 1>}
+func.func @well_formed_function_attributes(%x: tensor<4xf32>, %w: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {tp.cast_arguments = array<i64: 0, 1>, tp.donate = array<i64: -1, 1>, tp.gradient_of = {function = @f, wrt = array<i64: 1>}} {
+  return %x, %w : tensor<4xf32>, tensor<4xf32>
+}

@@ -14,6 +14,8 @@
 #ifndef TENSORPLAY_CODEGEN_CPU_DONATION_H
 #define TENSORPLAY_CODEGEN_CPU_DONATION_H
 
+#include "tensorplay/Dialect/TP/IR/TPFunctionAttrs.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include <optional>
@@ -21,15 +23,13 @@
 namespace mlir {
 namespace tp {
 
-constexpr llvm::StringLiteral kDonateAttrName = "tp.donate";
-
 /// The `tp.donate` entries of `fn` (one per result), or nullopt when it has
 /// none.
 std::optional<SmallVector<int64_t>> donatedArguments(func::FuncOp fn);
 
-/// Checks `fn`'s `tp.donate`: one entry per result, each -1 or a distinct
-/// argument index whose type is the result's. Emits at `fn` and fails
-/// otherwise.
+/// Checks `fn`'s `tp.donate` (kDonateAttrName): what the dialect verifies
+/// (one entry per result, each -1 or a distinct argument index) and that
+/// each donor's type is its result's. Emits at `fn` and fails otherwise.
 LogicalResult verifyDonation(func::FuncOp fn);
 
 } // namespace tp
