@@ -9,6 +9,8 @@ a label repeated within one operand (a diagonal), a label summed within one
 operand, and sizes that differ between operands (broadcasting).
 """
 
+import math
+
 from .composite import Composer
 from .ops import HANDLERS, Unsupported, _result, _value
 
@@ -51,13 +53,6 @@ def _labels(equation, ranks):
     return labels, out
 
 
-def _product(values):
-    n = 1
-    for v in values:
-        n *= v
-    return n
-
-
 def einsum(tr, equation, operands, elt):
     c = Composer(tr)
     labels, out = _labels(equation, [v.rank for v in operands])
@@ -78,7 +73,7 @@ def einsum(tr, equation, operands, elt):
         if any(x not in later for x in left + right):
             raise Unsupported(f"einsum '{equation}' sums a label within one "
                               "operand")
-        b, m, k, n = (_product(size[x] for x in part)
+        b, m, k, n = (math.prod(size[x] for x in part)
                       for part in (batch, left, contracted, right))
         lhs = c.reshape(c.permute(value, [current.index(x) for x in
                                           batch + left + contracted]),

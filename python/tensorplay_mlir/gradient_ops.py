@@ -9,6 +9,8 @@ Backward operators only occur in graphs that carry their casts, so these
 compositions use any tp op (composite.py).
 """
 
+import math
+
 from .composite import Composer
 from .layout_ops import index_add
 from .ops import (HANDLERS, Unsupported, _dim, _result, _value, cast_to_parts,
@@ -108,15 +110,13 @@ def _linear_backward(tr, node, x, grad_output, weight, output_mask):
 
 
 def _rows(x):
-    n = 1
-    for d in x.shape[:-1]:
-        n *= d
-    return n
+    return math.prod(x.shape[:-1])
 
 
-def _spread(c, grad, shape, dims, keepdim):
+def _spread(c, grad, shape, dims):
     """grad of a reduction over `dims` of a tensor of `shape`, expanded
-    back to it."""
+    back to it (whether the reduction kept its dimensions or not: the
+    gradient is reshaped to them)."""
     rank = len(shape)
     dims = sorted(_dim(d, rank) % max(rank, 1) for d in dims) or \
         list(range(rank))
@@ -128,10 +128,8 @@ def _spread(c, grad, shape, dims, keepdim):
 def _mean_dim_backward(tr, node, grad_output, x, dim, keepdim=False):
     c = Composer(tr)
     g, x = _value(tr, grad_output), _value(tr, x)
-    spread, dims = _spread(c, g, x.shape, list(dim), keepdim)
-    count = 1
-    for d in dims:
-        count *= x.shape[d]
+    spread, dims = _spread(c, g, x.shape, list(dim))
+    count = math.prod(x.shape[d] for d in dims)
     return tr.cast(c.div(spread, float(count)), _result(node)[1])
 
 
@@ -139,7 +137,7 @@ def _mean_dim_backward(tr, node, grad_output, x, dim, keepdim=False):
 def _sum_dim_backward(tr, node, grad_output, x, dim, keepdim=False):
     c = Composer(tr)
     g, x = _value(tr, grad_output), _value(tr, x)
-    return tr.cast(_spread(c, g, x.shape, list(dim), keepdim)[0],
+    return tr.cast(_spread(c, g, x.shape, list(dim))[0],
                    _result(node)[1])
 
 
@@ -307,22 +305,27 @@ def _adaptive_max_pool2d_backward(tr, node, grad_output, input):
     return tr.cast(c.reshape(grad, x.shape), _result(node)[1])
 
 
+def _mask_slots(c, mask, shape):
+    """(the mask broadcast with `shape` and flattened, each position's
+    slot: how many true positions come before it, row-major, in f32), the
+    mapping of masked_select and masked_scatter."""
+    from .composite import broadcast
+    shape = broadcast(shape, mask.shape)
+    flat = c.reshape(c.expand(mask, shape), (math.prod(shape),))
+    counts = c.tr.emit("cumsum", [c.where(flat, 1.0, 0.0, elt="f32")],
+                       flat.shape, "f32", "dim = 0 : i64")
+    return flat, c.sub(counts, 1.0)
+
+
 @handles("masked_select_backward")
 def _masked_select_backward(tr, node, grad, input, mask):
     """Zeros of the input's shape with grad's k-th value at the k-th true
     position of the (broadcast) mask, in row-major order."""
     c = Composer(tr)
     g, x, mask = _value(tr, grad), _value(tr, input), _value(tr, mask)
-    from .composite import broadcast
-    shape = broadcast(x.shape, mask.shape)
-    total = 1
-    for n in shape:
-        total *= n
-    flat = c.reshape(c.expand(mask, shape), (total,))
-    counts = tr.emit("cumsum", [c.where(flat, 1.0, 0.0, elt="f32")],
-                     (total,), "f32", "dim = 0 : i64")
-    slot = tr.cast(c.clamp(c.sub(counts, 1.0), 0.0, max(g.shape[0] - 1, 0)),
-                   "i64")
+    flat, slots = _mask_slots(c, mask, x.shape)
+    total = flat.shape[0]
+    slot = tr.cast(c.clamp(slots, 0.0, max(g.shape[0] - 1, 0)), "i64")
     picked = tr.emit("gather", [g, slot], (total,), g.elt, "dim = 0 : i64")
     result = c.where(flat, picked, 0.0)
     out_shape, elt = _result(node)
@@ -370,18 +373,11 @@ def _masked_scatter_backward(tr, node, grad_output, mask, sizes):
     position (row-major) for k < the source's size, 0 beyond."""
     c = Composer(tr)
     g, mask = _value(tr, grad_output), _value(tr, mask)
+    flat, slots = _mask_slots(c, mask, g.shape)
     from .composite import broadcast
-    shape = broadcast(g.shape, mask.shape)
-    total = 1
-    for n in shape:
-        total *= n
-    flat = c.reshape(c.expand(mask, shape), (total,))
-    grad = c.reshape(c.expand(g, shape), (total,))
-    count = 1
-    for n in sizes:
-        count *= int(n)
-    slots = c.sub(tr.emit("cumsum", [c.where(flat, 1.0, 0.0, elt="f32")],
-                          (total,), "f32", "dim = 0 : i64"), 1.0)
+    grad = c.reshape(c.expand(g, broadcast(g.shape, mask.shape)),
+                     flat.shape)
+    count = math.prod(int(n) for n in sizes)
     kept = c.both(flat, c.binary("lt", slots, float(count)))
     index = tr.cast(c.clamp(slots, 0.0, float(max(count - 1, 0))), "i64")
     source = tr.emit("scatter_add", [tr.constant(0.0, g.elt, (count,)),

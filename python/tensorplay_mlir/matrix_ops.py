@@ -6,6 +6,8 @@ tp.matmul: eager calls matmul, which cpu autocast puts in bf16), and weight
 normalization (v g / ||v|| over every dimension but one, tp.norm).
 """
 
+import math
+
 from .composite import Composer, promote
 from .resize_ops import constant_pad_along
 from .ops import Unsupported, _array, _dim, _result, _value, handles
@@ -45,9 +47,7 @@ def _cartesian_prod(tr, node, tensors):
     if len(tensors) == 1:
         return tensors[0]
     sizes = tuple(t.shape[0] for t in tensors)
-    total = 1
-    for n in sizes:
-        total *= n
+    total = math.prod(sizes)
     columns = []
     for i, t in enumerate(tensors):
         grid = c.expand(c.reshape(t, tuple(n if j == i else 1 for j, n in
@@ -206,11 +206,8 @@ def _fill_diagonal_(tr, node, x, fill_value, wrap=False):
     x = _value(tr, x)
     if x.rank < 2 or (x.rank > 2 and len(set(x.shape)) != 1):
         raise Unsupported(f"fill_diagonal_ of shape {x.shape}")
-    total = 1
-    for n in x.shape:
-        total *= n
-    step = sum(
-        _product_of(x.shape[i + 1:]) for i in range(x.rank))
+    total = math.prod(x.shape)
+    step = sum(math.prod(x.shape[i + 1:]) for i in range(x.rank))
     limit = total if wrap and x.rank == 2 else \
         min(x.shape) * step - step + 1
     chosen = set(range(0, min(total, limit), step))
@@ -218,11 +215,10 @@ def _fill_diagonal_(tr, node, x, fill_value, wrap=False):
     return tr.write_back(x, c.where(mask, float(fill_value), x))
 
 
-def _product_of(sizes):
-    n = 1
-    for s in sizes:
-        n *= s
-    return n
+def _centered(c, rows):
+    """Each row less its sum / N (eager's cov's mean)."""
+    return c.sub(rows, c.div(c.reduce("sum", rows, [1], True),
+                             float(rows.shape[1])))
 
 
 def covariance(tr, x, correction):
@@ -234,8 +230,7 @@ def covariance(tr, x, correction):
     if x.rank == 1:
         x = c.reshape(x, (1, x.shape[0]))
     n = x.shape[1]
-    avg = c.div(c.reduce("sum", x, [1], True), float(n))
-    centered = c.sub(x, avg)
+    centered = _centered(c, x)
     product = tr.emit("mm", [centered, c.permute(centered, (1, 0))],
                       (x.shape[0], x.shape[0]), x.elt)
     return c.div(product, float(max(n - int(correction), 0)))
@@ -370,7 +365,7 @@ def _cov_backward(tr, node, grad, x, correction, fweights=None,
     n = rows.shape[1]
     k = rows.shape[0]
     g = c.reshape(g, (k, k))
-    centered = c.sub(rows, c.div(c.reduce("sum", rows, [1], True), float(n)))
+    centered = _centered(c, rows)
     symmetric = c.add(g, c.permute(g, (1, 0)))
     product = tr.emit("mm", [symmetric, centered], rows.shape, x.elt)
     result = c.div(product, float(max(n - int(correction), 0)))
@@ -403,8 +398,7 @@ def _corrcoef_backward(tr, node, grad, x):
     diagonal = c.div(c.unary("neg", both), c.mul(variance, 2.0))
     dcov = c.add(c.div(g, outer), c.where(eye, c.reshape(diagonal, (k, 1)),
                                           0.0))
-    centered = c.sub(rows, c.div(c.reduce("sum", rows, [1], True),
-                                 float(n)))
+    centered = _centered(c, rows)
     symmetric = c.add(dcov, c.permute(dcov, (1, 0)))
     product = tr.emit("mm", [symmetric, centered], rows.shape, x.elt)
     shape, elt = _result(node)

@@ -14,6 +14,8 @@ eager's kernels compute them; evaluation mode saves empty tensors, as eager
 does. None of these operators is in the autocast tables.
 """
 
+import math
+
 from .ops import (Unsupported, _array, _value, cast_to_parts,
                   handles, operands_with)
 from .selection_ops import batch_norm, batch_statistics
@@ -143,9 +145,7 @@ def _group_statistics(tr, node, x, group, eps):
     if metas == [None, None]:
         return [None, None]
     n = x.shape[0]
-    size = 1
-    for d in x.shape[1:]:
-        size *= d
+    size = math.prod(x.shape[1:])
     grouped = (n, group, size // group)
     xf = tr.emit("reshape", [tr.cast(x, "f32")], grouped, "f32",
                  f"shape = {_array(grouped)}")
@@ -190,9 +190,7 @@ def _native_group_norm_backward(tr, node, grad_out, input, mean, rstd,
     n, c = x.shape[0], x.shape[1]
     if c % group:
         raise Unsupported(f"{c} channels in {group} groups")
-    size = 1
-    for d in x.shape[2:]:
-        size *= d
+    size = math.prod(x.shape[2:])
     view = (n, group, c // group, size)
     stat = (n, group, 1, 1)
 

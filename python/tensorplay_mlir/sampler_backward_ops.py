@@ -11,6 +11,7 @@ are refused.
 """
 
 import itertools
+import math
 
 from .composite import Composer
 from .ops import HANDLERS, Unsupported, _value, cast_to_parts
@@ -44,10 +45,7 @@ class _Volume:
         self.c, self.tr = c, c.tr
         self.n, self.ch = x.shape[:2]
         self.sizes = list(x.shape[2:])[::-1]  # (W, H[, D])
-        total = 1
-        for s in self.sizes:
-            total *= s
-        self.flat = c.reshape(x, (self.n, self.ch, total))
+        self.flat = c.reshape(x, (self.n, self.ch, math.prod(self.sizes)))
         self.positions = positions
 
     def _index(self, corner):
@@ -104,9 +102,7 @@ def grid_sampler_backward(tr, node, grad_output, input, grid,
     n, ch = x.shape[:2]
     out_spatial = grid.shape[1:-1]
     axes = grid.shape[-1]
-    positions = 1
-    for s in out_spatial:
-        positions *= s
+    positions = math.prod(out_spatial)
     flat_grid = c.reshape(grid, (n, 1, positions, axes))
     volume = _Volume(c, x, positions)
     coords, slopes = [], []

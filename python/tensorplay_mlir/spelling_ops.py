@@ -452,7 +452,7 @@ def _flatten_dense_tensors(tr, node, tensors):
     parts = [_value(tr, t) for t in tensors]
     if len({t.elt for t in parts}) != 1:
         raise Unsupported("flatten_dense_tensors of several dtypes")
-    flat = [c.reshape(t, (_count(t.shape),)) for t in parts]
+    flat = [c.reshape(t, (math.prod(t.shape),)) for t in parts]
     return c.cat(flat, 0) if len(flat) > 1 else flat[0]
 
 
@@ -464,19 +464,12 @@ def _unflatten_dense_tensors(tr, node, flat, tensors):
     parts, at = [], 0
     for t in tensors:
         t = _value(tr, t)
-        n = _count(t.shape)
+        n = math.prod(t.shape)
         parts.append(c.reshape(c.slice(flat, 0, at, at + n), t.shape))
         at += n
     if at != flat.shape[0]:
         raise Unsupported(f"{flat.shape[0]} values for {at} entries")
     return tuple(parts)
-
-
-def _count(shape):
-    n = 1
-    for d in shape:
-        n *= d
-    return n
 
 
 @handles("_index_put_impl_")
@@ -516,7 +509,7 @@ def _embedding_renorm_(tr, node, x, indices, max_norm, norm_type):
     if x.rank != 2:
         raise Unsupported(f"embedding_renorm_ of a rank-{x.rank} weight")
     rows = x.shape[0]
-    flat = c.reshape(indices, (1, _count(indices.shape)))
+    flat = c.reshape(indices, (1, math.prod(indices.shape)))
     ids = c.reshape(tr.dense(list(range(rows)), indices.elt, (rows,)),
                     (rows, 1))
     named = c.binary("gt", c.reduce("amax", c.where(
