@@ -11,6 +11,8 @@
 
 #include "BackwardRules.h"
 
+#include "tensorplay/Dialect/TP/IR/TPOps.h"
+
 #include "mlir/IR/BuiltinTypes.h"
 
 #include <optional>
@@ -30,20 +32,33 @@ struct Rule {
   /// grads[0] is `grad`. Only the rules of multi-result ops read them.
   ArrayRef<Value> grads = {};
 
-  Value make(StringRef name, ValueRange operands,
-             ArrayRef<NamedAttribute> attrs = {});
+  /// The tp op `OpTy` built from `operands` and `attrs` (names of OpTy's
+  /// attributes; any other is an internal error) with inferred result
+  /// types; its first result, or null on a failed step.
+  template <typename OpTy>
+  Value make(ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+    return makeNamed(OpTy::getOperationName(), operands, attrs);
+  }
   /// As make, but the op (null on a failed step), for ops of several
   /// results.
-  Operation *makeOp(StringRef name, ValueRange operands,
-                    ArrayRef<NamedAttribute> attrs = {});
+  template <typename OpTy>
+  Operation *makeOp(ValueRange operands, ArrayRef<NamedAttribute> attrs = {}) {
+    return makeNamedOp(OpTy::getOperationName(), operands, attrs);
+  }
+  /// As make and makeOp, for helpers shared by several ops: `name` is the
+  /// getOperationName() of a tp op class.
+  Value makeNamed(StringRef name, ValueRange operands,
+                  ArrayRef<NamedAttribute> attrs = {});
+  Operation *makeNamedOp(StringRef name, ValueRange operands,
+                         ArrayRef<NamedAttribute> attrs = {});
   NamedAttribute attr(StringRef name, Attribute value) {
     return b.builder.getNamedAttr(name, value);
   }
-  Value add(Value x, Value y) { return make("tp.add", {x, y}); }
-  Value sub(Value x, Value y) { return make("tp.sub", {x, y}); }
-  Value mul(Value x, Value y) { return make("tp.mul", {x, y}); }
-  Value div(Value x, Value y) { return make("tp.div", {x, y}); }
-  Value neg(Value x) { return make("tp.neg", x); }
+  Value add(Value x, Value y) { return make<AddOp>({x, y}); }
+  Value sub(Value x, Value y) { return make<SubOp>({x, y}); }
+  Value mul(Value x, Value y) { return make<MulOp>({x, y}); }
+  Value div(Value x, Value y) { return make<DivOp>({x, y}); }
+  Value neg(Value x) { return make<NegOp>(x); }
   /// `x * value` with `value` a 0-d constant of x's element type.
   Value scale(Value x, double value);
   /// A 0-d constant `value` of `like`'s element type.
@@ -78,12 +93,13 @@ struct Rule {
   Value equalIndices(Value a, Value b, Type element);
   /// tp.where(condition, x, y).
   Value where(Value condition, Value x, Value y) {
-    return make("tp.where", {condition, x, y});
+    return make<WhereOp>({condition, x, y});
   }
-  /// The i1 comparison `name` (tp.lt, tp.ge, ...) of `x` with the 0-d
+  /// The i1 comparison `CompareOp` (LtOp, GeOp, ...) of `x` with the 0-d
   /// constant `value` of x's element type.
-  Value compare(StringRef name, Value x, double value) {
-    return make(name, {x, scalar(x, value)});
+  template <typename CompareOp>
+  Value compare(Value x, double value) {
+    return make<CompareOp>({x, scalar(x, value)});
   }
   /// `x` clamped to [lo, hi] (maximum / minimum with 0-d constants).
   Value clamp(Value x, double lo, double hi);

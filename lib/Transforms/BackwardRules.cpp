@@ -25,9 +25,23 @@ using namespace mlir::tp;
 // BackwardBuilder
 //===----------------------------------------------------------------------===//
 
-Operation *BackwardBuilder::createOp(Operation *forward, StringRef name,
-                                     ValueRange operands,
-                                     ArrayRef<NamedAttribute> attrs) {
+Operation *BackwardBuilder::createNamedOp(Operation *forward, StringRef name,
+                                          ValueRange operands,
+                                          ArrayRef<NamedAttribute> attrs) {
+  // An attribute the op does not declare would be kept as a discardable one
+  // and its default used instead: a misspelled `keepdim` would change the
+  // result silently.
+  std::optional<RegisteredOperationName> info =
+      RegisteredOperationName::lookup(name, builder.getContext());
+  for (const NamedAttribute &attr : attrs) {
+    if (info && llvm::is_contained(info->getAttributeNames(), attr.getName()))
+      continue;
+    forward->emitOpError("internal error: tp-autodiff gave ")
+        << name << " the attribute '" << attr.getName().getValue()
+        << "', which it does not have";
+    hadError = true;
+    return nullptr;
+  }
   Operation *op =
       createWithInferredResultTypes(builder, loc, name, operands, attrs);
   if (!op) {
@@ -38,13 +52,6 @@ Operation *BackwardBuilder::createOp(Operation *forward, StringRef name,
   }
   ++numCreated;
   return op;
-}
-
-Value BackwardBuilder::create(Operation *forward, StringRef name,
-                              ValueRange operands,
-                              ArrayRef<NamedAttribute> attrs) {
-  Operation *op = createOp(forward, name, operands, attrs);
-  return op ? op->getResult(0) : Value();
 }
 
 Value mlir::tp::createFloatSplat(OpBuilder &builder, Location loc,
@@ -62,11 +69,11 @@ Value mlir::tp::createFloatSplat(OpBuilder &builder, Location loc,
     pairs.push_back(2);
     Value expanded =
         createWithInferredResultTypes(
-            builder, loc, "tp.expand", pair,
+            builder, loc, ExpandOp::getOperationName(), pair,
             {builder.getNamedAttr("size", builder.getDenseI64ArrayAttr(pairs))})
             ->getResult(0);
-    return createWithInferredResultTypes(builder, loc, "tp.view_as_complex",
-                                         expanded, {})
+    return createWithInferredResultTypes(
+               builder, loc, ViewAsComplexOp::getOperationName(), expanded, {})
         ->getResult(0);
   }
   return ConstantOp::create(
@@ -85,8 +92,8 @@ Value mlir::tp::createZeros(OpBuilder &builder, Location loc,
   Value zeros = createFloatSplat(
       builder, loc, RankedTensorType::get(pairs, complex.getElementType()),
       0.0);
-  return createWithInferredResultTypes(builder, loc, "tp.view_as_complex",
-                                       zeros, {})
+  return createWithInferredResultTypes(
+             builder, loc, ViewAsComplexOp::getOperationName(), zeros, {})
       ->getResult(0);
 }
 
@@ -101,11 +108,12 @@ Value mlir::tp::realPartOf(OpBuilder &builder, Location loc, Value z) {
         ->getResult(0);
   };
   int64_t last = cast<RankedTensorType>(z.getType()).getRank();
-  Value re = make("tp.slice", make("tp.view_as_real", z, {}),
+  Value re = make(SliceOp::getOperationName(),
+                  make(ViewAsRealOp::getOperationName(), z, {}),
                   {builder.getNamedAttr("dim", builder.getI64IntegerAttr(last)),
                    builder.getNamedAttr("start", builder.getI64IntegerAttr(0)),
                    builder.getNamedAttr("end", builder.getI64IntegerAttr(1))});
-  return make("tp.reshape", re,
+  return make(ReshapeOp::getOperationName(), re,
               {builder.getNamedAttr("shape",
                                     builder.getDenseI64ArrayAttr(shapeOf(z)))});
 }
@@ -135,18 +143,18 @@ Value BackwardBuilder::unbroadcast(Operation *forward, Value grad,
   Value summed = grad;
   if (!dims.empty()) {
     if (complex)
-      summed = create(forward, "tp.view_as_real", summed, {});
-    summed =
-        create(forward, "tp.sum", summed,
-               {builder.getNamedAttr("dim", builder.getDenseI64ArrayAttr(dims)),
-                builder.getNamedAttr("keepdim", builder.getBoolAttr(true))});
+      summed = create<ViewAsRealOp>(forward, summed, {});
+    summed = create<SumOp>(
+        forward, summed,
+        {builder.getNamedAttr("dim", builder.getDenseI64ArrayAttr(dims)),
+         builder.getNamedAttr("keepdim", builder.getBoolAttr(true))});
     if (complex && summed)
-      summed = create(forward, "tp.view_as_complex", summed, {});
+      summed = create<ViewAsComplexOp>(forward, summed, {});
   }
   if (!summed || shapeOf(summed) == to)
     return summed;
-  return create(
-      forward, "tp.reshape", summed,
+  return create<ReshapeOp>(
+      forward, summed,
       {builder.getNamedAttr("shape", builder.getDenseI64ArrayAttr(to))});
 }
 
@@ -154,17 +162,17 @@ Value BackwardBuilder::unbroadcast(Operation *forward, Value grad,
 // Rule
 //===----------------------------------------------------------------------===//
 
-Operation *Rule::makeOp(StringRef name, ValueRange operands,
-                        ArrayRef<NamedAttribute> attrs) {
+Operation *Rule::makeNamedOp(StringRef name, ValueRange operands,
+                             ArrayRef<NamedAttribute> attrs) {
   for (Value v : operands)
     if (!v)
       return nullptr;
-  return b.createOp(op, name, operands, attrs);
+  return b.createNamedOp(op, name, operands, attrs);
 }
 
-Value Rule::make(StringRef name, ValueRange operands,
-                 ArrayRef<NamedAttribute> attrs) {
-  Operation *created = makeOp(name, operands, attrs);
+Value Rule::makeNamed(StringRef name, ValueRange operands,
+                      ArrayRef<NamedAttribute> attrs) {
+  Operation *created = makeNamedOp(name, operands, attrs);
   return created ? created->getResult(0) : Value();
 }
 
@@ -181,9 +189,9 @@ Value Rule::scale(Value x, double value) {
 }
 
 Value Rule::transpose(Value x, int64_t dim0, int64_t dim1) {
-  return make("tp.transpose", x,
-              {attr("dim0", b.builder.getI64IntegerAttr(dim0)),
-               attr("dim1", b.builder.getI64IntegerAttr(dim1))});
+  return make<TransposeOp>(x,
+                           {attr("dim0", b.builder.getI64IntegerAttr(dim0)),
+                            attr("dim1", b.builder.getI64IntegerAttr(dim1))});
 }
 
 Value Rule::transposeLast(Value x) {
@@ -199,34 +207,32 @@ Value Rule::permute(Value x, ArrayRef<int64_t> dims) {
     identity &= d == static_cast<int64_t>(i);
   if (!x || identity)
     return x;
-  return make("tp.permute", x,
-              {attr("dims", b.builder.getDenseI64ArrayAttr(dims))});
+  return make<PermuteOp>(x,
+                         {attr("dims", b.builder.getDenseI64ArrayAttr(dims))});
 }
 
 Value Rule::reshape(Value x, ArrayRef<int64_t> shape) {
   if (!x || shapeOf(x) == shape)
     return x;
-  return make("tp.reshape", x,
-              {attr("shape", b.builder.getDenseI64ArrayAttr(shape))});
+  return make<ReshapeOp>(
+      x, {attr("shape", b.builder.getDenseI64ArrayAttr(shape))});
 }
 
 Value Rule::expand(Value x, ArrayRef<int64_t> shape) {
   if (!x || shapeOf(x) == shape)
     return x;
-  return make("tp.expand", x,
-              {attr("size", b.builder.getDenseI64ArrayAttr(shape))});
+  return make<ExpandOp>(x,
+                        {attr("size", b.builder.getDenseI64ArrayAttr(shape))});
 }
 
 Value Rule::sumAlong(Value x, ArrayRef<int64_t> dims, bool keepdim) {
-  return make("tp.sum", x,
-              {attr("dim", b.builder.getDenseI64ArrayAttr(dims)),
-               attr("keepdim", b.builder.getBoolAttr(keepdim))});
+  return make<SumOp>(x, {attr("dim", b.builder.getDenseI64ArrayAttr(dims)),
+                         attr("keepdim", b.builder.getBoolAttr(keepdim))});
 }
 
 Value Rule::meanAlong(Value x, ArrayRef<int64_t> dims, bool keepdim) {
-  return make("tp.mean", x,
-              {attr("dim", b.builder.getDenseI64ArrayAttr(dims)),
-               attr("keepdim", b.builder.getBoolAttr(keepdim))});
+  return make<MeanOp>(x, {attr("dim", b.builder.getDenseI64ArrayAttr(dims)),
+                          attr("keepdim", b.builder.getBoolAttr(keepdim))});
 }
 
 Value Rule::castTo(Value x, Type element) {
@@ -238,18 +244,19 @@ Value Rule::castTo(Value x, Type element) {
 }
 
 Value Rule::passAbove(Value g, Value self, double threshold) {
-  return make("tp.threshold_backward", {g, self},
-              {attr("threshold", b.builder.getF64FloatAttr(threshold))});
+  return make<ThresholdBackwardOp>(
+      {g, self}, {attr("threshold", b.builder.getF64FloatAttr(threshold))});
 }
 
 Value Rule::softmaxBackward(Value g, Value y, int64_t dim, bool log) {
-  return make(log ? "tp.log_softmax_backward" : "tp.softmax_backward", {g, y},
-              {attr("dim", b.builder.getI64IntegerAttr(dim))});
+  return makeNamed(log ? LogSoftmaxBackwardOp::getOperationName()
+                       : SoftmaxBackwardOp::getOperationName(),
+                   {g, y}, {attr("dim", b.builder.getI64IntegerAttr(dim))});
 }
 
 Value Rule::isZero(Value x) {
   Value one = scalar(x, 1.0);
-  return sub(one, passAbove(one, make("tp.abs", x), 0.0));
+  return sub(one, passAbove(one, make<AbsOp>(x), 0.0));
 }
 
 Value Rule::sign(Value x) {
@@ -258,18 +265,18 @@ Value Rule::sign(Value x) {
 }
 
 Value Rule::power(Value x, double e) {
-  return make(
-      "tp.pow", x,
+  return make<PowOp>(
+      x,
       {attr("operandSegmentSizes", b.builder.getDenseI32ArrayAttr({1, 0, 0})),
        attr("scalar_exponent", b.builder.getF64FloatAttr(e))});
 }
 
 Value Rule::cat(ValueRange values, int64_t dim) {
-  return make("tp.cat", values,
-              {attr("operandSegmentSizes",
-                    b.builder.getDenseI32ArrayAttr(
-                        {static_cast<int32_t>(values.size()), 0})),
-               attr("dim", b.builder.getI64IntegerAttr(dim))});
+  return make<CatOp>(values,
+                     {attr("operandSegmentSizes",
+                           b.builder.getDenseI32ArrayAttr(
+                               {static_cast<int32_t>(values.size()), 0})),
+                      attr("dim", b.builder.getI64IntegerAttr(dim))});
 }
 
 Value Rule::equalIndices(Value a, Value b, Type element) {
@@ -277,8 +284,7 @@ Value Rule::equalIndices(Value a, Value b, Type element) {
 }
 
 Value Rule::clamp(Value x, double lo, double hi) {
-  return make("tp.maximum",
-              {make("tp.minimum", {x, scalar(x, hi)}), scalar(x, lo)});
+  return make<MaximumOp>({make<MinimumOp>({x, scalar(x, hi)}), scalar(x, lo)});
 }
 
 Value Rule::constant(ArrayRef<int64_t> shape, Type element,
@@ -316,7 +322,7 @@ Value Rule::gatherAlong(Value v, int64_t dim, ArrayRef<int64_t> indices) {
   SmallVector<double> entries(indices.begin(), indices.end());
   Value index = constant({static_cast<int64_t>(indices.size())},
                          b.builder.getIntegerType(64), entries);
-  Value kept = make("tp.embedding", {rows, index});
+  Value kept = make<EmbeddingOp>({rows, index});
   frontShape[0] = static_cast<int64_t>(indices.size());
   return permute(reshape(kept, frontShape), inverse);
 }
@@ -328,23 +334,23 @@ Value Rule::scatterIntoZeros(ArrayRef<int64_t> shape, int64_t dim, Value index,
   ++b.numCreated;
   Value zeros = createFloatSplat(
       b.builder, b.loc, RankedTensorType::get(shape, elementTypeOf(src)), 0.0);
-  return make("tp.scatter_add", {zeros, index, src},
-              {attr("dim", b.builder.getI64IntegerAttr(dim))});
+  return make<ScatterAddOp>({zeros, index, src},
+                            {attr("dim", b.builder.getI64IntegerAttr(dim))});
 }
 
 Value Rule::gather(Value v, int64_t dim, Value index) {
-  return make("tp.gather", {v, index},
-              {attr("dim", b.builder.getI64IntegerAttr(dim))});
+  return make<GatherOp>({v, index},
+                        {attr("dim", b.builder.getI64IntegerAttr(dim))});
 }
 
 Value Rule::sliceAlong(Value v, int64_t dim, int64_t start, int64_t size) {
   if (!v || (start == 0 && shapeOf(v)[dim] == size))
     return v;
   OpBuilder &builder = b.builder;
-  return make("tp.slice", v,
-              {attr("dim", builder.getI64IntegerAttr(dim)),
-               attr("start", builder.getI64IntegerAttr(start)),
-               attr("end", builder.getI64IntegerAttr(start + size))});
+  return make<SliceOp>(v,
+                       {attr("dim", builder.getI64IntegerAttr(dim)),
+                        attr("start", builder.getI64IntegerAttr(start)),
+                        attr("end", builder.getI64IntegerAttr(start + size))});
 }
 
 Value Rule::scatterAlong(Value g, int64_t dim, ArrayRef<int64_t> target,

@@ -43,15 +43,22 @@ public:
       : builder(builder), loc(loc), accumulate(std::move(accumulate)),
         needsGradient(std::move(needsGradient)) {}
 
-  /// The tp op `name` built from `operands` and `attrs` with inferred result
-  /// types; its first result, or null (after emitting at `forward`) when the
-  /// op cannot be built.
-  Value create(Operation *forward, StringRef name, ValueRange operands,
-               ArrayRef<NamedAttribute> attrs = {});
-  /// As create, but the op itself (null when it cannot be built), for ops
-  /// of several results.
-  Operation *createOp(Operation *forward, StringRef name, ValueRange operands,
-                      ArrayRef<NamedAttribute> attrs = {});
+  /// The tp op `OpTy` built from `operands` and `attrs` with inferred
+  /// result types; its first result, or null (after emitting at `forward`)
+  /// when the op cannot be built or an attribute is not one of OpTy's.
+  template <typename OpTy>
+  Value create(Operation *forward, ValueRange operands,
+               ArrayRef<NamedAttribute> attrs = {}) {
+    Operation *op =
+        createNamedOp(forward, OpTy::getOperationName(), operands, attrs);
+    return op ? op->getResult(0) : Value();
+  }
+  /// As create, for helpers shared by several ops: `name` is the
+  /// getOperationName() of a tp op class. The op itself (null when it
+  /// cannot be built), for ops of several results.
+  Operation *createNamedOp(Operation *forward, StringRef name,
+                           ValueRange operands,
+                           ArrayRef<NamedAttribute> attrs = {});
   /// A 0-d constant `value` of `like`'s element type.
   Value scalar(Value like, double value);
   /// `grad` summed down to the shape of `target` (the inverse of the

@@ -22,6 +22,8 @@
 #include "tensorplay/Dialect/TP/IR/ShapeRules.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
+#include "llvm/ADT/TypeSwitch.h"
+
 using namespace mlir;
 using namespace mlir::tp;
 
@@ -32,8 +34,8 @@ bool isComplex(Value v) { return v && isa<ComplexType>(elementTypeOf(v)); }
 struct Complex {
   Rule &r;
 
-  Value asReal(Value z) { return r.make("tp.view_as_real", z); }
-  Value asComplex(Value x) { return r.make("tp.view_as_complex", x); }
+  Value asReal(Value z) { return r.make<ViewAsRealOp>(z); }
+  Value asComplex(Value x) { return r.make<ViewAsComplexOp>(x); }
   /// The real element type of the complex `z`.
   Type realOf(Value z) {
     return cast<ComplexType>(elementTypeOf(z)).getElementType();
@@ -79,13 +81,22 @@ struct Complex {
 /// The adjoint of an FFT op (nullopt for other ops).
 std::optional<LogicalResult> fftRule(Rule &r, Complex &c) {
   Operation *op = r.op;
+  // The transform's family: its one-dimensional op's name.
+  std::optional<StringRef> family =
+      llvm::TypeSwitch<Operation *, std::optional<StringRef>>(op)
+          .Case<FftFftOp, FftFft2Op, FftFftnOp>([](auto) { return "fft"; })
+          .Case<FftIfftOp, FftIfft2Op, FftIfftnOp>([](auto) { return "ifft"; })
+          .Case<FftRfftOp, FftRfft2Op, FftRfftnOp>([](auto) { return "rfft"; })
+          .Case<FftIrfftOp, FftIrfft2Op, FftIrfftnOp>(
+              [](auto) { return "irfft"; })
+          .Case<FftHfftOp>([](auto) { return "hfft"; })
+          .Case<FftIhfftOp>([](auto) { return "ihfft"; })
+          .Default([](Operation *) { return std::nullopt; });
+  if (!family)
+    return std::nullopt;
+  StringRef base = *family;
   StringRef name = op->getName().stripDialect();
-  if (!name.consume_front("fft_"))
-    return std::nullopt;
-  StringRef base = name.rtrim("2n");
-  if (!llvm::is_contained({"fft", "ifft", "rfft", "irfft", "hfft", "ihfft"},
-                          base))
-    return std::nullopt;
+  name.consume_front("fft_");
   Value input = op->getOperand(0), y = op->getResult(0);
   if (!r.active(input))
     return success();
@@ -119,29 +130,31 @@ std::optional<LogicalResult> fftRule(Rule &r, Complex &c) {
                                            : "backward";
   OpBuilder &builder = r.b.builder;
   auto transform = [&](StringRef adjoint, Value v) {
-    return r.make(adjoint, v,
-                  {r.attr("s", builder.getDenseI64ArrayAttr(sizes)),
-                   r.attr("dim", builder.getDenseI64ArrayAttr(dims)),
-                   r.attr("norm", builder.getStringAttr(swapped))});
+    return r.makeNamed(adjoint, v,
+                       {r.attr("s", builder.getDenseI64ArrayAttr(sizes)),
+                        r.attr("dim", builder.getDenseI64ArrayAttr(dims)),
+                        r.attr("norm", builder.getStringAttr(swapped))});
   };
   Value g = r.grad, x;
   if (base == "fft") {
-    x = transform("tp.fft_ifftn", g);
+    x = transform(FftIfftnOp::getOperationName(), g);
   } else if (base == "ifft") {
-    x = transform("tp.fft_fftn", g);
+    x = transform(FftFftnOp::getOperationName(), g);
   } else if (oneSidedResult) {
     // The bins the one-sided result leaves out have zero gradient.
     g = c.fit(g, last, sizes.back());
-    x = transform(base == "rfft" ? "tp.fft_ifftn" : "tp.fft_fftn", g);
+    x = transform(base == "rfft" ? FftIfftnOp::getOperationName()
+                                 : FftFftnOp::getOperationName(),
+                  g);
   } else {
     int64_t n = sizes.back(), h = n / 2 + 1;
     if (base == "irfft")
-      x = transform("tp.fft_rfftn", g);
+      x = transform(FftRfftnOp::getOperationName(), g);
     else
-      x = r.make("tp.fft_ihfft", g,
-                 {r.attr("n", builder.getI64IntegerAttr(n)),
-                  r.attr("dim", builder.getI64IntegerAttr(last)),
-                  r.attr("norm", builder.getStringAttr(swapped))});
+      x = r.make<FftIhfftOp>(g,
+                             {r.attr("n", builder.getI64IntegerAttr(n)),
+                              r.attr("dim", builder.getI64IntegerAttr(last)),
+                              r.attr("norm", builder.getStringAttr(swapped))});
     // The bins 1 .. n - h stand for themselves and their mirrored
     // conjugates in the real result: twice the gradient.
     SmallVector<double> weights(h, 1.0);
@@ -167,7 +180,7 @@ LogicalResult polarRule(Rule &r, Complex &c, PolarOp polar) {
   Value m = polar.getAbs(), a = polar.getAngle();
   Value ones = createFloatSplat(r.b.builder, r.b.loc,
                                 cast<RankedTensorType>(a.getType()), 1.0);
-  Value unit = r.make("tp.polar", {ones, a});
+  Value unit = r.make<PolarOp>({ones, a});
   Value q = r.mul(r.grad, c.conj(unit));
   r.give(m, c.part(q, 0));
   if (r.active(a))
@@ -201,49 +214,37 @@ std::optional<LogicalResult> functionRule(Rule &r, Complex &c) {
   if (op->getNumOperands() != 1 || !isComplex(op->getOperand(0)))
     return std::nullopt;
   Value z = op->getOperand(0), y = op->getResult(0), g = r.grad;
-  StringRef name = op->getName().stripDialect();
   auto one = [&](Value like) { return c.real(like, 1.0); };
-  // f'(z), or null where the rule is written otherwise.
-  Value derivative;
-  if (name == "abs") {
-    Value safe = r.where(r.compare("tp.eq", y, 0.0), r.scalar(y, 1.0), y);
+  if (isa<AbsOp>(op)) {
+    Value safe = r.where(r.compare<EqOp>(y, 0.0), r.scalar(y, 1.0), y);
     r.give(z, r.mul(g, r.div(z, safe)));
     return success();
   }
-  if (name == "exp")
-    derivative = y;
-  else if (name == "expm1")
-    derivative = r.add(y, one(z));
-  else if (name == "log")
-    derivative = r.div(one(z), z);
-  else if (name == "log1p")
-    derivative = r.div(one(z), r.add(z, one(z)));
-  else if (name == "sqrt")
-    derivative = r.div(r.scalar(y, 0.5), y);
-  else if (name == "rsqrt")
-    derivative = r.div(r.scale(y, -0.5), z);
-  else if (name == "sin")
-    derivative = r.make("tp.cos", z);
-  else if (name == "cos")
-    derivative = r.neg(r.make("tp.sin", z));
-  else if (name == "tan")
-    derivative = r.add(r.mul(y, y), one(z));
-  else if (name == "tanh")
-    derivative = r.sub(one(z), r.mul(y, y));
-  else if (name == "reciprocal")
-    derivative = r.neg(r.mul(y, y));
-  else if (name == "sigmoid")
-    derivative = r.mul(y, r.sub(one(z), y));
-  else if (name == "log2" || name == "log10")
-    derivative =
-        r.div(one(z), r.mul(z, c.real(z, name == "log2" ? M_LN2 : M_LN10)));
-  else if (name == "sinh")
-    derivative = r.make("tp.cosh", z);
-  else if (name == "cosh")
-    derivative = r.make("tp.sinh", z);
-  else
+  // f'(z), or nullopt for the ops without a complex rule here.
+  std::optional<Value> derivative =
+      llvm::TypeSwitch<Operation *, std::optional<Value>>(op)
+          .Case<ExpOp>([&](auto) { return y; })
+          .Case<Expm1Op>([&](auto) { return r.add(y, one(z)); })
+          .Case<LogOp>([&](auto) { return r.div(one(z), z); })
+          .Case<Log1pOp>([&](auto) { return r.div(one(z), r.add(z, one(z))); })
+          .Case<SqrtOp>([&](auto) { return r.div(r.scalar(y, 0.5), y); })
+          .Case<RsqrtOp>([&](auto) { return r.div(r.scale(y, -0.5), z); })
+          .Case<SinOp>([&](auto) { return r.make<CosOp>(z); })
+          .Case<CosOp>([&](auto) { return r.neg(r.make<SinOp>(z)); })
+          .Case<TanOp>([&](auto) { return r.add(r.mul(y, y), one(z)); })
+          .Case<TanhOp>([&](auto) { return r.sub(one(z), r.mul(y, y)); })
+          .Case<ReciprocalOp>([&](auto) { return r.neg(r.mul(y, y)); })
+          .Case<SigmoidOp>([&](auto) { return r.mul(y, r.sub(one(z), y)); })
+          .Case<Log2Op, Log10Op>([&](Operation *log) {
+            double ln = isa<Log2Op>(log) ? M_LN2 : M_LN10;
+            return r.div(one(z), r.mul(z, c.real(z, ln)));
+          })
+          .Case<SinhOp>([&](auto) { return r.make<CoshOp>(z); })
+          .Case<CoshOp>([&](auto) { return r.make<SinhOp>(z); })
+          .Default([](Operation *) { return std::nullopt; });
+  if (!derivative)
     return std::nullopt;
-  r.give(z, r.mul(g, c.conj(derivative)));
+  r.give(z, r.mul(g, c.conj(*derivative)));
   return success();
 }
 
@@ -298,12 +299,12 @@ std::optional<LogicalResult> mlir::tp::applyComplexRule(Rule &r) {
       r.give(z, r.mul(r.grad, c.real(z, 0.0)));
       return success();
     }
-    Value d = r.mul(
-        r.make("tp.pow", z,
-               {r.attr("scalar_exponent", r.b.builder.getF64FloatAttr(e - 1.0)),
-                r.attr("operandSegmentSizes",
-                       pow->getAttr("operandSegmentSizes"))}),
-        c.real(z, e));
+    Value d =
+        r.mul(r.make<PowOp>(z, {r.attr("scalar_exponent",
+                                       r.b.builder.getF64FloatAttr(e - 1.0)),
+                                r.attr("operandSegmentSizes",
+                                       pow->getAttr("operandSegmentSizes"))}),
+              c.real(z, e));
     r.give(z, r.mul(r.grad, c.conj(d)));
     return success();
   }

@@ -62,8 +62,8 @@ LogicalResult convRule(Rule &r, const ConvParams &p) {
   auto array = [&](ArrayRef<int64_t> v) {
     return builder.getDenseI64ArrayAttr(v);
   };
-  Operation *bwd = r.makeOp(
-      "tp.convolution_backward", {batched(r.grad), batched(x), w},
+  Operation *bwd = r.makeOp<ConvolutionBackwardOp>(
+      {batched(r.grad), batched(x), w},
       {r.attr("stride", array(p.stride)), r.attr("padding", array(p.padding)),
        r.attr("dilation", array(p.dilation)),
        r.attr("transposed", builder.getBoolAttr(p.transposed)),

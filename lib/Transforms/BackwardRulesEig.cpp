@@ -35,14 +35,14 @@ struct PartsAlgebra {
   Rule &r;
 
   Parts split(Value z) {
-    Value pairs = r.make("tp.view_as_real", z);
+    Value pairs = r.make<ViewAsRealOp>(z);
     int64_t last = rankOf(z);
     auto part = [&](int64_t which) {
       return r.reshape(r.sliceAlong(pairs, last, which, 1), shapeOf(z));
     };
     return {part(0), part(1)};
   }
-  Value mm(Value x, Value y) { return r.make("tp.matmul", {x, y}); }
+  Value mm(Value x, Value y) { return r.make<MatmulOp>({x, y}); }
   Parts mm(Parts x, Parts y) {
     return {r.sub(mm(x.re, y.re), mm(x.im, y.im)),
             r.add(mm(x.re, y.im), mm(x.im, y.re))};
@@ -65,7 +65,7 @@ struct PartsAlgebra {
     Value top = r.cat({m.re, r.neg(m.im)}, rank - 1);
     Value bottom = r.cat({m.im, m.re}, rank - 1);
     Value big = r.cat({top, bottom}, rank - 2);
-    Value x = r.make("tp.linalg_solve", {big, r.cat({y.re, y.im}, rank - 2)});
+    Value x = r.make<LinalgSolveOp>({big, r.cat({y.re, y.im}, rank - 2)});
     return {r.sliceAlong(x, rank - 2, 0, n), r.sliceAlong(x, rank - 2, n, n)};
   }
   /// The n x n identity, and 1 - identity, in v's element type.
@@ -132,7 +132,7 @@ std::optional<LogicalResult> mlir::tp::applyEigRule(Rule &r) {
   if (isa<LinalgEigvalsOp>(r.op)) {
     if (!r.grad || !r.active(r.op->getOperand(0)))
       return success();
-    Operation *again = r.makeOp("tp.linalg_eig", r.op->getOperand(0), {});
+    Operation *again = r.makeOp<LinalgEigOp>(r.op->getOperand(0), {});
     if (!again)
       return success();
     return eigRule(r, again->getResult(0), again->getResult(1), r.grad,

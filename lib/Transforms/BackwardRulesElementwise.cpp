@@ -64,16 +64,15 @@ LogicalResult powRule(Rule &r, PowOp pow) {
     Value zero = r.scalar(g, 0.0);
     if (r.active(x)) {
       Value em1 = r.sub(e, r.scalar(e, 1.0));
-      Value p = r.make("tp.pow", {x, em1},
-                       {r.attr("operandSegmentSizes",
-                               r.b.builder.getDenseI32ArrayAttr({1, 1, 0}))});
-      r.give(x,
-             r.where(r.compare("tp.eq", e, 0.0), zero, r.mul(g, r.mul(e, p))));
+      Value p = r.make<PowOp>(
+          {x, em1}, {r.attr("operandSegmentSizes",
+                            r.b.builder.getDenseI32ArrayAttr({1, 1, 0}))});
+      r.give(x, r.where(r.compare<EqOp>(e, 0.0), zero, r.mul(g, r.mul(e, p))));
     }
     if (r.active(e)) {
-      Value v = r.mul(g, r.mul(y, r.make("tp.log", x)));
-      Value keep = r.where(r.compare("tp.ge", e, 0.0), zero, v);
-      r.give(e, r.where(r.compare("tp.eq", x, 0.0), keep, v));
+      Value v = r.mul(g, r.mul(y, r.make<LogOp>(x)));
+      Value keep = r.where(r.compare<GeOp>(e, 0.0), zero, v);
+      r.give(e, r.where(r.compare<EqOp>(x, 0.0), keep, v));
     }
     return success();
   }
@@ -129,8 +128,8 @@ LogicalResult addcRule(Rule &r) {
 LogicalResult whereRule(Rule &r, WhereOp where) {
   Value g = r.grad, zero = r.scalar(g, 0.0);
   Value c = where.getCondition();
-  r.give(where.getInput(), r.make("tp.where", {c, g, zero}));
-  r.give(where.getOther(), r.make("tp.where", {c, zero, g}));
+  r.give(where.getInput(), r.make<WhereOp>({c, g, zero}));
+  r.give(where.getOther(), r.make<WhereOp>({c, zero, g}));
   return success();
 }
 
@@ -183,17 +182,16 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
       .Case([&](RsqrtOp) {
         return r.mul(r.scale(g, -0.5), r.mul(y, r.mul(y, y)));
       })
-      .Case([&](SinOp) { return r.mul(g, r.make("tp.cos", x)); })
-      .Case([&](CosOp) { return r.neg(r.mul(g, r.make("tp.sin", x))); })
+      .Case([&](SinOp) { return r.mul(g, r.make<CosOp>(x)); })
+      .Case([&](CosOp) { return r.neg(r.mul(g, r.make<SinOp>(x))); })
       .Case([&](TanOp) { return r.mul(g, r.add(one(y), r.mul(y, y))); })
-      .Case([&](SinhOp) { return r.mul(g, r.make("tp.cosh", x)); })
-      .Case([&](CoshOp) { return r.mul(g, r.make("tp.sinh", x)); })
+      .Case([&](SinhOp) { return r.mul(g, r.make<CoshOp>(x)); })
+      .Case([&](CoshOp) { return r.mul(g, r.make<SinhOp>(x)); })
       .Case([&](AsinOp) {
-        return r.mul(g, r.make("tp.rsqrt", r.sub(one(x), r.mul(x, x))));
+        return r.mul(g, r.make<RsqrtOp>(r.sub(one(x), r.mul(x, x))));
       })
       .Case([&](AcosOp) {
-        return r.neg(
-            r.mul(g, r.make("tp.rsqrt", r.sub(one(x), r.mul(x, x)))));
+        return r.neg(r.mul(g, r.make<RsqrtOp>(r.sub(one(x), r.mul(x, x)))));
       })
       .Case([&](AtanOp) {
         // 1 / (1 + x^2)
@@ -201,11 +199,11 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
       })
       .Case([&](AsinhOp) {
         // 1 / sqrt(x^2 + 1)
-        return r.mul(g, r.make("tp.rsqrt", r.add(r.mul(x, x), one(x))));
+        return r.mul(g, r.make<RsqrtOp>(r.add(r.mul(x, x), one(x))));
       })
       .Case([&](AcoshOp) {
         // 1 / sqrt(x^2 - 1)
-        return r.mul(g, r.make("tp.rsqrt", r.sub(r.mul(x, x), one(x))));
+        return r.mul(g, r.make<RsqrtOp>(r.sub(r.mul(x, x), one(x))));
       })
       .Case([&](AtanhOp) {
         // 1 / (1 - x^2)
@@ -214,18 +212,18 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
       .Case([&](ErfOp) {
         // 2 / sqrt(pi) * exp(-x^2)
         return r.mul(r.scale(g, 2.0 / std::sqrt(M_PI)),
-                     r.make("tp.exp", r.neg(r.mul(x, x))));
+                     r.make<ExpOp>(r.neg(r.mul(x, x))));
       })
       .Case([&](ErfinvOp) {
         // sqrt(pi) / 2 * exp(y^2)
         return r.mul(r.scale(g, std::sqrt(M_PI) / 2.0),
-                     r.make("tp.exp", r.mul(y, y)));
+                     r.make<ExpOp>(r.mul(y, y)));
       })
       .Case([&](TanhOp) { return r.mul(g, r.sub(one(y), r.mul(y, y))); })
       .Case([&](SigmoidOp) { return r.mul(r.mul(g, y), r.sub(one(y), y)); })
       .Case([&](SiluOp) {
         // s (1 + x (1 - s)), s = sigmoid(x)
-        Value s = r.make("tp.sigmoid", x);
+        Value s = r.make<SigmoidOp>(x);
         return r.mul(r.mul(g, s),
                      r.add(one(x), r.mul(x, r.sub(one(s), s))));
       })
@@ -233,7 +231,7 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
         // PyTorch's softplus_backward: g where beta x > threshold, else
         // g * sigmoid(beta x).
         Value bx = r.scale(x, toDouble(softplus.getBeta()));
-        Value smooth = r.mul(g, r.make("tp.sigmoid", bx));
+        Value smooth = r.mul(g, r.make<SigmoidOp>(bx));
         double threshold = toDouble(softplus.getThreshold());
         return r.add(r.sub(smooth, r.passAbove(smooth, bx, threshold)),
                      r.passAbove(g, bx, threshold));
@@ -253,8 +251,8 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
         // aten's hardswish_backward: 0 below -3, g (x / 3 + 1/2) up to 3,
         // g above.
         Value ramp = r.mul(g, r.add(r.scale(x, 1.0 / 3.0), r.scalar(x, 0.5)));
-        Value inner = r.where(r.compare("tp.le", x, 3.0), ramp, g);
-        return r.where(r.compare("tp.lt", x, -3.0), r.scalar(g, 0.0), inner);
+        Value inner = r.where(r.compare<LeOp>(x, 3.0), ramp, g);
+        return r.where(r.compare<LtOp>(x, -3.0), r.scalar(g, 0.0), inner);
       })
       .Case([&](EluOp elu) {
         // aten's elu_backward from the input: g input_scale alpha scale
@@ -263,29 +261,29 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
         double scale = toDouble(elu.getScale());
         double inputScale = toDouble(elu.getInputScale());
         Value negative =
-            r.scale(r.mul(g, r.make("tp.exp", r.scale(x, inputScale))),
+            r.scale(r.mul(g, r.make<ExpOp>(r.scale(x, inputScale))),
                     inputScale * alpha * scale);
-        return r.where(r.compare("tp.le", x, 0.0), negative, r.scale(g, scale));
+        return r.where(r.compare<LeOp>(x, 0.0), negative, r.scale(g, scale));
       })
       .Case([&](MishOp) {
         // tanh(sp) + x sigmoid(x) (1 - tanh(sp)^2), sp = softplus(x).
-        Value t = r.make("tp.tanh", r.make("tp.softplus", x));
-        Value slope = r.mul(r.mul(x, r.make("tp.sigmoid", x)),
-                            r.sub(one(t), r.mul(t, t)));
+        Value t = r.make<TanhOp>(r.make<SoftplusOp>(x));
+        Value slope =
+            r.mul(r.mul(x, r.make<SigmoidOp>(x)), r.sub(one(t), r.mul(t, t)));
         return r.mul(g, r.add(t, slope));
       })
       .Case([&](LogSigmoidOp) {
         // sigmoid(-x) = 1 - sigmoid(x).
-        return r.mul(g, r.make("tp.sigmoid", r.neg(x)));
+        return r.mul(g, r.make<SigmoidOp>(r.neg(x)));
       })
       .Case([&](ClampOp clamp) {
         // g where min <= x <= max (aten's clamp_backward), else 0.
         Value kept = g;
         if (std::optional<APFloat> lo = clamp.getMin())
-          kept = r.where(r.compare("tp.ge", x, toDouble(*lo)), kept,
+          kept = r.where(r.compare<GeOp>(x, toDouble(*lo)), kept,
                          r.scalar(g, 0.0));
         if (std::optional<APFloat> hi = clamp.getMax())
-          kept = r.where(r.compare("tp.le", x, toDouble(*hi)), kept,
+          kept = r.where(r.compare<LeOp>(x, toDouble(*hi)), kept,
                          r.scalar(g, 0.0));
         return kept;
       })
@@ -304,23 +302,23 @@ Value unaryGradient(Rule &r, Value x, Value y, Value g) {
             r.scale(r.castTo(x, compute),
                     (double)(float)(1.0 / fq.getScale().convertToDouble()));
         Builder &attrs = r.b.builder;
-        Value k = r.make(
-            "tp.fake_quantize_per_tensor_affine", t,
+        Value k = r.make<FakeQuantizePerTensorAffineOp>(
+            t,
             {r.attr("scale", attrs.getF64FloatAttr(1.0)),
              r.attr("zero_point", attrs.getI64IntegerAttr(0)),
              r.attr("quant_min", attrs.getI64IntegerAttr(lo - zeroPoint - 1)),
              r.attr("quant_max", attrs.getI64IntegerAttr(hi - zeroPoint + 1))});
         Value zero = r.scalar(g, 0.0);
         Value kept =
-            r.where(r.compare("tp.ge", k, (double)(lo - zeroPoint)), g, zero);
-        return r.where(r.compare("tp.le", k, (double)(hi - zeroPoint)), kept,
+            r.where(r.compare<GeOp>(k, (double)(lo - zeroPoint)), g, zero);
+        return r.where(r.compare<LeOp>(k, (double)(hi - zeroPoint)), kept,
                        zero);
       })
       .Case([&](GeluOp gelu) {
-        return r.make("tp.gelu_backward", {g, x},
-                      {r.attr("approximate",
-                              GeluApproximationAttr::get(
-                                  gelu.getContext(), gelu.getApproximate()))});
+        return r.make<GeluBackwardOp>(
+            {g, x}, {r.attr("approximate",
+                            GeluApproximationAttr::get(
+                                gelu.getContext(), gelu.getApproximate()))});
       })
       .Default([](Operation *) { return Value(); });
 }
@@ -348,8 +346,8 @@ LogicalResult dropoutRule(Rule &r, DropoutOp dropout) {
   auto type = cast<RankedTensorType>(x.getType());
   ++r.b.numCreated;
   Value ones = createFloatSplat(r.b.builder, r.b.loc, type, 1.0);
-  Value mask = r.make(
-      "tp.dropout", ones,
+  Value mask = r.make<DropoutOp>(
+      ones,
       {r.attr("p",
               r.b.builder.getF64FloatAttr(dropout.getP().convertToDouble())),
        r.attr("train", r.b.builder.getBoolAttr(true)),

@@ -64,11 +64,12 @@ LogicalResult embeddingRule(Rule &r, EmbeddingOp embedding) {
     padding = -1; // aten's "none"
   OpBuilder &builder = r.b.builder;
   r.give(weight,
-         r.make("tp.embedding_dense_backward", {r.grad, indices},
-                {r.attr("num_weights", builder.getI64IntegerAttr(vocabulary)),
-                 r.attr("padding_idx", builder.getI64IntegerAttr(padding)),
-                 r.attr("scale_grad_by_freq",
-                        builder.getBoolAttr(embedding.getScaleGradByFreq()))}));
+         r.make<EmbeddingDenseBackwardOp>(
+             {r.grad, indices},
+             {r.attr("num_weights", builder.getI64IntegerAttr(vocabulary)),
+              r.attr("padding_idx", builder.getI64IntegerAttr(padding)),
+              r.attr("scale_grad_by_freq",
+                     builder.getBoolAttr(embedding.getScaleGradByFreq()))}));
   return success();
 }
 
@@ -107,7 +108,7 @@ LogicalResult sliceRule(Rule &r, SliceOp slice) {
   for (NamedAttribute a : slice->getAttrs())
     if (!a.getName().getValue().contains('.'))
       attrs.push_back(a);
-  r.give(x, r.make("tp.slice_backward", r.grad, attrs));
+  r.give(x, r.make<SliceBackwardOp>(r.grad, attrs));
   return success();
 }
 
@@ -140,12 +141,12 @@ Value padWithZeros(Rule &r, Value g, ArrayRef<int64_t> shape) {
     SmallVector<int64_t> sizes(shapeOf(g));
     sizes[d] = shape[d];
     OpBuilder &builder = r.b.builder;
-    g = r.make("tp.slice_backward", g,
-               {r.attr("input_sizes", builder.getDenseI64ArrayAttr(sizes)),
-                r.attr("dim", builder.getI64IntegerAttr(d)),
-                r.attr("start", builder.getI64IntegerAttr(0)),
-                r.attr("end", builder.getI64IntegerAttr(have)),
-                r.attr("step", builder.getI64IntegerAttr(1))});
+    g = r.make<SliceBackwardOp>(
+        g, {r.attr("input_sizes", builder.getDenseI64ArrayAttr(sizes)),
+            r.attr("dim", builder.getI64IntegerAttr(d)),
+            r.attr("start", builder.getI64IntegerAttr(0)),
+            r.attr("end", builder.getI64IntegerAttr(have)),
+            r.attr("step", builder.getI64IntegerAttr(1))});
   }
   return g;
 }
@@ -170,8 +171,9 @@ LogicalResult indexCopyRule(Rule &r, IndexCopyOp copy) {
     Value zeros = createFloatSplat(
         r.b.builder, r.b.loc,
         RankedTensorType::get(shapeOf(source), elementTypeOf(r.grad)), 0.0);
-    r.give(self, r.make("tp.index_copy", {r.grad, copy.getIndex(), zeros},
-                        {r.attr("dim", r.b.builder.getI64IntegerAttr(dim))}));
+    r.give(self, r.make<IndexCopyOp>(
+                     {r.grad, copy.getIndex(), zeros},
+                     {r.attr("dim", r.b.builder.getI64IntegerAttr(dim))}));
   }
   if (r.active(source)) {
     if (rank == 0) {
@@ -206,9 +208,10 @@ LogicalResult indexPutRule(Rule &r, IndexPutOp put) {
       SmallVector<Value> operands = {g};
       operands.append(indices.begin(), indices.end());
       operands.push_back(r.scalar(g, 0.0));
-      r.give(self, r.make("tp.index_put", operands,
-                          {r.attr("operandSegmentSizes",
-                                  put->getAttr("operandSegmentSizes"))}));
+      r.give(self,
+             r.make<IndexPutOp>(operands,
+                                {r.attr("operandSegmentSizes",
+                                        put->getAttr("operandSegmentSizes"))}));
     }
   }
   if (!r.active(values))
@@ -229,11 +232,11 @@ LogicalResult indexPutRule(Rule &r, IndexPutOp put) {
     stride /= size;
     Value i = r.castTo(index, i64);
     Value wrapped =
-        r.where(r.make("tp.lt", {i, integer(0)}), r.add(i, integer(size)), i);
+        r.where(r.make<LtOp>({i, integer(0)}), r.add(i, integer(size)), i);
     Value term = stride == 1 ? wrapped : r.mul(wrapped, integer(stride));
     flat = flat ? r.add(flat, term) : term;
   }
-  Value taken = r.make("tp.embedding", {r.reshape(g, {rows, width}), flat});
+  Value taken = r.make<EmbeddingOp>({r.reshape(g, {rows, width}), flat});
   if (!taken)
     return success();
   SmallVector<int64_t> shape(shapeOf(flat));

@@ -25,7 +25,7 @@ namespace {
 struct Matrices {
   Rule &r;
 
-  Value mm(Value x, Value y) { return r.make("tp.matmul", {x, y}); }
+  Value mm(Value x, Value y) { return r.make<MatmulOp>({x, y}); }
   Value t(Value x) { return r.transposeLast(x); }
   /// The n x n identity in x's element type.
   Value identity(Value like, int64_t n) {
@@ -75,11 +75,10 @@ struct Matrices {
   /// op(a)^-1 b for the triangle of `a` (tp.triangular_solve).
   Value solveTri(Value b, Value a, bool upper, bool transpose,
                  bool unit = false) {
-    Operation *solve =
-        r.makeOp("tp.triangular_solve", {b, a},
-                 {r.attr("upper", r.b.builder.getBoolAttr(upper)),
-                  r.attr("transpose", r.b.builder.getBoolAttr(transpose)),
-                  r.attr("unitriangular", r.b.builder.getBoolAttr(unit))});
+    Operation *solve = r.makeOp<TriangularSolveOp>(
+        {b, a}, {r.attr("upper", r.b.builder.getBoolAttr(upper)),
+                 r.attr("transpose", r.b.builder.getBoolAttr(transpose)),
+                 r.attr("unitriangular", r.b.builder.getBoolAttr(unit))});
     return solve ? solve->getResult(0) : Value();
   }
   /// b op(a)^-1: (op(a)^-T b^T)^T.
@@ -161,8 +160,8 @@ LogicalResult solveRule(Rule &r, LinalgSolveOp solve) {
   }
   bool left = solve.getLeft();
   Value at = m.t(a);
-  Operation *gbOp = r.makeOp("tp.linalg_solve", {at, g},
-                             {r.attr("left", r.b.builder.getBoolAttr(left))});
+  Operation *gbOp = r.makeOp<LinalgSolveOp>(
+      {at, g}, {r.attr("left", r.b.builder.getBoolAttr(left))});
   Value gb = gbOp ? gbOp->getResult(0) : Value();
   if (r.active(a))
     r.give(a, r.neg(left ? m.mm(gb, m.t(x)) : m.mm(m.t(x), gb)));
@@ -226,8 +225,8 @@ LogicalResult choleskySolveRule(Rule &r, CholeskySolveOp solve) {
   Matrices m{r};
   bool upper = solve.getUpper();
   Value b = solve.getInput(), l = solve.getInput2(), g = r.grad;
-  Value gb = r.make("tp.cholesky_solve", {g, l},
-                    {r.attr("upper", r.b.builder.getBoolAttr(upper))});
+  Value gb = r.make<CholeskySolveOp>(
+      {g, l}, {r.attr("upper", r.b.builder.getBoolAttr(upper))});
   r.give(b, gb);
   if (r.active(l)) {
     Value c = m.mm(gb, m.t(solve.getResult()));
@@ -267,7 +266,7 @@ LogicalResult eighRule(Rule &r, Value values, Value vectors, Value gValues,
 
 /// Recomputes a factorization of the forward's input in the backward.
 Operation *recompute(Rule &r, StringRef name, ArrayRef<NamedAttribute> attrs) {
-  return r.makeOp(name, r.op->getOperand(0), attrs);
+  return r.makeNamedOp(name, r.op->getOperand(0), attrs);
 }
 
 // The SVD A = U diag(S) Vh (k = min(m, n) columns of U and rows of Vh):
@@ -362,7 +361,7 @@ LogicalResult qrRule(Rule &r, LinalgQrOp qr) {
   Value q = qr.getQ(), rr = qr.getR();
   if (mode == "r") {
     Operation *again =
-        recompute(r, "tp.linalg_qr",
+        recompute(r, LinalgQrOp::getOperationName(),
                   {r.attr("mode", r.b.builder.getStringAttr("reduced"))});
     if (!again)
       return success();
@@ -410,7 +409,7 @@ Value permuteRows(Matrices &m, Value x, Value pivots) {
   }
   batch.append({n, n});
   Value eye = r.expand(m.identity(x, n), batch);
-  Value pt = r.make("tp.lu_solve", {eye, eye, pivots});
+  Value pt = r.make<LuSolveOp>({eye, eye, pivots});
   return m.mm(m.t(pt), x);
 }
 
@@ -533,7 +532,7 @@ LogicalResult lstsqRule(Rule &r, LinalgLstsqOp lstsq) {
   bool vector = isVectorSolve(a, b);
   Value b2 = vector ? asColumn(r, b) : b;
   Value g2 = vector ? asColumn(r, g) : g;
-  Value p = r.make("tp.pinverse", a);
+  Value p = r.make<PinverseOp>(a);
   if (r.active(a))
     r.give(a, pinvGradient(m, m.mm(g2, m.t(b2)), p, a));
   if (r.active(b)) {
@@ -572,7 +571,7 @@ std::optional<LogicalResult> mlir::tp::applyLinalgRule(Rule &r) {
   if (auto eigvalsh = dyn_cast<LinalgEigvalshOp>(op)) {
     if (!r.grad)
       return success();
-    Operation *again = recompute(r, "tp.linalg_eigh",
+    Operation *again = recompute(r, LinalgEighOp::getOperationName(),
                                  {r.attr("UPLO", eigvalsh.getUPLOAttr())});
     if (!again)
       return success();
@@ -593,7 +592,8 @@ std::optional<LogicalResult> mlir::tp::applyLinalgRule(Rule &r) {
       if (failed(refuseGrads(r, {0, 2},
                              "compute_uv = false returns zeros for U and V")))
         return failure();
-      Operation *again = recompute(r, "tp.linalg_svd", reducedSvd(r));
+      Operation *again =
+          recompute(r, LinalgSvdOp::getOperationName(), reducedSvd(r));
       if (!again)
         return success();
       return svdRule(r, again->getResult(0), again->getResult(1),
@@ -607,7 +607,8 @@ std::optional<LogicalResult> mlir::tp::applyLinalgRule(Rule &r) {
   if (isa<LinalgSvdvalsOp>(op)) {
     if (!r.grad)
       return success();
-    Operation *again = recompute(r, "tp.linalg_svd", reducedSvd(r));
+    Operation *again =
+        recompute(r, LinalgSvdOp::getOperationName(), reducedSvd(r));
     if (!again)
       return success();
     return svdRule(r, again->getResult(0), again->getResult(1),

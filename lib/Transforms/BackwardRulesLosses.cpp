@@ -50,11 +50,11 @@ LogicalResult bceWithLogitsRule(Rule &r) {
     return v;
   };
   auto weighted = [&](Value v) { return w ? r.mul(v, w) : v; };
-  Value sigmoid = r.make("tp.sigmoid", x);
+  Value sigmoid = r.make<SigmoidOp>(x);
   Value dx;
   if (p) {
     Value pt = r.mul(p, t);
-    Value factor = r.make("tp.add", {r.sub(r.scalar(t, 1.0), t), pt});
+    Value factor = r.make<AddOp>({r.sub(r.scalar(t, 1.0), t), pt});
     dx = r.sub(r.mul(sigmoid, factor), pt);
   } else {
     dx = r.sub(sigmoid, t);
@@ -63,8 +63,8 @@ LogicalResult bceWithLogitsRule(Rule &r) {
   bool needT = r.active(t), needW = w && r.active(w), needP = p && r.active(p);
   if (!needT && !needW && !needP)
     return success();
-  Value softPos = r.make("tp.softplus", x);        // -log s(-x)
-  Value softNeg = r.make("tp.softplus", r.neg(x)); // -log s(x)
+  Value softPos = r.make<SoftplusOp>(x);        // -log s(-x)
+  Value softNeg = r.make<SoftplusOp>(r.neg(x)); // -log s(x)
   if (needT)
     r.give(t,
            finish(weighted(p ? r.sub(r.mul(p, softNeg), softPos) : r.neg(x))));
@@ -95,8 +95,8 @@ LogicalResult probabilityRule(Rule &r, Value x, Value t, Value w,
   ArrayRef<int64_t> shape = shapeOf(x);
   int64_t rank = rankOf(x), classDim = rank == 1 ? 0 : 1;
   int64_t classes = shape[classDim];
-  Value logp = r.make("tp.log_softmax", x,
-                      {r.attr("dim", r.b.builder.getI64IntegerAttr(classDim))});
+  Value logp = r.make<LogSoftmaxOp>(
+      x, {r.attr("dim", r.b.builder.getI64IntegerAttr(classDim))});
   // The loss's gradient with the class dim back (size 1).
   SmallVector<int64_t> kept(shape);
   kept[classDim] = 1;
@@ -141,8 +141,8 @@ Value nllBackward(Rule &r, Value grad, Value logp, Value target, Value weight,
   if (weight)
     operands.push_back(weight);
   OpBuilder &builder = r.b.builder;
-  return r.make(
-      "tp.nll_loss_backward", operands,
+  return r.make<NllLossBackwardOp>(
+      operands,
       {r.attr("operandSegmentSizes",
               builder.getDenseI32ArrayAttr({1, 1, 1, weight ? 1 : 0, 0})),
        r.attr("reduction", ReductionAttr::get(builder.getContext(), reduction)),
@@ -212,8 +212,8 @@ LogicalResult classIndexRule(Rule &r, const ClassLoss &l) {
       l.reduction == Reduction::None ? r.reshape(r.grad, {rows}) : r.grad;
   Value logp = rowsIn;
   if (l.crossEntropy)
-    logp = r.make("tp.log_softmax", rowsIn,
-                  {r.attr("dim", r.b.builder.getI64IntegerAttr(1))});
+    logp = r.make<LogSoftmaxOp>(
+        rowsIn, {r.attr("dim", r.b.builder.getI64IntegerAttr(1))});
   Value d = classLogpGrad(r, l, logp, target, grad);
   if (l.crossEntropy)
     d = r.softmaxBackward(d, logp, 1, /*log=*/true);
@@ -271,7 +271,7 @@ LogicalResult elementwiseLossRule(Rule &r) {
     dx = r.clamp(d, -delta, delta);
   } else if (isa<SoftMarginLossOp>(op)) {
     // log(1 + exp(-t x)): -t sigmoid(-t x), and -x sigmoid(-t x) for t.
-    Value s = r.make("tp.sigmoid", r.neg(r.mul(t, x)));
+    Value s = r.make<SigmoidOp>(r.neg(r.mul(t, x)));
     dx = r.neg(r.mul(t, s));
     dt = r.neg(r.mul(x, s));
   } else if (auto l = dyn_cast<HingeEmbeddingLossOp>(op)) {
@@ -287,7 +287,7 @@ LogicalResult elementwiseLossRule(Rule &r) {
   } else if (auto l = dyn_cast<KlDivOp>(op)) {
     if (l.getLogTarget()) {
       // exp(t) (t - x)
-      Value e = r.make("tp.exp", t);
+      Value e = r.make<ExpOp>(t);
       dx = r.neg(e);
       dt = r.mul(e, r.add(r.neg(d), r.scalar(t, 1.0)));
     } else {
@@ -295,23 +295,23 @@ LogicalResult elementwiseLossRule(Rule &r) {
       // (PyTorch's masks t = 0; a negative target makes the loss NaN).
       dx = r.neg(t);
       if (r.active(t))
-        dt = r.passAbove(r.sub(r.add(r.make("tp.log", t), r.scalar(t, 1.0)), x),
-                         t, 0.0);
+        dt = r.passAbove(r.sub(r.add(r.make<LogOp>(t), r.scalar(t, 1.0)), x), t,
+                         0.0);
     }
   } else if (auto l = dyn_cast<PoissonNllLossOp>(op)) {
     if (l.getLogInput()) {
       // exp(x) - t x
-      dx = r.sub(r.make("tp.exp", x), t);
+      dx = r.sub(r.make<ExpOp>(x), t);
       dt = r.neg(x);
     } else {
       // x - t log(x + eps)
       Value shifted = r.add(x, r.scalar(x, l.getEps().convertToDouble()));
       dx = r.sub(r.scalar(x, 1.0), r.div(t, shifted));
-      dt = r.neg(r.make("tp.log", shifted));
+      dt = r.neg(r.make<LogOp>(shifted));
     }
     if (l.getFull() && r.active(t)) {
       // Stirling's t log t - t + 0.5 log(2 pi t) for t > 1: log t + 1/(2t).
-      Value stirling = r.add(r.make("tp.log", t), r.div(r.scalar(t, 0.5), t));
+      Value stirling = r.add(r.make<LogOp>(t), r.div(r.scalar(t, 0.5), t));
       dt = r.add(dt, r.passAbove(stirling, t, 1.0));
     }
   } else {
@@ -321,12 +321,11 @@ LogicalResult elementwiseLossRule(Rule &r) {
     // (log(1 - x) - log(x)) with both logs clamped at -100 as the forward's.
     Value one = r.scalar(x, 1.0);
     Value oneMinus = r.sub(one, x);
-    Value denominator =
-        r.make("tp.maximum",
-               {r.mul(oneMinus, x), r.scalar(x, static_cast<double>(1e-12f))});
+    Value denominator = r.make<MaximumOp>(
+        {r.mul(oneMinus, x), r.scalar(x, static_cast<double>(1e-12f))});
     dx = r.div(d, denominator);
     auto clampedLog = [&](Value v) {
-      return r.make("tp.maximum", {r.make("tp.log", v), r.scalar(v, -100.0)});
+      return r.make<MaximumOp>({r.make<LogOp>(v), r.scalar(v, -100.0)});
     };
     if (r.active(t))
       dt = r.sub(clampedLog(oneMinus), clampedLog(x));
@@ -387,7 +386,7 @@ LogicalResult cosineEmbeddingRule(Rule &r, CosineEmbeddingLossOp l) {
   auto rowSum = [&](Value v) { return r.sumAlong(v, {dim}, /*keepdim=*/true); };
   Value m1 = r.add(rowSum(r.mul(x1, x1)), r.scalar(x1, 1e-12));
   Value m2 = r.add(rowSum(r.mul(x2, x2)), r.scalar(x2, 1e-12));
-  Value root = r.make("tp.sqrt", r.mul(m1, m2));
+  Value root = r.make<SqrtOp>(r.mul(m1, m2));
   Value cos = r.div(rowSum(r.mul(x1, x2)), root);
   // The rows with the reduced dim kept: the target, then dL/dcos.
   SmallVector<int64_t> kept(shapeOf(cos));
@@ -423,10 +422,10 @@ LogicalResult tripletMarginRule(Rule &r, TripletMarginLossOp l) {
     return r.expand(r.add(r.sub(u, v), r.scalar(u, eps)), full);
   };
   auto distance = [&](Value d) {
-    return r.make("tp.norm", d,
-                  {r.attr("p", builder.getF64FloatAttr(p)),
-                   r.attr("dim", builder.getDenseI64ArrayAttr({dim})),
-                   r.attr("keepdim", builder.getBoolAttr(false))});
+    return r.make<NormOp>(d,
+                          {r.attr("p", builder.getF64FloatAttr(p)),
+                           r.attr("dim", builder.getDenseI64ArrayAttr({dim})),
+                           r.attr("keepdim", builder.getBoolAttr(false))});
   };
   Value ap = difference(a, pos), an = difference(a, neg);
   Value dap = distance(ap), dan = distance(an);
@@ -434,7 +433,7 @@ LogicalResult tripletMarginRule(Rule &r, TripletMarginLossOp l) {
   if (l.getSwap()) {
     pn = difference(pos, neg);
     dpn = distance(pn);
-    closest = r.make("tp.minimum", {dan, dpn});
+    closest = r.make<MinimumOp>({dan, dpn});
   }
   Value z = r.add(r.sub(dap, closest),
                   r.scalar(dap, l.getMargin().convertToDouble()));
@@ -473,18 +472,18 @@ LogicalResult ctcRule(Rule &r, CtcLossOp ctc) {
     if (ctc.getReduction() == Reduction::Mean) {
       Value lengths = r.reshape(
           r.castTo(ctc.getTargetLengths(), elementTypeOf(lp)), {batch});
-      lengths = r.make("tp.maximum", {lengths, r.scalar(lp, 1.0)});
+      lengths = r.make<MaximumOp>({lengths, r.scalar(lp, 1.0)});
       perSample =
           r.div(r.scale(perSample, 1.0 / static_cast<double>(batch)), lengths);
     }
   }
-  r.give(lp, r.make("tp.ctc_loss_backward",
-                    {perSample, lp, ctc.getTargets(), ctc.getInputLengths(),
-                     ctc.getTargetLengths()},
-                    {r.attr("blank", r.b.builder.getI64IntegerAttr(
-                                         static_cast<int64_t>(ctc.getBlank()))),
-                     r.attr("zero_infinity",
-                            r.b.builder.getBoolAttr(ctc.getZeroInfinity()))}));
+  r.give(lp, r.make<CtcLossBackwardOp>(
+                 {perSample, lp, ctc.getTargets(), ctc.getInputLengths(),
+                  ctc.getTargetLengths()},
+                 {r.attr("blank", r.b.builder.getI64IntegerAttr(
+                                      static_cast<int64_t>(ctc.getBlank()))),
+                  r.attr("zero_infinity",
+                         r.b.builder.getBoolAttr(ctc.getZeroInfinity()))}));
   return success();
 }
 } // namespace

@@ -82,7 +82,7 @@ LogicalResult normalizationBackward(Rule &r, StringRef name, Value x,
   attrs.push_back(
       r.attr("operandSegmentSizes",
              r.b.builder.getDenseI32ArrayAttr({1, 1, weight ? 1 : 0, 0})));
-  Operation *bwd = r.makeOp(name, operands, attrs);
+  Operation *bwd = r.makeNamedOp(name, operands, attrs);
   if (!bwd)
     return success(); // diagnosed by the builder
   if (r.active(x))
@@ -96,14 +96,15 @@ LogicalResult normalizationBackward(Rule &r, StringRef name, Value x,
 
 LogicalResult layerNormRule(Rule &r, LayerNormOp ln) {
   return normalizationBackward(
-      r, "tp.layer_norm_backward", ln.getInput(), ln.getWeight(), ln.getBias(),
+      r, LayerNormBackwardOp::getOperationName(), ln.getInput(), ln.getWeight(),
+      ln.getBias(),
       {r.attr("normalized_shape", ln.getNormalizedShapeAttr()),
        r.attr("eps", ln.getEpsAttr())});
 }
 
 LogicalResult groupNormRule(Rule &r, GroupNormOp gn) {
-  return normalizationBackward(r, "tp.group_norm_backward", gn.getInput(),
-                               gn.getWeight(), gn.getBias(),
+  return normalizationBackward(r, GroupNormBackwardOp::getOperationName(),
+                               gn.getInput(), gn.getWeight(), gn.getBias(),
                                {r.attr("num_groups", gn.getNumGroupsAttr()),
                                 r.attr("eps", gn.getEpsAttr())});
 }
@@ -115,8 +116,8 @@ LogicalResult batchNormRule(Rule &r, BatchNormOp bn) {
   if (bn.getTraining() || !runningMean || !runningVar) {
     // Batch statistics (the running ones are only updated, and get no
     // gradient): one tp.batch_norm_backward.
-    return normalizationBackward(r, "tp.batch_norm_backward", x, weight,
-                                 bn.getBias(),
+    return normalizationBackward(r, BatchNormBackwardOp::getOperationName(), x,
+                                 weight, bn.getBias(),
                                  {r.attr("eps", bn.getEpsAttr())});
   }
   // Inference: y = (x - rm) * rsqrt(rv + eps) * w + b.
@@ -129,7 +130,7 @@ LogicalResult batchNormRule(Rule &r, BatchNormOp bn) {
   Value gw = weight ? r.mul(g, perChannel(r, r.castTo(weight, ct), rank)) : g;
   Value rm = perChannel(r, r.castTo(runningMean, ct), rank);
   Value rv = perChannel(r, r.castTo(runningVar, ct), rank);
-  Value rstd = r.make("tp.rsqrt", r.add(rv, r.scalar(rv, eps)));
+  Value rstd = r.make<RsqrtOp>(r.add(rv, r.scalar(rv, eps)));
   Value centered = r.sub(xc, rm);
   Value dx = r.mul(gw, rstd);
   r.give(x, dx);
@@ -150,11 +151,11 @@ LogicalResult batchNormRule(Rule &r, BatchNormOp bn) {
 Value normalizeGradient(Rule &r, Value x, Value gy, double p, int64_t dim,
                         double eps) {
   OpBuilder &builder = r.b.builder;
-  Value n = r.make("tp.norm", x,
-                   {r.attr("p", builder.getF64FloatAttr(p)),
-                    r.attr("dim", builder.getDenseI64ArrayAttr({dim})),
-                    r.attr("keepdim", builder.getBoolAttr(true))});
-  Value d = r.make("tp.maximum", {n, r.scalar(n, eps)});
+  Value n =
+      r.make<NormOp>(x, {r.attr("p", builder.getF64FloatAttr(p)),
+                         r.attr("dim", builder.getDenseI64ArrayAttr({dim})),
+                         r.attr("keepdim", builder.getBoolAttr(true))});
+  Value d = r.make<MaximumOp>({n, r.scalar(n, eps)});
   Value direct = r.div(gy, d);
   Value s = r.sumAlong(r.mul(gy, x), {dim}, /*keepdim=*/true);
   Value term = pnormGradient(r, x, n, r.div(s, r.mul(n, n)), p, {dim},
@@ -196,10 +197,10 @@ LogicalResult cosineSimilarityRule(Rule &r, CosineSimilarityOp cos) {
   double eps = cos.getEps().convertToDouble();
   OpBuilder &builder = r.b.builder;
   auto normalized = [&](Value v) {
-    return r.make("tp.normalize", v,
-                  {r.attr("p", builder.getF64FloatAttr(2.0)),
-                   r.attr("dim", builder.getI64IntegerAttr(dim)),
-                   r.attr("eps", builder.getF64FloatAttr(eps))});
+    return r.make<NormalizeOp>(v,
+                               {r.attr("p", builder.getF64FloatAttr(2.0)),
+                                r.attr("dim", builder.getI64IntegerAttr(dim)),
+                                r.attr("eps", builder.getF64FloatAttr(eps))});
   };
   if (r.active(x1))
     r.give(x1, normalizeGradient(r, a, r.mul(g, normalized(b)), 2.0, dim, eps));

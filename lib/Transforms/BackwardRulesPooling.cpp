@@ -47,7 +47,7 @@ LogicalResult poolRule(Rule &r, StringRef backward, Value indices,
   SmallVector<NamedAttribute> attrs;
   if (withAttributes)
     attrs = poolAttributes(r.op);
-  r.give(x, r.make(backward, operands, attrs));
+  r.give(x, r.makeNamed(backward, operands, attrs));
   return success();
 }
 
@@ -57,7 +57,7 @@ LogicalResult maxPoolRule(Rule &r, StringRef withIndices, StringRef backward) {
   if (!r.active(r.op->getOperand(0)))
     return success();
   Operation *pool =
-      r.makeOp(withIndices, r.op->getOperand(0), poolAttributes(r.op));
+      r.makeNamedOp(withIndices, r.op->getOperand(0), poolAttributes(r.op));
   if (!pool)
     return success();
   return poolRule(r, backward, pool->getResult(1), /*withAttributes=*/true);
@@ -106,28 +106,30 @@ LogicalResult unpoolRule(Rule &r, int64_t n) {
 std::optional<LogicalResult> mlir::tp::applyPoolingRule(Rule &r) {
   Operation *op = r.op;
   if (isa<AvgPool2dOp>(op))
-    return poolRule(r, "tp.avg_pool2d_backward", {}, true);
+    return poolRule(r, AvgPool2dBackwardOp::getOperationName(), {}, true);
   if (isa<AvgPool3dOp>(op))
-    return poolRule(r, "tp.avg_pool3d_backward", {}, true);
+    return poolRule(r, AvgPool3dBackwardOp::getOperationName(), {}, true);
   if (isa<AdaptiveAvgPool2dOp>(op))
-    return poolRule(r, "tp.adaptive_avg_pool2d_backward", {}, false);
-  if (isa<AdaptiveAvgPool3dOp>(op))
-    return poolRule(r, "tp.adaptive_avg_pool3d_backward", {}, false);
-  if (isa<MaxPool2dOp>(op))
-    return maxPoolRule(r, "tp.max_pool2d_with_indices",
-                       "tp.max_pool2d_with_indices_backward");
-  if (isa<MaxPool3dOp>(op))
-    return maxPoolRule(r, "tp.max_pool3d_with_indices",
-                       "tp.max_pool3d_with_indices_backward");
-  if (isa<MaxPool2dWithIndicesOp>(op))
-    return poolRule(r, "tp.max_pool2d_with_indices_backward", op->getResult(1),
-                    true);
-  if (isa<MaxPool3dWithIndicesOp>(op))
-    return poolRule(r, "tp.max_pool3d_with_indices_backward", op->getResult(1),
-                    true);
-  if (isa<AdaptiveMaxPool3dOp>(op))
-    return poolRule(r, "tp.adaptive_max_pool3d_backward", op->getResult(1),
+    return poolRule(r, AdaptiveAvgPool2dBackwardOp::getOperationName(), {},
                     false);
+  if (isa<AdaptiveAvgPool3dOp>(op))
+    return poolRule(r, AdaptiveAvgPool3dBackwardOp::getOperationName(), {},
+                    false);
+  if (isa<MaxPool2dOp>(op))
+    return maxPoolRule(r, MaxPool2dWithIndicesOp::getOperationName(),
+                       MaxPool2dWithIndicesBackwardOp::getOperationName());
+  if (isa<MaxPool3dOp>(op))
+    return maxPoolRule(r, MaxPool3dWithIndicesOp::getOperationName(),
+                       MaxPool3dWithIndicesBackwardOp::getOperationName());
+  if (isa<MaxPool2dWithIndicesOp>(op))
+    return poolRule(r, MaxPool2dWithIndicesBackwardOp::getOperationName(),
+                    op->getResult(1), true);
+  if (isa<MaxPool3dWithIndicesOp>(op))
+    return poolRule(r, MaxPool3dWithIndicesBackwardOp::getOperationName(),
+                    op->getResult(1), true);
+  if (isa<AdaptiveMaxPool3dOp>(op))
+    return poolRule(r, AdaptiveMaxPool3dBackwardOp::getOperationName(),
+                    op->getResult(1), false);
   if (isa<FractionalMaxPool2dOp>(op))
     return fractionalRule(r, 2);
   if (isa<FractionalMaxPool3dOp>(op))

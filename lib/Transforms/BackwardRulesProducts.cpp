@@ -27,10 +27,10 @@ Value product(Rule &r, Value x, Value y) {
     return {};
   int64_t rx = rankOf(x), ry = rankOf(y);
   if (rx == 2 && ry == 2)
-    return r.make("tp.mm", {x, y});
+    return r.make<MmOp>({x, y});
   if (rx == 3 && ry == 3 && shapeOf(x)[0] == shapeOf(y)[0])
-    return r.make("tp.bmm", {x, y});
-  return r.make("tp.matmul", {x, y});
+    return r.make<BmmOp>({x, y});
+  return r.make<MatmulOp>({x, y});
 }
 
 /// The gradients of a and b in g = alpha * (a @ b) with torch.matmul's
@@ -75,9 +75,9 @@ LogicalResult linearRule(Rule &r, LinearOp linear) {
   Value g2 = r.reshape(g, {rows, out});
   Value x2 = r.reshape(x, {rows, in});
   if (r.active(x))
-    r.give(x, r.reshape(r.make("tp.mm", {g2, w}), xs));
+    r.give(x, r.reshape(r.make<MmOp>({g2, w}), xs));
   if (r.active(w))
-    r.give(w, r.make("tp.mm", {r.transposeLast(g2), x2}));
+    r.give(w, r.make<MmOp>({r.transposeLast(g2), x2}));
   if (Value bias = linear.getBias())
     r.give(bias, r.sumAlong(g2, {0}, /*keepdim=*/false));
   return success();
@@ -112,8 +112,8 @@ LogicalResult addProductRule(Rule &r) {
   } else if (isa<AddrOp>(op)) {
     // outer(u, v): du = g v, dv = g^T u.
     Value g = r.scale(r.grad, alpha);
-    r.give(x, r.make("tp.mv", {g, y}));
-    r.give(y, r.make("tp.mv", {r.transposeLast(g), x}));
+    r.give(x, r.make<MvOp>({g, y}));
+    r.give(y, r.make<MvOp>({r.transposeLast(g), x}));
   } else {
     giveMatmul(r, x, y, r.grad, alpha);
   }
@@ -158,9 +158,9 @@ LogicalResult tensordotRule(Rule &r, TensordotOp dot) {
   OpBuilder &builder = r.b.builder;
   auto contract = [&](Value x, Value y, ArrayRef<int64_t> dx,
                       ArrayRef<int64_t> dy) {
-    return r.make("tp.tensordot", {x, y},
-                  {r.attr("dims_self", builder.getDenseI64ArrayAttr(dx)),
-                   r.attr("dims_other", builder.getDenseI64ArrayAttr(dy))});
+    return r.make<TensordotOp>(
+        {x, y}, {r.attr("dims_self", builder.getDenseI64ArrayAttr(dx)),
+                 r.attr("dims_other", builder.getDenseI64ArrayAttr(dy))});
   };
   // The permutation taking `result` (dims `order`, each an operand dim) to
   // the operand's own order.
@@ -212,20 +212,20 @@ LogicalResult bilinearRule(Rule &r, BilinearOp bl) {
   Value g3 = r.reshape(g, {n, 1, outs});
   if (r.active(x1)) {
     Value u =
-        r.make("tp.mm", {c, r.transposeLast(r.reshape(w, {outs * in1, in2}))});
-    Value d = r.make("tp.bmm", {g3, r.reshape(u, {n, outs, in1})});
+        r.make<MmOp>({c, r.transposeLast(r.reshape(w, {outs * in1, in2}))});
+    Value d = r.make<BmmOp>({g3, r.reshape(u, {n, outs, in1})});
     r.give(x1, r.reshape(d, shapeOf(x1)));
   }
   if (r.active(x2)) {
     Value wt = r.reshape(r.transposeLast(w), {outs * in2, in1});
-    Value v = r.make("tp.mm", {a, r.transposeLast(wt)});
-    Value d = r.make("tp.bmm", {g3, r.reshape(v, {n, outs, in2})});
+    Value v = r.make<MmOp>({a, r.transposeLast(wt)});
+    Value d = r.make<BmmOp>({g3, r.reshape(v, {n, outs, in2})});
     r.give(x2, r.reshape(d, shapeOf(x2)));
   }
   if (r.active(w)) {
     Value outer = r.mul(r.reshape(a, {n, in1, 1}), r.reshape(c, {n, 1, in2}));
     Value d =
-        r.make("tp.mm", {r.transposeLast(g), r.reshape(outer, {n, in1 * in2})});
+        r.make<MmOp>({r.transposeLast(g), r.reshape(outer, {n, in1 * in2})});
     r.give(w, r.reshape(d, ws));
   }
   if (bias && r.active(bias))

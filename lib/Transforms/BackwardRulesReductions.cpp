@@ -31,12 +31,12 @@ Value mlir::tp::pnormGradient(Rule &r, Value x, Value y, Value grad, double p,
   if (std::isinf(p)) {
     // The entries of the largest (p = inf) or smallest (p = -inf)
     // magnitude share g evenly.
-    return r.mul(r.sign(x), shareAmongTies(r, r.make("tp.abs", x), n, g, dims));
+    return r.mul(r.sign(x), shareAmongTies(r, r.make<AbsOp>(x), n, g, dims));
   }
   if (p < 1.0) {
     // PyTorch's: sign(x) |x|^(p-1) n^(1-p) g, 0 where x = 0 (|x|^(p-1) is
     // infinite there).
-    Value magnitude = r.make("tp.abs", x);
+    Value magnitude = r.make<AbsOp>(x);
     Value scaled = r.passAbove(r.power(magnitude, p - 1.0), magnitude, 0.0);
     return r.mul(r.mul(r.sign(x), scaled), r.mul(g, r.power(n, 1.0 - p)));
   }
@@ -44,7 +44,7 @@ Value mlir::tp::pnormGradient(Rule &r, Value x, Value y, Value grad, double p,
   Value safe = r.add(n, r.isZero(n));
   if (p == 2.0)
     return r.mul(x, r.div(g, safe));
-  Value magnitude = r.power(r.make("tp.abs", x), p - 1.0);
+  Value magnitude = r.power(r.make<AbsOp>(x), p - 1.0);
   return r.mul(r.mul(r.sign(x), magnitude), r.div(g, r.power(safe, p - 1.0)));
 }
 
@@ -79,8 +79,8 @@ Value exclusiveCumprod(Rule &r, Value v, int64_t dim) {
       createFloatSplat(r.b.builder, r.b.loc,
                        RankedTensorType::get(oneShape, elementTypeOf(v)), 1.0);
   Value shifted = r.cat({ones, r.sliceAlong(v, dim, 0, size - 1)}, dim);
-  return r.make("tp.cumprod", shifted,
-                {r.attr("dim", r.b.builder.getI64IntegerAttr(dim))});
+  return r.make<CumprodOp>(shifted,
+                           {r.attr("dim", r.b.builder.getI64IntegerAttr(dim))});
 }
 
 /// prod: dx_i = g prod_{j != i} x_j, the product of the exclusive
@@ -154,8 +154,8 @@ LogicalResult cumsumRule(Rule &r, CumsumOp cumsum) {
   if (dim < 0)
     dim += rankOf(x);
   Value total = r.expand(r.sumAlong(g, {dim}, /*keepdim=*/true), shapeOf(g));
-  Value running = r.make("tp.cumsum", g,
-                         {r.attr("dim", r.b.builder.getI64IntegerAttr(dim))});
+  Value running =
+      r.make<CumsumOp>(g, {r.attr("dim", r.b.builder.getI64IntegerAttr(dim))});
   r.give(x, r.add(r.sub(total, running), g));
   return success();
 }
@@ -200,12 +200,12 @@ LogicalResult cumprodRule(Rule &r, CumprodOp cumprod) {
   Value one = r.scalar(v, 1.0), zero = r.scalar(v, 0.0);
   // spread[..., j, i] = x_i for i > j, else 1; its cumprod along i is
   // prod_{j < k <= i} x_k for i >= j.
-  Value spread = r.make(
-      "tp.where", {r.constant({n, n}, i1, after), r.reshape(v, row), one});
-  Value running = r.make("tp.cumprod", spread,
-                         {r.attr("dim", r.b.builder.getI64IntegerAttr(rank))});
-  Value terms = r.make("tp.where", {r.constant({n, n}, i1, from),
-                                    r.mul(running, r.reshape(g, row)), zero});
+  Value spread =
+      r.make<WhereOp>({r.constant({n, n}, i1, after), r.reshape(v, row), one});
+  Value running = r.make<CumprodOp>(
+      spread, {r.attr("dim", r.b.builder.getI64IntegerAttr(rank))});
+  Value terms = r.make<WhereOp>(
+      {r.constant({n, n}, i1, from), r.mul(running, r.reshape(g, row)), zero});
   Value later = r.sumAlong(terms, {rank}, /*keepdim=*/false);
   Value dx = r.mul(exclusiveCumprod(r, v, last), later);
   r.give(x, dim == last ? dx : r.transpose(dx, dim, last));
