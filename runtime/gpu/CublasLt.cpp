@@ -303,7 +303,10 @@ constexpr Types kBF16F32{CUDA_R_16BF, CUDA_R_32F, 2, 4};
 extern "C" {
 
 #define TP_RT_CUBLASLT_DEFINE(IN, OUT, TYPES)                                  \
-  TP_RT_CUBLASLT_MATMUL(IN, OUT) {                                             \
+  tp_rt_status tp_rt_cublaslt_matmul_##IN##_##OUT(                             \
+      int64_t a_rank, tp_rt_memref *a, int64_t b_rank, tp_rt_memref *b,        \
+      int64_t bias_rank, tp_rt_memref *bias, int64_t c_rank, tp_rt_memref *c,  \
+      int64_t epilogue) {                                                      \
     return matmul(TYPES, a_rank, a, b_rank, b, bias_rank, bias, c_rank, c,     \
                   epilogue);                                                   \
   }

@@ -22,37 +22,13 @@ extern "C" {
 
 int32_t tp_rt_onednn_available(void) { return 0; }
 
-#define TP_UNAVAILABLE(NAME)                                                   \
-  tp_rt_status NAME(int64_t, tp_rt_memref *, int64_t, tp_rt_memref *, int64_t, \
-                    tp_rt_memref *, int64_t, tp_rt_memref *, int64_t) {        \
-    return unavailable(#NAME);                                                 \
-  }
-TP_UNAVAILABLE(tp_rt_dnnl_matmul_f32_f32)
-TP_UNAVAILABLE(tp_rt_dnnl_matmul_bf16_bf16)
-TP_UNAVAILABLE(tp_rt_dnnl_matmul_bf16_f32)
-TP_UNAVAILABLE(tp_rt_dnnl_matmul_cast_bf16_bf16)
-TP_UNAVAILABLE(tp_rt_dnnl_matmul_cast_bf16_f32)
-#undef TP_UNAVAILABLE
-
-#define TP_UNAVAILABLE(NAME)                                                   \
-  tp_rt_status NAME(int64_t, tp_rt_memref *, int64_t, tp_rt_memref *, int64_t, \
-                    tp_rt_memref *, int64_t, tp_rt_memref *, int64_t,          \
-                    tp_rt_memref *) {                                          \
-    return unavailable(#NAME);                                                 \
-  }
-TP_UNAVAILABLE(tp_rt_dnnl_conv_f32_f32)
-TP_UNAVAILABLE(tp_rt_dnnl_conv_bf16_bf16)
-TP_UNAVAILABLE(tp_rt_dnnl_conv_backward_weights_f32)
-TP_UNAVAILABLE(tp_rt_dnnl_conv_backward_weights_bf16)
-#undef TP_UNAVAILABLE
-
-#define TP_UNAVAILABLE(NAME)                                                   \
-  tp_rt_status NAME(int64_t, tp_rt_memref *, int64_t, tp_rt_memref *, int64_t, \
-                    tp_rt_memref *, int64_t, int64_t) {                        \
-    return unavailable(#NAME);                                                 \
-  }
-TP_UNAVAILABLE(tp_rt_dnnl_softmax_backward_f32)
-TP_UNAVAILABLE(tp_rt_dnnl_softmax_backward_bf16)
-#undef TP_UNAVAILABLE
+// A stub for every oneDNN call of CodegenCalls.def, with its signature.
+#define TP_RT_MEMREF(name) int64_t, tp_rt_memref *
+#define TP_RT_I64(name) int64_t
+#define TP_RT_F64(name) double
+#define TP_RT_CALL(NAME, ARGS)
+#define TP_RT_DNNL_CALL(NAME, ARGS)                                            \
+  tp_rt_status NAME ARGS { return unavailable(#NAME); }
+#include "tensorplay/Runtime/CodegenCalls.def"
 
 } // extern "C"

@@ -58,8 +58,7 @@ TEST_F(BackwardBuilderTest, BuildsTheOpOfTheClassWithItsInferredType) {
        builder.getNamedAttr("keepdim", builder.getBoolAttr(true))});
   ASSERT_TRUE(sum);
   EXPECT_TRUE(isa<SumOp>(sum.getDefiningOp()));
-  EXPECT_EQ(sum.getType(),
-            RankedTensorType::get({2, 1}, builder.getF32Type()));
+  EXPECT_EQ(sum.getType(), RankedTensorType::get({2, 1}, builder.getF32Type()));
   EXPECT_FALSE(backward->hadError);
   EXPECT_EQ(backward->numCreated, 1u);
 }

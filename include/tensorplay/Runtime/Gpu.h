@@ -41,31 +41,9 @@ tp_rt_status tp_rt_gpu_synchronize(void);
 /// created).
 void *tp_rt_gpu_stream(void);
 
-/// The train-step calls of Codegen.h for device buffers: the GradScaler
-/// runtime's CUDA kernels (unscale with found_inf, the scale update, fused
-/// SGD / AdamW that skip on found_inf) enqueued on tp_rt_gpu_stream(), with
-/// scale, found_inf and the step counter read on the device: no host
-/// synchronization.
-TP_RT_CODEGEN_TRAINING_DECLS(tp_rt_codegen_cuda_)
-
-/// C[..., M, N] = epilogue(A[..., M, K] @ B[..., K, N] (+ bias[N])) on the
-/// GPU through cuBLASLt, accumulating in f32 (CUBLAS_COMPUTE_32F, no TF32),
-/// on the runtime's stream. Device buffers. A and B: each matrix has a unit
-/// stride in one of its two dimensions; batch dimensions equal C's, with
-/// one stride each (collapsible) or all of size 1 (broadcast). C dense. A
-/// bias with zero elements means no bias; it has C's element type.
-/// `epilogue`: TP_RT_EPILOGUE_NONE, _RELU or _GELU_TANH. The suffix names
-/// the element types of A/B and of C.
-#define TP_RT_CUBLASLT_MATMUL(IN, OUT)                                         \
-  tp_rt_status tp_rt_cublaslt_matmul_##IN##_##OUT(                             \
-      int64_t a_rank, tp_rt_memref *a, int64_t b_rank, tp_rt_memref *b,        \
-      int64_t bias_rank, tp_rt_memref *bias, int64_t c_rank, tp_rt_memref *c,  \
-      int64_t epilogue)
-TP_RT_CUBLASLT_MATMUL(f32, f32);
-TP_RT_CUBLASLT_MATMUL(f16, f16);
-TP_RT_CUBLASLT_MATMUL(f16, f32);
-TP_RT_CUBLASLT_MATMUL(bf16, bf16);
-TP_RT_CUBLASLT_MATMUL(bf16, f32);
+/* The calls compiled GPU code makes through tp_rt.call, the cuBLASLt
+ * products and the train step's tp_rt_codegen_cuda_* kernels, are declared
+ * with the CPU ones in Codegen.h (from CodegenCalls.def). */
 
 /// The wrappers upstream MLIR's gpu-to-llvm lowering and the gpu.binary
 /// translation call (the signatures of MLIR's CudaRuntimeWrappers.cpp).

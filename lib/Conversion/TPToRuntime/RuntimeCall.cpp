@@ -15,6 +15,10 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 
+#include "llvm/ADT/StringMap.h"
+
+#include <string>
+
 using namespace mlir;
 using namespace mlir::tp;
 namespace rc = mlir::tp::runtime_call;
@@ -87,4 +91,58 @@ SmallVector<Value> rc::emitCall(OpBuilder &b, Location loc, Operation *anchor,
     fn.setPrivate();
   }
   return SmallVector<Value>(call.getResults());
+}
+
+std::optional<StringRef> rc::declaredSignature(StringRef name) {
+  static const llvm::StringMap<std::string> declared = {
+#define TP_RT_MEMREF(name) 'm'
+#define TP_RT_I64(name) 'i'
+#define TP_RT_F64(name) 'f'
+#define TP_RT_KINDS(...) std::string{__VA_ARGS__}
+#define TP_RT_CALL(NAME, ARGS) {#NAME, TP_RT_KINDS ARGS},
+#include "tensorplay/Runtime/CodegenCalls.def"
+#undef TP_RT_KINDS
+  };
+  auto it = declared.find(name);
+  if (it == declared.end())
+    return std::nullopt;
+  return StringRef(it->second);
+}
+
+/// The kinds of `signature` in words: "memref, i64, f64".
+static std::string describeKinds(StringRef signature) {
+  std::string words;
+  for (char kind : signature) {
+    if (!words.empty())
+      words += ", ";
+    words += kind == 'm' ? "memref" : kind == 'i' ? "i64" : "f64";
+  }
+  return words;
+}
+
+LogicalResult rc::verifyDeclaredCalls(Operation *root) {
+  WalkResult result = root->walk([](rt::CallOp call) {
+    StringRef name = call.getCallee();
+    std::optional<StringRef> declared = declaredSignature(name);
+    if (!declared) {
+      call.emitOpError("internal error: the runtime declares no @")
+          << name << " (CodegenCalls.def)";
+      return WalkResult::interrupt();
+    }
+    std::string passed;
+    for (Type type : call.getCalleeType().getInputs())
+      passed += isa<ShapedType>(type) ? 'm'
+                : type.isInteger(64)  ? 'i'
+                : type.isF64()        ? 'f'
+                                      : '?';
+    if (passed != *declared) {
+      call.emitOpError("internal error: @")
+          << name << " takes (" << describeKinds(*declared)
+          << ") in CodegenCalls.def, the call passes (" << describeKinds(passed)
+          << ")";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }

@@ -13,6 +13,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
+#include <optional>
+
 namespace mlir {
 namespace tp {
 namespace runtime_call {
@@ -53,6 +55,16 @@ Argument transposeLast2(Argument arg);
 /// argument, in order.
 SmallVector<Value> emitCall(OpBuilder &b, Location loc, Operation *anchor,
                             StringRef name, ArrayRef<Argument> args);
+
+/// The arguments of the runtime call `name` as CodegenCalls.def declares
+/// them, one character each: 'm' a memref, 'i' an i64, 'f' an f64; nullopt
+/// for a name it does not declare.
+std::optional<StringRef> declaredSignature(StringRef name);
+
+/// Checks every tp_rt.call in `root` against CodegenCalls.def: a callee it
+/// does not declare, or arguments of other kinds or number than it
+/// declares, is an internal error of the conversion, reported at the call.
+LogicalResult verifyDeclaredCalls(Operation *root);
 
 } // namespace runtime_call
 } // namespace tp

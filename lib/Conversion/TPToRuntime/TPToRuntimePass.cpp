@@ -10,6 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RuntimeCall.h"
+
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Conversion/TPToRuntime/TPToRuntime.h"
 #include "tensorplay/Conversion/Utils/ResolvedDtypes.h"
@@ -96,6 +98,9 @@ struct ConvertTPToRuntimePass
     config.setUseTopDownTraversal(true);
     if (failed(
             applyPatternsGreedily(getOperation(), std::move(patterns), config)))
+      return signalPassFailure();
+    // Every call agrees with the runtime's declaration of its callee.
+    if (failed(runtime_call::verifyDeclaredCalls(getOperation())))
       signalPassFailure();
   }
 };
