@@ -12,7 +12,7 @@
 #include "tensorplay/HostIO/Generate.h"
 
 #include "tensorplay/Compiler/Compiler.h"
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Executable.h"
 
 #include "mlir/IR/MLIRContext.h"
 
@@ -44,11 +44,11 @@ inline double median(std::vector<double> v) {
 
 struct Compiled {
   MLIRContext context;
-  std::unique_ptr<CpuExecutable> exe;
+  std::unique_ptr<Executable> exe;
 };
 
 inline std::unique_ptr<Compiled> compile(const std::string &source, bool isFile,
-                                         const CpuCompileOptions &options) {
+                                         const CompileOptions &options) {
   auto c = std::make_unique<Compiled>();
   OwningOpRef<ModuleOp> module = isFile ? parseModuleFile(c->context, source)
                                         : parseModuleString(c->context, source);
@@ -57,7 +57,7 @@ inline std::unique_ptr<Compiled> compile(const std::string &source, bool isFile,
                  isFile ? source.c_str() : "module");
     std::exit(1);
   }
-  auto exe = CpuExecutable::compile(std::move(module), options);
+  auto exe = Executable::compile(std::move(module), options);
   if (!exe) {
     std::fprintf(stderr, "%s\n", llvm::toString(exe.takeError()).c_str());
     std::exit(1);
@@ -77,7 +77,7 @@ inline std::vector<HostTensor> makeInputs(const FunctionSignature &sig,
   return inputs;
 }
 
-inline void runOrDie(CpuExecutable &exe, const std::string &name,
+inline void runOrDie(Executable &exe, const std::string &name,
                      const std::vector<HostTensor> &inputs,
                      std::vector<HostTensor> &results) {
   std::vector<const HostTensor *> args;

@@ -18,7 +18,7 @@
 #include "tensorplay/HostIO/Generate.h"
 
 #include "tensorplay/Compiler/Compiler.h"
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Executable.h"
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"
 
@@ -48,7 +48,7 @@ namespace {
 void benchExample(const std::string &dir, const std::string &file,
                   const std::string &fn, const char *label, int rounds) {
   std::string path = dir + "/" + file;
-  CpuCompileOptions f32Options, bf16Options;
+  CompileOptions f32Options, bf16Options;
   bf16Options.autocast = "cpu:bf16";
   auto f32 = compile(path, true, f32Options);
   auto bf16 = compile(path, true, bf16Options);
@@ -119,7 +119,7 @@ void benchMatmul(int64_t m, int64_t k, int64_t n, int rounds) {
       exes.push_back(compile(src, false, {}));
       names.push_back("compiled (oneDNN call)");
     }
-    CpuCompileOptions linalgOptions;
+    CompileOptions linalgOptions;
     linalgOptions.pipelineOptions = "use-onednn=0";
     exes.push_back(compile(src, false, linalgOptions));
     names.push_back("compiled (tiled linalg)");

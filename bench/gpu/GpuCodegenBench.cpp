@@ -83,14 +83,14 @@ struct DeviceCall {
     for (const HostTensor &t : hostResults)
       results.add(t, false);
   }
-  void run(CpuExecutable &exe, const std::string &name) {
+  void run(Executable &exe, const std::string &name) {
     if (llvm::Error e = exe.run(name, args.refs, results.refs))
       die(llvm::toString(std::move(e)));
   }
 };
 
-CpuCompileOptions cudaOptions(const std::string &autocast) {
-  CpuCompileOptions options;
+CompileOptions cudaOptions(const std::string &autocast) {
+  CompileOptions options;
   options.target = ExecutionTarget::CUDA;
   options.autocast = autocast;
   return options;
@@ -155,7 +155,7 @@ void benchVariants(const std::string &label, const std::string &path,
       die("autocast failed");
     if (prepare)
       prepare(*module, std::strcmp(autocast, "cuda:fp16") == 0);
-    auto exe = CpuExecutable::compile(std::move(module), cudaOptions(""));
+    auto exe = Executable::compile(std::move(module), cudaOptions(""));
     if (!exe)
       die(llvm::toString(exe.takeError()));
     c->exe = std::move(*exe);

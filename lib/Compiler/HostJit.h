@@ -1,10 +1,11 @@
-//===- HostJit.h - LLVM-dialect modules to host objects and back -*- C++ -*-===//
+//===- HostJit.h - LLVM-dialect modules to host objects and back -*- C++
+//-*-===//
 //
 // Part of tensorplay-autocast.
 //
 //===----------------------------------------------------------------------===//
 //
-// The two halves of CpuExecutable's JIT, split so that the object files in
+// The two halves of Executable's JIT, split so that the object files in
 // between can be kept (CompileCache.h): translateForJit, extractFunction and
 // emitObject take a lowered module to LLVM IR and to machine code for the
 // host CPU (one object per public function, see extractFunction);

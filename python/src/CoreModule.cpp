@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Compiler/Compiler.h"
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Executable.h"
 #include "tensorplay/Runtime/Codegen.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -153,16 +153,16 @@ std::string transformText(const std::string &source,
 }
 
 /// A compiled module: its context (which outlives the engine) and the JIT.
-class Executable {
+class PyExecutable {
 public:
-  Executable(const std::string &source, const TransformOptions &transforms,
-             const std::string &pipelineOptions, unsigned optLevel,
-             bool useCache, bool tiered) {
+  PyExecutable(const std::string &source, const TransformOptions &transforms,
+               const std::string &pipelineOptions, unsigned optLevel,
+               bool useCache, bool tiered) {
     prepareCompilerContext(context);
     DiagnosticCollector diags(context);
     OwningOpRef<ModuleOp> module = parse(context, diags, source);
     transform(*module, diags, transforms);
-    CpuCompileOptions options;
+    CompileOptions options;
     options.pipelineOptions = pipelineOptions;
     options.optLevel = optLevel;
     options.tiered = tiered;
@@ -172,7 +172,7 @@ public:
       if (!error.empty())
         throw std::invalid_argument("tensorplay_mlir: " + error);
     }
-    auto compiled = CpuExecutable::compile(std::move(module), options);
+    auto compiled = Executable::compile(std::move(module), options);
     if (!compiled)
       diags.raise("tensorplay_mlir: CPU compilation failed",
                   compiled.takeError());
@@ -251,7 +251,7 @@ private:
   }
 
   MLIRContext context{MLIRContext::Threading::DISABLED};
-  std::unique_ptr<CpuExecutable> exe;
+  std::unique_ptr<Executable> exe;
 };
 
 /// Makes the codegen runtime's symbols visible to the JIT's symbol lookup
@@ -328,11 +328,11 @@ NB_MODULE(_core, m) {
   m.def("has_onednn", &cpuLoweringHasOneDNN,
         "Whether the CPU lowering calls oneDNN.");
 
-  nb::class_<Executable>(m, "Executable",
-                         "A tp module compiled for the host CPU.")
+  nb::class_<PyExecutable>(m, "Executable",
+                           "A tp module compiled for the host CPU.")
       .def(
           "__init__",
-          [](Executable *self, const std::string &source,
+          [](PyExecutable *self, const std::string &source,
              const std::string &autocast, bool keepIoTypes,
              const std::vector<std::string> &autodiff,
              const std::vector<unsigned> &wrt,
@@ -340,7 +340,7 @@ NB_MODULE(_core, m) {
              const std::vector<unsigned> &castArgs,
              const std::string &pipelineOptions, unsigned optLevel, bool cache,
              bool tiered) {
-            new (self) Executable(
+            new (self) PyExecutable(
                 source,
                 {autocast, keepIoTypes, autodiff, wrt, castFunctions, castArgs},
                 pipelineOptions, optLevel, cache, tiered);
@@ -361,24 +361,24 @@ NB_MODULE(_core, m) {
           "a background thread that swaps it in (the same bits). Raises "
           "RuntimeError with the diagnostics.")
       .def("functions_optimized_in_background",
-           &Executable::functionsOptimizedInBackground,
+           &PyExecutable::functionsOptimizedInBackground,
            "How many functions' optimized code replaced their first tier.")
-      .def("wait_for_background", &Executable::waitForBackground,
+      .def("wait_for_background", &PyExecutable::waitForBackground,
            "Waits for the background compiles started so far.")
-      .def("from_cache", &Executable::fromCache,
+      .def("from_cache", &PyExecutable::fromCache,
            "Whether the compile cache knew the module (its lowering was "
            "skipped).")
-      .def("functions_cached", &Executable::functionsCached,
+      .def("functions_cached", &PyExecutable::functionsCached,
            "How many functions' code came from the compile cache so far.")
-      .def("compile_times", &Executable::compileTimes,
+      .def("compile_times", &PyExecutable::compileTimes,
            "Seconds spent so far per stage: cache_key, lower, optimize, "
            "codegen, load, total.")
-      .def("functions", &Executable::functions,
+      .def("functions", &PyExecutable::functions,
            "The public functions' names, in module order.")
-      .def("signature", &Executable::describe, nb::arg("name"),
+      .def("signature", &PyExecutable::describe, nb::arg("name"),
            "(arguments, results, updated argument indices) of `name`, each "
            "spec a (dtype name, shape) tuple.")
-      .def("run", &Executable::run, nb::arg("name"), nb::arg("args"),
+      .def("run", &PyExecutable::run, nb::arg("name"), nb::arg("args"),
            nb::arg("results"),
            "Runs `name` on (address, dtype name, shape) buffers the caller "
            "owns (dense, row-major), writing the results into `results`; "

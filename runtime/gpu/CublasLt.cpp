@@ -17,8 +17,8 @@
 
 #include "tensorplay/Runtime/Gpu.h"
 
-#include "codegen/CodegenError.h"
-#include "codegen/MemrefView.h"
+#include "calls/CodegenError.h"
+#include "calls/MemrefView.h"
 #include "gpu/GpuState.h"
 
 #include <cublasLt.h>

@@ -11,7 +11,7 @@
 
 #include "tensorplay/Runtime/Gpu.h"
 
-#include "codegen/CodegenError.h"
+#include "calls/CodegenError.h"
 #include "gpu/GpuState.h"
 
 #include <cuda_runtime_api.h>

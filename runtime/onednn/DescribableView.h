@@ -13,7 +13,7 @@
 #ifndef TENSORPLAY_RUNTIME_ONEDNN_DESCRIBABLEVIEW_H
 #define TENSORPLAY_RUNTIME_ONEDNN_DESCRIBABLEVIEW_H
 
-#include "codegen/MemrefView.h"
+#include "calls/MemrefView.h"
 
 #include <algorithm>
 #include <cstdint>

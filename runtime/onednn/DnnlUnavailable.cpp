@@ -8,7 +8,7 @@
 
 #include "tensorplay/Runtime/Codegen.h"
 
-#include "codegen/CodegenError.h"
+#include "calls/CodegenError.h"
 
 namespace {
 tp_rt_status unavailable(const char *name) {

@@ -12,7 +12,7 @@
 #include "MemrefDescriptors.h"
 
 #include "tensorplay/Compiler/Compiler.h"
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Executable.h"
 #include "tensorplay/Runtime/Codegen.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -142,11 +142,11 @@ func.func @inv(%a: tensor<3x3xf32>) -> tensor<3x3xf32> {
 }
 )mlir";
 
-std::unique_ptr<CpuExecutable> compileInverse(MLIRContext &ctx) {
+std::unique_ptr<Executable> compileInverse(MLIRContext &ctx) {
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(kInverse, &ctx);
   if (!module)
     return nullptr;
-  auto exe = CpuExecutable::compile(std::move(module), {});
+  auto exe = Executable::compile(std::move(module), {});
   if (!exe) {
     llvm::consumeError(exe.takeError());
     return nullptr;
@@ -156,7 +156,7 @@ std::unique_ptr<CpuExecutable> compileInverse(MLIRContext &ctx) {
 
 /// Runs @inv `times` times on `matrix`; counts the failures and checks
 /// the successes' results against `expected` (null: expect failures).
-void invert(CpuExecutable &exe, const float *matrix, const float *expected,
+void invert(Executable &exe, const float *matrix, const float *expected,
             int times, int &failures, int &wrong) {
   for (int i = 0; i < times; ++i) {
     float in[9], out[9] = {};
@@ -187,15 +187,15 @@ void invert(CpuExecutable &exe, const float *matrix, const float *expected,
 TEST(CodegenStatus, ThreadsCallingExecutablesGetTheirOwnErrors) {
   MLIRContext ctx;
   prepareCompilerContext(ctx);
-  std::unique_ptr<CpuExecutable> first = compileInverse(ctx);
-  std::unique_ptr<CpuExecutable> second = compileInverse(ctx);
+  std::unique_ptr<Executable> first = compileInverse(ctx);
+  std::unique_ptr<Executable> second = compileInverse(ctx);
   ASSERT_TRUE(first && second);
   const float singular[9] = {1, 2, 3, 2, 4, 6, 0, 1, 1};
   const float diagonal[9] = {2, 0, 0, 0, 4, 0, 0, 0, 0.5f};
   const float inverse[9] = {0.5f, 0, 0, 0, 0.25f, 0, 0, 0, 2};
   constexpr int kCalls = 300;
   // One executable from two threads, then two executables.
-  for (CpuExecutable *other : {first.get(), second.get()}) {
+  for (Executable *other : {first.get(), second.get()}) {
     int failA = 0, wrongA = 0, failB = 0, wrongB = 0;
     std::thread a(
         [&] { invert(*first, singular, nullptr, kCalls, failA, wrongA); });

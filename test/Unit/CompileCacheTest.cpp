@@ -1,7 +1,7 @@
 //===- CompileCacheTest.cpp - The persistent compile cache ----------------===//
 //
 // CompileCache on its own (keys, damaged entries, the size bound, writers
-// racing in several processes) and through CpuExecutable (a second compile
+// racing in several processes) and through Executable (a second compile
 // of a module takes its code from the cache and computes the same bits;
 // each function's code is generated at its first call).
 //
@@ -9,7 +9,7 @@
 
 #include "tensorplay/Compiler/CompileCache.h"
 #include "tensorplay/Compiler/Compiler.h"
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Executable.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -233,10 +233,10 @@ const char *kTwoFunctions = R"mlir(
     return %e : tensor<3x4xf32>
   })mlir";
 
-std::unique_ptr<CpuExecutable> compileWith(MLIRContext &ctx,
-                                           const CpuCompileOptions &options) {
-  auto exe = CpuExecutable::compile(parseModuleString(ctx, kTwoFunctions),
-                                    options);
+std::unique_ptr<Executable> compileWith(MLIRContext &ctx,
+                                        const CompileOptions &options) {
+  auto exe =
+      Executable::compile(parseModuleString(ctx, kTwoFunctions), options);
   if (!exe) {
     ADD_FAILURE() << llvm::toString(exe.takeError());
     return nullptr;
@@ -245,7 +245,7 @@ std::unique_ptr<CpuExecutable> compileWith(MLIRContext &ctx,
 }
 
 /// @f's and @g's results on fixed inputs.
-std::vector<HostTensor> resultsOf(CpuExecutable &exe) {
+std::vector<HostTensor> resultsOf(Executable &exe) {
   HostTensor x(ElementKind::F32, {3, 4}), w(ElementKind::F32, {4, 5});
   for (int i = 0; i < 12; ++i)
     x.set(i, 0.37 * i - 2.1);
@@ -265,7 +265,7 @@ bool sameBits(const HostTensor &a, const HostTensor &b) {
 
 TEST(CompileCache, ASecondCompileTakesTheCodeAndComputesTheSameBits) {
   TempDir dir;
-  CpuCompileOptions options;
+  CompileOptions options;
   options.autocast = "cpu:bf16";
   options.cache.directory = dir.sub("c");
   MLIRContext ctx1, ctx2, ctx3;
@@ -303,7 +303,7 @@ TEST(CompileCache, ASecondCompileTakesTheCodeAndComputesTheSameBits) {
 // again at that function's first call.
 TEST(CompileCache, AMissingFunctionIsGeneratedFromTheModule) {
   TempDir dir;
-  CpuCompileOptions options;
+  CompileOptions options;
   options.cache.directory = dir.sub("c");
   MLIRContext ctx1, ctx2, ctx3;
   auto first = compileWith(ctx1, options);
@@ -340,7 +340,7 @@ TEST(CompileCache, AMissingFunctionIsGeneratedFromTheModule) {
 // the O3 code; both compute the same bits, and only the O3 code is cached.
 TEST(CompileCache, TieredCodeComputesTheSameBitsAndCachesTheFinalTier) {
   TempDir dir;
-  CpuCompileOptions options;
+  CompileOptions options;
   options.autocast = "cpu:bf16";
   MLIRContext ctx0, ctx1, ctx2;
   auto direct = compileWith(ctx0, options);
@@ -376,8 +376,8 @@ TEST(CompileCache, TieredCodeComputesTheSameBitsAndCachesTheFinalTier) {
 }
 
 /// The test module compiled with tiered code, without a cache.
-static std::unique_ptr<CpuExecutable> tieredExecutable(MLIRContext &ctx) {
-  CpuCompileOptions options;
+static std::unique_ptr<Executable> tieredExecutable(MLIRContext &ctx) {
+  CompileOptions options;
   options.tiered = true;
   return compileWith(ctx, options);
 }

@@ -2,7 +2,7 @@
 //
 // The pieces of the CPU path that are not IR: host tensors and their bf16
 // rounding, .npy files, the runtime's buffer cache, parallel loops and oneDNN
-// matmul on strided descriptors, and CpuExecutable's checks.
+// matmul on strided descriptors, and Executable's checks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,7 +11,7 @@
 #include "MemrefDescriptors.h"
 
 #include "tensorplay/Compiler/Compiler.h"
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Executable.h"
 #include "tensorplay/Runtime/Codegen.h"
 #include "tensorplay/Runtime/Kernels.h"
 
@@ -371,13 +371,12 @@ TEST(DnnlMatmul, CastMatmulRoundsTiesToEvenAndKeepsNaN) {
 }
 
 namespace {
-std::unique_ptr<CpuExecutable> compileSource(MLIRContext &ctx,
-                                             const char *source,
-                                             const CpuCompileOptions &options) {
+std::unique_ptr<Executable> compileSource(MLIRContext &ctx, const char *source,
+                                          const CompileOptions &options) {
   OwningOpRef<ModuleOp> module = parseModuleString(ctx, source);
   if (!module)
     return nullptr;
-  auto exe = CpuExecutable::compile(std::move(module), options);
+  auto exe = Executable::compile(std::move(module), options);
   if (!exe) {
     llvm::consumeError(exe.takeError());
     return nullptr;
@@ -618,7 +617,7 @@ TEST(FloatBuiltins, TruncDfBf2RoundsOnce) {
   }
 }
 
-TEST(CpuExecutable, RunsAndChecksArguments) {
+TEST(Executable, RunsAndChecksArguments) {
   MLIRContext ctx;
   const char *source = R"mlir(
     func.func @f(%x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2x3xbf16>) {
@@ -656,7 +655,7 @@ TEST(CpuExecutable, RunsAndChecksArguments) {
 // The run on caller-owned memory (TensorRef), as the Python backend calls
 // it: results are written into the caller's buffers, every buffer is
 // checked against the signature.
-TEST(CpuExecutable, RunsOnCallerOwnedBuffers) {
+TEST(Executable, RunsOnCallerOwnedBuffers) {
   MLIRContext ctx;
   const char *source = R"mlir(
     func.func @f(%x: tensor<2x3xf32>) -> (tensor<2xf32>, tensor<2x3xbf16>) {
@@ -724,14 +723,14 @@ TEST(CompilerApi, CastArgumentsRetypesOnlyCastArguments) {
   EXPECT_TRUE(failed(castArgumentsModule(*module, {"missing"})));
 }
 
-TEST(CpuExecutable, AutocastChangesTheSignature) {
+TEST(Executable, AutocastChangesTheSignature) {
   MLIRContext ctx;
   const char *source = R"mlir(
     func.func @lin(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>) -> tensor<4x16xf32> {
       %y = tp.linear %x, %w : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
       return %y : tensor<4x16xf32>
     })mlir";
-  CpuCompileOptions options;
+  CompileOptions options;
   options.autocast = "cpu:bf16";
   auto exe = compileSource(ctx, source, options);
   ASSERT_TRUE(exe);

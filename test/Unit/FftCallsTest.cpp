@@ -1,7 +1,7 @@
 //===- FftCallsTest.cpp - The tp_rt_fft_* entry points
 //---------------------===//
 //
-// The transforms compiled code calls (runtime/codegen/FftCalls.cpp) on
+// The transforms compiled code calls (runtime/calls/FftCalls.cpp) on
 // hand-built descriptors: a transform worked out by hand, every length
 // from 1 to 70 and a few large primes (radix butterflies and Bluestein)
 // against the direct O(n^2) sum in long double, the one-sided real

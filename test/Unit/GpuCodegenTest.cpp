@@ -12,7 +12,7 @@
 #include "MemrefDescriptors.h"
 
 #include "tensorplay/Compiler/Compiler.h"
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Executable.h"
 #include "tensorplay/Runtime/Gpu.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -48,16 +48,15 @@ func.func @head(%x: tensor<16x32xf32>, %w: tensor<8x32xf32>,
 }
 )";
 
-std::unique_ptr<CpuExecutable> compileFor(MLIRContext &ctx,
-                                          ExecutionTarget target,
-                                          const std::string &autocast = "") {
+std::unique_ptr<Executable> compileFor(MLIRContext &ctx, ExecutionTarget target,
+                                       const std::string &autocast = "") {
   OwningOpRef<ModuleOp> module = parseModuleString(ctx, kModule);
   if (!module)
     return nullptr;
-  CpuCompileOptions options;
+  CompileOptions options;
   options.target = target;
   options.autocast = autocast;
-  auto exe = CpuExecutable::compile(std::move(module), options);
+  auto exe = Executable::compile(std::move(module), options);
   if (!exe) {
     ADD_FAILURE() << llvm::toString(exe.takeError());
     return nullptr;

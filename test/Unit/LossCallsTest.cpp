@@ -1,7 +1,7 @@
 //===- LossCallsTest.cpp - The tp_rt_ctc_loss_* entry points
 //---------------===//
 //
-// The CTC kernel compiled code calls (runtime/codegen/LossCalls.cpp) on
+// The CTC kernel compiled code calls (runtime/calls/LossCalls.cpp) on
 // hand-built memref descriptors: losses worked out by hand from the
 // alignments of tiny inputs, the same input seen through permuted strides,
 // concatenated targets, an impossible alignment (inf), and the run-time

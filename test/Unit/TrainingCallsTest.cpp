@@ -1,6 +1,6 @@
 //===- TrainingCallsTest.cpp - The tp_rt_codegen_* training entry points --===//
 //
-// The calls compiled train steps make (runtime/codegen/TrainingCalls.cpp) on
+// The calls compiled train steps make (runtime/calls/TrainingCalls.cpp) on
 // hand-built memref descriptors: a fused SGD step with momentum against a
 // reference, the skip on found_inf, a bf16 gradient with a bf16 parameter
 // copy against the f32 step, the finite check, and the refusal of a strided

@@ -30,9 +30,9 @@
 #include "tensorplay/HostIO/Generate.h"
 #include "tensorplay/HostIO/Npy.h"
 
-#include "tensorplay/Compiler/Compiler.h"
 #include "tensorplay/Compiler/CompileCacheOption.h"
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Compiler.h"
+#include "tensorplay/Compiler/Executable.h"
 #include "tensorplay/Dialect/TP/IR/TPDialect.h"
 #include "tensorplay/Runtime/Codegen.h"
 #include "tensorplay/Transforms/SpecializeShapes.h"
@@ -288,7 +288,7 @@ int main(int argc, char **argv) {
   if (llvm::Error e = specializeDynamicFunctions(*module))
     return failWith(llvm::toString(std::move(e)));
 
-  CpuCompileOptions options;
+  CompileOptions options;
   options.target = device;
   options.autocast = autocast;
   options.autocastKeepIoTypes = keepIoTypes;
@@ -297,7 +297,7 @@ int main(int argc, char **argv) {
   options.cache = compileCacheFromOptions(cacheError);
   if (!cacheError.empty())
     return failWith(cacheError);
-  auto exe = CpuExecutable::compile(std::move(module), options);
+  auto exe = Executable::compile(std::move(module), options);
   if (!exe)
     return failWith(llvm::toString(exe.takeError()));
   if (device == ExecutionTarget::CUDA)

@@ -32,7 +32,7 @@
 #include "tensorplay/Codegen/CPU/Donation.h"
 #include "tensorplay/Compiler/CompileCacheOption.h"
 #include "tensorplay/Compiler/Compiler.h"
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Executable.h"
 #include "tensorplay/Dialect/TP/IR/TPFunctionAttrs.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 #include "tensorplay/Runtime/Codegen.h"
@@ -321,9 +321,9 @@ static std::vector<int64_t> batchRows(int64_t step, int64_t n, int64_t b) {
 /// Accuracy of @f's second result (logits [B, C]) on `set`, batch by batch
 /// (the last one padded with the first samples, which are not counted).
 static llvm::Expected<double>
-testAccuracy(CpuExecutable &exe, const FunctionSignature &sig,
-             const Dataset &set, const std::vector<HostTensor> &params,
-             unsigned numInputs, int64_t b) {
+testAccuracy(Executable &exe, const FunctionSignature &sig, const Dataset &set,
+             const std::vector<HostTensor> &params, unsigned numInputs,
+             int64_t b) {
   if (sig.results.size() < 2 || sig.results[1].shape.size() != 2 ||
       sig.arguments[1].kind != ElementKind::I64)
     return error("--test-data needs @" + sig.name +
@@ -456,14 +456,14 @@ int main(int argc, char **argv) {
     stepFunc->setAttr(kDonateAttrName,
                       DenseI64ArrayAttr::get(&context, donate));
   }
-  CpuCompileOptions compileOptions;
+  CompileOptions compileOptions;
   compileOptions.target = device;
   compileOptions.pipelineOptions = pipelineOptions;
   std::string cacheError;
   compileOptions.cache = compileCacheFromOptions(cacheError);
   if (!cacheError.empty())
     return failWith(cacheError);
-  auto exe = CpuExecutable::compile(std::move(module), compileOptions);
+  auto exe = Executable::compile(std::move(module), compileOptions);
   if (!exe)
     return failWith(llvm::toString(exe.takeError()));
   if (device == ExecutionTarget::CUDA)

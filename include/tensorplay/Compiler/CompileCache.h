@@ -4,7 +4,7 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// A persistent cache of the machine code CpuExecutable generates: the object
+// A persistent cache of the machine code Executable generates: the object
 // file of a module is stored under a key that hashes everything the code
 // depends on (the module after autocast, the pipeline and its options, the
 // LLVM optimization level, the host's triple, CPU and features, and the

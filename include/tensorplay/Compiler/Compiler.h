@@ -2,7 +2,7 @@
 //
 // What tools, tests and the Python backend call: set up a context, parse
 // (or build) a module, run autocast on it, lower it for a target, and JIT
-// and run it on host tensors (CpuExecutable.h, which chains the stages for
+// and run it on host tensors (Executable.h, which chains the stages for
 // the CPU). Each stage reports its diagnostics through the context and
 // fails cleanly on bad input.
 //

@@ -11,7 +11,7 @@
 #ifndef TENSORPLAY_HOSTIO_GENERATE_H
 #define TENSORPLAY_HOSTIO_GENERATE_H
 
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Executable.h"
 
 #include <cstdint>
 #include <random>

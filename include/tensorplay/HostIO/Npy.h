@@ -9,7 +9,7 @@
 #ifndef TENSORPLAY_HOSTIO_NPY_H
 #define TENSORPLAY_HOSTIO_NPY_H
 
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Executable.h"
 
 #include "llvm/Support/Error.h"
 

@@ -67,7 +67,7 @@ int32_t tp_rt_num_threads(void);
 
 /// compiler-rt's __truncsfbf2 / __truncdfbf2 (f32 / f64 to bf16, to nearest
 /// even), which LLVM's x86 code generation calls where the CPU has no bf16
-/// instructions and which Debian 12's libgcc lacks; the JIT (CpuExecutable)
+/// instructions and which Debian 12's libgcc lacks; the JIT (Executable)
 /// resolves those names to these. The bf16 bits are returned in the low 16
 /// bits of the float register, where the ABI returns a __bf16.
 float tp_rt_truncsfbf2(float x);

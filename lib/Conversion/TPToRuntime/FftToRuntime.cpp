@@ -2,7 +2,7 @@
 //
 // fft_fft, fft_ifft, fft_rfft, fft_irfft, fft_hfft, fft_ihfft and their 2-D
 // and n-D forms become one tp_rt.call of tp_rt_fft_{c2c,r2c,c2r,r2r}_*
-// (runtime/codegen/FftCalls.cpp): the transformed dimensions as a bit
+// (runtime/calls/FftCalls.cpp): the transformed dimensions as a bit
 // mask, each one's signal size from the result (the one-sided dimension's
 // from `n` / `s` or the input), the sign of the transform's direction and
 // `norm`'s scale (backward: 1 forward, 1/n inverse; forward: the reverse;

@@ -2,7 +2,7 @@
 //
 // The tp linear-algebra ops PyTorch computes with one LAPACK routine become
 // tp_rt.call ops of the runtime's tp_rt_lapack_* wrappers (Codegen.h,
-// runtime/codegen/LapackCalls.cpp) on f32 and f64 tensors: inverse,
+// runtime/calls/LapackCalls.cpp) on f32 and f64 tensors: inverse,
 // linalg_inv(_ex), linalg_cholesky(_ex), cholesky_solve, cholesky_inverse,
 // linalg_solve, triangular_solve, lu_with_info, lu_solve, linalg_eigh,
 // linalg_eigvalsh, linalg_eig, linalg_eigvals (geev), linalg_svd, svd,

@@ -1,7 +1,7 @@
 //===- LossToRuntime.cpp - ctc_loss to the runtime's CTC kernel -----------===//
 //
 // tp.ctc_loss on f32 and f64 log-probabilities becomes a tp_rt.call of
-// tp_rt_ctc_loss_{f32,f64} (runtime/codegen/LossCalls.cpp), which computes
+// tp_rt_ctc_loss_{f32,f64} (runtime/calls/LossCalls.cpp), which computes
 // each sample's negative log-likelihood as tensorplay's CPU kernel does
 // and checks the lengths at run time; zero_infinity and the reduction are
 // tp ops around it (mean: each loss over its target length, at least 1,

@@ -6,7 +6,7 @@
 // place (the caller's tensor then holds the new value), or -1 for a result
 // returned as usual. tp-prepare-function-abi makes the named arguments
 // writable and checks the attribute; tp-donate-results drops the donated
-// results; CpuExecutable's signatures leave them out and list the
+// results; Executable's signatures leave them out and list the
 // arguments updated in place.
 //
 //===----------------------------------------------------------------------===//

@@ -2,14 +2,14 @@
 // once freed into the runtime's buffer cache, is reported as leaked.
 //
 // Status: fixed: a zero-byte request gets a 64-byte payload inside its
-// block (runtime/codegen/Allocator.cpp); run-sanitizers.sh passes.
+// block (runtime/calls/Allocator.cpp); run-sanitizers.sh passes.
 //
 // Command (the ASan build of tools/scripts/run-sanitizers.sh):
 //   build-asan/bin/tp-run S1-zero-size-buffer-lsan.mlir
 //   ==tp-run==ERROR: LeakSanitizer: detected memory leaks
 //   Direct leak of 64 byte(s) in 1 object(s) allocated from:
 //     #0 aligned_alloc
-//     #1 _mlir_memref_to_llvm_aligned_alloc runtime/codegen/Allocator.cpp:87
+//     #1 _mlir_memref_to_llvm_aligned_alloc runtime/calls/Allocator.cpp:87
 //     #2 <JIT-compiled code>
 //   (2 such leaks here: the memref<0xindex> and memref<0xi1> that the
 //   ownership-based buffer deallocation creates for its dealloc_helper call,
@@ -18,7 +18,7 @@
 //   _mlir_memref_to_llvm_free(_mlir_memref_to_llvm_aligned_alloc(64, 0))
 //   and links libtensorplay_runtime.so with -fsanitize=address.
 //
-// Component: runtime/codegen/Allocator.cpp. For size 0 the block is
+// Component: runtime/calls/Allocator.cpp. For size 0 the block is
 //   aligned_alloc(alignment, alignment) = [header ... ] and the payload
 //   handed out is base + alignment, one past the end of the block. Freed
 //   blocks are kept in the cache by their payload pointer, which for a

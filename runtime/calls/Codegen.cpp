@@ -12,7 +12,7 @@
 
 #include "tensorplay/Runtime/Codegen.h"
 
-#include "codegen/CodegenError.h"
+#include "calls/CodegenError.h"
 
 #include <algorithm>
 #include <mutex>

@@ -1,5 +1,4 @@
-//===- CpuExecutable.h - Compile and run tp functions on the CPU -*- C++
-//-*-===//
+//===- Executable.h - Compile and run tp functions (CPU, CUDA) -*- C++ -*-===//
 //
 // Part of the compiler's C++ API (Compiler.h has the stages one by one):
 // compile a tp module (optionally through autocast) with tp-lower-to-cpu,
@@ -16,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TENSORPLAY_COMPILER_CPUEXECUTABLE_H
-#define TENSORPLAY_COMPILER_CPUEXECUTABLE_H
+#ifndef TENSORPLAY_COMPILER_EXECUTABLE_H
+#define TENSORPLAY_COMPILER_EXECUTABLE_H
 
 #include "tensorplay/Compiler/CompileCache.h"
 
@@ -137,7 +136,7 @@ enum class ExecutionTarget {
   CUDA,
 };
 
-struct CpuCompileOptions {
+struct CompileOptions {
   /// The pipeline and the device the code runs on.
   ExecutionTarget target = ExecutionTarget::CPU;
   /// Run tp-autocast with this target first ("cpu:bf16"); empty: no.
@@ -176,17 +175,17 @@ struct CompileTimes {
   double total() const { return cacheKey + lower + optimize + codegen + load; }
 };
 
-class CpuExecutable {
+class Executable {
 public:
-  ~CpuExecutable();
+  ~Executable();
 
   /// Lowers `module` (consumed) for the JIT. Diagnostics of the lowering
   /// (e.g. "'tp.fft_fft' op has no CPU lowering") go to the context's
   /// diagnostic handler; the error says which stage failed. The machine
   /// code of a CPU function is generated at its first call (or read from
   /// the compile cache); the module's context must outlive the executable.
-  static llvm::Expected<std::unique_ptr<CpuExecutable>>
-  compile(OwningOpRef<ModuleOp> module, const CpuCompileOptions &options);
+  static llvm::Expected<std::unique_ptr<Executable>>
+  compile(OwningOpRef<ModuleOp> module, const CompileOptions &options);
 
   /// The public functions, in module order.
   const std::vector<FunctionSignature> &functions() const { return sigs; }
@@ -236,7 +235,7 @@ public:
 
 private:
   using Entry = void (*)(void **);
-  CpuExecutable();
+  Executable();
   /// Lowers the pending module and translates it to LLVM IR.
   llvm::Error lower();
   /// Generates (or takes from the cache) and links the code of function
@@ -280,4 +279,4 @@ llvm::Error requireCudaDevice();
 } // namespace tp
 } // namespace mlir
 
-#endif // TENSORPLAY_COMPILER_CPUEXECUTABLE_H
+#endif // TENSORPLAY_COMPILER_EXECUTABLE_H

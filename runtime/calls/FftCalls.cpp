@@ -21,8 +21,8 @@
 
 #include "tensorplay/Runtime/Codegen.h"
 
-#include "codegen/CodegenError.h"
-#include "codegen/MemrefView.h"
+#include "calls/CodegenError.h"
+#include "calls/MemrefView.h"
 
 #include <algorithm>
 #include <cmath>

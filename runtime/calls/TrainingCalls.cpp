@@ -16,8 +16,8 @@
 #include "tensorplay/Runtime/Codegen.h"
 #include "tensorplay/Runtime/Gpu.h"
 
-#include "codegen/CodegenError.h"
-#include "codegen/MemrefView.h"
+#include "calls/CodegenError.h"
+#include "calls/MemrefView.h"
 
 #include <string>
 

@@ -1,13 +1,13 @@
-//===- CpuExecutable.cpp - Compile and run tp functions on the CPU --------===//
+//===- Executable.cpp - Compile and run tp functions (CPU or CUDA) -------===//
 //
-// See CpuExecutable.h. Public functions are compiled with the C interface and
+// See Executable.h. Public functions are compiled with the C interface and
 // results as out-parameters, so a call is `_mlir_ciface_f(&arg0_desc, ...,
 // &res0_desc, ...)` with MLIR ranked memref descriptors built here for any
 // rank.
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Compiler/CpuExecutable.h"
+#include "tensorplay/Compiler/Executable.h"
 #include "HostJit.h"
 #include "JitPerfMap.h"
 #include "tensorplay/Codegen/CPU/Donation.h"
@@ -301,12 +301,12 @@ void HostTensor::set(int64_t i, double v, double imag) {
 }
 
 namespace mlir::tp::detail {
-/// What CpuExecutable keeps to generate a function's code at its first
+/// What Executable keeps to generate a function's code at its first
 /// call.
 struct PendingCode {
-  explicit PendingCode(const CpuCompileOptions &options)
+  explicit PendingCode(const CompileOptions &options)
       : options(options), cache(options.cache) {}
-  CpuCompileOptions options;
+  CompileOptions options;
   CompileCache cache;
   /// Empty without a cache.
   std::string moduleKey;
@@ -323,10 +323,10 @@ struct PendingCode {
 };
 } // namespace mlir::tp::detail
 
-CpuExecutable::CpuExecutable() = default;
-CpuExecutable::~CpuExecutable() { waitForBackground(); }
+Executable::Executable() = default;
+Executable::~Executable() { waitForBackground(); }
 
-llvm::Error CpuExecutable::generateAll() {
+llvm::Error Executable::generateAll() {
   for (size_t i = 0; i < sigs.size(); ++i)
     if (llvm::Error e = generate(i))
       return e;
@@ -344,9 +344,9 @@ static std::string describe(const TensorSpec &spec) {
   return s + elementKindName(spec.kind) + ">";
 }
 
-llvm::Expected<std::unique_ptr<CpuExecutable>>
-CpuExecutable::compile(OwningOpRef<ModuleOp> module,
-                       const CpuCompileOptions &options) {
+llvm::Expected<std::unique_ptr<Executable>>
+Executable::compile(OwningOpRef<ModuleOp> module,
+                    const CompileOptions &options) {
   auto clock = std::chrono::steady_clock::now();
   auto lap = [&](double &seconds) {
     auto now = std::chrono::steady_clock::now();
@@ -361,7 +361,7 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
                             options.autocastKeepIoTypes)))
     return makeError("autocast (" + options.autocast + ") failed");
 
-  std::unique_ptr<CpuExecutable> exe(new CpuExecutable());
+  std::unique_ptr<Executable> exe(new Executable());
   for (auto fn : module->getOps<func::FuncOp>()) {
     if (fn.isExternal() || !fn.isPublic())
       continue;
@@ -468,15 +468,15 @@ CpuExecutable::compile(OwningOpRef<ModuleOp> module,
   return std::move(exe);
 }
 
-void CpuExecutable::storeInCache(llvm::StringRef key,
-                                 llvm::MemoryBufferRef object) {
+void Executable::storeInCache(llvm::StringRef key,
+                              llvm::MemoryBufferRef object) {
   if (llvm::Error e = pending->cache.store(key, object))
     // A cache that cannot be written costs time, not correctness.
     llvm::errs() << "tensorplay: compile cache: "
                  << llvm::toString(std::move(e)) << "\n";
 }
 
-llvm::Error CpuExecutable::lower() {
+llvm::Error Executable::lower() {
   detail::PendingCode &p = *pending;
   auto start = std::chrono::steady_clock::now();
   if (llvm::Error lowered =
@@ -496,7 +496,7 @@ llvm::Error CpuExecutable::lower() {
   return llvm::Error::success();
 }
 
-llvm::Error CpuExecutable::generate(size_t index) {
+llvm::Error Executable::generate(size_t index) {
   std::lock_guard<std::mutex> lock(pending->mutex);
   if (entries[index])
     return llvm::Error::success();
@@ -562,8 +562,8 @@ llvm::Error CpuExecutable::generate(size_t index) {
   return llvm::Error::success();
 }
 
-llvm::Error CpuExecutable::link(std::unique_ptr<llvm::MemoryBuffer> object,
-                                size_t index, bool whole) {
+llvm::Error Executable::link(std::unique_ptr<llvm::MemoryBuffer> object,
+                             size_t index, bool whole) {
   // TP_JIT_PERF=1: name the generated functions for `perf` (JitPerfMap.h).
   auto start = std::chrono::steady_clock::now();
   std::string perfMap = tensorplay::compiler::jitPerfMapPath();
@@ -642,8 +642,8 @@ private:
 };
 } // namespace
 
-void CpuExecutable::optimizeInBackground(size_t index, std::string bitcode,
-                                         std::string key) {
+void Executable::optimizeInBackground(size_t index, std::string bitcode,
+                                      std::string key) {
   BackgroundCompiles::get().started();
   std::lock_guard<std::mutex> state(stateMutex);
   background.emplace_back([this, index, bitcode = std::move(bitcode),
@@ -690,7 +690,7 @@ void CpuExecutable::optimizeInBackground(size_t index, std::string bitcode,
   });
 }
 
-void CpuExecutable::waitForBackground() {
+void Executable::waitForBackground() {
   std::vector<std::thread> threads;
   {
     std::lock_guard<std::mutex> state(stateMutex);
@@ -700,17 +700,17 @@ void CpuExecutable::waitForBackground() {
     t.join();
 }
 
-CompileTimes CpuExecutable::compileTimes() const {
+CompileTimes Executable::compileTimes() const {
   std::lock_guard<std::mutex> state(stateMutex);
   return times;
 }
 
-unsigned CpuExecutable::functionsOptimizedInBackground() const {
+unsigned Executable::functionsOptimizedInBackground() const {
   std::lock_guard<std::mutex> state(stateMutex);
   return optimizedInBackground;
 }
 
-void CpuExecutable::reportTimes(const char *what) const {
+void Executable::reportTimes(const char *what) const {
   const char *v = std::getenv("TP_COMPILE_TIMING");
   if (!v || !*v || *v == '0')
     return;
@@ -723,7 +723,7 @@ void CpuExecutable::reportTimes(const char *what) const {
       cached ? " (lowered before: skipped)" : "");
 }
 
-const FunctionSignature *CpuExecutable::lookup(llvm::StringRef name) const {
+const FunctionSignature *Executable::lookup(llvm::StringRef name) const {
   for (const FunctionSignature &sig : sigs)
     if (sig.name == name)
       return &sig;
@@ -748,9 +748,9 @@ static std::vector<int64_t> descriptorOf(void *data,
   return d;
 }
 
-llvm::Error CpuExecutable::run(llvm::StringRef name,
-                               const std::vector<const HostTensor *> &args,
-                               std::vector<HostTensor> &results) {
+llvm::Error Executable::run(llvm::StringRef name,
+                            const std::vector<const HostTensor *> &args,
+                            std::vector<HostTensor> &results) {
   const FunctionSignature *sig = lookup(name);
   if (!sig)
     return makeError("no public function @" + name + " in the module");
@@ -788,9 +788,9 @@ static llvm::Error checkRefs(llvm::StringRef name, llvm::StringRef what,
   return llvm::Error::success();
 }
 
-llvm::Error CpuExecutable::run(llvm::StringRef name,
-                               llvm::ArrayRef<TensorRef> args,
-                               llvm::ArrayRef<TensorRef> results) {
+llvm::Error Executable::run(llvm::StringRef name,
+                            llvm::ArrayRef<TensorRef> args,
+                            llvm::ArrayRef<TensorRef> results) {
   const FunctionSignature *sig = lookup(name);
   if (!sig)
     return makeError("no public function @" + name + " in the module");
@@ -860,10 +860,9 @@ struct DeviceBuffers {
 };
 } // namespace
 
-llvm::Error
-CpuExecutable::runOnDevice(const FunctionSignature &sig,
-                           const std::vector<const HostTensor *> &args,
-                           std::vector<HostTensor> &results) {
+llvm::Error Executable::runOnDevice(const FunctionSignature &sig,
+                                    const std::vector<const HostTensor *> &args,
+                                    std::vector<HostTensor> &results) {
   if (llvm::Error e = requireCudaDevice())
     return e;
   if (args.size() != sig.arguments.size())

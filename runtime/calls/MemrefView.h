@@ -1,4 +1,5 @@
-//===- MemrefView.h - An MLIR memref descriptor seen by the runtime -*- C++ -*-===//
+//===- MemrefView.h - An MLIR memref descriptor seen by the runtime -*- C++
+//-*-===//
 //
 // The ranked descriptor a compiled function passes for an unranked memref
 // argument (Codegen.h), with its rank: sizes, strides and data. The oneDNN
