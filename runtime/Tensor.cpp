@@ -7,7 +7,15 @@
 
 namespace tensorplay::amp {
 
-size_t elementSize(DType dtype) { return dtype == DType::F32 ? 4 : 2; }
+size_t elementSize(DType dtype) {
+  switch (dtype) {
+#define TP_RUNTIME_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY, CODE)           \
+  case DType::KIND:                                                            \
+    return BYTES;
+#include "tensorplay/Runtime/ElementTypes.def"
+  }
+  return 0;
+}
 
 Status byteSize(DType dtype, int64_t numel, const char *what, size_t &bytes) {
   if (numel < 0)
@@ -29,12 +37,10 @@ Status byteSize(DType dtype, int64_t numel, const char *what, size_t &bytes) {
 
 const char *dtypeName(DType dtype) {
   switch (dtype) {
-  case DType::F32:
-    return "f32";
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
+#define TP_RUNTIME_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY, CODE)           \
+  case DType::KIND:                                                            \
+    return NAME;
+#include "tensorplay/Runtime/ElementTypes.def"
   }
   return "unknown dtype";
 }
@@ -50,7 +56,13 @@ const char *deviceName(Device device) {
 }
 
 bool isValidDType(int32_t value) {
-  return value == TP_RT_F32 || value == TP_RT_F16 || value == TP_RT_BF16;
+  switch (value) {
+#define TP_RUNTIME_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY, CODE)           \
+  case TP_RT_##KIND:
+#include "tensorplay/Runtime/ElementTypes.def"
+    return true;
+  }
+  return false;
 }
 
 bool isValidDevice(int32_t value) {

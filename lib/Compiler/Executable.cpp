@@ -13,6 +13,7 @@
 #include "tensorplay/Codegen/CPU/Donation.h"
 #include "tensorplay/Compiler/CompileCache.h"
 #include "tensorplay/Compiler/Compiler.h"
+#include "tensorplay/Runtime/Float8.h"
 
 #include "tensorplay/Pipelines/CPUPipeline.h"
 #include "tensorplay/Runtime/Codegen.h"
@@ -47,55 +48,47 @@ static constexpr llvm::StringLiteral kSymbolPrefix = "tp.fn.";
 
 size_t tp::elementSize(ElementKind kind) {
   switch (kind) {
-  case ElementKind::C128:
-    return 16;
-  case ElementKind::C64:
-  case ElementKind::F64:
-  case ElementKind::I64:
-    return 8;
-  case ElementKind::F32:
-  case ElementKind::I32:
-    return 4;
-  case ElementKind::F16:
-  case ElementKind::BF16:
-  case ElementKind::I16:
-    return 2;
-  case ElementKind::I8:
-  case ElementKind::U8:
-  case ElementKind::Bool:
-    return 1;
+#define TP_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY)                         \
+  case ElementKind::KIND:                                                      \
+    return BYTES;
+#include "tensorplay/Runtime/ElementTypes.def"
   }
   return 1;
 }
 
 const char *tp::elementKindName(ElementKind kind) {
   switch (kind) {
-  case ElementKind::F32:
-    return "f32";
-  case ElementKind::F64:
-    return "f64";
-  case ElementKind::F16:
-    return "f16";
-  case ElementKind::BF16:
-    return "bf16";
-  case ElementKind::I64:
-    return "i64";
-  case ElementKind::I32:
-    return "i32";
-  case ElementKind::I16:
-    return "i16";
-  case ElementKind::I8:
-    return "i8";
-  case ElementKind::U8:
-    return "ui8";
-  case ElementKind::Bool:
-    return "i1";
-  case ElementKind::C64:
-    return "complex<f32>";
-  case ElementKind::C128:
-    return "complex<f64>";
+#define TP_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY)                         \
+  case ElementKind::KIND:                                                      \
+    return NAME;
+#include "tensorplay/Runtime/ElementTypes.def"
   }
   return "?";
+}
+
+const char *tp::elementKindDtypeName(ElementKind kind) {
+  switch (kind) {
+#define TP_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY)                         \
+  case ElementKind::KIND:                                                      \
+    return DTYPE;
+#include "tensorplay/Runtime/ElementTypes.def"
+  }
+  return "?";
+}
+
+llvm::ArrayRef<ElementKind> tp::allElementKinds() {
+  static const ElementKind kinds[] = {
+#define TP_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY) ElementKind::KIND,
+#include "tensorplay/Runtime/ElementTypes.def"
+  };
+  return kinds;
+}
+
+std::optional<ElementKind> tp::elementKindNamed(llvm::StringRef name) {
+  for (ElementKind kind : allElementKinds())
+    if (name == elementKindName(kind))
+      return kind;
+  return std::nullopt;
 }
 
 bool tp::isComplexKind(ElementKind kind) {
@@ -103,41 +96,11 @@ bool tp::isComplexKind(ElementKind kind) {
 }
 
 std::optional<ElementKind> tp::elementKindOf(Type type) {
-  if (auto complex = dyn_cast<ComplexType>(type)) {
-    Type part = complex.getElementType();
-    if (part.isF32())
-      return ElementKind::C64;
-    if (part.isF64())
-      return ElementKind::C128;
-    return std::nullopt;
-  }
-  if (type.isF32())
-    return ElementKind::F32;
-  if (type.isF64())
-    return ElementKind::F64;
-  if (type.isF16())
-    return ElementKind::F16;
-  if (type.isBF16())
-    return ElementKind::BF16;
-  if (auto i = dyn_cast<IntegerType>(type)) {
-    if (i.isUnsigned() && i.getWidth() == 8)
-      return ElementKind::U8;
-    switch (i.getWidth()) {
-    case 1:
-      return ElementKind::Bool;
-    case 8:
-      return ElementKind::I8;
-    case 16:
-      return ElementKind::I16;
-    case 32:
-      return ElementKind::I32;
-    case 64:
-      return ElementKind::I64;
-    default:
-      return std::nullopt;
-    }
-  }
-  return std::nullopt;
+  // The table's names are MLIR's spellings.
+  std::string name;
+  llvm::raw_string_ostream os(name);
+  type.print(os);
+  return elementKindNamed(name);
 }
 
 HostTensor::HostTensor(ElementKind kind, std::vector<int64_t> shape)
@@ -245,6 +208,10 @@ double HostTensor::get(int64_t i) const {
     return as<float>()[2 * i];
   case ElementKind::C128:
     return as<double>()[2 * i];
+  case ElementKind::F8E4M3FN:
+    return tp_rt_f8_to_f32(as<uint8_t>()[i], &TP_RT_F8E4M3FN);
+  case ElementKind::F8E5M2:
+    return tp_rt_f8_to_f32(as<uint8_t>()[i], &TP_RT_F8E5M2);
   }
   return 0;
 }
@@ -296,6 +263,12 @@ void HostTensor::set(int64_t i, double v, double imag) {
     return;
   case ElementKind::Bool:
     as<uint8_t>()[i] = v != 0;
+    return;
+  case ElementKind::F8E4M3FN:
+    as<uint8_t>()[i] = tp_rt_f64_to_f8(v, &TP_RT_F8E4M3FN, /*saturate=*/0);
+    return;
+  case ElementKind::F8E5M2:
+    as<uint8_t>()[i] = tp_rt_f64_to_f8(v, &TP_RT_F8E5M2, /*saturate=*/0);
     return;
   }
 }

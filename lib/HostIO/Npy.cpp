@@ -18,44 +18,21 @@ static llvm::Error fail(llvm::StringRef path, const llvm::Twine &message) {
 
 const char *tp::npyDescr(ElementKind kind) {
   switch (kind) {
-  case ElementKind::F32:
-  case ElementKind::BF16:
-    return "<f4";
-  case ElementKind::F64:
-    return "<f8";
-  case ElementKind::F16:
-    return "<f2";
-  case ElementKind::I64:
-    return "<i8";
-  case ElementKind::I32:
-    return "<i4";
-  case ElementKind::I16:
-    return "<i2";
-  case ElementKind::I8:
-    return "|i1";
-  case ElementKind::U8:
-    return "|u1";
-  case ElementKind::Bool:
-    return "|b1";
-  case ElementKind::C64:
-    return "<c8";
-  case ElementKind::C128:
-    return "<c16";
+#define TP_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY)                         \
+  case ElementKind::KIND:                                                      \
+    return NPY;
+#include "tensorplay/Runtime/ElementTypes.def"
   }
   return "?";
 }
 
+/// The kind a file of `descr` holds: the first row of ElementTypes.def with
+/// that descriptor (f32 before bf16, ui8 before the f8 types, whose files
+/// are read into the expected kind below).
 static std::optional<ElementKind> kindOfDescr(llvm::StringRef descr) {
-  static const std::pair<const char *, ElementKind> table[] = {
-      {"<f4", ElementKind::F32},  {"<f8", ElementKind::F64},
-      {"<f2", ElementKind::F16},  {"<i8", ElementKind::I64},
-      {"<i4", ElementKind::I32},  {"<i2", ElementKind::I16},
-      {"|i1", ElementKind::I8},   {"|u1", ElementKind::U8},
-      {"|b1", ElementKind::Bool}, {"<c8", ElementKind::C64},
-      {"<c16", ElementKind::C128}};
-  for (auto [d, k] : table)
-    if (descr == d)
-      return k;
+  for (ElementKind kind : allElementKinds())
+    if (descr == npyDescr(kind))
+      return kind;
   return std::nullopt;
 }
 
@@ -143,6 +120,13 @@ llvm::Expected<HostTensor> tp::readNpy(llvm::StringRef path,
                           describe(expected->kind, expected->shape));
   if (*kind == expected->kind)
     return file;
+  // f8 files hold the bit patterns (numpy has no f8 type).
+  if (*kind == ElementKind::U8 && (expected->kind == ElementKind::F8E4M3FN ||
+                                   expected->kind == ElementKind::F8E5M2)) {
+    HostTensor bits(expected->kind, shape);
+    std::memcpy(bits.data(), file.data(), file.byteSize());
+    return bits;
+  }
   if (expected->kind == ElementKind::BF16 && *kind == ElementKind::F32) {
     HostTensor converted(ElementKind::BF16, shape);
     for (int64_t i = 0; i < file.numElements(); ++i)
@@ -154,6 +138,10 @@ llvm::Expected<HostTensor> tp::readNpy(llvm::StringRef path,
                         describe(expected->kind, expected->shape) +
                         (expected->kind == ElementKind::BF16
                              ? " (bf16 arguments read float32 files)"
+                         : expected->kind == ElementKind::F8E4M3FN ||
+                                 expected->kind == ElementKind::F8E5M2
+                             ? " (f8 arguments read uint8 files of their bit "
+                               "patterns)"
                              : ""));
 }
 

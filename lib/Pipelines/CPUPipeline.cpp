@@ -148,6 +148,9 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
   // Complex arithmetic (complex.mul, div, neg, ...) to arith and math on
   // the parts; complex.create / re / im stay for convert-complex-to-llvm.
   pm.addPass(createConvertComplexToStandardPass());
+  // f8 conversions as integer operations (LLVM has no 8-bit floats), before
+  // the bf16 expansion, which the f8 <-> bf16 casts leave behind.
+  pm.addPass(createTPExpandFloat8Pass());
   // bf16 conversions as integer bit operations: LLVM then never sees
   // bfloat arithmetic (its optimizer would otherwise fold extf/op/truncf
   // into bf16 ops the x86 backend cannot select).

@@ -10,6 +10,7 @@
 
 #include "tensorplay/Pipelines/NVVMPipeline.h"
 
+#include "tensorplay/Codegen/CPU/Passes.h"
 #include "tensorplay/Codegen/GPU/Passes.h"
 #include "tensorplay/Conversion/Passes.h"
 #include "tensorplay/Pipelines/CPUPipeline.h"
@@ -126,6 +127,7 @@ void tp::buildTPLowerToNVVMPipeline(OpPassManager &pm,
   // math and arith.remf to libdevice calls (the module-level arith-to-llvm
   // of upstream's pipeline turns remf into llvm.frem first, which NVPTX
   // cannot select). Then the target.
+  pm.addNestedPass<gpu::GPUModuleOp>(createTPExpandFloat8Pass());
   pm.addNestedPass<gpu::GPUModuleOp>(createSCFToControlFlowPass());
   pm.addNestedPass<gpu::GPUModuleOp>(memref::createExpandStridedMetadataPass());
   pm.addNestedPass<gpu::GPUModuleOp>(createLowerAffinePass());

@@ -84,16 +84,13 @@ private:
 };
 
 ElementKind kindNamed(const std::string &name) {
-  static const ElementKind kinds[] = {
-      ElementKind::F32, ElementKind::F64, ElementKind::F16, ElementKind::BF16,
-      ElementKind::I64, ElementKind::I32, ElementKind::I16, ElementKind::I8,
-      ElementKind::U8,  ElementKind::Bool};
-  for (ElementKind kind : kinds)
-    if (name == elementKindName(kind))
-      return kind;
-  throw nb::value_error(("unsupported dtype '" + name +
-                         "' (f32, f64, f16, bf16, i64, i32, i16, i8, ui8, i1)")
-                            .c_str());
+  if (std::optional<ElementKind> kind = elementKindNamed(name))
+    return *kind;
+  std::string known;
+  for (ElementKind kind : allElementKinds())
+    known += (known.empty() ? "" : ", ") + std::string(elementKindName(kind));
+  throw nb::value_error(
+      ("unsupported dtype '" + name + "' (" + known + ")").c_str());
 }
 
 using Spec = std::tuple<std::string, std::vector<int64_t>>;
@@ -327,6 +324,18 @@ NB_MODULE(_core, m) {
 
   m.def("has_onednn", &cpuLoweringHasOneDNN,
         "Whether the CPU lowering calls oneDNN.");
+
+  m.def(
+      "element_types",
+      []() {
+        std::vector<std::tuple<std::string, std::string, size_t>> rows;
+        for (ElementKind kind : allElementKinds())
+          rows.emplace_back(elementKindName(kind), elementKindDtypeName(kind),
+                            elementSize(kind));
+        return rows;
+      },
+      "The element types compiled functions take and return "
+      "(ElementTypes.def): (name, tensorplay dtype name, bytes) per type.");
 
   nb::class_<PyExecutable>(m, "Executable",
                            "A tp module compiled for the host CPU.")

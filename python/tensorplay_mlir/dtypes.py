@@ -2,22 +2,21 @@
 
 import tensorplay
 
-# tensorplay dtype name -> (MLIR element type, _core kind name).
+from . import _core
+
+# The element types the compiler API knows (ElementTypes.def, read from
+# _core), restricted to the dtypes this tensorplay has and the backend
+# converts at a function's boundary (complex tensors stay with the eager
+# fallback): tensorplay dtype name -> (MLIR element type, _core kind name;
+# the compiler API names each kind by its MLIR spelling).
+_BOUNDARY_EXCLUDED = {"complex64", "complex128"}
 _TABLE = {
-    "float32": ("f32", "f32"),
-    "float64": ("f64", "f64"),
-    "float16": ("f16", "f16"),
-    "bfloat16": ("bf16", "bf16"),
-    "int64": ("i64", "i64"),
-    "int32": ("i32", "i32"),
-    "int16": ("i16", "i16"),
-    "int8": ("i8", "i8"),
-    "uint8": ("ui8", "ui8"),
-    "bool": ("i1", "i1"),
+    dtype: (name, name)
+    for name, dtype, _ in _core.element_types()
+    if dtype not in _BOUNDARY_EXCLUDED and hasattr(tensorplay, dtype)
 }
 
 FLOATING = {"f32", "f64", "f16", "bf16"}
-
 
 class UnsupportedDtype(ValueError):
     pass

@@ -577,9 +577,12 @@ class Translator(OpWriter):
 
 def _bits(t):
     """The bytes of `t`'s values (bf16 and f16 widened to f32 exactly:
-    NumPy has no bf16)."""
-    if dtypes.dtype_name(t.dtype) in ("bfloat16", "float16"):
+    NumPy has no bf16; f8 as their bit patterns: nor f8)."""
+    name = dtypes.dtype_name(t.dtype)
+    if name in ("bfloat16", "float16"):
         t = t.float()
+    elif name.startswith("float8"):
+        t = t.view(tensorplay.uint8)
     return t.numpy().tobytes()
 
 

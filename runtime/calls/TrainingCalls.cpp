@@ -25,7 +25,15 @@ namespace {
 
 using View = tensorplay::codegen::MemrefView;
 
-size_t elementSize(tp_rt_dtype dtype) { return dtype == TP_RT_F32 ? 4 : 2; }
+size_t elementSize(tp_rt_dtype dtype) {
+  switch (dtype) {
+#define TP_RUNTIME_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY, CODE)           \
+  case TP_RT_##KIND:                                                           \
+    return BYTES;
+#include "tensorplay/Runtime/ElementTypes.def"
+  }
+  return 0;
+}
 
 /// The call's failure: the runtime's own message in the error slot.
 tp_rt_status failed(const char *what, tp_rt_status status) {

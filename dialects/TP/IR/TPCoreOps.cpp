@@ -43,6 +43,23 @@ bool CastOp::areCastCompatible(TypeRange inputs, TypeRange outputs) {
   return in && out && in.getShape() == out.getShape();
 }
 
+static bool isFloat8(Type type) {
+  return isa<Float8E4M3FNType, Float8E5M2Type>(type);
+}
+
+LogicalResult CastOp::verify() {
+  Type from = elementTypeOf(getInput()), to = elementTypeOf(getResult());
+  if (getSaturate() && !isFloat8(to))
+    return emitOpError("saturate applies to casts to f8E4M3FN or f8E5M2, not ")
+           << to;
+  if ((isFloat8(from) && isa<ComplexType>(to)) ||
+      (isFloat8(to) && isa<ComplexType>(from)))
+    return emitOpError("casts between ")
+           << from << " and " << to
+           << " are not supported: f8 values convert to and from real types";
+  return success();
+}
+
 OpFoldResult CastOp::fold(FoldAdaptor adaptor) {
   Type resultType = getType();
   if (getInput().getType() == resultType)
@@ -70,7 +87,9 @@ struct FoldLosslessCastChain : public OpRewritePattern<CastOp> {
     if (!isLosslessConversion(elementTypeOf(source),
                               elementTypeOf(inner.getResult())))
       return failure();
-    rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), source);
+    auto chained =
+        rewriter.replaceOpWithNewOp<CastOp>(op, op.getType(), source);
+    chained.setSaturate(op.getSaturate());
     return success();
   }
 };

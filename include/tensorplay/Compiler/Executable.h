@@ -41,31 +41,27 @@ class LoadedObject;
 struct PendingCode;
 } // namespace detail
 
-/// Element types a compiled function can take or return.
+/// Element types a compiled function can take or return: the rows of
+/// ElementTypes.def (C64 and C128 are (real, imaginary) pairs).
 enum class ElementKind {
-  F32,
-  F64,
-  F16,
-  BF16,
-  I64,
-  I32,
-  I16,
-  I8,
-  U8,
-  Bool,
-  /// complex<f32> and complex<f64>: (real, imaginary) pairs.
-  C64,
-  C128
+#define TP_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY) KIND,
+#include "tensorplay/Runtime/ElementTypes.def"
 };
 
 /// Bytes per element.
 size_t elementSize(ElementKind kind);
-/// "f32", "bf16", "i64", "bool", ...
+/// MLIR's name of the type: "f32", "bf16", "i64", "i1", "f8E4M3FN", ...
 const char *elementKindName(ElementKind kind);
 /// Whether `kind` is C64 or C128.
 bool isComplexKind(ElementKind kind);
 /// The kind of an MLIR element type (std::nullopt for the others).
 std::optional<ElementKind> elementKindOf(Type type);
+/// The kind named `name` (elementKindName's spelling), if any.
+std::optional<ElementKind> elementKindNamed(llvm::StringRef name);
+/// tensorplay's dtype name of `kind` ("float32", "float8_e4m3fn", ...).
+const char *elementKindDtypeName(ElementKind kind);
+/// Every kind, in ElementTypes.def's order.
+llvm::ArrayRef<ElementKind> allElementKinds();
 
 /// A dense, row-major host tensor with 64-byte aligned, zeroed storage.
 /// Copies share the storage.

@@ -37,9 +37,14 @@ enum {
   TP_RT_ERROR_INTERNAL = 15
 };
 
-/// Element types of a buffer.
+/// Element types of a buffer: TP_RT_F32 (0), TP_RT_F16 (1), TP_RT_BF16 (2),
+/// the rows of ElementTypes.def the runtime takes.
 typedef int32_t tp_rt_dtype;
-enum { TP_RT_F32 = 0, TP_RT_F16 = 1, TP_RT_BF16 = 2 };
+enum {
+#define TP_RUNTIME_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY, CODE)           \
+  TP_RT_##KIND = CODE,
+#include "tensorplay/Runtime/ElementTypes.def"
+};
 
 /// Where a buffer lives. CUDA means the current CUDA device.
 typedef int32_t tp_rt_device;

@@ -19,9 +19,9 @@ namespace tensorplay::amp {
 
 /// Element types.
 enum class DType : int32_t {
-  F32 = TP_RT_F32,
-  F16 = TP_RT_F16,
-  BF16 = TP_RT_BF16
+#define TP_RUNTIME_ELEMENT_TYPE(KIND, NAME, BYTES, DTYPE, NPY, CODE)           \
+  KIND = TP_RT_##KIND,
+#include "tensorplay/Runtime/ElementTypes.def"
 };
 
 /// Devices. CUDA is the current CUDA device.

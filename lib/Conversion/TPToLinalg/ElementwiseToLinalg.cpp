@@ -908,8 +908,34 @@ struct CastOpLowering : public OpConversionPattern<CastOp> {
     Type to = cast<RankedTensorType>(op.getType()).getElementType();
     if (!isRealType(to) || !isRealType(elementTypeOf(adaptor.getInput())))
       return emitUnsupported(op, "has no CPU lowering for complex tensors");
+    if (!op.getSaturate()) {
+      rewriter.replaceOp(
+          op, convertTensor(rewriter, op.getLoc(), adaptor.getInput(), to));
+      return success();
+    }
+    // Saturating (to f8): clamped to the largest finite in f32 (f64 for f64
+    // and integer sources), where the value is exact, then rounded: the
+    // rounding can no longer overflow, and NaN propagates through the
+    // clamp.
+    auto type = RankedTensorType::get(shapeOf(adaptor.getInput()), to);
+    double largest =
+        APFloat::getLargest(cast<FloatType>(to).getFloatSemantics())
+            .convertToDouble();
     rewriter.replaceOp(
-        op, convertTensor(rewriter, op.getLoc(), adaptor.getInput(), to));
+        op, buildElementwise(
+                rewriter, op.getLoc(), type, adaptor.getInput(),
+                [&](OpBuilder &b, Location loc, ValueRange args) {
+                  Type from = args[0].getType();
+                  Type wide = from.isF64() || isa<IntegerType>(from)
+                                  ? Type(b.getF64Type())
+                                  : Type(b.getF32Type());
+                  Value v = convertScalar(b, loc, args[0], wide);
+                  v = arith::MinimumFOp::create(
+                      b, loc, v, scalarConstant(b, loc, wide, largest));
+                  v = arith::MaximumFOp::create(
+                      b, loc, v, scalarConstant(b, loc, wide, -largest));
+                  return convertScalar(b, loc, v, to);
+                }));
     return success();
   }
 };

@@ -41,6 +41,16 @@ Value lowering::convertScalar(OpBuilder &b, Location loc, Value v, Type to) {
   Type from = v.getType();
   if (from == to)
     return v;
+  // f8 values convert to and from floats only (tp-expand-float8 lowers those
+  // extf / truncf): to an integer through f32 (exact), from one through f64
+  // (exact for 32 bits and fewer; an i64 beyond 2^53 is far beyond f8's
+  // range either way).
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(from) && !isa<FloatType>(to))
+    return convertScalar(b, loc,
+                         arith::ExtFOp::create(b, loc, b.getF32Type(), v), to);
+  if (isa<Float8E4M3FNType, Float8E5M2Type>(to) && isa<IntegerType>(from))
+    return arith::TruncFOp::create(b, loc, to,
+                                   convertScalar(b, loc, v, b.getF64Type()));
   auto fromFloat = dyn_cast<FloatType>(from);
   auto toFloat = dyn_cast<FloatType>(to);
   auto fromInt = dyn_cast<IntegerType>(from);

@@ -3620,3 +3620,28 @@ func.func @donate_range(%x: tensor<4xf32>) -> tensor<4xf32> attributes {tp.donat
 func.func @donate_twice(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {tp.donate = array<i64: 0, 0>} {
   return %x, %x : tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+func.func @cast_saturate_not_f8(%a: tensor<4xf32>) {
+  // expected-error @+1 {{saturate applies to casts to f8E4M3FN or f8E5M2, not 'f16'}}
+  %r = tp.cast %a {saturate} : tensor<4xf32> to tensor<4xf16>
+  return
+}
+
+// -----
+
+func.func @cast_complex_f8(%a: tensor<4xcomplex<f32>>) {
+  // expected-error @+1 {{casts between 'complex<f32>' and 'f8E5M2' are not supported: f8 values convert to and from real types}}
+  %r = tp.cast %a : tensor<4xcomplex<f32>> to tensor<4xf8E5M2>
+  return
+}
+
+// -----
+
+// No op but tp.cast takes f8 tensors.
+func.func @add_f8(%a: tensor<4xf8E4M3FN>) {
+  // expected-error @+1 {{'tp.add' op operand #0 must be ranked tensor of}}
+  %r = tp.add %a, %a : (tensor<4xf8E4M3FN>, tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN>
+  return
+}

@@ -1851,3 +1851,16 @@ func.func @slice_backward(%g: tensor<4x5xf32>) {
 func.func @well_formed_function_attributes(%x: tensor<4xf32>, %w: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) attributes {tp.cast_arguments = array<i64: 0, 1>, tp.donate = array<i64: -1, 1>, tp.gradient_of = {function = @f, wrt = array<i64: 1>}} {
   return %x, %w : tensor<4xf32>, tensor<4xf32>
 }
+
+// The OCP 8-bit floats: tp.cast is the one op that takes them, `saturate`
+// for the rounding into them.
+// CHECK-LABEL: func.func @cast_float8(
+// CHECK-NEXT: %[[Q:.*]] = tp.cast %{{.*}} {saturate} : tensor<4xf32> to tensor<4xf8E4M3FN>
+// CHECK-NEXT: %{{.*}} = tp.cast %[[Q]] : tensor<4xf8E4M3FN> to tensor<4xf8E5M2>
+// CHECK-NEXT: %{{.*}} = tp.cast %{{.*}} : tensor<4xf8E5M2> to tensor<4xbf16>
+func.func @cast_float8(%x: tensor<4xf32>) -> tensor<4xbf16> {
+  %q = tp.cast %x {saturate} : tensor<4xf32> to tensor<4xf8E4M3FN>
+  %r = tp.cast %q : tensor<4xf8E4M3FN> to tensor<4xf8E5M2>
+  %b = tp.cast %r : tensor<4xf8E5M2> to tensor<4xbf16>
+  return %b : tensor<4xbf16>
+}

@@ -10,6 +10,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -21,6 +22,10 @@ namespace tp {
 
 #define GEN_PASS_REGISTRATION
 #include "tensorplay/Codegen/CPU/Passes.h.inc"
+
+/// The patterns of tp-expand-float8: f8 truncf / extf as integer and f32
+/// operations.
+void populateExpandFloat8Patterns(RewritePatternSet &patterns);
 
 /// Prefix of the functions tp-outline-parallel-loops creates (after the
 /// parent function's name) and attribute marking them.

@@ -107,6 +107,25 @@ def TPLowerVectorsPass : Pass<"tp-lower-vectors", "::mlir::func::FuncOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TPExpandFloat8Pass : Pass<"tp-expand-float8"> {
+  let summary = "Lower conversions to and from f8E4M3FN and f8E5M2 to integer "
+                "operations";
+  let description = [{
+    `arith.truncf` to and `arith.extf` from the OCP 8-bit floats (what
+    tp.cast lowers to) become f32 and i32 operations and an i8 bitcast,
+    scalar or vector, since LLVM has neither 8-bit float types nor
+    instructions that convert them. Rounding is to nearest even from the
+    exact value (f64 sources are first rounded to f32 by round-to-odd); NaN
+    becomes S.1111.111; an overflow becomes the largest finite of its sign
+    in E4M3FN and infinity in E5M2 (tensorplay's `.to(float8_*)`; tp.cast's
+    `saturate` clamps before the rounding). Integer conversions go through
+    f64 (to f8) and f32 (from f8). Widening is exact. Any other arith op on
+    an f8 value is an error naming it.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def TPPrepareFunctionABIPass
     : Pass<"tp-prepare-function-abi", "::mlir::ModuleOp"> {
   let summary = "Make public functions callable from C and keep inputs intact";

@@ -96,6 +96,12 @@ def TP_ElementType : AnyTypeOf<[F16, BF16, F32, F64, Complex<F32>, Complex<F64>,
                                "tensorplay element type">;
 def TP_Tensor : RankedTensorOf<[F16, BF16, F32, F64, Complex<F32>,
                                 Complex<F64>, I1, I8, I16, I32, I64, UI8]>;
+/// tp.cast's operand and result: any tensorplay element type and the OCP
+/// 8-bit floats, which no other op takes (tp computes on them only through
+/// casts; the dialect's verifiers refuse them elsewhere, naming the op).
+def TP_CastTensor : RankedTensorOf<[F16, BF16, F32, F64, Complex<F32>,
+                                    Complex<F64>, I1, I8, I16, I32, I64, UI8,
+                                    F8E4M3FN, F8E5M2]>;
 def TP_FloatTensor : RankedTensorOf<[F16, BF16, F32, F64]>;
 def TP_IntTensor : RankedTensorOf<[I32, I64]>;
 

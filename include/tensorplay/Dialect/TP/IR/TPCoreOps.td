@@ -19,18 +19,28 @@ def TP_CastOp : TP_Op<"cast", [Pure, SameOperandsAndResultShape,
     the operand's own type folds away, and a cast of a lossless widening cast
     (f16 -> f32 -> f16) folds to the original value or to one cast.
 
+    It is also the only op on the OCP 8-bit floats `f8E4M3FN` and `f8E5M2`
+    (to and from any real type), with tensorplay's `.to(float8_*)`
+    semantics: rounding to nearest even from the exact value; NaN becomes
+    S.1111.111; a value beyond the largest finite (448, 57344), infinities
+    included, becomes the largest finite of its sign in E4M3FN (OCP's
+    saturating conversion; the format has no infinity) and infinity in
+    E5M2. With `saturate` (allowed only for an f8 result) E5M2 saturates too.
+
     Example:
 
     ```mlir
     %h = tp.cast %x : tensor<4x8xf32> to tensor<4x8xf16>
     %g = "tp.cast"(%x) : (tensor<4x8xf32>) -> tensor<4x8xf16>
+    %q = tp.cast %x {saturate} : tensor<4x8xf32> to tensor<4x8xf8E4M3FN>
     ```
   }];
-  let arguments = (ins TP_Tensor:$input);
-  let results = (outs TP_Tensor:$result);
+  let arguments = (ins TP_CastTensor:$input, UnitAttr:$saturate);
+  let results = (outs TP_CastTensor:$result);
   let assemblyFormat = "$input attr-dict `:` type($input) `to` type($result)";
   let hasFolder = 1;
   let hasCanonicalizer = 1;
+  let hasVerifier = 1;
 }
 
 def TP_ConstantOp : TP_Op<"constant", [ConstantLike, Pure,

@@ -1,0 +1,343 @@
+//===- ExpandFloat8.cpp - f8 conversions as integer operations -----------===//
+//
+// arith.truncf to and arith.extf from the OCP 8-bit floats f8E4M3FN and
+// f8E5M2 (the conversions tp.cast lowers to) rewritten as f32 and i32
+// operations and an i8 bitcast: LLVM has no 8-bit float type (an f8 value is
+// its i8 bit pattern after lowering) and no instruction that converts one.
+//
+// Rounding is to nearest, ties to even, from the exact value: f16 and bf16
+// sources are widened to f32 exactly, f64 ones rounded to f32 by
+// round-to-odd (which makes the second rounding exact, as f32 keeps more
+// than two bits beyond f8's mantissa). The rest is tensorplay's
+// `.to(float8_*)`, checked against it bit for bit: NaN becomes S.1111.111
+// in both formats; a value beyond the largest finite (448, 57344) becomes
+// the largest finite of its sign in E4M3FN (which has no infinity;
+// infinities included: OCP's saturating conversion) and infinity in E5M2
+// (OCP's non-saturating one; tp.cast's `saturate` clamps the value before
+// the rounding, in its lowering). Widening is exact; a NaN widens to a
+// quiet NaN carrying the mantissa as payload.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tensorplay/Codegen/CPU/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+#include <cmath>
+#include <cstdint>
+
+namespace mlir {
+namespace tp {
+#define GEN_PASS_DEF_TPEXPANDFLOAT8PASS
+#include "tensorplay/Codegen/CPU/Passes.h.inc"
+} // namespace tp
+} // namespace mlir
+
+using namespace mlir;
+
+namespace {
+
+/// The layout of an f8 format.
+struct Float8Format {
+  unsigned mantissaBits;
+  int bias;
+  /// The code an overflow gives: tensorplay's, the largest finite in
+  /// E4M3FN, infinity in E5M2.
+  uint32_t overflow;
+  /// The code of NaN (sign clear), tensorplay's: S.1111.111 in both.
+  uint32_t nan;
+  /// Whether the format has infinities (E5M2) or not (E4M3FN).
+  bool hasInfinity;
+};
+
+std::optional<Float8Format> formatOf(Type type) {
+  if (isa<Float8E4M3FNType>(type))
+    return Float8Format{3, 7, 0x7e, 0x7f, false};
+  if (isa<Float8E5M2Type>(type))
+    return Float8Format{2, 15, 0x7c, 0x7f, true};
+  return std::nullopt;
+}
+
+/// Builds scalar or vector constants and ops of one shape (the shape of
+/// the converted value: a scalar in a loop body, a vector after
+/// vectorization).
+class Builder {
+public:
+  Builder(PatternRewriter &rewriter, Location loc, Type like)
+      : rewriter(rewriter), loc(loc), like(like) {}
+
+  Type typeOf(Type element) const {
+    if (auto vector = dyn_cast<VectorType>(like))
+      return vector.clone(element);
+    return element;
+  }
+  Value i32(uint32_t value) {
+    Type type = typeOf(rewriter.getI32Type());
+    return arith::ConstantOp::create(
+        rewriter, loc,
+        attr(type, rewriter.getI32IntegerAttr(static_cast<int32_t>(value))));
+  }
+  Value f32(float value) {
+    Type type = typeOf(rewriter.getF32Type());
+    return arith::ConstantOp::create(
+        rewriter, loc, attr(type, rewriter.getF32FloatAttr(value)));
+  }
+  Value bitsOf(Value x) {
+    return arith::BitcastOp::create(rewriter, loc,
+                                    typeOf(rewriter.getI32Type()), x);
+  }
+  Value floatOf(Value bits) {
+    return arith::BitcastOp::create(rewriter, loc,
+                                    typeOf(rewriter.getF32Type()), bits);
+  }
+  Value andI(Value a, Value b) { return arith::AndIOp::create(rewriter, loc, a, b); }
+  Value orI(Value a, Value b) { return arith::OrIOp::create(rewriter, loc, a, b); }
+  Value add(Value a, Value b) { return arith::AddIOp::create(rewriter, loc, a, b); }
+  Value sub(Value a, Value b) { return arith::SubIOp::create(rewriter, loc, a, b); }
+  Value shl(Value a, Value b) { return arith::ShLIOp::create(rewriter, loc, a, b); }
+  Value shr(Value a, Value b) { return arith::ShRUIOp::create(rewriter, loc, a, b); }
+  Value cmp(arith::CmpIPredicate p, Value a, Value b) {
+    return arith::CmpIOp::create(rewriter, loc, p, a, b);
+  }
+  Value select(Value c, Value a, Value b) {
+    return arith::SelectOp::create(rewriter, loc, c, a, b);
+  }
+  Value minU(Value a, Value b) { return arith::MinUIOp::create(rewriter, loc, a, b); }
+
+  PatternRewriter &rewriter;
+  Location loc;
+
+private:
+  TypedAttr attr(Type type, TypedAttr scalar) {
+    if (auto vector = dyn_cast<VectorType>(type))
+      return DenseElementsAttr::get(vector, scalar);
+    return scalar;
+  }
+  Type like;
+};
+
+/// `x` (f64) rounded to f32 by round-to-odd: toward zero, with the last bit
+/// set when inexact.
+Value roundToOddF32(Builder &b, Value x) {
+  Type f32Type = b.typeOf(b.rewriter.getF32Type());
+  Value nearest = arith::TruncFOp::create(b.rewriter, b.loc, f32Type, x);
+  Value back = arith::ExtFOp::create(b.rewriter, b.loc, x.getType(), nearest);
+  // Inexact (neither NaN): ordered and unequal.
+  Value inexact = arith::CmpFOp::create(b.rewriter, b.loc,
+                                        arith::CmpFPredicate::ONE, back, x);
+  Value absBack = math::AbsFOp::create(b.rewriter, b.loc, back);
+  Value absX = math::AbsFOp::create(b.rewriter, b.loc, x);
+  Value awayFromZero = arith::CmpFOp::create(
+      b.rewriter, b.loc, arith::CmpFPredicate::OGT, absBack, absX);
+  Value bits = b.bitsOf(nearest);
+  // One step toward zero on the magnitude (the sign bit is untouched: a
+  // nonzero magnitude that rounded away from zero is at least one ulp).
+  Value towardZero = b.select(awayFromZero, b.sub(bits, b.i32(1)), bits);
+  Value odd = b.orI(towardZero, b.i32(1));
+  return b.floatOf(b.select(inexact, odd, bits));
+}
+
+/// The f8 code (in the low 8 bits of an i32) of the f32 `x`, rounded to
+/// nearest even.
+Value truncateF32(Builder &b, Value x, const Float8Format &f) {
+  Value bits = b.bitsOf(x);
+  Value sign = b.andI(b.shr(bits, b.i32(24)), b.i32(0x80));
+  Value magnitude = b.andI(bits, b.i32(0x7fffffffu));
+  unsigned shift = 23 - f.mantissaBits;
+  // Normal results: rebase the exponent, round the mantissa to nearest even.
+  Value rebased = b.sub(magnitude, b.i32(uint32_t(127 - f.bias) << 23));
+  Value lsb = b.andI(b.shr(rebased, b.i32(shift)), b.i32(1));
+  Value normal =
+      b.shr(b.add(b.add(rebased, b.i32((1u << (shift - 1)) - 1)), lsb),
+            b.i32(shift));
+  // Subnormal results: adding 2^e, whose f32 ulp is the f8 subnormal step,
+  // rounds the magnitude to that step (to nearest even, the FPU's mode);
+  // the difference of the bit patterns is the step count.
+  uint32_t magicBits = uint32_t(127 - f.bias + 23 - f.mantissaBits + 1) << 23;
+  Value magic = b.floatOf(b.i32(magicBits));
+  Value sum = arith::AddFOp::create(b.rewriter, b.loc, b.floatOf(magnitude),
+                                    magic);
+  Value subnormal = b.sub(b.bitsOf(sum), b.i32(magicBits));
+  uint32_t minNormalBits = uint32_t(127 + 1 - f.bias) << 23;
+  Value isSubnormal =
+      b.cmp(arith::CmpIPredicate::ult, magnitude, b.i32(minNormalBits));
+  Value code = b.select(isSubnormal, subnormal, normal);
+  // Beyond the largest finite (infinities included, whose "rounding" is
+  // larger still): the overflow code.
+  code = b.minU(code, b.i32(f.overflow));
+  Value isNaN =
+      b.cmp(arith::CmpIPredicate::ugt, magnitude, b.i32(0x7f800000u));
+  code = b.select(isNaN, b.i32(f.nan), code);
+  return b.orI(code, sign);
+}
+
+/// The f32 value of the f8 code `code` (an i32 holding 8 bits).
+Value extendToF32(Builder &b, Value code, const Float8Format &f) {
+  unsigned exponentBits = 7 - f.mantissaBits;
+  Value sign = b.shl(b.andI(code, b.i32(0x80)), b.i32(24));
+  Value exponent = b.andI(b.shr(code, b.i32(f.mantissaBits)),
+                          b.i32((1u << exponentBits) - 1));
+  Value mantissa = b.andI(code, b.i32((1u << f.mantissaBits) - 1));
+  Value normal = b.orI(
+      b.shl(b.add(exponent, b.i32(uint32_t(127 - f.bias))), b.i32(23)),
+      b.shl(mantissa, b.i32(23 - f.mantissaBits)));
+  // Subnormals: mantissa * 2^(1 - bias - mantissaBits), exact in f32.
+  Value scaled = arith::MulFOp::create(
+      b.rewriter, b.loc,
+      arith::UIToFPOp::create(b.rewriter, b.loc,
+                              b.typeOf(b.rewriter.getF32Type()), mantissa),
+      b.f32(std::ldexp(1.0f, 1 - f.bias - int(f.mantissaBits))));
+  Value isSubnormal =
+      b.cmp(arith::CmpIPredicate::eq, exponent, b.i32(0));
+  Value magnitude = b.select(isSubnormal, b.bitsOf(scaled), normal);
+  Value low7 = b.andI(code, b.i32(0x7f));
+  if (f.hasInfinity) {
+    // Exponent all ones: infinity (mantissa 0) or NaN, quiet, its payload
+    // kept (as f16 -> f32 does).
+    Value special = b.cmp(arith::CmpIPredicate::eq, exponent,
+                          b.i32((1u << exponentBits) - 1));
+    Value inf = b.orI(b.i32(0x7f800000u),
+                      b.shl(mantissa, b.i32(23 - f.mantissaBits)));
+    Value quiet = b.select(b.cmp(arith::CmpIPredicate::ne, mantissa, b.i32(0)),
+                           b.i32(0x00400000u), b.i32(0));
+    magnitude = b.select(special, b.orI(inf, quiet), magnitude);
+  } else {
+    // S.1111.111 is E4M3FN's only NaN: a quiet NaN with the mantissa as
+    // its payload, as tensorplay widens it.
+    Value isNaN = b.cmp(arith::CmpIPredicate::eq, low7, b.i32(0x7f));
+    magnitude = b.select(isNaN, b.i32(0x7ff00000u), magnitude);
+  }
+  return b.floatOf(b.orI(magnitude, sign));
+}
+
+struct TruncateToFloat8 : OpRewritePattern<arith::TruncFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::TruncFOp op,
+                                PatternRewriter &rewriter) const override {
+    std::optional<Float8Format> format =
+        formatOf(getElementTypeOrSelf(op.getType()));
+    if (!format)
+      return failure();
+    Location loc = op.getLoc();
+    Value x = op.getIn();
+    Builder b(rewriter, loc, x.getType());
+    Type source = getElementTypeOrSelf(x.getType());
+    Type f32Type = b.typeOf(rewriter.getF32Type());
+    if (source.isF64())
+      x = roundToOddF32(b, x);
+    else if (!source.isF32()) // f16, bf16, f8: exact in f32
+      x = arith::ExtFOp::create(rewriter, loc, f32Type, x);
+    Value code = truncateF32(b, x, *format);
+    Value byte = arith::TruncIOp::create(
+        rewriter, loc, b.typeOf(rewriter.getI8Type()), code);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, op.getType(), byte);
+    return success();
+  }
+};
+
+struct ExtendFromFloat8 : OpRewritePattern<arith::ExtFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::ExtFOp op,
+                                PatternRewriter &rewriter) const override {
+    Value x = op.getIn();
+    std::optional<Float8Format> format =
+        formatOf(getElementTypeOrSelf(x.getType()));
+    if (!format)
+      return failure();
+    Location loc = op.getLoc();
+    Builder b(rewriter, loc, x.getType());
+    Value byte = arith::BitcastOp::create(
+        rewriter, loc, b.typeOf(rewriter.getI8Type()), x);
+    Value code = arith::ExtUIOp::create(rewriter, loc,
+                                        b.typeOf(rewriter.getI32Type()), byte);
+    Value wide = extendToF32(b, code, *format);
+    Type target = getElementTypeOrSelf(op.getType());
+    if (target.isF32())
+      rewriter.replaceOp(op, wide);
+    else if (target.isF64())
+      rewriter.replaceOpWithNewOp<arith::ExtFOp>(op, op.getType(), wide);
+    else // f16, bf16: every f8 value is exact there
+      rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), wide);
+    return success();
+  }
+};
+
+/// An integer converted to f8 (canonicalization folds convertScalar's
+/// sitofp-to-f64-then-truncf into one sitofp): through f64, exact for 32
+/// bits and fewer (and a larger integer is far beyond f8's range).
+template <typename OpTy>
+struct IntegerToFloat8 : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!formatOf(getElementTypeOrSelf(op.getType())))
+      return failure();
+    Builder b(rewriter, op.getLoc(), op.getType());
+    Value wide = OpTy::create(rewriter, op.getLoc(),
+                              b.typeOf(rewriter.getF64Type()), op.getIn());
+    rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), wide);
+    return success();
+  }
+};
+
+/// An f8 value converted to an integer: through its exact f32 value.
+template <typename OpTy>
+struct Float8ToInteger : OpRewritePattern<OpTy> {
+  using OpRewritePattern<OpTy>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(OpTy op,
+                                PatternRewriter &rewriter) const override {
+    if (!formatOf(getElementTypeOrSelf(op.getIn().getType())))
+      return failure();
+    Builder b(rewriter, op.getLoc(), op.getType());
+    Value wide = arith::ExtFOp::create(
+        rewriter, op.getLoc(), b.typeOf(rewriter.getF32Type()), op.getIn());
+    rewriter.replaceOpWithNewOp<OpTy>(op, op.getType(), wide);
+    return success();
+  }
+};
+
+struct TPExpandFloat8Pass
+    : public tp::impl::TPExpandFloat8PassBase<TPExpandFloat8Pass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    tp::populateExpandFloat8Patterns(patterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    // Anything else on f8 values has no lowering: say which op.
+    WalkResult result = getOperation()->walk([](Operation *op) {
+      if (isa<arith::BitcastOp>(op))
+        return WalkResult::advance();
+      for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                          op->getResultTypes()))
+        if (formatOf(getElementTypeOrSelf(type)) && !isa<ShapedType>(type) &&
+            op->getDialect() &&
+            op->getDialect()->getNamespace() == "arith") {
+          op->emitOpError("has no lowering for ")
+              << type << " (tp computes on f8 values only through tp.cast)";
+          return WalkResult::interrupt();
+        }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      signalPassFailure();
+  }
+};
+
+} // namespace
+
+void tp::populateExpandFloat8Patterns(RewritePatternSet &patterns) {
+  patterns.add<TruncateToFloat8, ExtendFromFloat8,
+               IntegerToFloat8<arith::SIToFPOp>,
+               IntegerToFloat8<arith::UIToFPOp>,
+               Float8ToInteger<arith::FPToSIOp>,
+               Float8ToInteger<arith::FPToUIOp>>(patterns.getContext());
+}
