@@ -86,6 +86,23 @@ struct Format {
     return saturate || !ieeeSpecials ? maxFinite : 0x7c;
   }
 
+  /// The rounding of the magnitude `a` given `below`, the largest code
+  /// whose value is at most `a`: the nearer of it and the next code (the
+  /// overflow past the largest finite), ties to the even code.
+  uint8_t pick(int below, double a, bool saturate) const {
+    double lo = values[below];
+    double hi = below < maxFinite ? values[below + 1] : beyondMax();
+    int code;
+    if (a == lo || a - lo < hi - a)
+      code = below;
+    else if (a - lo > hi - a)
+      code = below + 1;
+    else
+      code = below % 2 == 0 ? below : below + 1;
+    return code > maxFinite ? overflowCode(saturate)
+                            : static_cast<uint8_t>(code);
+  }
+
   /// The reference rounding of `x`: the nearest value, ties to the even
   /// code, an overflow (infinities included) as overflowCode says.
   uint8_t round(double x, bool saturate) const {
@@ -93,24 +110,10 @@ struct Format {
     if (std::isnan(x))
       return nanCode() | sign;
     double a = std::fabs(x);
-    // The candidates: codes 0..maxFinite and, beyond, the overflow.
     int below = 0;
     while (below < maxFinite && values[below + 1] <= a)
       ++below;
-    double lo = values[below];
-    double hi = below < maxFinite ? values[below + 1] : beyondMax();
-    int code;
-    if (a == lo)
-      code = below;
-    else if (a - lo < hi - a)
-      code = below;
-    else if (a - lo > hi - a)
-      code = below + 1;
-    else
-      code = below % 2 == 0 ? below : below + 1;
-    if (code > maxFinite)
-      return overflowCode(saturate) | sign;
-    return static_cast<uint8_t>(code) | sign;
+    return pick(below, a, saturate) | sign;
   }
 };
 
@@ -127,17 +130,7 @@ public:
       return f.nanCode();
     while (below < f.maxFinite && f.values[below + 1] <= a)
       ++below;
-    double lo = f.values[below];
-    double hi = below < f.maxFinite ? f.values[below + 1] : f.beyondMax();
-    int code;
-    if (a == lo || a - lo < hi - a)
-      code = below;
-    else if (a - lo > hi - a)
-      code = below + 1;
-    else
-      code = below % 2 == 0 ? below : below + 1;
-    return code > f.maxFinite ? f.overflowCode(saturate)
-                              : static_cast<uint8_t>(code);
+    return f.pick(below, a, saturate);
   }
 
 private:
