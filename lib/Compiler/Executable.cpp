@@ -14,6 +14,7 @@
 #include "tensorplay/Compiler/CompileCache.h"
 #include "tensorplay/Compiler/Compiler.h"
 #include "tensorplay/Runtime/Float8.h"
+#include "tensorplay/Runtime/FloatRounding.h"
 
 #include "tensorplay/Pipelines/CPUPipeline.h"
 #include "tensorplay/Runtime/Codegen.h"
@@ -121,67 +122,6 @@ static int64_t numElementsOf(llvm::ArrayRef<int64_t> shape) {
 
 int64_t HostTensor::numElements() const { return numElementsOf(dims); }
 
-static float bitsToFloat(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, 4);
-  return f;
-}
-
-static uint32_t floatToBits(float f) {
-  uint32_t bits;
-  std::memcpy(&bits, &f, 4);
-  return bits;
-}
-
-static double halfToDouble(uint16_t h) {
-  int sign = h >> 15, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
-  double v;
-  if (exp == 0)
-    v = std::ldexp((double)mant, -24);
-  else if (exp == 31)
-    v = mant ? NAN : INFINITY;
-  else
-    v = std::ldexp((double)(mant | 0x400), exp - 25);
-  return sign ? -v : v;
-}
-
-static uint16_t floatToHalf(float f) {
-  // Round to nearest even through the hardware-free path.
-  uint32_t x = floatToBits(f);
-  uint32_t sign = (x >> 16) & 0x8000;
-  int32_t exp = ((x >> 23) & 0xff) - 127 + 15;
-  uint32_t mant = x & 0x7fffff;
-  if (((x >> 23) & 0xff) == 0xff)
-    return sign | 0x7c00 | (mant ? 0x200 : 0);
-  if (exp >= 31)
-    return sign | 0x7c00;
-  if (exp <= 0) {
-    if (exp < -10)
-      return sign;
-    mant |= 0x800000;
-    uint32_t shift = 14 - exp;
-    uint32_t half = mant >> shift;
-    uint32_t rem = mant & ((1u << shift) - 1);
-    uint32_t mid = 1u << (shift - 1);
-    if (rem > mid || (rem == mid && (half & 1)))
-      ++half;
-    return sign | half;
-  }
-  uint32_t h = sign | (exp << 10) | (mant >> 13);
-  uint32_t rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
-    ++h;
-  return h;
-}
-
-static uint16_t floatToBf16(float f) {
-  uint32_t x = floatToBits(f);
-  if ((x & 0x7fffffff) > 0x7f800000)
-    return (x >> 16) | 0x40;
-  uint32_t rounding = 0x7fff + ((x >> 16) & 1);
-  return (x + rounding) >> 16;
-}
-
 double HostTensor::get(int64_t i) const {
   switch (elementKind) {
   case ElementKind::F32:
@@ -189,9 +129,9 @@ double HostTensor::get(int64_t i) const {
   case ElementKind::F64:
     return as<double>()[i];
   case ElementKind::F16:
-    return halfToDouble(as<uint16_t>()[i]);
+    return tp_rt_f16_to_f32(as<uint16_t>()[i]);
   case ElementKind::BF16:
-    return bitsToFloat((uint32_t)as<uint16_t>()[i] << 16);
+    return tp_rt_bf16_to_f32(as<uint16_t>()[i]);
   case ElementKind::I64:
     return (double)as<int64_t>()[i];
   case ElementKind::I32:
@@ -241,10 +181,10 @@ void HostTensor::set(int64_t i, double v, double imag) {
     as<double>()[i] = v;
     return;
   case ElementKind::F16:
-    as<uint16_t>()[i] = floatToHalf((float)v);
+    as<uint16_t>()[i] = tp_rt_f32_to_f16((float)v);
     return;
   case ElementKind::BF16:
-    as<uint16_t>()[i] = floatToBf16((float)v);
+    as<uint16_t>()[i] = tp_rt_f32_to_bf16((float)v);
     return;
   case ElementKind::I64:
     as<int64_t>()[i] = (int64_t)v;

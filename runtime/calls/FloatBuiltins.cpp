@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Runtime/Codegen.h"
+#include "tensorplay/Runtime/FloatRounding.h"
 
 #include <cmath>
 #include <cstdint>
@@ -22,18 +23,7 @@ static float returnBf16(uint16_t bits) {
   return f;
 }
 
-/// f32 bits to bf16, to nearest even; a NaN stays a NaN of its sign, quiet.
-static uint16_t bf16Bits(uint32_t x) {
-  if ((x & 0x7fffffffu) > 0x7f800000u)
-    return static_cast<uint16_t>((x >> 16) | 0x40u);
-  return static_cast<uint16_t>((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
-}
-
-float tp_rt_truncsfbf2(float x) {
-  uint32_t bits;
-  std::memcpy(&bits, &x, sizeof(bits));
-  return returnBf16(bf16Bits(bits));
-}
+float tp_rt_truncsfbf2(float x) { return returnBf16(tp_rt_f32_to_bf16(x)); }
 
 float tp_rt_truncdfbf2(double x) {
   // Round to odd into f32 (toward zero, then set the last bit if inexact),
