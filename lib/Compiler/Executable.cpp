@@ -13,11 +13,11 @@
 #include "tensorplay/Codegen/CPU/Donation.h"
 #include "tensorplay/Compiler/CompileCache.h"
 #include "tensorplay/Compiler/Compiler.h"
-#include "tensorplay/Runtime/Float8.h"
-#include "tensorplay/Runtime/FloatRounding.h"
 
 #include "tensorplay/Pipelines/CPUPipeline.h"
 #include "tensorplay/Runtime/Codegen.h"
+#include "tensorplay/Runtime/Float8.h"
+#include "tensorplay/Runtime/FloatRounding.h"
 #include "tensorplay/Runtime/Gpu.h"
 #include "tensorplay/Transforms/Passes.h"
 

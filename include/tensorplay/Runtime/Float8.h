@@ -12,8 +12,9 @@
 #ifndef TENSORPLAY_RUNTIME_FLOAT8_H
 #define TENSORPLAY_RUNTIME_FLOAT8_H
 
+#include "tensorplay/Runtime/FloatRounding.h"
+
 #include <stdint.h>
-#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,8 +36,7 @@ static const tp_rt_f8_format TP_RT_F8E5M2 = {2, 15, 0x7b, 0x7c, 0x7f, 1};
 
 static inline uint8_t tp_rt_f32_to_f8(float x, const tp_rt_f8_format *f,
                                       int saturate) {
-  uint32_t bits;
-  memcpy(&bits, &x, sizeof(bits));
+  uint32_t bits = tp_rt_float_bits(x);
   uint32_t sign = (bits >> 24) & 0x80u;
   uint32_t magnitude = bits & 0x7fffffffu;
   if (magnitude > 0x7f800000u)
@@ -48,12 +48,9 @@ static inline uint8_t tp_rt_f32_to_f8(float x, const tp_rt_f8_format *f,
      * that step (to nearest even). */
     uint32_t magic_bits = (uint32_t)(127 - f->bias + 23 - f->mantissa_bits + 1)
                           << 23;
-    float magic, value, sum;
-    memcpy(&magic, &magic_bits, sizeof(magic));
-    memcpy(&value, &magnitude, sizeof(value));
-    sum = value + magic;
-    memcpy(&code, &sum, sizeof(code));
-    code -= magic_bits;
+    code = tp_rt_float_bits(tp_rt_bits_float(magnitude) +
+                            tp_rt_bits_float(magic_bits)) -
+           magic_bits;
   } else {
     unsigned shift = 23 - f->mantissa_bits;
     uint32_t rebased = magnitude - ((uint32_t)(127 - f->bias) << 23);
@@ -70,12 +67,10 @@ static inline uint8_t tp_rt_f64_to_f8(double x, const tp_rt_f8_format *f,
   float nearest = (float)x;
   double back = (double)nearest;
   if (back != x && back == back && x == x) {
-    uint32_t bits;
-    memcpy(&bits, &nearest, sizeof(bits));
+    uint32_t bits = tp_rt_float_bits(nearest);
     if ((back < 0 ? -back : back) > (x < 0 ? -x : x))
       bits -= 1; /* one step toward zero */
-    bits |= 1u;
-    memcpy(&nearest, &bits, sizeof(nearest));
+    nearest = tp_rt_bits_float(bits | 1u);
   }
   return tp_rt_f32_to_f8(nearest, f, saturate);
 }
@@ -86,7 +81,6 @@ static inline float tp_rt_f8_to_f32(uint8_t code, const tp_rt_f8_format *f) {
   uint32_t exponent = (code >> f->mantissa_bits) & ((1u << exponent_bits) - 1);
   uint32_t mantissa = code & ((1u << f->mantissa_bits) - 1);
   uint32_t bits;
-  float value;
   if (f->has_infinity && exponent == (1u << exponent_bits) - 1) {
     bits = 0x7f800000u | (mantissa << (23 - f->mantissa_bits)) |
            (mantissa ? 0x00400000u : 0u);
@@ -94,17 +88,15 @@ static inline float tp_rt_f8_to_f32(uint8_t code, const tp_rt_f8_format *f) {
     bits = 0x7ff00000u;
   } else if (exponent == 0) {
     /* mantissa * 2^(1 - bias - mantissa_bits), exact. */
-    value = (float)mantissa;
+    float value = (float)mantissa;
     for (int e = 1 - f->bias - (int)f->mantissa_bits; e < 0; ++e)
       value *= 0.5f;
-    memcpy(&bits, &value, sizeof(bits));
+    bits = tp_rt_float_bits(value);
   } else {
     bits = ((exponent + 127 - (uint32_t)f->bias) << 23) |
            (mantissa << (23 - f->mantissa_bits));
   }
-  bits |= sign;
-  memcpy(&value, &bits, sizeof(value));
-  return value;
+  return tp_rt_bits_float(bits | sign);
 }
 
 #ifdef __cplusplus

@@ -195,7 +195,6 @@ Value extendToF32(Builder &b, Value code, const Float8Format &f) {
   Value isSubnormal =
       b.cmp(arith::CmpIPredicate::eq, exponent, b.i32(0));
   Value magnitude = b.select(isSubnormal, b.bitsOf(scaled), normal);
-  Value low7 = b.andI(code, b.i32(0x7f));
   if (f.hasInfinity) {
     // Exponent all ones: infinity (mantissa 0) or NaN, quiet, its payload
     // kept (as f16 -> f32 does).
@@ -209,7 +208,8 @@ Value extendToF32(Builder &b, Value code, const Float8Format &f) {
   } else {
     // S.1111.111 is E4M3FN's only NaN: a quiet NaN with the mantissa as
     // its payload, as tensorplay widens it.
-    Value isNaN = b.cmp(arith::CmpIPredicate::eq, low7, b.i32(0x7f));
+    Value isNaN =
+        b.cmp(arith::CmpIPredicate::eq, b.andI(code, b.i32(0x7f)), b.i32(0x7f));
     magnitude = b.select(isNaN, b.i32(0x7ff00000u), magnitude);
   }
   return b.floatOf(b.orI(magnitude, sign));
@@ -305,29 +305,55 @@ struct Float8ToInteger : OpRewritePattern<OpTy> {
   }
 };
 
+/// Whether `type` is an f8 scalar or vector (not a tensor or memref of
+/// f8, which only holds the values).
+bool isFloat8Value(Type type) {
+  return !isa<TensorType, BaseMemRefType>(type) &&
+         formatOf(getElementTypeOrSelf(type));
+}
+
 struct TPExpandFloat8Pass
     : public tp::impl::TPExpandFloat8PassBase<TPExpandFloat8Pass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    tp::populateExpandFloat8Patterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      return signalPassFailure();
-    // Anything else on f8 values has no lowering: say which op.
-    WalkResult result = getOperation()->walk([](Operation *op) {
-      if (isa<arith::BitcastOp>(op))
+    // The arith ops on f8 values: the conversions the patterns rewrite, and
+    // anything else, which has no lowering. A module without f8 values is
+    // left untouched (no greedy driver over every op of every compile).
+    SmallVector<Operation *> conversions;
+    Operation *unsupported = nullptr;
+    getOperation()->walk([&](Operation *op) {
+      if (!isa_and_nonnull<arith::ArithDialect>(op->getDialect()) ||
+          isa<arith::BitcastOp>(op) ||
+          llvm::none_of(
+              llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()),
+              isFloat8Value))
         return WalkResult::advance();
-      for (Type type : llvm::concat<Type>(op->getOperandTypes(),
-                                          op->getResultTypes()))
-        if (formatOf(getElementTypeOrSelf(type)) && !isa<ShapedType>(type) &&
-            op->getDialect() &&
-            op->getDialect()->getNamespace() == "arith") {
-          op->emitOpError("has no lowering for ")
-              << type << " (tp computes on f8 values only through tp.cast)";
-          return WalkResult::interrupt();
-        }
+      if (!isa<arith::TruncFOp, arith::ExtFOp, arith::SIToFPOp, arith::UIToFPOp,
+               arith::FPToSIOp, arith::FPToUIOp>(op)) {
+        unsupported = op;
+        return WalkResult::interrupt();
+      }
+      conversions.push_back(op);
       return WalkResult::advance();
     });
-    if (result.wasInterrupted())
+    if (unsupported) {
+      Type type =
+          *llvm::find_if(llvm::concat<Type>(unsupported->getOperandTypes(),
+                                            unsupported->getResultTypes()),
+                         isFloat8Value);
+      unsupported->emitOpError("has no lowering for ")
+          << type << " (tp computes on f8 values only through tp.cast)";
+      return signalPassFailure();
+    }
+    if (conversions.empty())
+      return;
+    RewritePatternSet patterns(&getContext());
+    tp::populateExpandFloat8Patterns(patterns);
+    // The conversions and what their rewrites create (an integer
+    // conversion's truncf or extf).
+    GreedyRewriteConfig config;
+    config.setStrictness(GreedyRewriteStrictness::ExistingAndNewOps);
+    if (failed(
+            applyOpPatternsGreedily(conversions, std::move(patterns), config)))
       signalPassFailure();
   }
 };
