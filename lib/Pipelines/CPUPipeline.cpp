@@ -153,7 +153,10 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
   pm.addPass(createTPExpandFloat8Pass());
   // bf16 conversions as integer bit operations: LLVM then never sees
   // bfloat arithmetic (its optimizer would otherwise fold extf/op/truncf
-  // into bf16 ops the x86 backend cannot select).
+  // into bf16 ops the x86 backend cannot select). The truncations first,
+  // with the host's NaN rule (arith-expand's makes every NaN 0x7fc0); then
+  // arith-expand for the widenings.
+  pm.addPass(createTPExpandBF16Pass());
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));

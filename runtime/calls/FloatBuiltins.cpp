@@ -29,9 +29,11 @@ float tp_rt_truncdfbf2(double x) {
   // Round to odd into f32 (toward zero, then set the last bit if inexact),
   // then to nearest even into bf16: no double rounding, as f32 keeps more
   // than two bits beyond bf16's 8.
-  if (std::isnan(x))
-    return returnBf16(std::signbit(x) ? 0xffc0 : 0x7fc0);
+  // A NaN: narrowed to f32 (sign and top payload kept, made quiet, as
+  // x86's cvtsd2ss and AArch64's fcvt do), then as an f32 NaN.
   float f = static_cast<float>(x);
+  if (std::isnan(x))
+    return tp_rt_truncsfbf2(f);
   if (static_cast<double>(f) != x) {
     if (std::fabs(static_cast<double>(f)) > std::fabs(x))
       f = std::nextafter(f, 0.0f);

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Runtime/Codegen.h"
+#include "tensorplay/Runtime/FloatRounding.h"
 
 #include "calls/CodegenError.h"
 #include "calls/MemrefView.h"
@@ -167,17 +168,15 @@ void forEachRow(const dims &sizes, const dims &strides, Fn fn) {
 }
 
 /// Rounds the dense row-major f32 values `src` of shape `sizes` to bf16
-/// (roundToBf16: what compiled tp.cast computes) into `dst`, whose element
-/// strides are `strides`.
+/// (tp_rt_f32_to_bf16: what compiled tp.cast computes) into `dst`, whose
+/// element strides are `strides`.
 void roundIntoStrided(const float *src, const dims &sizes, const dims &strides,
                       uint16_t *dst) {
   forEachRow(sizes, strides,
              [&](int64_t dense, int64_t offset, int64_t n, int64_t stride) {
-               const uint32_t *in =
-                   reinterpret_cast<const uint32_t *>(src + dense);
+               const float *in = src + dense;
                for (int64_t i = 0; i < n; ++i)
-                 dst[offset + i * stride] =
-                     tensorplay::codegen::roundToBf16(in[i]);
+                 dst[offset + i * stride] = tp_rt_f32_to_bf16(in[i]);
              });
 }
 
@@ -580,7 +579,7 @@ dims roundToDenseBf16(View b, uint16_t *out) {
           const uint32_t *src = j.src + offset;
           uint16_t *dst = j.out + row * j.inner;
           for (int64_t i = 0; i < j.inner; ++i)
-            dst[i] = tensorplay::codegen::roundToBf16(src[i * innerStride]);
+            dst[i] = tp_rt_f32_to_bf16(tp_rt_bits_float(src[i * innerStride]));
         }
       },
       &job, 0, rows);

@@ -26,8 +26,9 @@ namespace {
 
 #define TP_RT_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl")))
 
-/// 16 f32 bit patterns rounded to bf16 (in the high half of each lane);
-/// NaN lanes become 0x7fc0 there.
+/// 16 f32 bit patterns rounded to bf16 (in the high half of each lane) as
+/// tp_rt_f32_to_bf16 rounds them: NaN lanes keep their sign and payload,
+/// with the quiet bit set.
 TP_RT_AVX512 inline __m512i roundLanes(__m512i bits) {
   const __m512i bias = _mm512_set1_epi32(0x7fff);
   const __m512i one = _mm512_set1_epi32(1);
@@ -35,7 +36,8 @@ TP_RT_AVX512 inline __m512i roundLanes(__m512i bits) {
   __m512i rounded = _mm512_add_epi32(bits, _mm512_add_epi32(bias, odd));
   __m512 value = _mm512_castsi512_ps(bits);
   __mmask16 nan = _mm512_cmp_ps_mask(value, value, _CMP_UNORD_Q);
-  return _mm512_mask_mov_epi32(rounded, nan, _mm512_set1_epi32(0x7fc00000));
+  return _mm512_mask_or_epi32(rounded, nan, bits,
+                              _mm512_set1_epi32(0x00400000));
 }
 
 /// 32 consecutive f32 at `p` (lanes outside `valid` read as 0) as one

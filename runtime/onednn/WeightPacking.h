@@ -1,10 +1,12 @@
 //===- WeightPacking.h - f32 weights into oneDNN's bf16 layout --*- C++ -*-===//
 //
 // One pass from f32 matmul weights to bf16 in the blocked (VNNI) layout
-// oneDNN's bf16 matmul prefers on AVX-512 BF16 CPUs, rounding to nearest
-// even exactly as compiled `tp.cast` f32 -> bf16 does (arith-expand: NaN
-// becomes 0x7fc0, subnormals round like any other value). Replaces a cast
-// into a plain bf16 tensor followed by oneDNN's own repacking of it.
+// oneDNN's bf16 matmul prefers on AVX-512 BF16 CPUs, rounding exactly as
+// compiled `tp.cast` f32 -> bf16 and the host conversions do
+// (tensorplay/Runtime/FloatRounding.h: to nearest even, subnormals rounded
+// like any other value, a NaN kept with its sign and top payload, made
+// quiet). Replaces a cast into a plain bf16 tensor followed by oneDNN's own
+// repacking of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,14 +16,6 @@
 #include <cstdint>
 
 namespace tensorplay::codegen {
-
-/// The bf16 bits of `value` rounded to nearest even, as compiled tp.cast
-/// computes them.
-inline uint16_t roundToBf16(uint32_t bits) {
-  if ((bits & 0x7fffffffu) > 0x7f800000u)
-    return 0x7fc0;
-  return static_cast<uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
-}
 
 /// The layout oneDNN 2.x names BA16a64b2a for B[K, N]: N in blocks of 64,
 /// K in blocks of 32 (16 pairs), pairs of consecutive k innermost. Element

@@ -243,13 +243,14 @@ TEST(DnnlMatmul, StridedOperandsMatchNaive) {
 }
 
 namespace {
-/// f32 -> bf16 bits, to nearest even, NaN to the quiet 0x7fc0: written here
-/// from the definition, independently of the runtime's kernels.
+/// f32 -> bf16 bits, to nearest even, a NaN kept (sign, top payload) and
+/// made quiet: written here from the definition, independently of the
+/// runtime's kernels.
 uint16_t referenceBf16(float value) {
-  if (std::isnan(value))
-    return 0x7fc0;
   uint32_t bits;
   std::memcpy(&bits, &value, 4);
+  if (std::isnan(value))
+    return static_cast<uint16_t>((bits | 0x00400000u) >> 16);
   uint32_t lower = bits & 0xffffu, upper = bits >> 16;
   if (lower > 0x8000u || (lower == 0x8000u && (upper & 1u)))
     ++upper;

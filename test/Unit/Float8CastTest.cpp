@@ -12,13 +12,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tensorplay/Compiler/Compiler.h"
-#include "tensorplay/Compiler/Executable.h"
-#include "tensorplay/Runtime/Float8.h"
+#include "CompiledCast.h"
 
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "gtest/gtest.h"
+#include "tensorplay/Runtime/Float8.h"
 
 #include <cmath>
 #include <algorithm>
@@ -28,6 +24,7 @@
 
 using namespace mlir;
 using namespace mlir::tp;
+using tensorplay_test::castModule;
 
 namespace {
 
@@ -139,42 +136,7 @@ private:
   int below = 0;
 };
 
-std::string castModule(const char *from, const char *to, int64_t n,
-                       bool saturate) {
-  std::string shape = std::to_string(n);
-  return "func.func @cast(%x: tensor<" + shape + "x" + from +
-         ">) -> tensor<" + shape + "x" + to + "> {\n  %y = tp.cast %x " +
-         (saturate ? "{saturate} " : "") + ": tensor<" + shape + "x" + from +
-         "> to tensor<" + shape + "x" + to + ">\n  return %y : tensor<" +
-         shape + "x" + to + ">\n}\n";
-}
-
-class Float8Cast : public ::testing::Test {
-public:
-  std::unique_ptr<Executable> compile(const std::string &source) {
-    OwningOpRef<ModuleOp> module = parseModuleString(ctx, source);
-    if (!module)
-      return nullptr;
-    auto exe = Executable::compile(std::move(module), CompileOptions());
-    if (!exe) {
-      ADD_FAILURE() << llvm::toString(exe.takeError());
-      return nullptr;
-    }
-    return std::move(*exe);
-  }
-  /// Runs @cast of `exe` on `input`, returning its result.
-  HostTensor run(Executable &exe, const HostTensor &input) {
-    std::vector<HostTensor> results;
-    llvm::Error error = exe.run("cast", {&input}, results);
-    if (error) {
-      ADD_FAILURE() << llvm::toString(std::move(error));
-      return HostTensor();
-    }
-    return results.front();
-  }
-
-  MLIRContext ctx;
-};
+class Float8Cast : public tensorplay_test::CompiledCastTest {};
 
 const tp_rt_f8_format *hostFormat(const Format &f) {
   return &f == &kE4M3FN ? &TP_RT_F8E4M3FN : &TP_RT_F8E5M2;

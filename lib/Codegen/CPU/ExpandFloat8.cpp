@@ -21,6 +21,8 @@
 
 #include "tensorplay/Codegen/CPU/Passes.h"
 
+#include "FloatBits.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -39,6 +41,8 @@ namespace tp {
 } // namespace mlir
 
 using namespace mlir;
+using tp::FloatBitsBuilder;
+using tp::roundToOddF32;
 
 namespace {
 
@@ -63,88 +67,9 @@ std::optional<Float8Format> formatOf(Type type) {
   return std::nullopt;
 }
 
-/// Builds scalar or vector constants and ops of one shape (the shape of
-/// the converted value: a scalar in a loop body, a vector after
-/// vectorization).
-class Builder {
-public:
-  Builder(PatternRewriter &rewriter, Location loc, Type like)
-      : rewriter(rewriter), loc(loc), like(like) {}
-
-  Type typeOf(Type element) const {
-    if (auto vector = dyn_cast<VectorType>(like))
-      return vector.clone(element);
-    return element;
-  }
-  Value i32(uint32_t value) {
-    Type type = typeOf(rewriter.getI32Type());
-    return arith::ConstantOp::create(
-        rewriter, loc,
-        attr(type, rewriter.getI32IntegerAttr(static_cast<int32_t>(value))));
-  }
-  Value f32(float value) {
-    Type type = typeOf(rewriter.getF32Type());
-    return arith::ConstantOp::create(
-        rewriter, loc, attr(type, rewriter.getF32FloatAttr(value)));
-  }
-  Value bitsOf(Value x) {
-    return arith::BitcastOp::create(rewriter, loc,
-                                    typeOf(rewriter.getI32Type()), x);
-  }
-  Value floatOf(Value bits) {
-    return arith::BitcastOp::create(rewriter, loc,
-                                    typeOf(rewriter.getF32Type()), bits);
-  }
-  Value andI(Value a, Value b) { return arith::AndIOp::create(rewriter, loc, a, b); }
-  Value orI(Value a, Value b) { return arith::OrIOp::create(rewriter, loc, a, b); }
-  Value add(Value a, Value b) { return arith::AddIOp::create(rewriter, loc, a, b); }
-  Value sub(Value a, Value b) { return arith::SubIOp::create(rewriter, loc, a, b); }
-  Value shl(Value a, Value b) { return arith::ShLIOp::create(rewriter, loc, a, b); }
-  Value shr(Value a, Value b) { return arith::ShRUIOp::create(rewriter, loc, a, b); }
-  Value cmp(arith::CmpIPredicate p, Value a, Value b) {
-    return arith::CmpIOp::create(rewriter, loc, p, a, b);
-  }
-  Value select(Value c, Value a, Value b) {
-    return arith::SelectOp::create(rewriter, loc, c, a, b);
-  }
-  Value minU(Value a, Value b) { return arith::MinUIOp::create(rewriter, loc, a, b); }
-
-  PatternRewriter &rewriter;
-  Location loc;
-
-private:
-  TypedAttr attr(Type type, TypedAttr scalar) {
-    if (auto vector = dyn_cast<VectorType>(type))
-      return DenseElementsAttr::get(vector, scalar);
-    return scalar;
-  }
-  Type like;
-};
-
-/// `x` (f64) rounded to f32 by round-to-odd: toward zero, with the last bit
-/// set when inexact.
-Value roundToOddF32(Builder &b, Value x) {
-  Type f32Type = b.typeOf(b.rewriter.getF32Type());
-  Value nearest = arith::TruncFOp::create(b.rewriter, b.loc, f32Type, x);
-  Value back = arith::ExtFOp::create(b.rewriter, b.loc, x.getType(), nearest);
-  // Inexact (neither NaN): ordered and unequal.
-  Value inexact = arith::CmpFOp::create(b.rewriter, b.loc,
-                                        arith::CmpFPredicate::ONE, back, x);
-  Value absBack = math::AbsFOp::create(b.rewriter, b.loc, back);
-  Value absX = math::AbsFOp::create(b.rewriter, b.loc, x);
-  Value awayFromZero = arith::CmpFOp::create(
-      b.rewriter, b.loc, arith::CmpFPredicate::OGT, absBack, absX);
-  Value bits = b.bitsOf(nearest);
-  // One step toward zero on the magnitude (the sign bit is untouched: a
-  // nonzero magnitude that rounded away from zero is at least one ulp).
-  Value towardZero = b.select(awayFromZero, b.sub(bits, b.i32(1)), bits);
-  Value odd = b.orI(towardZero, b.i32(1));
-  return b.floatOf(b.select(inexact, odd, bits));
-}
-
 /// The f8 code (in the low 8 bits of an i32) of the f32 `x`, rounded to
 /// nearest even.
-Value truncateF32(Builder &b, Value x, const Float8Format &f) {
+Value truncateF32(FloatBitsBuilder &b, Value x, const Float8Format &f) {
   Value bits = b.bitsOf(x);
   Value sign = b.andI(b.shr(bits, b.i32(24)), b.i32(0x80));
   Value magnitude = b.andI(bits, b.i32(0x7fffffffu));
@@ -177,7 +102,7 @@ Value truncateF32(Builder &b, Value x, const Float8Format &f) {
 }
 
 /// The f32 value of the f8 code `code` (an i32 holding 8 bits).
-Value extendToF32(Builder &b, Value code, const Float8Format &f) {
+Value extendToF32(FloatBitsBuilder &b, Value code, const Float8Format &f) {
   unsigned exponentBits = 7 - f.mantissaBits;
   Value sign = b.shl(b.andI(code, b.i32(0x80)), b.i32(24));
   Value exponent = b.andI(b.shr(code, b.i32(f.mantissaBits)),
@@ -226,7 +151,7 @@ struct TruncateToFloat8 : OpRewritePattern<arith::TruncFOp> {
       return failure();
     Location loc = op.getLoc();
     Value x = op.getIn();
-    Builder b(rewriter, loc, x.getType());
+    FloatBitsBuilder b(rewriter, loc, x.getType());
     Type source = getElementTypeOrSelf(x.getType());
     Type f32Type = b.typeOf(rewriter.getF32Type());
     if (source.isF64())
@@ -252,7 +177,7 @@ struct ExtendFromFloat8 : OpRewritePattern<arith::ExtFOp> {
     if (!format)
       return failure();
     Location loc = op.getLoc();
-    Builder b(rewriter, loc, x.getType());
+    FloatBitsBuilder b(rewriter, loc, x.getType());
     Value byte = arith::BitcastOp::create(
         rewriter, loc, b.typeOf(rewriter.getI8Type()), x);
     Value code = arith::ExtUIOp::create(rewriter, loc,
@@ -280,7 +205,7 @@ struct IntegerToFloat8 : OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     if (!formatOf(getElementTypeOrSelf(op.getType())))
       return failure();
-    Builder b(rewriter, op.getLoc(), op.getType());
+    FloatBitsBuilder b(rewriter, op.getLoc(), op.getType());
     Value wide = OpTy::create(rewriter, op.getLoc(),
                               b.typeOf(rewriter.getF64Type()), op.getIn());
     rewriter.replaceOpWithNewOp<arith::TruncFOp>(op, op.getType(), wide);
@@ -297,7 +222,7 @@ struct Float8ToInteger : OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     if (!formatOf(getElementTypeOrSelf(op.getIn().getType())))
       return failure();
-    Builder b(rewriter, op.getLoc(), op.getType());
+    FloatBitsBuilder b(rewriter, op.getLoc(), op.getType());
     Value wide = arith::ExtFOp::create(
         rewriter, op.getLoc(), b.typeOf(rewriter.getF32Type()), op.getIn());
     rewriter.replaceOpWithNewOp<OpTy>(op, op.getType(), wide);

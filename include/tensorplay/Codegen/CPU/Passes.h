@@ -27,6 +27,10 @@ namespace tp {
 /// operations.
 void populateExpandFloat8Patterns(RewritePatternSet &patterns);
 
+/// The pattern of tp-expand-bf16: f32 / f64 -> bf16 truncf as integer
+/// operations, tensorplay's NaN rule.
+void populateExpandBF16Patterns(RewritePatternSet &patterns);
+
 /// Prefix of the functions tp-outline-parallel-loops creates (after the
 /// parent function's name) and attribute marking them.
 constexpr llvm::StringLiteral kParallelBodyAttr = "tp.parallel_body";

@@ -126,6 +126,26 @@ def TPExpandFloat8Pass : Pass<"tp-expand-float8"> {
                            "::mlir::math::MathDialect"];
 }
 
+def TPExpandBF16Pass : Pass<"tp-expand-bf16"> {
+  let summary = "Lower f32 and f64 to bf16 truncations to integer operations "
+                "with tensorplay's NaN rule";
+  let description = [{
+    `arith.truncf` from f32 or f64 to bf16, scalar or vector (what tp.cast
+    lowers to), becomes integer operations on the bit pattern and an i16
+    bitcast: round to nearest even, overflow to infinity, subnormals rounded
+    like any other value, and a NaN kept a NaN of its sign, made quiet, with
+    the top 6 bits of its payload: the rule of the runtime's host
+    conversions (tensorplay/Runtime/FloatRounding.h), x86's vcvtneps2bf16
+    and tensorplay's `.to(bfloat16)`. f64 sources are rounded to f32 by
+    round-to-odd first, so that the value is rounded once. Runs before
+    arith-expand, whose bf16 expansion would make every NaN 0x7fc0 (and
+    which expands the bf16 widenings, exact shifts). Truncations with a
+    rounding mode other than to_nearest_even are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
+}
+
 def TPPrepareFunctionABIPass
     : Pass<"tp-prepare-function-abi", "::mlir::ModuleOp"> {
   let summary = "Make public functions callable from C and keep inputs intact";
