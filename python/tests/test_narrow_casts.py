@@ -5,7 +5,10 @@ signs with payloads, quiet and signalling. The input length is a multiple of
 64 so that eager rounds every element with its vectorized conversion: its
 scalar loop for a remainder shorter than a vector keeps a signalling NaN
 signalling and turns 0x7f800001 into infinity; compiled code (and the
-runtime, tensorplay/Runtime/FloatRounding.h) never does."""
+runtime, tensorplay/Runtime/FloatRounding.h) never does. f32 subnormals are
+left out of the bf16 comparison: eager flushes them to zero on CPUs with
+AVX512-BF16 (vcvtneps2bf16) and rounds them elsewhere; compiled code rounds
+them everywhere (test/Unit/NarrowFloatCastTest.cpp checks every pattern)."""
 
 import numpy as np
 import pytest
@@ -42,15 +45,18 @@ def test_narrowing_is_eager_bit_for_bit(dtype):
     compiled = tensorplay.compile(narrow, backend="mlir",
                                   options={"fallback": False})
     got, want = _bits(compiled(x)), _bits(narrow(x))
-    differ = np.flatnonzero(got != want)
+    bits = x.numpy().view(np.uint32)
+    subnormal = ((bits & 0x7f800000) == 0) & ((bits & 0x7fffff) != 0)
+    compared = ~subnormal if dtype == "bfloat16" else np.ones_like(subnormal)
+    differ = np.flatnonzero((got != want) & compared)
     assert differ.size == 0, [
-        (hex(x.numpy().view(np.uint32)[i]), hex(got[i]), hex(want[i]))
+        (hex(bits[i]), hex(got[i]), hex(want[i]))
         for i in differ[:8]]
     # The NaNs were there and kept their sign and payload (made quiet).
     nan = np.isnan(x.numpy())
     assert nan.sum() > 1000
     quiet = 0x7fc0 if dtype == "bfloat16" else 0x7e00
     assert np.all(got[nan] & quiet == quiet)
-    signs = (x.numpy().view(np.uint32)[nan] >> 16) & 0x8000
+    signs = (bits[nan] >> 16) & 0x8000
     assert np.array_equal(got[nan] & 0x8000, signs)
     assert len(np.unique(got[nan])) > 2
