@@ -16,6 +16,7 @@
 #include "mlir/IR/PatternMatch.h"
 
 #include <cstdint>
+#include <utility>
 
 namespace mlir {
 namespace tp {
@@ -52,32 +53,23 @@ public:
     return arith::BitcastOp::create(rewriter, loc,
                                     typeOf(rewriter.getF32Type()), bits);
   }
-  Value andI(Value a, Value b) {
-    return arith::AndIOp::create(rewriter, loc, a, b);
+  /// An op of the builder's location.
+  template <typename OpTy, typename... Args>
+  Value create(Args &&...args) {
+    return OpTy::create(rewriter, loc, std::forward<Args>(args)...);
   }
-  Value orI(Value a, Value b) {
-    return arith::OrIOp::create(rewriter, loc, a, b);
-  }
-  Value add(Value a, Value b) {
-    return arith::AddIOp::create(rewriter, loc, a, b);
-  }
-  Value sub(Value a, Value b) {
-    return arith::SubIOp::create(rewriter, loc, a, b);
-  }
-  Value shl(Value a, Value b) {
-    return arith::ShLIOp::create(rewriter, loc, a, b);
-  }
-  Value shr(Value a, Value b) {
-    return arith::ShRUIOp::create(rewriter, loc, a, b);
-  }
+  Value andI(Value a, Value b) { return create<arith::AndIOp>(a, b); }
+  Value orI(Value a, Value b) { return create<arith::OrIOp>(a, b); }
+  Value add(Value a, Value b) { return create<arith::AddIOp>(a, b); }
+  Value sub(Value a, Value b) { return create<arith::SubIOp>(a, b); }
+  Value shl(Value a, Value b) { return create<arith::ShLIOp>(a, b); }
+  Value shr(Value a, Value b) { return create<arith::ShRUIOp>(a, b); }
+  Value minU(Value a, Value b) { return create<arith::MinUIOp>(a, b); }
   Value cmp(arith::CmpIPredicate p, Value a, Value b) {
-    return arith::CmpIOp::create(rewriter, loc, p, a, b);
+    return create<arith::CmpIOp>(p, a, b);
   }
   Value select(Value c, Value a, Value b) {
-    return arith::SelectOp::create(rewriter, loc, c, a, b);
-  }
-  Value minU(Value a, Value b) {
-    return arith::MinUIOp::create(rewriter, loc, a, b);
+    return create<arith::SelectOp>(c, a, b);
   }
 
   PatternRewriter &rewriter;
