@@ -49,8 +49,8 @@ hostBuilder(unsigned optLevel) {
   // promote this operator's operand") on loads and stores of bfloat vectors
   // of odd length (<9 x bfloat>) when AVX512-BF16 is on (Cooper Lake,
   // Sapphire Rapids, Zen 4). The generated code expands its bf16
-  // conversions into integer arithmetic (arith-expand), so it uses none of
-  // those instructions: turn the feature off.
+  // conversions into integer arithmetic (tp-expand-bf16, arith-expand), so
+  // it uses none of those instructions: turn the feature off.
   builder->getFeatures().AddFeature("avx512bf16", false);
   builder->setCodeGenOptLevel(optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
                               : optLevel == 0 ? llvm::CodeGenOptLevel::None

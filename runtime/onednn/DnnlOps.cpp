@@ -140,58 +140,104 @@ dims denseStrides(const dims &sizes) {
   return strides;
 }
 
-/// Calls fn(dense, offset, count, stride) for every innermost row of a
-/// tensor of `sizes` with element `strides`: the row's first element is
-/// element `dense` in row-major order and at `offset` in the strided
-/// layout; it has `count` elements `stride` apart.
-template <typename Fn>
-void forEachRow(const dims &sizes, const dims &strides, Fn fn) {
-  int64_t rank = sizes.size(), total = 1;
-  for (int64_t s : sizes)
-    total *= s;
+/// Dense strides for `sizes` with the dimensions nested as `strides` nest
+/// them (the largest stride outermost; ties keep their order): a transposed
+/// view gets a transposed dense layout.
+dims permutedDenseStrides(const dims &sizes, const dims &strides) {
+  int64_t r = sizes.size();
+  std::vector<int64_t> order(r);
+  for (int64_t i = 0; i < r; ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+    return strides[x] > strides[y];
+  });
+  dims dense(r);
+  int64_t step = 1;
+  for (int64_t i = r - 1; i >= 0; --i) {
+    dense[order[i]] = step;
+    step *= sizes[order[i]];
+  }
+  return dense;
+}
+
+/// Converts every element of a tensor of `sizes` from `src` (element
+/// strides `srcStrides`) into `dst` (element strides `dstStrides`, no two
+/// elements at one place) by `convert`, on the runtime's threads: rows
+/// along dst's innermost dimension, in dst's order, so that the writes
+/// stream (and a copy between equal dense layouts is one linear pass).
+template <typename In, typename Out, typename Convert>
+void convertStrided(const In *src, const dims &sizes, const dims &srcStrides,
+                    Out *dst, const dims &dstStrides, Convert convert) {
+  struct Job {
+    const In *src;
+    Out *dst;
+    dims sizes, srcStrides, dstStrides; // in dst's order, outermost first
+    int64_t rows;
+    Convert convert;
+    void run(int64_t begin, int64_t end) const {
+      int64_t r = sizes.size(), inner = sizes[r - 1];
+      int64_t srcInner = srcStrides[r - 1], dstInner = dstStrides[r - 1];
+      for (int64_t row = begin; row < end; ++row) {
+        int64_t srcOffset = 0, dstOffset = 0, rest = row;
+        for (int64_t d = r - 2; d >= 0; --d) {
+          int64_t i = rest % sizes[d];
+          rest /= sizes[d];
+          srcOffset += i * srcStrides[d];
+          dstOffset += i * dstStrides[d];
+        }
+        const In *in = src + srcOffset;
+        Out *out = dst + dstOffset;
+        if (srcInner == 1 && dstInner == 1)
+          for (int64_t i = 0; i < inner; ++i)
+            out[i] = convert(in[i]);
+        else
+          for (int64_t i = 0; i < inner; ++i)
+            out[i * dstInner] = convert(in[i * srcInner]);
+      }
+    }
+  };
+  int64_t r = sizes.size(), total = 1;
+  for (int64_t n : sizes)
+    total *= n;
   if (total == 0)
     return;
-  int64_t inner = rank ? sizes[rank - 1] : 1;
-  int64_t innerStride = rank ? strides[rank - 1] : 1;
-  dims index(rank, 0);
-  for (int64_t done = 0; done < total; done += inner) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d + 1 < rank; ++d)
-      offset += index[d] * strides[d];
-    fn(done, offset, inner, innerStride);
-    for (int64_t d = rank - 2; d >= 0; --d) {
-      if (++index[d] < sizes[d])
-        break;
-      index[d] = 0;
-    }
+  if (r == 0) {
+    *dst = convert(*src);
+    return;
   }
+  std::vector<int64_t> order(r);
+  for (int64_t i = 0; i < r; ++i)
+    order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
+    return dstStrides[x] > dstStrides[y];
+  });
+  Job job{src, dst, {}, {}, {}, 0, convert};
+  for (int64_t d : order) {
+    job.sizes.push_back(sizes[d]);
+    job.srcStrides.push_back(srcStrides[d]);
+    job.dstStrides.push_back(dstStrides[d]);
+  }
+  job.rows = total / job.sizes.back();
+  tp_rt_parallel_for(
+      [](void *context, int64_t begin, int64_t end) {
+        static_cast<const Job *>(context)->run(begin, end);
+      },
+      &job, 0, job.rows);
 }
 
-/// Rounds the dense row-major f32 values `src` of shape `sizes` to bf16
-/// (tp_rt_f32_to_bf16: what compiled tp.cast computes) into `dst`, whose
-/// element strides are `strides`.
-void roundIntoStrided(const float *src, const dims &sizes, const dims &strides,
-                      uint16_t *dst) {
-  forEachRow(sizes, strides,
-             [&](int64_t dense, int64_t offset, int64_t n, int64_t stride) {
-               const float *in = src + dense;
-               for (int64_t i = 0; i < n; ++i)
-                 dst[offset + i * stride] = tp_rt_f32_to_bf16(in[i]);
-             });
-}
-
-/// Widens the bf16 values of `src` (shape `sizes`, element `strides`) to
-/// the dense row-major f32 `dst`, exactly (oneDNN's generic bf16 reorder,
-/// which AVX2 CPUs get, is scalar and several times slower).
-void widenFromStrided(const uint16_t *src, const dims &sizes,
-                      const dims &strides, float *dst) {
-  forEachRow(sizes, strides,
-             [&](int64_t dense, int64_t offset, int64_t n, int64_t stride) {
-               uint32_t *out = reinterpret_cast<uint32_t *>(dst + dense);
-               for (int64_t i = 0; i < n; ++i)
-                 out[i] = uint32_t(src[offset + i * stride]) << 16;
-             });
-}
+/// The conversions of the bf16 paths: what compiled tp.cast computes.
+struct RoundToBf16 {
+  uint16_t operator()(float x) const { return tp_rt_f32_to_bf16(x); }
+};
+struct WidenBf16 {
+  float operator()(uint16_t x) const { return tp_rt_bf16_to_f32(x); }
+};
+/// x rounded to bf16, kept in f32 (exactly representable there).
+struct RoundToBf16InF32 {
+  float operator()(float x) const {
+    return tp_rt_bf16_to_f32(tp_rt_f32_to_bf16(x));
+  }
+};
 
 /// The offset (in elements) of a memory descriptor's first element.
 int64_t offsetOf(const dnnl::memory::desc &desc) { return desc.data.offset0; }
@@ -213,18 +259,23 @@ dnnl::memory prepared(dnnl::stream &stream, dnnl::memory user,
   dnnl::memory::desc have = user.get_desc();
   if (have == wanted)
     return user;
-  // bf16 widened for an f32 primitive: by our loop into plain f32, then
-  // (blocked layouts) oneDNN's fast f32 reorder.
+  // bf16 widened for an f32 primitive: by our loop into plain f32 (the
+  // wanted layout when it is plain, else dense, then oneDNN's fast f32
+  // reorder into the blocked one).
   std::optional<dims> strides = plainStrides(have);
   if (have.data_type() == dt::bf16 && wanted.data_type() == dt::f32 &&
       strides && offsetOf(have) == 0) {
     dims sizes = have.dims();
-    dnnl::memory::desc dense(sizes, dt::f32, denseStrides(sizes));
-    dnnl::memory widened(dense, user.get_engine());
-    widenFromStrided(static_cast<const uint16_t *>(user.get_data_handle()),
-                     sizes, *strides,
-                     static_cast<float *>(widened.get_data_handle()));
-    if (dense == wanted)
+    std::optional<dims> wantedStrides = plainStrides(wanted);
+    dnnl::memory::desc plain =
+        wantedStrides && offsetOf(wanted) == 0
+            ? wanted
+            : dnnl::memory::desc(sizes, dt::f32, denseStrides(sizes));
+    dnnl::memory widened(plain, user.get_engine());
+    convertStrided(static_cast<const uint16_t *>(user.get_data_handle()), sizes,
+                   *strides, static_cast<float *>(widened.get_data_handle()),
+                   *plainStrides(plain), WidenBf16());
+    if (plain == wanted)
       return widened;
     dnnl::memory m(wanted, user.get_engine());
     dnnl::reorder(widened, m).execute(stream, widened, m);
@@ -255,9 +306,10 @@ void finish(dnnl::stream &stream, dnnl::memory computed, dnnl::memory user) {
     dnnl::reorder(computed, dense).execute(stream, computed, dense);
     stream.wait();
   }
-  roundIntoStrided(static_cast<const float *>(dense.get_data_handle()), sizes,
-                   *plainStrides(want),
-                   static_cast<uint16_t *>(user.get_data_handle()));
+  convertStrided(static_cast<const float *>(dense.get_data_handle()), sizes,
+                 denseStrides(sizes),
+                 static_cast<uint16_t *>(user.get_data_handle()),
+                 *plainStrides(want), RoundToBf16());
 }
 
 /// A matmul primitive and the descriptors it computes on (a, b, bias, c)
@@ -339,51 +391,65 @@ void runMatmul(const MatmulEntry &entry, void *a, void *b, void *bias,
   stream.wait();
 }
 
-/// Fills the descriptors of `entry` for buffers of `inType` (A, B, bias)
-/// and `outType` (C): the primitive computes on them directly, or, where
-/// oneDNN has no bf16 kernels, on dense f32 copies.
-void describeMatmul(MatmulEntry &entry, dt inType, dt outType,
+/// Fills the descriptors of `entry` for buffers of `inType` (A, the bias;
+/// B too unless `bType` says otherwise) and `outType` (C): the primitive
+/// computes on them directly, or, where oneDNN has no bf16 kernels, on f32
+/// copies, dense in the order of the caller's strides (a transposed weight
+/// stays transposed: oneDNN's AVX2 f32 gemm runs a row-major B 1.7x slower
+/// than a transposed one), and a bf16 C computed in dense row-major f32.
+void describeMatmul(MatmulEntry &entry, dt inType, dt bType, dt outType,
                     const dims &aSizes, const dims &aStrides,
                     const dims &bSizes, const dims &bStrides,
                     const dims &cSizes, const dims &cStrides,
                     const BiasLayout *bias) {
   dt compute = computeType(inType);
-  auto desc = [&](const dims &sizes, const dims &strides, dt user, bool dense,
-                  dnnl::memory::desc &userDesc) {
+  enum class Layout { Caller, LikeCaller, RowMajor };
+  auto desc = [&](const dims &sizes, const dims &strides, dt user,
+                  Layout layout, dnnl::memory::desc &userDesc) {
     userDesc = dnnl::memory::desc(sizes, user, strides);
-    if (compute == inType)
+    if (compute == inType || layout == Layout::Caller)
       return userDesc;
     return dnnl::memory::desc(sizes, dt::f32,
-                              dense ? denseStrides(sizes) : strides);
+                              layout == Layout::RowMajor
+                                  ? denseStrides(sizes)
+                                  : permutedDenseStrides(sizes, strides));
   };
-  entry.a = desc(aSizes, aStrides, inType, true, entry.userA);
-  entry.b = desc(bSizes, bStrides, inType, true, entry.userB);
+  entry.a = desc(aSizes, aStrides, inType, Layout::LikeCaller, entry.userA);
+  // An f32 B (the rounded weight of a cast product) is used as it is.
+  entry.b =
+      desc(bSizes, bStrides, bType,
+           bType == dt::f32 ? Layout::Caller : Layout::LikeCaller, entry.userB);
   // An f32 C is written in place; a bf16 C computed in f32 is rounded.
-  entry.c = desc(cSizes, cStrides, outType, outType != dt::f32, entry.userC);
+  entry.c =
+      desc(cSizes, cStrides, outType,
+           outType == dt::f32 ? Layout::Caller : Layout::RowMajor, entry.userC);
   entry.hasBias = bias != nullptr;
   if (bias)
-    entry.bias = desc(bias->sizes, bias->strides, inType, true, entry.userBias);
+    entry.bias = desc(bias->sizes, bias->strides, inType, Layout::LikeCaller,
+                      entry.userBias);
 }
 
-/// C = A @ B (+ bias) with B given by its sizes, strides and data (element
-/// type inType, like A and the bias); ranks already checked.
+/// C = A @ B (+ bias) with B given by its sizes, strides, element type
+/// (inType, like A and the bias, or f32 where oneDNN computes bf16 products
+/// in f32) and data; ranks already checked.
 tp_rt_status matmulWithB(dt inType, dt outType, View a, const dims &bSizes,
-                         const dims &bRawStrides, void *bData, View bias,
-                         View c, int64_t epilogue) {
+                         const dims &bRawStrides, dt bType, void *bData,
+                         View bias, View c, int64_t epilogue) {
   bool hasBias = bias.numel() > 0;
   dims aSizes = a.sizes(), cSizes = c.sizes();
   dims aStrides = fixStrides(aSizes, a.strides());
   dims bStrides = fixStrides(bSizes, bRawStrides);
   dims cStrides = fixStrides(cSizes, c.strides());
   BiasLayout biasDims = biasLayout(bias, a.rank);
-  std::string k = key("mm",
-                      {aSizes, aStrides, bSizes, bStrides, cSizes, cStrides,
-                       biasDims.sizes, biasDims.strides},
-                      {(int)inType, (int)outType, hasBias, (int)epilogue});
+  std::string k =
+      key("mm",
+          {aSizes, aStrides, bSizes, bStrides, cSizes, cStrides, biasDims.sizes,
+           biasDims.strides},
+          {(int)inType, (int)bType, (int)outType, hasBias, (int)epilogue});
   std::shared_ptr<MatmulEntry> entry = cachedEntry(matmulCache, k, [&] {
     auto entry = std::make_shared<MatmulEntry>();
-    describeMatmul(*entry, inType, outType, aSizes, aStrides, bSizes, bStrides,
-                   cSizes, cStrides, hasBias ? &biasDims : nullptr);
+    describeMatmul(*entry, inType, bType, outType, aSizes, aStrides, bSizes,
+                   bStrides, cSizes, cStrides, hasBias ? &biasDims : nullptr);
     entry->primitive =
         dnnl::matmul(matmulPrimitive(*entry, entry->b, epilogue));
     return entry;
@@ -416,7 +482,7 @@ tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias, View c,
     return s;
   if (c.numel() == 0)
     return TP_RT_SUCCESS;
-  return matmulWithB(inType, outType, a, b.sizes(), b.strides(),
+  return matmulWithB(inType, outType, a, b.sizes(), b.strides(), inType,
                      b.data(sizeOf(inType)), bias, c, epilogue);
 }
 
@@ -533,56 +599,15 @@ std::shared_ptr<PackedMatmulEntry> packedEntry(dt outType, View a, int64_t k,
   });
 }
 
-/// Rounds the f32 tensor `b` to bf16 into `out`, dense with b's dimensions
-/// ordered as b's strides order them (a transposed view stays transposed);
-/// returns the strides of `out`.
-dims roundToDenseBf16(View b, uint16_t *out) {
-  int64_t r = b.rank;
+/// The f32 tensor `b` rounded to bf16 by `round` (into bf16, or kept in
+/// f32) into `out`, dense with b's dimensions nested as b's strides nest
+/// them (a transposed view stays transposed); returns the strides of `out`.
+template <typename Out, typename Round>
+dims roundToDense(View b, Out *out, Round round) {
   dims sizes = b.sizes(), strides = fixStrides(sizes, b.strides());
-  std::vector<int64_t> order(r); // outermost first
-  for (int64_t i = 0; i < r; ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
-    return strides[x] > strides[y];
-  });
-  dims outStrides(r);
-  int64_t dense = 1;
-  for (int64_t i = r - 1; i >= 0; --i) {
-    outStrides[order[i]] = dense;
-    dense *= sizes[order[i]];
-  }
-  struct Job {
-    const uint32_t *src;
-    uint16_t *out;
-    std::vector<int64_t> sizes, srcStrides; // in `order`, outermost first
-    int64_t inner;
-  } job;
-  job.src = static_cast<const uint32_t *>(b.data(4));
-  job.out = out;
-  for (int64_t d : order) {
-    job.sizes.push_back(sizes[d]);
-    job.srcStrides.push_back(strides[d]);
-  }
-  job.inner = sizes[order[r - 1]];
-  int64_t rows = b.numel() / job.inner;
-  tp_rt_parallel_for(
-      [](void *context, int64_t begin, int64_t end) {
-        const Job &j = *static_cast<const Job *>(context);
-        int64_t r = j.sizes.size();
-        int64_t innerStride = j.srcStrides[r - 1];
-        for (int64_t row = begin; row < end; ++row) {
-          int64_t offset = 0, rest = row;
-          for (int64_t d = r - 2; d >= 0; --d) {
-            offset += (rest % j.sizes[d]) * j.srcStrides[d];
-            rest /= j.sizes[d];
-          }
-          const uint32_t *src = j.src + offset;
-          uint16_t *dst = j.out + row * j.inner;
-          for (int64_t i = 0; i < j.inner; ++i)
-            dst[i] = tp_rt_f32_to_bf16(tp_rt_bits_float(src[i * innerStride]));
-        }
-      },
-      &job, 0, rows);
+  dims outStrides = permutedDenseStrides(sizes, strides);
+  convertStrided(static_cast<const float *>(b.data(4)), sizes, strides, out,
+                 outStrides, round);
   return outStrides;
 }
 
@@ -613,13 +638,22 @@ tp_rt_status castMatmul(dt outType, View a, View b, View bias, View c,
       return TP_RT_SUCCESS;
     }
   }
+  // Where oneDNN computes bf16 products in f32: B rounded to bf16 and kept
+  // in f32, in one pass, for the f32 primitive.
+  if (!nativeBf16()) {
+    ScratchBuffer rounded((size_t)b.numel() * 4);
+    dims roundedStrides =
+        roundToDense(b, static_cast<float *>(rounded.data), RoundToBf16InF32());
+    return matmulWithB(dt::bf16, outType, a, bSizes, roundedStrides, dt::f32,
+                       rounded.data, bias, c, epilogue);
+  }
   // Otherwise what the unfused program does: round B into a bf16 tensor,
   // then the plain product.
   ScratchBuffer rounded((size_t)b.numel() * 2);
   dims roundedStrides =
-      roundToDenseBf16(b, static_cast<uint16_t *>(rounded.data));
-  return matmulWithB(dt::bf16, outType, a, bSizes, roundedStrides, rounded.data,
-                     bias, c, epilogue);
+      roundToDense(b, static_cast<uint16_t *>(rounded.data), RoundToBf16());
+  return matmulWithB(dt::bf16, outType, a, bSizes, roundedStrides, dt::bf16,
+                     rounded.data, bias, c, epilogue);
 }
 
 /// The geometry of a tp_rt_dnnl_conv* call (`params`, see Codegen.h) and
