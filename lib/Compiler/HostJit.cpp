@@ -19,12 +19,15 @@
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/SmallVectorMemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 
 using namespace mlir;
 using namespace mlir::tp::detail;
@@ -52,6 +55,24 @@ hostBuilder(unsigned optLevel) {
   // conversions into integer arithmetic (tp-expand-bf16, arith-expand), so
   // it uses none of those instructions: turn the feature off.
   builder->getFeatures().AddFeature("avx512bf16", false);
+  // TP_JIT_CPU=<LLVM CPU name> (znver3, haswell, ...) compiles for that CPU
+  // and its features instead of the host's: benchmarks use it to measure,
+  // on a newer machine, the code an older CPU would run (docs/benchmarks.md).
+  if (const char *cpu = std::getenv("TP_JIT_CPU"); cpu && *cpu) {
+    std::string error;
+    const llvm::Target *target =
+        llvm::TargetRegistry::lookupTarget(builder->getTargetTriple(), error);
+    std::unique_ptr<llvm::MCSubtargetInfo> info(
+        target
+            ? target->createMCSubtargetInfo(builder->getTargetTriple(), "", "")
+            : nullptr);
+    if (!info || !info->isCPUStringValid(cpu))
+      return makeError(llvm::Twine("TP_JIT_CPU=") + cpu +
+                       " is not a CPU LLVM knows for " +
+                       builder->getTargetTriple().str());
+    builder->setCPU(cpu);
+    builder->getFeatures() = llvm::SubtargetFeatures();
+  }
   builder->setCodeGenOptLevel(optLevel >= 3 ? llvm::CodeGenOptLevel::Aggressive
                               : optLevel == 0 ? llvm::CodeGenOptLevel::None
                                               : llvm::CodeGenOptLevel::Default);

@@ -252,9 +252,36 @@ std::optional<dims> plainStrides(const dnnl::memory::desc &desc) {
               d.format_desc.blocking.strides + d.ndims);
 }
 
+/// A runtime buffer (the compiled code's allocator: reused across calls;
+/// it never returns null, it ends the process with a message instead).
+struct ScratchBuffer {
+  void *data;
+  explicit ScratchBuffer(size_t bytes)
+      : data(_mlir_memref_to_llvm_aligned_alloc(64, bytes)) {}
+  ~ScratchBuffer() { _mlir_memref_to_llvm_free(data); }
+  ScratchBuffer(const ScratchBuffer &) = delete;
+  ScratchBuffer &operator=(const ScratchBuffer &) = delete;
+};
+
+/// The temporary oneDNN memories of one call (operands converted for the
+/// primitive, results before their conversion), from the runtime's caching
+/// allocator: oneDNN's own allocation maps fresh pages, which fault on every
+/// call. Freed when the call ends.
+class Scratch {
+public:
+  dnnl::memory make(const dnnl::memory::desc &desc) {
+    buffers.push_back(
+        std::make_unique<ScratchBuffer>(std::max<size_t>(desc.get_size(), 1)));
+    return dnnl::memory(desc, engine(), buffers.back()->data);
+  }
+
+private:
+  std::vector<std::unique_ptr<ScratchBuffer>> buffers;
+};
+
 /// `user` (the caller's memory) in `wanted`'s descriptor: itself when they
 /// agree, otherwise a new memory it is reordered (converted) into.
-dnnl::memory prepared(dnnl::stream &stream, dnnl::memory user,
+dnnl::memory prepared(dnnl::stream &stream, Scratch &scratch, dnnl::memory user,
                       const dnnl::memory::desc &wanted) {
   dnnl::memory::desc have = user.get_desc();
   if (have == wanted)
@@ -271,17 +298,17 @@ dnnl::memory prepared(dnnl::stream &stream, dnnl::memory user,
         wantedStrides && offsetOf(wanted) == 0
             ? wanted
             : dnnl::memory::desc(sizes, dt::f32, denseStrides(sizes));
-    dnnl::memory widened(plain, user.get_engine());
+    dnnl::memory widened = scratch.make(plain);
     convertStrided(static_cast<const uint16_t *>(user.get_data_handle()), sizes,
                    *strides, static_cast<float *>(widened.get_data_handle()),
                    *plainStrides(plain), WidenBf16());
     if (plain == wanted)
       return widened;
-    dnnl::memory m(wanted, user.get_engine());
+    dnnl::memory m = scratch.make(wanted);
     dnnl::reorder(widened, m).execute(stream, widened, m);
     return m;
   }
-  dnnl::memory m(wanted, user.get_engine());
+  dnnl::memory m = scratch.make(wanted);
   dnnl::reorder(user, m).execute(stream, user, m);
   return m;
 }
@@ -289,7 +316,8 @@ dnnl::memory prepared(dnnl::stream &stream, dnnl::memory user,
 /// Moves `computed` (in its primitive's layout and type) into `user`: a
 /// reorder, or for an f32 result of a bf16 call on a CPU without bf16
 /// kernels, the rounding tp.cast does (oneDNN's reorder flushes subnormals).
-void finish(dnnl::stream &stream, dnnl::memory computed, dnnl::memory user) {
+void finish(dnnl::stream &stream, Scratch &scratch, dnnl::memory computed,
+            dnnl::memory user) {
   dnnl::memory::desc want = user.get_desc();
   if (computed.get_desc() == want)
     return;
@@ -302,7 +330,7 @@ void finish(dnnl::stream &stream, dnnl::memory computed, dnnl::memory user) {
   dnnl::memory::desc denseDesc(sizes, dt::f32, denseStrides(sizes));
   dnnl::memory dense = computed;
   if (!(computed.get_desc() == denseDesc)) {
-    dense = dnnl::memory(denseDesc, user.get_engine());
+    dense = scratch.make(denseDesc);
     dnnl::reorder(computed, dense).execute(stream, computed, dense);
     stream.wait();
   }
@@ -373,13 +401,14 @@ dnnl::matmul::primitive_desc matmulPrimitive(const MatmulEntry &entry,
 void runMatmul(const MatmulEntry &entry, void *a, void *b, void *bias,
                void *c) {
   dnnl::stream stream(engine());
+  Scratch scratch;
   auto in = [&](const dnnl::memory::desc &user,
                 const dnnl::memory::desc &wanted, void *data) {
-    return prepared(stream, dnnl::memory(user, engine(), data), wanted);
+    return prepared(stream, scratch, dnnl::memory(user, engine(), data),
+                    wanted);
   };
   dnnl::memory userC(entry.userC, engine(), c);
-  dnnl::memory cMem =
-      entry.c == entry.userC ? userC : dnnl::memory(entry.c, engine());
+  dnnl::memory cMem = entry.c == entry.userC ? userC : scratch.make(entry.c);
   std::unordered_map<int, dnnl::memory> args = {
       {DNNL_ARG_SRC, in(entry.userA, entry.a, a)},
       {DNNL_ARG_WEIGHTS, in(entry.userB, entry.b, b)},
@@ -387,7 +416,7 @@ void runMatmul(const MatmulEntry &entry, void *a, void *b, void *bias,
   if (entry.hasBias)
     args.emplace(DNNL_ARG_BIAS, in(entry.userBias, entry.bias, bias));
   entry.primitive.execute(stream, args);
-  finish(stream, cMem, userC);
+  finish(stream, scratch, cMem, userC);
   stream.wait();
 }
 
@@ -489,17 +518,6 @@ tp_rt_status matmul(dt inType, dt outType, View a, View b, View bias, View c,
 // --- Products whose B arrives in f32 (tp_rt_dnnl_matmul_cast_*) -----------
 
 using tensorplay::codegen::Bf16VnniLayout;
-
-/// A runtime buffer (the compiled code's allocator: reused across calls;
-/// it never returns null, it ends the process with a message instead).
-struct ScratchBuffer {
-  void *data;
-  explicit ScratchBuffer(size_t bytes)
-      : data(_mlir_memref_to_llvm_aligned_alloc(64, bytes)) {}
-  ~ScratchBuffer() { _mlir_memref_to_llvm_free(data); }
-  ScratchBuffer(const ScratchBuffer &) = delete;
-  ScratchBuffer &operator=(const ScratchBuffer &) = delete;
-};
 
 /// `desc` as a Bf16VnniLayout of B[k, n] (oneDNN's BA16a64b2a or
 /// AB16a64b2a, no extra data), if it is one.
@@ -795,25 +813,25 @@ tp_rt_status conv(dt inType, dt outType, View src, View w, View bias, View dst,
     return entry;
   });
   dnnl::stream stream(engine());
+  Scratch scratch;
   dnnl::memory userSrc(entry->userSrc, engine(), src.data(sizeOf(inType)));
   dnnl::memory userWeights(entry->userWeights, engine(),
                            w.data(sizeOf(inType)));
   dnnl::memory userDst(entry->userDst, engine(), dst.data(sizeOf(outType)));
-  dnnl::memory srcMem = prepared(stream, userSrc, entry->src);
-  dnnl::memory wMem = prepared(stream, userWeights, entry->weights);
-  dnnl::memory dstMem = entry->dst == entry->userDst
-                            ? userDst
-                            : dnnl::memory(entry->dst, engine());
+  dnnl::memory srcMem = prepared(stream, scratch, userSrc, entry->src);
+  dnnl::memory wMem = prepared(stream, scratch, userWeights, entry->weights);
+  dnnl::memory dstMem =
+      entry->dst == entry->userDst ? userDst : scratch.make(entry->dst);
   std::unordered_map<int, dnnl::memory> args = {
       {DNNL_ARG_SRC, srcMem}, {DNNL_ARG_WEIGHTS, wMem}, {DNNL_ARG_DST, dstMem}};
   if (hasBias)
     args.emplace(
         DNNL_ARG_BIAS,
-        prepared(stream,
+        prepared(stream, scratch,
                  dnnl::memory(entry->bias, engine(), bias.data(sizeOf(inType))),
                  entry->computeBias));
   entry->primitive.execute(stream, args);
-  finish(stream, dstMem, userDst);
+  finish(stream, scratch, dstMem, userDst);
   stream.wait();
   return TP_RT_SUCCESS;
 }
@@ -908,18 +926,19 @@ tp_rt_status convBackwardWeights(dt type, View diffDst, View src,
       });
   size_t width = sizeOf(type);
   dnnl::stream stream(engine());
-  dnnl::memory srcMem =
-      prepared(stream, dnnl::memory(entry->userSrc, engine(), src.data(width)),
-               entry->src);
-  dnnl::memory diffDstMem = prepared(
-      stream, dnnl::memory(entry->userDiffDst, engine(), diffDst.data(width)),
-      entry->diffDst);
+  Scratch scratch;
+  dnnl::memory srcMem = prepared(
+      stream, scratch, dnnl::memory(entry->userSrc, engine(), src.data(width)),
+      entry->src);
+  dnnl::memory diffDstMem =
+      prepared(stream, scratch,
+               dnnl::memory(entry->userDiffDst, engine(), diffDst.data(width)),
+               entry->diffDst);
   dnnl::memory userDiffWeights(entry->userDiffWeights, engine(),
                                diffWeights.data(width));
-  dnnl::memory diffWeightsMem =
-      entry->diffWeights == entry->userDiffWeights
-          ? userDiffWeights
-          : dnnl::memory(entry->diffWeights, engine());
+  dnnl::memory diffWeightsMem = entry->diffWeights == entry->userDiffWeights
+                                    ? userDiffWeights
+                                    : scratch.make(entry->diffWeights);
   std::unordered_map<int, dnnl::memory> args = {
       {DNNL_ARG_SRC, srcMem},
       {DNNL_ARG_DIFF_DST, diffDstMem},
@@ -929,13 +948,13 @@ tp_rt_status convBackwardWeights(dt type, View diffDst, View src,
     userDiffBias.emplace(entry->userDiffBias, engine(), diffBias.data(width));
     diffBiasMem = entry->diffBias == entry->userDiffBias
                       ? *userDiffBias
-                      : dnnl::memory(entry->diffBias, engine());
+                      : scratch.make(entry->diffBias);
     args.emplace(DNNL_ARG_DIFF_BIAS, *diffBiasMem);
   }
   entry->primitive.execute(stream, args);
-  finish(stream, diffWeightsMem, userDiffWeights);
+  finish(stream, scratch, diffWeightsMem, userDiffWeights);
   if (hasBias)
-    finish(stream, *diffBiasMem, *userDiffBias);
+    finish(stream, scratch, *diffBiasMem, *userDiffBias);
   stream.wait();
   return TP_RT_SUCCESS;
 }
@@ -1000,20 +1019,21 @@ tp_rt_status softmaxBackward(dt type, View diffDst, View dst, View diffSrc,
       });
   size_t width = sizeOf(type);
   dnnl::stream stream(engine());
-  dnnl::memory g = prepared(
-      stream, dnnl::memory(entry->userDiffDst, engine(), diffDst.data(width)),
-      entry->data);
-  dnnl::memory y =
-      prepared(stream, dnnl::memory(entry->userDst, engine(), dst.data(width)),
+  Scratch scratch;
+  dnnl::memory g =
+      prepared(stream, scratch,
+               dnnl::memory(entry->userDiffDst, engine(), diffDst.data(width)),
                entry->data);
+  dnnl::memory y = prepared(
+      stream, scratch, dnnl::memory(entry->userDst, engine(), dst.data(width)),
+      entry->data);
   dnnl::memory user(entry->userDiffSrc, engine(), diffSrc.data(width));
-  dnnl::memory d = entry->data == entry->userDiffSrc
-                       ? user
-                       : dnnl::memory(entry->data, engine());
+  dnnl::memory d =
+      entry->data == entry->userDiffSrc ? user : scratch.make(entry->data);
   entry->primitive.execute(
       stream,
       {{DNNL_ARG_DST, y}, {DNNL_ARG_DIFF_DST, g}, {DNNL_ARG_DIFF_SRC, d}});
-  finish(stream, d, user);
+  finish(stream, scratch, d, user);
   stream.wait();
   return TP_RT_SUCCESS;
 }
