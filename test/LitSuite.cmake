@@ -23,4 +23,4 @@ add_lit_testsuite(check-tensorplay "Running the tensorplay lit tests"
 add_test(NAME lit-suite
   COMMAND ${LLVM_EXTERNAL_LIT} -sv --filter-out "^TENSORPLAY-Unit ::"
           ${CMAKE_CURRENT_BINARY_DIR})
-set_tests_properties(lit-suite PROPERTIES TIMEOUT 1800)
+set_tests_properties(lit-suite PROPERTIES TIMEOUT 2700)

@@ -16,6 +16,7 @@
 #include "calls/CodegenError.h"
 #include "calls/MemrefView.h"
 #include "onednn/DescribableView.h"
+#include "onednn/StridedConvert.h"
 #include "onednn/WeightPacking.h"
 
 #include <dnnl.hpp>
@@ -36,6 +37,12 @@ namespace {
 using dt = dnnl::memory::data_type;
 using dims = dnnl::memory::dims;
 
+using tensorplay::codegen::convertStrided;
+using tensorplay::codegen::denseStrides;
+using tensorplay::codegen::permutedDenseStrides;
+using tensorplay::codegen::RoundToBf16;
+using tensorplay::codegen::RoundToBf16InF32;
+using tensorplay::codegen::WidenBf16;
 using View = tensorplay::codegen::MemrefView;
 using Described = tensorplay::codegen::DescribableView;
 
@@ -128,116 +135,6 @@ bool nativeBf16() {
 dt computeType(dt type) {
   return type == dt::bf16 && !nativeBf16() ? dt::f32 : type;
 }
-
-/// Row-major strides of `sizes`.
-dims denseStrides(const dims &sizes) {
-  dims strides(sizes.size());
-  int64_t dense = 1;
-  for (int64_t i = (int64_t)sizes.size() - 1; i >= 0; --i) {
-    strides[i] = dense;
-    dense *= sizes[i];
-  }
-  return strides;
-}
-
-/// Dense strides for `sizes` with the dimensions nested as `strides` nest
-/// them (the largest stride outermost; ties keep their order): a transposed
-/// view gets a transposed dense layout.
-dims permutedDenseStrides(const dims &sizes, const dims &strides) {
-  int64_t r = sizes.size();
-  std::vector<int64_t> order(r);
-  for (int64_t i = 0; i < r; ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
-    return strides[x] > strides[y];
-  });
-  dims dense(r);
-  int64_t step = 1;
-  for (int64_t i = r - 1; i >= 0; --i) {
-    dense[order[i]] = step;
-    step *= sizes[order[i]];
-  }
-  return dense;
-}
-
-/// Converts every element of a tensor of `sizes` from `src` (element
-/// strides `srcStrides`) into `dst` (element strides `dstStrides`, no two
-/// elements at one place) by `convert`, on the runtime's threads: rows
-/// along dst's innermost dimension, in dst's order, so that the writes
-/// stream (and a copy between equal dense layouts is one linear pass).
-template <typename In, typename Out, typename Convert>
-void convertStrided(const In *src, const dims &sizes, const dims &srcStrides,
-                    Out *dst, const dims &dstStrides, Convert convert) {
-  struct Job {
-    const In *src;
-    Out *dst;
-    dims sizes, srcStrides, dstStrides; // in dst's order, outermost first
-    int64_t rows;
-    Convert convert;
-    void run(int64_t begin, int64_t end) const {
-      int64_t r = sizes.size(), inner = sizes[r - 1];
-      int64_t srcInner = srcStrides[r - 1], dstInner = dstStrides[r - 1];
-      for (int64_t row = begin; row < end; ++row) {
-        int64_t srcOffset = 0, dstOffset = 0, rest = row;
-        for (int64_t d = r - 2; d >= 0; --d) {
-          int64_t i = rest % sizes[d];
-          rest /= sizes[d];
-          srcOffset += i * srcStrides[d];
-          dstOffset += i * dstStrides[d];
-        }
-        const In *in = src + srcOffset;
-        Out *out = dst + dstOffset;
-        if (srcInner == 1 && dstInner == 1)
-          for (int64_t i = 0; i < inner; ++i)
-            out[i] = convert(in[i]);
-        else
-          for (int64_t i = 0; i < inner; ++i)
-            out[i * dstInner] = convert(in[i * srcInner]);
-      }
-    }
-  };
-  int64_t r = sizes.size(), total = 1;
-  for (int64_t n : sizes)
-    total *= n;
-  if (total == 0)
-    return;
-  if (r == 0) {
-    *dst = convert(*src);
-    return;
-  }
-  std::vector<int64_t> order(r);
-  for (int64_t i = 0; i < r; ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
-    return dstStrides[x] > dstStrides[y];
-  });
-  Job job{src, dst, {}, {}, {}, 0, convert};
-  for (int64_t d : order) {
-    job.sizes.push_back(sizes[d]);
-    job.srcStrides.push_back(srcStrides[d]);
-    job.dstStrides.push_back(dstStrides[d]);
-  }
-  job.rows = total / job.sizes.back();
-  tp_rt_parallel_for(
-      [](void *context, int64_t begin, int64_t end) {
-        static_cast<const Job *>(context)->run(begin, end);
-      },
-      &job, 0, job.rows);
-}
-
-/// The conversions of the bf16 paths: what compiled tp.cast computes.
-struct RoundToBf16 {
-  uint16_t operator()(float x) const { return tp_rt_f32_to_bf16(x); }
-};
-struct WidenBf16 {
-  float operator()(uint16_t x) const { return tp_rt_bf16_to_f32(x); }
-};
-/// x rounded to bf16, kept in f32 (exactly representable there).
-struct RoundToBf16InF32 {
-  float operator()(float x) const {
-    return tp_rt_bf16_to_f32(tp_rt_f32_to_bf16(x));
-  }
-};
 
 /// The offset (in elements) of a memory descriptor's first element.
 int64_t offsetOf(const dnnl::memory::desc &desc) { return desc.data.offset0; }
