@@ -34,17 +34,23 @@ inline Dims denseStrides(const Dims &sizes) {
   return strides;
 }
 
-/// Dense strides for `sizes` with the dimensions nested as `strides` nest
-/// them (the largest stride outermost; ties keep their order): a transposed
-/// view gets a transposed dense layout.
-inline Dims permutedDenseStrides(const Dims &sizes, const Dims &strides) {
-  int64_t r = sizes.size();
-  std::vector<int64_t> order(r);
-  for (int64_t i = 0; i < r; ++i)
+/// The dimensions in the order `strides` nests them, outermost first (the
+/// largest stride first; ties keep their order).
+inline Dims nestingOrder(const Dims &strides) {
+  Dims order(strides.size());
+  for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
     return strides[x] > strides[y];
   });
+  return order;
+}
+
+/// Dense strides for `sizes` with the dimensions nested as `strides` nest
+/// them: a transposed view gets a transposed dense layout.
+inline Dims permutedDenseStrides(const Dims &sizes, const Dims &strides) {
+  int64_t r = sizes.size();
+  Dims order = nestingOrder(strides);
   Dims dense(r);
   int64_t step = 1;
   for (int64_t i = r - 1; i >= 0; --i) {
@@ -66,7 +72,6 @@ void convertStrided(const In *src, const Dims &sizes, const Dims &srcStrides,
     const In *src;
     Out *dst;
     Dims sizes, srcStrides, dstStrides; // in dst's order, outermost first
-    int64_t rows;
     Convert convert;
     void run(int64_t begin, int64_t end) const {
       int64_t r = sizes.size(), inner = sizes[r - 1];
@@ -99,24 +104,17 @@ void convertStrided(const In *src, const Dims &sizes, const Dims &srcStrides,
     *dst = convert(*src);
     return;
   }
-  std::vector<int64_t> order(r);
-  for (int64_t i = 0; i < r; ++i)
-    order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](int64_t x, int64_t y) {
-    return dstStrides[x] > dstStrides[y];
-  });
-  Job job{src, dst, {}, {}, {}, 0, convert};
-  for (int64_t d : order) {
+  Job job{src, dst, {}, {}, {}, convert};
+  for (int64_t d : nestingOrder(dstStrides)) {
     job.sizes.push_back(sizes[d]);
     job.srcStrides.push_back(srcStrides[d]);
     job.dstStrides.push_back(dstStrides[d]);
   }
-  job.rows = total / job.sizes.back();
   tp_rt_parallel_for(
       [](void *context, int64_t begin, int64_t end) {
         static_cast<const Job *>(context)->run(begin, end);
       },
-      &job, 0, job.rows);
+      &job, 0, total / job.sizes.back());
 }
 
 /// The conversions of the bf16 paths: what compiled tp.cast computes.
