@@ -2,7 +2,7 @@
 
 // tp-expand-bf16 implements round to nearest even only: a truncation with
 // another rounding mode (tp never makes one) is left as it is; one that
-// one that states to_nearest_even explicitly is rewritten.
+// states to_nearest_even explicitly is rewritten.
 // CHECK-LABEL: func.func @modes
 // CHECK: arith.truncf %{{.*}} toward_zero : f32 to bf16
 // CHECK-NOT: arith.truncf
