@@ -3,7 +3,8 @@
 // Every pool over the trailing n spatial dimensions (max, avg, adaptive avg,
 // adaptive max; 2-D and 3-D) is one gather: a linalg.generic over the
 // leading dimensions, the output's spatial positions and the window's
-// offsets (reduced), reading the input with tensor.extract at the window
+// offsets (reduced; run outside the positions where rows of outputs are
+// longer than the window), reading the input with tensor.extract at the window
 // position, clamped into the input and masked where it falls in the
 // padding. Max pools keep aten's order (the first of equal maxima, the
 // last NaN) and the flat spatial index of the element taken; average pools
@@ -116,6 +117,8 @@ struct Windows {
 struct IndexMath {
   OpBuilder &b;
   Location loc;
+  /// The loop of each logical dimension (empty: the same order).
+  ArrayRef<int64_t> loopOf = {};
   Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
@@ -136,7 +139,10 @@ struct IndexMath {
   Value both(Value x, Value y) {
     return x ? arith::AndIOp::create(b, loc, x, y) : y;
   }
-  Value index(int64_t dim) { return linalg::IndexOp::create(b, loc, dim); }
+  /// The index of logical dimension `dim` of the generic.
+  Value index(int64_t dim) {
+    return linalg::IndexOp::create(b, loc, loopOf.empty() ? dim : loopOf[dim]);
+  }
 
   /// The first input position of output o's window along `d`.
   Value windowStart(const Windows &w, int64_t d, Value o) {
@@ -166,32 +172,48 @@ struct IndexMath {
   }
 };
 
-/// The generic of a gather over [lead..., spatial..., offsets...] writing
-/// `inits` (of shape [lead..., spatial...]); `body` gets the accumulators.
+/// The generic of a gather over the logical dimensions [lead...,
+/// spatial..., offsets...] writing `inits` (of shape [lead..., spatial...]);
+/// `body` gets the accumulators and indexes the logical dimensions.
+///
+/// The loops run the offsets before the spatial positions when the rows
+/// of positions are longer than the window's: the innermost loop is then
+/// a row of outputs, which vectorizes, instead of a few window offsets
+/// per output (a 3x3 max pool took 30% of a ResNet's forward that way).
+/// Either order computes the same values: each output's window is still
+/// visited in offset order.
 linalg::GenericOp buildWindowGeneric(
-    OpBuilder &b, Location loc, int64_t outRank, ArrayRef<int64_t> offsets,
-    ValueRange inits,
+    OpBuilder &b, Location loc, int64_t outRank, ArrayRef<int64_t> outShape,
+    ArrayRef<int64_t> offsets, ValueRange inits,
     function_ref<SmallVector<Value>(IndexMath &, ValueRange)> body) {
   MLIRContext *ctx = b.getContext();
-  int64_t loops = outRank + offsets.size();
+  int64_t n = offsets.size(), lead = outRank - n;
+  int64_t loops = outRank + n;
+  bool offsetsFirst = n > 0 && outShape.back() > offsets.back();
+  SmallVector<int64_t> loopOf;
+  for (int64_t d = 0; d < loops; ++d)
+    loopOf.push_back(!offsetsFirst || d < lead ? d
+                     : d < outRank             ? d + n
+                                               : d - n);
   SmallVector<AffineExpr> outExprs;
   for (int64_t d = 0; d < outRank; ++d)
-    outExprs.push_back(getAffineDimExpr(d, ctx));
+    outExprs.push_back(getAffineDimExpr(loopOf[d], ctx));
   // The window's shape (an empty tensor, as linalg's pooling ops take)
   // gives the offset loops their bounds.
   SmallVector<AffineExpr> windowExprs;
-  for (size_t d = 0; d < offsets.size(); ++d)
-    windowExprs.push_back(getAffineDimExpr(outRank + d, ctx));
+  for (int64_t d = 0; d < n; ++d)
+    windowExprs.push_back(getAffineDimExpr(loopOf[outRank + d], ctx));
   Value window = tensor::EmptyOp::create(b, loc, offsets, b.getI1Type());
   SmallVector<AffineMap> maps = {AffineMap::get(loops, 0, windowExprs, ctx)};
   maps.append(inits.size(), AffineMap::get(loops, 0, outExprs, ctx));
-  SmallVector<utils::IteratorType> iterators(outRank,
+  SmallVector<utils::IteratorType> iterators(loops,
                                              utils::IteratorType::parallel);
-  iterators.append(offsets.size(), utils::IteratorType::reduction);
+  for (int64_t d = 0; d < n; ++d)
+    iterators[loopOf[outRank + d]] = utils::IteratorType::reduction;
   return linalg::GenericOp::create(
       b, loc, TypeRange(inits), ValueRange{window}, inits, maps, iterators,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        IndexMath m{nb, nloc};
+        IndexMath m{nb, nloc, loopOf};
         linalg::YieldOp::create(nb, nloc, body(m, args.drop_front()));
       });
 }
@@ -238,7 +260,7 @@ std::pair<Value, Value> buildMaxPool(OpBuilder &b, Location loc, Value input,
   if (withIndices)
     inits.push_back(filledTensor(b, loc, outShape, b.getI64Type(), -1.0));
   auto generic = buildWindowGeneric(
-      b, loc, lead + n, w.kernel, inits, [&](IndexMath &m, ValueRange acc) {
+      b, loc, lead + n, outShape, w.kernel, inits, [&](IndexMath &m, ValueRange acc) {
         SmallVector<Value> pos;
         Value valid;
         Value x = convertScalar(
@@ -343,7 +365,7 @@ Value buildAvgPool(OpBuilder &b, Location loc, Value input, const Windows &w,
   outShape.append(w.out);
   Value init = filledTensor(b, loc, outShape, accType, 0.0);
   auto generic = buildWindowGeneric(
-      b, loc, lead + n, w.kernel, {init}, [&](IndexMath &m, ValueRange acc) {
+      b, loc, lead + n, outShape, w.kernel, {init}, [&](IndexMath &m, ValueRange acc) {
         SmallVector<Value> pos;
         Value valid;
         Value x = convertScalar(
@@ -373,7 +395,7 @@ Value buildPoolBackward(
     counts.push_back(w.windowsPerPosition(d));
   Value init = filledTensor(b, loc, inputShape, accType, 0.0);
   auto generic = buildWindowGeneric(
-      b, loc, lead + n, counts, {init}, [&](IndexMath &m, ValueRange acc) {
+      b, loc, lead + n, inputShape, counts, {init}, [&](IndexMath &m, ValueRange acc) {
         SmallVector<Value> window, inputPos;
         for (int64_t d = 0; d < lead; ++d)
           window.push_back(m.index(d));
