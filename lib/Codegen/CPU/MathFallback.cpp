@@ -7,6 +7,7 @@
 #include "MathFallback.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -40,6 +41,18 @@ Value tp::withF64Fallback(
   auto branch = scf::IfOp::create(
       b, loc, any,
       [&](OpBuilder &nb, Location nloc) {
+        // LLVM may run a branch unconditionally when everything in it can
+        // be speculated, which the f64 op (an intrinsic without side
+        // effects) can: O3 turned the branch into a select and called libm
+        // for every element (a quarter of a GPT forward). An empty asm
+        // statement with side effects cannot be speculated, emits no
+        // instruction, and keeps the branch.
+        LLVM::InlineAsmOp::create(
+            nb, nloc, TypeRange{}, ValueRange{}, /*asm_string=*/"",
+            /*constraints=*/"", /*has_side_effects=*/true,
+            /*is_align_stack=*/false, LLVM::TailCallKind::None,
+            /*asm_dialect=*/LLVM::AsmDialectAttr(),
+            /*operand_attrs=*/ArrayAttr());
         Value xd = arith::ExtFOp::create(nb, nloc, f64Type, x);
         Value narrowed =
             arith::TruncFOp::create(nb, nloc, type, exact(nb, nloc, xd));

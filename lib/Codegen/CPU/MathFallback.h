@@ -3,7 +3,9 @@
 // Shared by the math patterns of MathPatterns.h: where an inline f32
 // approximation is not accurate for some arguments (huge sin/cos
 // arguments, exp results below the normal range), those lanes take an f64
-// op that lowers to libm, only when a vector holds one.
+// op that lowers to libm, only when a vector holds one. The branch holds an
+// empty asm statement with side effects so that LLVM cannot speculate it
+// into a select (it did at O3: libm ran for every element).
 //
 //===----------------------------------------------------------------------===//
 

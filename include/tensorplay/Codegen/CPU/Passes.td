@@ -101,6 +101,7 @@ def TPLowerVectorsPass : Pass<"tp-lower-vectors", "::mlir::func::FuncOp"> {
   }];
   let dependentDialects = ["::mlir::vector::VectorDialect",
                            "::mlir::linalg::LinalgDialect",
+                           "::mlir::LLVM::LLVMDialect",
                            "::mlir::math::MathDialect",
                            "::mlir::memref::MemRefDialect",
                            "::mlir::scf::SCFDialect",
