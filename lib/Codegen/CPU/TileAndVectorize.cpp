@@ -63,6 +63,37 @@ int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
   return 1;
 }
 
+/// Makes the i1 constants that `generic` reads (a causal attention mask)
+/// i8 constants, truncated back to i1 in its body: vector loads of i1
+/// memory are bit-packed in LLVM, so an op reading i1 stays scalar, while
+/// i8 vectors load and truncate. The values are 0 and 1 either way.
+void widenConstantMasks(RewriterBase &rewriter, linalg::GenericOp generic) {
+  Block *body = generic.getBody();
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    DenseElementsAttr values;
+    if (!type || !type.getElementType().isInteger(1) ||
+        !matchPattern(input->get(), m_Constant(&values)))
+      continue;
+    Type i8 = rewriter.getI8Type();
+    auto wideType = type.clone(i8);
+    DenseElementsAttr wide = values.mapValues(
+        i8, [](const APInt &bit) { return bit.zext(8); });
+    rewriter.setInsertionPoint(generic);
+    Value constant =
+        arith::ConstantOp::create(rewriter, generic.getLoc(), wideType, wide);
+    BlockArgument arg = generic.getMatchingBlockArgument(input);
+    rewriter.modifyOpInPlace(generic, [&] {
+      input->set(constant);
+      arg.setType(i8);
+    });
+    rewriter.setInsertionPointToStart(body);
+    Value bit = arith::TruncIOp::create(rewriter, generic.getLoc(),
+                                        rewriter.getI1Type(), arg);
+    rewriter.replaceAllUsesExcept(arg, bit, bit.getDefiningOp());
+  }
+}
+
 /// Tiles `op` with `sizes` using loops of `type`; returns the tiled op (or
 /// null when tiling failed or was a no-op) and replaces `op`.
 Operation *tile(RewriterBase &rewriter, TilingInterface op,
@@ -255,6 +286,11 @@ struct TileAndVectorizePass
     func::FuncOp fn = getOperation();
     MLIRContext *ctx = &getContext();
     IRRewriter rewriter(ctx);
+
+    fn.walk([&](linalg::GenericOp generic) {
+      if (generic.hasPureTensorSemantics())
+        widenConstantMasks(rewriter, generic);
+    });
 
     SmallVector<linalg::LinalgOp> ops;
     fn.walk([&](linalg::LinalgOp op) {

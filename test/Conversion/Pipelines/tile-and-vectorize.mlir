@@ -98,3 +98,22 @@ func.func @column_sum_broadcast_product(%x: tensor<4x64xf32>, %w: tensor<64xf32>
   %r = tp.sum %m {dim = array<i64: 0>} : (tensor<4x64xf32>) -> tensor<64xf32>
   return %r : tensor<64xf32>
 }
+
+// -----
+
+// A constant i1 mask (a causal attention mask folded to a constant) is read
+// as an i8 constant truncated in the body, so the op vectorizes (vector
+// loads of i1 memory are bit-packed in LLVM; ops reading i1 stay scalar).
+// CHECK-LABEL: func.func @constant_mask
+// CHECK: arith.constant dense<{{\[\[}}0, 1, 1, 1], [0, 0, 1, 1], [0, 0, 0, 1], [0, 0, 0, 0]]> : tensor<4x4xi8>
+// CHECK-NOT: tensor<4x4xi1>
+// CHECK: vector.transfer_read {{.*}} : tensor<4x4xi8>, vector<4x4xi8>
+// CHECK: arith.trunci {{.*}} to vector<1x1x4x4xi1>
+// CHECK: arith.select {{.*}} : vector<1x1x4x4xi1>, vector<1x1x4x4xf32>
+func.func @constant_mask(%x: tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32> {
+  %m = tp.constant dense<[[false, true, true, true], [false, false, true, true], [false, false, false, true], [false, false, false, false]]> : tensor<4x4xi1>
+  %inf = tp.constant dense<0xFF800000> : tensor<f32>
+  %w = tp.where %m, %inf, %x : (tensor<4x4xi1>, tensor<f32>, tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
+  %e = tp.exp %w : (tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
+  return %e : tensor<2x8x4x4xf32>
+}
