@@ -63,29 +63,61 @@ int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
   return 1;
 }
 
-/// Makes the i1 constants that `generic` reads (a causal attention mask)
-/// i8 constants, truncated back to i1 in its body: vector loads of i1
-/// memory are bit-packed in LLVM, so an op reading i1 stays scalar, while
-/// i8 vectors load and truncate. The values are 0 and 1 either way.
-void widenConstantMasks(RewriterBase &rewriter, linalg::GenericOp generic) {
+/// `mask` (an i1 tensor) as an i8 tensor of 0 and 1: a constant folded, a
+/// value widened by an elementwise op.
+Value widenMask(RewriterBase &rewriter, Location loc, Value mask) {
+  auto type = cast<RankedTensorType>(mask.getType());
+  Type i8 = rewriter.getI8Type();
+  auto wideType = type.clone(i8);
+  DenseElementsAttr values;
+  if (matchPattern(mask, m_Constant(&values)))
+    return arith::ConstantOp::create(
+        rewriter, loc, wideType,
+        values.mapValues(i8, [](const APInt &bit) { return bit.zext(8); }));
+  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), i8);
+  auto identity = rewriter.getMultiDimIdentityMap(type.getRank());
+  SmallVector<utils::IteratorType> iterators(type.getRank(),
+                                             utils::IteratorType::parallel);
+  return linalg::GenericOp::create(
+             rewriter, loc, TypeRange{wideType}, ValueRange{mask},
+             ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
+             iterators,
+             [&](OpBuilder &b, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(
+                   b, nloc, ValueRange{arith::ExtUIOp::create(
+                                b, nloc, b.getI8Type(), args[0])});
+             })
+      .getResult(0);
+}
+
+/// Makes the i1 inputs of `generic` i8, truncated back to i1 in its body:
+/// vector loads of i1 memory are bit-packed in LLVM, so an op reading i1
+/// stays scalar, while i8 vectors load and truncate. Constants (a causal
+/// attention mask) are folded; a computed mask is widened by its own
+/// (scalar) loop when it is broadcast, at most a quarter of the op's
+/// iterations (a padding mask over attention scores), which the vectorized
+/// op then repays. The values are 0 and 1 either way.
+void widenMasks(RewriterBase &rewriter, linalg::GenericOp generic) {
+  int64_t iterations = 1;
+  for (int64_t r : generic.getStaticLoopRanges())
+    iterations = ShapedType::isDynamic(r) ? ShapedType::kDynamic
+                                          : iterations * r;
   Block *body = generic.getBody();
   for (OpOperand *input : generic.getDpsInputOperands()) {
     auto type = dyn_cast<RankedTensorType>(input->get().getType());
-    DenseElementsAttr values;
     if (!type || !type.getElementType().isInteger(1) ||
-        !matchPattern(input->get(), m_Constant(&values)))
+        !type.hasStaticShape())
       continue;
-    Type i8 = rewriter.getI8Type();
-    auto wideType = type.clone(i8);
-    DenseElementsAttr wide = values.mapValues(
-        i8, [](const APInt &bit) { return bit.zext(8); });
+    bool broadcast = !ShapedType::isDynamic(iterations) &&
+                     type.getNumElements() * 4 <= iterations;
+    if (!matchPattern(input->get(), m_Constant()) && !broadcast)
+      continue;
     rewriter.setInsertionPoint(generic);
-    Value constant =
-        arith::ConstantOp::create(rewriter, generic.getLoc(), wideType, wide);
+    Value wide = widenMask(rewriter, generic.getLoc(), input->get());
     BlockArgument arg = generic.getMatchingBlockArgument(input);
     rewriter.modifyOpInPlace(generic, [&] {
-      input->set(constant);
-      arg.setType(i8);
+      input->set(wide);
+      arg.setType(rewriter.getI8Type());
     });
     rewriter.setInsertionPointToStart(body);
     Value bit = arith::TruncIOp::create(rewriter, generic.getLoc(),
@@ -287,10 +319,13 @@ struct TileAndVectorizePass
     MLIRContext *ctx = &getContext();
     IRRewriter rewriter(ctx);
 
+    SmallVector<linalg::GenericOp> generics;
     fn.walk([&](linalg::GenericOp generic) {
       if (generic.hasPureTensorSemantics())
-        widenConstantMasks(rewriter, generic);
+        generics.push_back(generic);
     });
+    for (linalg::GenericOp generic : generics)
+      widenMasks(rewriter, generic);
 
     SmallVector<linalg::LinalgOp> ops;
     fn.walk([&](linalg::LinalgOp op) {

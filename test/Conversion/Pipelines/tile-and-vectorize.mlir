@@ -117,3 +117,33 @@ func.func @constant_mask(%x: tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32> {
   %e = tp.exp %w : (tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
   return %e : tensor<2x8x4x4xf32>
 }
+
+// -----
+
+// A computed mask broadcast over the op (a padding mask over attention
+// scores: 8 elements for 256 iterations) is widened to i8 by its own loop,
+// and the op reading it vectorizes. A mask as large as the op stays i1 (its
+// widening would cost as much as the scalar op).
+// CHECK-LABEL: func.func @padding_mask
+// CHECK: %[[WIDE:.*]] = linalg.generic {{.*}} ins(%{{.*}} : tensor<2x1x1x4xi1>) outs(%{{.*}} : tensor<2x1x1x4xi8>)
+// CHECK: arith.extui %{{.*}} : i1 to i8
+// CHECK: vector.transfer_read %[[WIDE]]{{.*}} : tensor<2x1x1x4xi8>, vector<1x1x1x4xi8>
+// CHECK: arith.trunci {{.*}} : vector<{{.*}}xi8> to vector<{{.*}}xi1>
+// CHECK: arith.select {{.*}} : vector<{{.*}}xi1>, vector<{{.*}}xf32>
+// CHECK-LABEL: func.func @full_mask
+// CHECK-NOT: xi8>
+// CHECK: linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<{{.*}}xi1>
+// CHECK: math.exp %{{.*}} : f32
+func.func @padding_mask(%x: tensor<2x8x4x4xf32>, %m: tensor<2x1x1x4xi1>) -> tensor<2x8x4x4xf32> {
+  %inf = tp.constant dense<0xFF800000> : tensor<f32>
+  %w = tp.where %m, %inf, %x : (tensor<2x1x1x4xi1>, tensor<f32>, tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
+  %e = tp.exp %w : (tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
+  return %e : tensor<2x8x4x4xf32>
+}
+
+func.func @full_mask(%x: tensor<2x8x4x4xf32>, %m: tensor<2x8x4x4xi1>) -> tensor<2x8x4x4xf32> {
+  %inf = tp.constant dense<0xFF800000> : tensor<f32>
+  %w = tp.where %m, %inf, %x : (tensor<2x8x4x4xi1>, tensor<f32>, tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
+  %e = tp.exp %w : (tensor<2x8x4x4xf32>) -> tensor<2x8x4x4xf32>
+  return %e : tensor<2x8x4x4xf32>
+}
