@@ -83,9 +83,9 @@ Value widenMask(RewriterBase &rewriter, Location loc, Value mask) {
              ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
              iterators,
              [&](OpBuilder &b, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(
-                   b, nloc, ValueRange{arith::ExtUIOp::create(
-                                b, nloc, b.getI8Type(), args[0])});
+               linalg::YieldOp::create(b, nloc,
+                                       ValueRange{arith::ExtUIOp::create(
+                                           b, nloc, b.getI8Type(), args[0])});
              })
       .getResult(0);
 }
@@ -100,13 +100,12 @@ Value widenMask(RewriterBase &rewriter, Location loc, Value mask) {
 void widenMasks(RewriterBase &rewriter, linalg::GenericOp generic) {
   int64_t iterations = 1;
   for (int64_t r : generic.getStaticLoopRanges())
-    iterations = ShapedType::isDynamic(r) ? ShapedType::kDynamic
-                                          : iterations * r;
+    iterations =
+        ShapedType::isDynamic(r) ? ShapedType::kDynamic : iterations * r;
   Block *body = generic.getBody();
   for (OpOperand *input : generic.getDpsInputOperands()) {
     auto type = dyn_cast<RankedTensorType>(input->get().getType());
-    if (!type || !type.getElementType().isInteger(1) ||
-        !type.hasStaticShape())
+    if (!type || !type.getElementType().isInteger(1) || !type.hasStaticShape())
       continue;
     bool broadcast = !ShapedType::isDynamic(iterations) &&
                      type.getNumElements() * 4 <= iterations;

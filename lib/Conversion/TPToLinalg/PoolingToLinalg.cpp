@@ -260,7 +260,8 @@ std::pair<Value, Value> buildMaxPool(OpBuilder &b, Location loc, Value input,
   if (withIndices)
     inits.push_back(filledTensor(b, loc, outShape, b.getI64Type(), -1.0));
   auto generic = buildWindowGeneric(
-      b, loc, lead + n, outShape, w.kernel, inits, [&](IndexMath &m, ValueRange acc) {
+      b, loc, lead + n, outShape, w.kernel, inits,
+      [&](IndexMath &m, ValueRange acc) {
         SmallVector<Value> pos;
         Value valid;
         Value x = convertScalar(
@@ -365,7 +366,8 @@ Value buildAvgPool(OpBuilder &b, Location loc, Value input, const Windows &w,
   outShape.append(w.out);
   Value init = filledTensor(b, loc, outShape, accType, 0.0);
   auto generic = buildWindowGeneric(
-      b, loc, lead + n, outShape, w.kernel, {init}, [&](IndexMath &m, ValueRange acc) {
+      b, loc, lead + n, outShape, w.kernel, {init},
+      [&](IndexMath &m, ValueRange acc) {
         SmallVector<Value> pos;
         Value valid;
         Value x = convertScalar(
@@ -395,7 +397,8 @@ Value buildPoolBackward(
     counts.push_back(w.windowsPerPosition(d));
   Value init = filledTensor(b, loc, inputShape, accType, 0.0);
   auto generic = buildWindowGeneric(
-      b, loc, lead + n, inputShape, counts, {init}, [&](IndexMath &m, ValueRange acc) {
+      b, loc, lead + n, inputShape, counts, {init},
+      [&](IndexMath &m, ValueRange acc) {
         SmallVector<Value> window, inputPos;
         for (int64_t d = 0; d < lead; ++d)
           window.push_back(m.index(d));
