@@ -44,7 +44,7 @@ Value tp::withF64Fallback(
         // LLVM may run a branch unconditionally when everything in it can
         // be speculated, which the f64 op (an intrinsic without side
         // effects) can: O3 turned the branch into a select and called libm
-        // for every element (a quarter of a GPT forward). An empty asm
+        // for every element (10% of a GPT forward). An empty asm
         // statement with side effects cannot be speculated, emits no
         // instruction, and keeps the branch.
         LLVM::InlineAsmOp::create(
