@@ -22,6 +22,7 @@
 
 #include "tensorplay/Codegen/CPU/Passes.h"
 #include "tensorplay/Codegen/CPU/VectorPatterns.h"
+#include "tensorplay/Conversion/Utils/LoweringUtils.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -66,28 +67,13 @@ int64_t largestDivisorAtMost(int64_t n, int64_t limit) {
 /// `mask` (an i1 tensor) as an i8 tensor of 0 and 1: a constant folded, a
 /// value widened by an elementwise op.
 Value widenMask(RewriterBase &rewriter, Location loc, Value mask) {
-  auto type = cast<RankedTensorType>(mask.getType());
   Type i8 = rewriter.getI8Type();
-  auto wideType = type.clone(i8);
   DenseElementsAttr values;
   if (matchPattern(mask, m_Constant(&values)))
     return arith::ConstantOp::create(
-        rewriter, loc, wideType,
+        rewriter, loc, cast<RankedTensorType>(mask.getType()).clone(i8),
         values.mapValues(i8, [](const APInt &bit) { return bit.zext(8); }));
-  Value init = tensor::EmptyOp::create(rewriter, loc, type.getShape(), i8);
-  auto identity = rewriter.getMultiDimIdentityMap(type.getRank());
-  SmallVector<utils::IteratorType> iterators(type.getRank(),
-                                             utils::IteratorType::parallel);
-  return linalg::GenericOp::create(
-             rewriter, loc, TypeRange{wideType}, ValueRange{mask},
-             ValueRange{init}, ArrayRef<AffineMap>{identity, identity},
-             iterators,
-             [&](OpBuilder &b, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(b, nloc,
-                                       ValueRange{arith::ExtUIOp::create(
-                                           b, nloc, b.getI8Type(), args[0])});
-             })
-      .getResult(0);
+  return tp::lowering::convertTensor(rewriter, loc, mask, i8);
 }
 
 /// Makes the i1 inputs of `generic` i8, truncated back to i1 in its body:

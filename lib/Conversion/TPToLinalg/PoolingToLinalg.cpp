@@ -183,11 +183,11 @@ struct IndexMath {
 /// Either order computes the same values: each output's window is still
 /// visited in offset order.
 linalg::GenericOp buildWindowGeneric(
-    OpBuilder &b, Location loc, int64_t outRank, ArrayRef<int64_t> outShape,
+    OpBuilder &b, Location loc, ArrayRef<int64_t> outShape,
     ArrayRef<int64_t> offsets, ValueRange inits,
     function_ref<SmallVector<Value>(IndexMath &, ValueRange)> body) {
   MLIRContext *ctx = b.getContext();
-  int64_t n = offsets.size(), lead = outRank - n;
+  int64_t outRank = outShape.size(), n = offsets.size(), lead = outRank - n;
   int64_t loops = outRank + n;
   bool offsetsFirst = n > 0 && outShape.back() > offsets.back();
   SmallVector<int64_t> loopOf;
@@ -260,8 +260,7 @@ std::pair<Value, Value> buildMaxPool(OpBuilder &b, Location loc, Value input,
   if (withIndices)
     inits.push_back(filledTensor(b, loc, outShape, b.getI64Type(), -1.0));
   auto generic = buildWindowGeneric(
-      b, loc, lead + n, outShape, w.kernel, inits,
-      [&](IndexMath &m, ValueRange acc) {
+      b, loc, outShape, w.kernel, inits, [&](IndexMath &m, ValueRange acc) {
         SmallVector<Value> pos;
         Value valid;
         Value x = convertScalar(
@@ -366,8 +365,7 @@ Value buildAvgPool(OpBuilder &b, Location loc, Value input, const Windows &w,
   outShape.append(w.out);
   Value init = filledTensor(b, loc, outShape, accType, 0.0);
   auto generic = buildWindowGeneric(
-      b, loc, lead + n, outShape, w.kernel, {init},
-      [&](IndexMath &m, ValueRange acc) {
+      b, loc, outShape, w.kernel, {init}, [&](IndexMath &m, ValueRange acc) {
         SmallVector<Value> pos;
         Value valid;
         Value x = convertScalar(
@@ -397,8 +395,7 @@ Value buildPoolBackward(
     counts.push_back(w.windowsPerPosition(d));
   Value init = filledTensor(b, loc, inputShape, accType, 0.0);
   auto generic = buildWindowGeneric(
-      b, loc, lead + n, inputShape, counts, {init},
-      [&](IndexMath &m, ValueRange acc) {
+      b, loc, inputShape, counts, {init}, [&](IndexMath &m, ValueRange acc) {
         SmallVector<Value> window, inputPos;
         for (int64_t d = 0; d < lead; ++d)
           window.push_back(m.index(d));
