@@ -96,7 +96,8 @@ class GPTAttributes(GPT):
 
     def forward(self, idx, targets):
         x = self.embed(idx)
-        x = self.block1(self.block0(x))
+        for i in range(self.layers):
+            x = getattr(self, f"block{i}")(x)
         return self.finish(x, targets)
 
 
