@@ -1,8 +1,8 @@
 //===- tp-run.cpp - Compile a tp module and run its functions -------------===//
 //
 //   tp-run model.mlir [--entry=f]... [--input=x.npy]... [--seed=N]
-//          [--init=uniform|fan-in] [--npy-dir=DIR] [--output-dir=DIR]
-//          [--print]
+//          [--init=uniform|fan-in] [--npy-dir=DIR [--input-sets]]
+//          [--output-dir=DIR] [--print]
 //          [--autocast=cpu:bf16] [--repeat=N --warmup=M]
 //          [--pipeline-options="use-onednn=0"] [--num-threads=N]
 //          [--device=cpu|cuda] [--dynamic-size=N]
@@ -16,7 +16,10 @@
 // <npy-dir>/<entry>.arg<i>.npy, or are generated from --seed (Generate.h:
 // floats uniform in [-1, 1), or scaled by 1/sqrt(last dim) with
 // --init=fan-in; integers in [0, --int-max)). Results go to
-// <output-dir or npy-dir>/<entry>.out<k>.npy and/or stdout (--print); with
+// <output-dir or npy-dir>/<entry>.out<k>.npy and/or stdout (--print);
+// --input-sets runs each entry again on every input set
+// <npy-dir>/<entry>@<tag>.arg<i>.npy (one compile, many inputs: results
+// <entry>@<tag>.out<k>.npy); with
 // --repeat, the timings of the repeated runs are printed. A function with
 // `?` argument dimensions is first specialized to its input files' shapes
 // (or every `?` to --dynamic-size for generated arguments), with
@@ -68,6 +71,11 @@ static cl::list<std::string>
 static cl::opt<std::string>
     npyDir("npy-dir", cl::desc("Read <dir>/<entry>.arg<i>.npy where present, "
                                "write <dir>/<entry>.out<k>.npy"));
+static cl::opt<bool> inputSets(
+    "input-sets",
+    cl::desc("With --npy-dir: also run each entry once per input set "
+             "<dir>/<entry>@<tag>.arg<i>.npy (every argument given), "
+             "writing <entry>@<tag>.out<k>.npy: one compile, many inputs"));
 static cl::opt<std::string>
     outputDir("output-dir", cl::desc("Write <dir>/<entry>.out<k>.npy"));
 static cl::opt<unsigned> seed("seed", cl::desc("Seed of generated arguments"),
@@ -156,9 +164,9 @@ static void printTensor(llvm::raw_ostream &os, const HostTensor &t) {
   os << "\n";
 }
 
-/// The .npy file of argument `i` of `name`: --input (which names the
-/// arguments of the one function run), else <npy-dir>/<name>.arg<i>.npy
-/// where it exists, else "".
+/// The .npy file of argument `i` of `name` (an entry, or entry@tag for an
+/// input set): --input (which names the arguments of the one function
+/// run), else <npy-dir>/<name>.arg<i>.npy where it exists, else "".
 static std::string argumentFile(const std::string &name, size_t i) {
   if (!inputs.empty())
     return i < inputs.size() ? inputs[i] : std::string();
@@ -167,6 +175,32 @@ static std::string argumentFile(const std::string &name, size_t i) {
   llvm::SmallString<256> p(npyDir);
   llvm::sys::path::append(p, name + ".arg" + std::to_string(i) + ".npy");
   return llvm::sys::fs::exists(p) ? p.str().str() : std::string();
+}
+
+/// The tags of --input-sets' files <npy-dir>/<entry>@<tag>.arg<i>.npy,
+/// sorted.
+static llvm::Expected<std::vector<std::string>>
+inputSetTags(const std::string &entry) {
+  std::vector<std::string> tags;
+  std::error_code ec;
+  std::string prefix = entry + "@";
+  for (llvm::sys::fs::directory_iterator it(npyDir, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    llvm::StringRef file = llvm::sys::path::filename(it->path());
+    if (!file.consume_front(prefix))
+      continue;
+    size_t arg = file.rfind(".arg");
+    if (arg == llvm::StringRef::npos || !file.ends_with(".npy"))
+      continue;
+    std::string tag = file.take_front(arg).str();
+    if (!llvm::is_contained(tags, tag))
+      tags.push_back(tag);
+  }
+  if (ec)
+    return llvm::createStringError("--input-sets: reading " + npyDir + ": " +
+                                   ec.message());
+  std::sort(tags.begin(), tags.end());
+  return tags;
 }
 
 /// Dynamic shapes: each public function with ? argument dimensions is
@@ -230,29 +264,98 @@ static llvm::Error specializeDynamicFunctions(ModuleOp module) {
 
 /// Hides LLVM's own options from --help: only tp-run's are listed.
 static void hideForeignOptions() {
-  const cl::Option *ours[] = {std::addressof(inputFile),
-                              std::addressof(entries),
-                              std::addressof(inputs),
-                              std::addressof(npyDir),
-                              std::addressof(dynamicSize),
-                              std::addressof(outputDir),
-                              std::addressof(seed),
-                              std::addressof(intMax),
-                              std::addressof(init),
-                              std::addressof(print),
-                              std::addressof(autocast),
-                              std::addressof(keepIoTypes),
-                              std::addressof(pipelineOptions),
-                              std::addressof(repeat),
-                              std::addressof(warmup),
-                              std::addressof(threads),
-                              std::addressof(device)};
+  const cl::Option *ours[] = {
+      std::addressof(inputFile),   std::addressof(entries),
+      std::addressof(inputs),      std::addressof(npyDir),
+      std::addressof(inputSets),   std::addressof(dynamicSize),
+      std::addressof(outputDir),   std::addressof(seed),
+      std::addressof(intMax),      std::addressof(init),
+      std::addressof(print),       std::addressof(autocast),
+      std::addressof(keepIoTypes), std::addressof(pipelineOptions),
+      std::addressof(repeat),      std::addressof(warmup),
+      std::addressof(threads),     std::addressof(device)};
   for (auto &entry : cl::getRegisteredOptions()) {
     cl::Option *option = entry.second;
     if (!llvm::is_contained(ours, option) && !isCompileCacheOption(option) &&
         entry.first != "help" && entry.first != "version")
       option->setHiddenFlag(cl::ReallyHidden);
   }
+}
+
+/// Runs entry `name` of `exe` on the arguments of `file` (the entry's name,
+/// or entry@tag for an input set, whose files must all exist), with the
+/// --repeat timings, and writes and prints its results.
+static llvm::Error runEntry(Executable &exe, const std::string &name,
+                            const FunctionSignature *sig,
+                            const std::string &file, bool inputSet,
+                            std::mt19937_64 &rng) {
+  auto fail = [](const llvm::Twine &message) {
+    return llvm::createStringError(message.str());
+  };
+  std::vector<HostTensor> args;
+  for (size_t i = 0; i < sig->arguments.size(); ++i) {
+    std::string path = argumentFile(file, i);
+    if (path.empty() && inputSet)
+      return fail("input set @" + file + " has no file " + file + ".arg" +
+                  llvm::Twine(i) +
+                  ".npy (an input set gives every "
+                  "argument)");
+    if (path.empty()) {
+      args.push_back(generateArgument(sig->arguments[i], init, intMax, rng));
+      continue;
+    }
+    auto t = readNpy(path, &sig->arguments[i]);
+    if (!t)
+      return fail("@" + file + " argument #" + llvm::Twine(i) + ": " +
+                  llvm::toString(t.takeError()));
+    args.push_back(std::move(*t));
+  }
+  std::vector<const HostTensor *> argPtrs;
+  for (const HostTensor &t : args)
+    argPtrs.push_back(&t);
+  std::vector<HostTensor> results;
+  for (unsigned i = 0, n = repeat > 0 ? (unsigned)warmup : 0u; i < n; ++i)
+    if (llvm::Error e = exe.run(name, argPtrs, results))
+      return e;
+  std::vector<double> times;
+  unsigned runs = std::max(1u, (unsigned)repeat);
+  for (unsigned i = 0; i < runs; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    if (llvm::Error e = exe.run(name, argPtrs, results))
+      return e;
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  }
+  if (repeat > 0) {
+    std::vector<double> sorted = times;
+    std::sort(sorted.begin(), sorted.end());
+    double mean = 0;
+    for (double t : times)
+      mean += t / times.size();
+    char buf[160];
+    std::snprintf(buf, sizeof(buf),
+                  "@%s: median %.3f ms, min %.3f ms, mean %.3f ms over %u "
+                  "runs, %d threads\n",
+                  file.c_str(), sorted[sorted.size() / 2], sorted.front(), mean,
+                  runs, (int)tp_rt_num_threads());
+    llvm::outs() << buf;
+  }
+  std::string dir =
+      !outputDir.empty() ? outputDir.getValue() : npyDir.getValue();
+  for (size_t k = 0; k < results.size(); ++k) {
+    if (print) {
+      llvm::outs() << "@" << file << " result #" << k << ": ";
+      printTensor(llvm::outs(), results[k]);
+    }
+    if (!dir.empty()) {
+      llvm::SmallString<256> p(dir);
+      llvm::sys::path::append(p, file + ".out" + std::to_string(k) + ".npy");
+      if (llvm::Error e = writeNpy(p, results[k]))
+        return e;
+    }
+  }
+  return llvm::Error::success();
 }
 
 int main(int argc, char **argv) {
@@ -311,6 +414,9 @@ int main(int argc, char **argv) {
       toRun.push_back(sig.name);
   if (!inputs.empty() && toRun.size() != 1)
     return failWith("--input needs exactly one --entry");
+  if (inputSets && (npyDir.empty() || !inputs.empty()))
+    return failWith("--input-sets reads its files from --npy-dir (and not "
+                    "--input): give --npy-dir alone");
 
   std::mt19937_64 rng(seed);
   for (const std::string &name : toRun) {
@@ -326,64 +432,17 @@ int main(int argc, char **argv) {
       return failWith("@" + name + " takes " +
                       llvm::Twine(sig->arguments.size()) +
                       " arguments, --input gave " + llvm::Twine(inputs.size()));
-    std::vector<HostTensor> args;
-    for (size_t i = 0; i < sig->arguments.size(); ++i) {
-      std::string path = argumentFile(name, i);
-      if (path.empty()) {
-        args.push_back(generateArgument(sig->arguments[i], init, intMax, rng));
-        continue;
-      }
-      auto t = readNpy(path, &sig->arguments[i]);
-      if (!t)
-        return failWith("@" + name + " argument #" + llvm::Twine(i) + ": " +
-                        llvm::toString(t.takeError()));
-      args.push_back(std::move(*t));
-    }
-    std::vector<const HostTensor *> argPtrs;
-    for (const HostTensor &t : args)
-      argPtrs.push_back(&t);
-    std::vector<HostTensor> results;
-    for (unsigned i = 0, n = repeat > 0 ? (unsigned)warmup : 0u; i < n; ++i)
-      if (llvm::Error e = (*exe)->run(name, argPtrs, results))
+    if (llvm::Error e = runEntry(**exe, name, sig, name, false, rng))
+      return failWith(llvm::toString(std::move(e)));
+    if (!inputSets)
+      continue;
+    auto tags = inputSetTags(name);
+    if (!tags)
+      return failWith(llvm::toString(tags.takeError()));
+    for (const std::string &tag : *tags)
+      if (llvm::Error e =
+              runEntry(**exe, name, sig, name + "@" + tag, true, rng))
         return failWith(llvm::toString(std::move(e)));
-    std::vector<double> times;
-    unsigned runs = std::max(1u, (unsigned)repeat);
-    for (unsigned i = 0; i < runs; ++i) {
-      auto start = std::chrono::steady_clock::now();
-      if (llvm::Error e = (*exe)->run(name, argPtrs, results))
-        return failWith(llvm::toString(std::move(e)));
-      times.push_back(std::chrono::duration<double, std::milli>(
-                          std::chrono::steady_clock::now() - start)
-                          .count());
-    }
-    if (repeat > 0) {
-      std::vector<double> sorted = times;
-      std::sort(sorted.begin(), sorted.end());
-      double mean = 0;
-      for (double t : times)
-        mean += t / times.size();
-      char buf[160];
-      std::snprintf(buf, sizeof(buf),
-                    "@%s: median %.3f ms, min %.3f ms, mean %.3f ms over %u "
-                    "runs, %d threads\n",
-                    name.c_str(), sorted[sorted.size() / 2], sorted.front(),
-                    mean, runs, (int)tp_rt_num_threads());
-      llvm::outs() << buf;
-    }
-    std::string dir =
-        !outputDir.empty() ? outputDir.getValue() : npyDir.getValue();
-    for (size_t k = 0; k < results.size(); ++k) {
-      if (print) {
-        llvm::outs() << "@" << name << " result #" << k << ": ";
-        printTensor(llvm::outs(), results[k]);
-      }
-      if (!dir.empty()) {
-        llvm::SmallString<256> p(dir);
-        llvm::sys::path::append(p, name + ".out" + std::to_string(k) + ".npy");
-        if (llvm::Error e = writeNpy(p, results[k]))
-          return failWith(llvm::toString(std::move(e)));
-      }
-    }
   }
   return 0;
 }

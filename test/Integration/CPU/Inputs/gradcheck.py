@@ -2,12 +2,12 @@
 """Gradient check of tp-autodiff against central finite differences.
 
 Each case is an f64 tp function @<case> returning a 0-d loss. tp-opt
---tp-autodiff adds @<case>_grad; the module gets one copy of @<case> per
-perturbed input (x + h v and x - h v, v each unit vector e_i of an
-argument of at most MAX_ELEMENTWISE elements, and DIRECTIONS random
-directions of a larger one, where any wrong element shows too), and one
-`tp-run --npy-dir` runs them all, so that the reference is the finite
-difference of the compiled f64 program itself. Each directional
+--tp-autodiff adds @<case>_grad; @<case> runs once per perturbed input
+(x + h v and x - h v, v each unit vector e_i of an argument of at most
+MAX_ELEMENTWISE elements, and DIRECTIONS random directions of a larger
+one, where any wrong element shows too), each an input set of one
+`tp-run --npy-dir --input-sets` (one compile of the module), so that the
+reference is the finite difference of the compiled f64 program itself. Each directional
 derivative must satisfy |grad . v - fd| <= 1e-7 |v| + 1e-7 |fd|.
 
 Usage: gradcheck.py --tp-opt PATH --tp-run PATH --tmp DIR [--only CASE]...
@@ -966,11 +966,9 @@ def main():
     if proc.returncode != 0:
         print("tp-opt --tp-autodiff failed:\n" + proc.stderr)
         return 1
-    module = [proc.stdout.strip()]
-    assert module[0].endswith("}")
-    module = [module[0][:-1]]  # reopen the module for the copies
+    module = proc.stdout
 
-    # One copy of each forward per perturbation.
+    # One input set of each forward per perturbation.
     plan = []
     for c in CASES:
         inputs = c.inputs(rng) if c.inputs else [
@@ -990,9 +988,8 @@ def main():
                            for _ in range(DIRECTIONS)])
             for e, v in enumerate(directions):
                 for sign in (1, -1):
-                    name = "%s_p%d_%d_%s" % (c.name, a, e,
+                    name = "%s@p%d_%d_%s" % (c.name, a, e,
                                              "plus" if sign > 0 else "minus")
-                    module.append(c.func(name))
                     for i, y in enumerate(inputs):
                         if i == a:
                             y = (y.reshape(-1) + sign * H * v).reshape(x.shape)
@@ -1002,8 +999,9 @@ def main():
         plan.append((c, inputs, floating, perturbations))
     path = os.path.join(args.tmp, "gradcheck.mlir")
     with open(path, "w") as f:
-        f.write("\n".join(module) + "\n}\n")
-    proc = subprocess.run([args.tp_run, path, "--npy-dir", args.tmp] +
+        f.write(module)
+    proc = subprocess.run([args.tp_run, path, "--npy-dir", args.tmp,
+                           "--input-sets"] +
                           (["--pipeline-options=" + args.pipeline_options]
                            if args.pipeline_options else []),
                           capture_output=True, text=True)
