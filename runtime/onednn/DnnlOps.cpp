@@ -93,6 +93,9 @@ dnnl::primitive_attr epilogueAttr(int64_t epilogue) {
   case TP_RT_EPILOGUE_GELU_TANH:
     ops.append_eltwise(1.0f, dnnl::algorithm::eltwise_gelu_tanh, 0.0f, 0.0f);
     break;
+  case TP_RT_EPILOGUE_ACCUMULATE:
+    ops.append_sum(1.0f);
+    break;
   default:
     break;
   }
@@ -102,7 +105,7 @@ dnnl::primitive_attr epilogueAttr(int64_t epilogue) {
 }
 
 tp_rt_status checkEpilogue(const char *name, int64_t epilogue) {
-  if (epilogue < TP_RT_EPILOGUE_NONE || epilogue > TP_RT_EPILOGUE_GELU_TANH)
+  if (epilogue < TP_RT_EPILOGUE_NONE || epilogue > TP_RT_EPILOGUE_ACCUMULATE)
     return tensorplay::codegen::fail(TP_RT_ERROR_INVALID_ARGUMENT,
                                      std::string(name) + ": unknown epilogue " +
                                          std::to_string(epilogue));

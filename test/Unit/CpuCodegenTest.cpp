@@ -226,7 +226,7 @@ TEST(DnnlMatmul, StridedOperandsMatchNaive) {
             std::string::npos);
   tp_rt_codegen_clear_error();
   // An epilogue code outside TP_RT_EPILOGUE_* is an error, not ignored.
-  for (int64_t bad : {int64_t(-1), int64_t(TP_RT_EPILOGUE_GELU_TANH + 1)}) {
+  for (int64_t bad : {int64_t(-1), int64_t(TP_RT_EPILOGUE_ACCUMULATE + 1)}) {
     EXPECT_EQ(callMatmul(tp_rt_dnnl_matmul_f32_f32, da, db, dbias, dc, bad),
               TP_RT_ERROR_INVALID_ARGUMENT);
     EXPECT_NE(std::string(tp_rt_codegen_error()).find("unknown epilogue"),
@@ -240,6 +240,22 @@ TEST(DnnlMatmul, StridedOperandsMatchNaive) {
             TP_RT_SUCCESS);
   for (int i = 0; i < 6; ++i)
     EXPECT_FLOAT_EQ(c[i], std::max(ref[i], 0.0f)) << i;
+  // Accumulation: C += A W^T + bias, the same f32 addition as a separate
+  // add of the product to what C held (bit for bit).
+  float held[6], product[6];
+  for (int i = 0; i < 6; ++i)
+    held[i] = c[i] = 0.37f * float(i) - 1.1f;
+  ASSERT_EQ(callMatmul(tp_rt_dnnl_matmul_f32_f32, da, db, dbias, dc,
+                       TP_RT_EPILOGUE_ACCUMULATE),
+            TP_RT_SUCCESS);
+  std::copy(c, c + 6, product);
+  ASSERT_EQ(callMatmul(tp_rt_dnnl_matmul_f32_f32, da, db, dbias, dc,
+                       TP_RT_EPILOGUE_NONE),
+            TP_RT_SUCCESS);
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(product[i], held[i] + c[i]) << i;
+    EXPECT_FLOAT_EQ(c[i], ref[i]) << i;
+  }
 }
 
 namespace {

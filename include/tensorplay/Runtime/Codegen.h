@@ -87,11 +87,18 @@ void tp_rt_parallel_for(tp_rt_parallel_body body, void *context, int64_t begin,
 /// the f32 accumulator, before C is rounded to its element type (so a bf16
 /// product followed by GELU rounds once instead of twice). Compiled code
 /// passes one when the product's only user is tp.relu or tp.gelu.
+/// TP_RT_EPILOGUE_ACCUMULATE adds the product to what C holds (C += A @ B,
+/// oneDNN's sum post-op; f32 C only, where that is the same f32 addition
+/// as a separate tp.add): compiled code passes it when an f32 product's only
+/// user adds it to another tensor of its shape (a gradient summed over the
+/// time steps of an unrolled recurrence), which then stays in cache instead
+/// of every product being written out and read back by one long sum.
 enum {
   TP_RT_EPILOGUE_NONE = 0,
   TP_RT_EPILOGUE_RELU = 1,
-  TP_RT_EPILOGUE_GELU_ERF = 2,  /* tp.gelu, approximate = "none" */
-  TP_RT_EPILOGUE_GELU_TANH = 3, /* tp.gelu, approximate = "tanh" */
+  TP_RT_EPILOGUE_GELU_ERF = 2,   /* tp.gelu, approximate = "none" */
+  TP_RT_EPILOGUE_GELU_TANH = 3,  /* tp.gelu, approximate = "tanh" */
+  TP_RT_EPILOGUE_ACCUMULATE = 4, /* tp.add(C, product), C f32 */
 };
 
 /* Every library call of compiled code (oneDNN, the train step's GradScaler

@@ -27,6 +27,13 @@
 // activation costs no pass of its own, and a bf16 result is rounded once,
 // after the activation, instead of before and after it.
 //
+// An f32 product whose only user is a tp.add of it and another f32 tensor
+// of its type is computed into that tensor (C += A @ B, oneDNN's sum
+// post-op: the same f32 additions, bit for bit). A gradient summed over
+// the steps of an unrolled recurrence (sum_t dg_t^T h_t) then stays in
+// cache, where every product was written out and one long fused sum read
+// them all back.
+//
 //===----------------------------------------------------------------------===//
 
 #include "RuntimeCall.h"
@@ -182,6 +189,34 @@ Epilogue fusibleEpilogue(ProductLibrary library, Operation *product) {
   return {};
 }
 
+/// A tensor `product` can be accumulated into (TP_RT_EPILOGUE_ACCUMULATE):
+/// the other operand of its only user when that is a plain tp.add (alpha
+/// 1, not in place, no out=) of f32 tensors of the product's type, for
+/// f32 operands (`inType`) and oneDNN only.
+struct Accumulation {
+  Operation *add = nullptr; // the tp.add it replaces
+  Value into;
+};
+
+Accumulation fusibleAccumulation(ProductLibrary library, Type inType,
+                                 Operation *product) {
+  if (library != ProductLibrary::OneDNN || !inType.isF32() ||
+      product->getNumResults() != 1 || !product->hasOneUse())
+    return {};
+  Value result = product->getResult(0);
+  auto type = dyn_cast<RankedTensorType>(result.getType());
+  auto add = dyn_cast<AddOp>(*product->getUsers().begin());
+  if (!type || !type.getElementType().isF32() || !add ||
+      add.getAlpha().convertToDouble() != 1.0 ||
+      cast<ComputeOpInterface>(add.getOperation()).isInplaceOrOut() ||
+      add.getType() != type)
+    return {};
+  Value other = add.getLhs() == result ? add.getRhs() : add.getLhs();
+  if (other == result || other.getType() != type)
+    return {};
+  return {add, other};
+}
+
 /// Replaces `product` and the epilogue op it absorbed (if any) by `value`.
 void replaceWithEpilogue(PatternRewriter &rewriter, Operation *product,
                          const Epilogue &epilogue, Value value) {
@@ -200,12 +235,15 @@ void replaceWithEpilogue(PatternRewriter &rewriter, Operation *product,
 /// returned (the consumer's tp.permute becomes free). With `bF32`, the f32
 /// tensor `bTensor` is a tp.cast of (same shape): the call takes it and
 /// rounds it to bf16 itself (tp_rt_dnnl_matmul_cast_*). `epilogue` is a
-/// TP_RT_EPILOGUE_* code applied to C.
+/// TP_RT_EPILOGUE_* code applied to C. With `accumulator` (of C's element
+/// count, f32), C is that tensor plus the product (no epilogue, no
+/// permutation).
 Value emitMatmul(ProductLibrary library, OpBuilder &b, Location loc,
                  Operation *anchor, Value a, Value bTensor, bool transposeB,
                  Value bias, Type outType,
                  ArrayRef<int64_t> dstPermutation = {}, Value bF32 = {},
-                 int64_t epilogue = TP_RT_EPILOGUE_NONE) {
+                 int64_t epilogue = TP_RT_EPILOGUE_NONE,
+                 Value accumulator = {}) {
   Type inType = elementTypeOf(a);
   ArrayRef<int64_t> as = shapeOf(a), bs = shapeOf(bTensor);
   int64_t rank = as.size();
@@ -220,7 +258,12 @@ Value emitMatmul(ProductLibrary library, OpBuilder &b, Location loc,
     bArg = rc::transposeLast2(bArg);
   Value biasTensor = bias ? bias : rc::emptyTensor(b, loc, inType);
   rc::Argument cArg;
-  if (!dstPermutation.empty()) {
+  if (accumulator) {
+    assert(dstPermutation.empty() && epilogue == TP_RT_EPILOGUE_NONE &&
+           "an accumulated product has no epilogue or permutation");
+    cArg = rc::update(reshapeTo(b, loc, accumulator, cShape));
+    epilogue = TP_RT_EPILOGUE_ACCUMULATE;
+  } else if (!dstPermutation.empty()) {
     SmallVector<int64_t> permuted, inverse(dstPermutation.size());
     for (size_t i = 0; i < dstPermutation.size(); ++i) {
       permuted.push_back(cShape[dstPermutation[i]]);
@@ -245,7 +288,8 @@ Value emitMatmul(ProductLibrary library, OpBuilder &b, Location loc,
 std::optional<Value> emitTorchMatmul(ProductLibrary library, OpBuilder &builder,
                                      Location loc, Operation *anchor, Value a,
                                      Value b, Type outType,
-                                     int64_t epilogue = TP_RT_EPILOGUE_NONE) {
+                                     int64_t epilogue = TP_RT_EPILOGUE_NONE,
+                                     Value accumulator = {}) {
   bool aVec = shapeOf(a).size() == 1, bVec = shapeOf(b).size() == 1;
   SmallVector<int64_t> as(shapeOf(a)), bs(shapeOf(b));
   if (aVec)
@@ -286,9 +330,9 @@ std::optional<Value> emitTorchMatmul(ProductLibrary library, OpBuilder &builder,
                        bShape.size() == 2 && elementTypeOf(b).isBF16()
                    ? fusibleCastSource(b)
                    : nullptr;
-  Value c =
-      emitMatmul(library, builder, loc, anchor, a2, b2,
-                 /*transposeB=*/false, nullptr, outType, {}, bF32, epilogue);
+  Value c = emitMatmul(library, builder, loc, anchor, a2, b2,
+                       /*transposeB=*/false, nullptr, outType, {}, bF32,
+                       epilogue, accumulator);
   SmallVector<int64_t> resultShape(batch);
   if (!aVec)
     resultShape.push_back(m);
@@ -346,6 +390,18 @@ struct ProductToRuntime : public OpRewritePattern<OpTy> {
           return success();
         }
       }
+    if (Accumulation acc = fusibleAccumulation(library, *in, op); acc.add) {
+      // At the add, where the accumulated tensor is defined too.
+      rewriter.setInsertionPoint(acc.add);
+      std::optional<Value> c = emitTorchMatmul(
+          library, rewriter, op.getLoc(), op, a, b, resultType.getElementType(),
+          TP_RT_EPILOGUE_NONE, acc.into);
+      if (!c)
+        return failure();
+      rewriter.replaceOp(acc.add, *c);
+      rewriter.eraseOp(op);
+      return success();
+    }
     Epilogue epilogue = fusibleEpilogue(library, op);
     std::optional<Value> c =
         emitTorchMatmul(library, rewriter, op.getLoc(), op, a, b,
@@ -371,11 +427,26 @@ struct LinearToRuntime : public OpRewritePattern<LinearOp> {
     if (!in || !supportedOutput(*in, resultType.getElementType()) ||
         shapeOf(w).size() != 2 || (bias && shapeOf(bias).size() != 1))
       return failure();
+    // An accumulated product is emitted at the add, where the accumulated
+    // tensor is defined too.
+    Accumulation acc = fusibleAccumulation(library, *in, op);
+    if (acc.add)
+      rewriter.setInsertionPoint(acc.add);
     int64_t k = shapeOf(x).back();
     Value x2 = reshapeTo(rewriter, loc, x, {numElements(shapeOf(x)) / k, k});
     Value wF32 = library == ProductLibrary::OneDNN && in->isBF16()
                      ? fusibleCastSource(w)
                      : nullptr;
+    if (acc.add) {
+      Value c =
+          emitMatmul(library, rewriter, loc, op, x2, w,
+                     /*transposeB=*/true, bias, resultType.getElementType(), {},
+                     {}, TP_RT_EPILOGUE_NONE, acc.into);
+      rewriter.replaceOp(acc.add,
+                         reshapeTo(rewriter, loc, c, resultType.getShape()));
+      rewriter.eraseOp(op);
+      return success();
+    }
     Epilogue epilogue = fusibleEpilogue(library, op);
     Value c = emitMatmul(library, rewriter, loc, op, x2, w,
                          /*transposeB=*/true, bias, resultType.getElementType(),

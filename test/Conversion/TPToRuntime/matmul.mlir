@@ -217,3 +217,58 @@ func.func @chained_views(%a: tensor<2x3x5x6xf32>, %k: tensor<2x6x3x8xf32>, %b: t
   %r1 = tp.matmul %kb, %b : (tensor<2x8x6x3xf32>, tensor<2x8x3x4xf32>) -> tensor<2x8x6x4xf32>
   return %r0, %r1 : tensor<2x3x5x8xf32>, tensor<2x8x6x4xf32>
 }
+
+// -----
+
+// Accumulation: an f32 product whose only user adds it to another f32
+// tensor of its type is computed into that tensor (TP_RT_EPILOGUE_ACCUMULATE,
+// 4, with C an updated operand), at the add: a chain of products summed
+// (a recurrence's weight gradient) becomes one product into the first and
+// one more product into each sum; a linear's accumulated tensor may be
+// defined after the linear.
+// CHECK-LABEL: func.func @accumulate
+// CHECK-DAG: %[[NONE:.*]] = arith.constant 0 : i64
+// CHECK-DAG: %[[ACC:.*]] = arith.constant 4 : i64
+// CHECK: %[[M:.*]] = tp_rt.call @tp_rt_dnnl_matmul_f32_f32(%{{arg0|arg2}}, %arg1, %{{.*}}, %[[NONE]]) outs(
+// CHECK: %[[S1:.*]] = tp_rt.call @tp_rt_dnnl_matmul_f32_f32(%{{arg0|arg2}}, %arg1, %{{.*}}, %[[ACC]]) outs(%[[M]])
+// CHECK-SAME: updates = array<i64: 0>
+// CHECK: %[[S2:.*]] = tp_rt.call @tp_rt_dnnl_matmul_f32_f32(%arg0, %arg3, %{{.*}}, %[[ACC]]) outs(%[[S1]])
+// CHECK: %[[E:.*]] = tp.exp %arg4
+// CHECK: tp_rt.call @tp_rt_dnnl_matmul_f32_f32(%arg0, %arg5, %arg6, %[[ACC]]) outs(%[[E]])
+// CHECK-SAME: views = [array<i64>, array<i64: 1, 0>, array<i64>, array<i64>, array<i64>]
+// CHECK-NOT: tp.add
+// CHECK: return %[[S2]]
+func.func @accumulate(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %c: tensor<2x8xf32>, %d: tensor<8x4xf32>, %x: tensor<2x4xf32>, %w: tensor<4x8xf32>, %bias: tensor<4xf32>) -> (tensor<2x4xf32>, tensor<2x4xf32>) {
+  %m0 = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %m1 = tp.mm %c, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %m2 = tp.matmul %a, %d : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %s1 = tp.add %m0, %m1 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %s2 = tp.add %m2, %s1 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %l = tp.linear %a, %w bias(%bias) : (tensor<2x8xf32>, tensor<4x8xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %e = tp.exp %x : (tensor<2x4xf32>) -> tensor<2x4xf32>
+  %r = tp.add %e, %l : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %s2, %r : tensor<2x4xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// No accumulation: the product has a second user, the add scales it
+// (alpha), broadcasts the other operand, is in place, or the product is
+// bf16 (rounding the product before the add is its semantics).
+// CHECK-LABEL: func.func @no_accumulate
+// CHECK-NOT: arith.constant 4 : i64
+// CHECK-COUNT-5: tp.add
+// CHECK: return
+func.func @no_accumulate(%a: tensor<2x8xf32>, %b: tensor<8x4xf32>, %x: tensor<2x4xf32>, %row: tensor<4xf32>, %ah: tensor<2x8xbf16>, %bh: tensor<8x4xbf16>, %xh: tensor<2x4xbf16>) -> (tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xbf16>) {
+  %m0 = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %s0 = tp.add %x, %m0 : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %m1 = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %s1 = tp.add %x, %m1 {alpha = 2.0 : f64} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %m2 = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %s2 = tp.add %m2, %row : (tensor<2x4xf32>, tensor<4xf32>) -> tensor<2x4xf32>
+  %m3 = tp.mm %a, %b : (tensor<2x8xf32>, tensor<8x4xf32>) -> tensor<2x4xf32>
+  %s3 = tp.add %x, %m3 {inplace} : (tensor<2x4xf32>, tensor<2x4xf32>) -> tensor<2x4xf32>
+  %m4 = tp.mm %ah, %bh : (tensor<2x8xbf16>, tensor<8x4xbf16>) -> tensor<2x4xbf16>
+  %s4 = tp.add %xh, %m4 : (tensor<2x4xbf16>, tensor<2x4xbf16>) -> tensor<2x4xbf16>
+  return %m0, %s0, %s1, %s2, %s3, %s4 : tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xf32>, tensor<2x4xbf16>
+}
