@@ -31,6 +31,8 @@ void tp::addTPToLinalgStages(OpPassManager &pm,
   // intermediates (a margin loss's cumsum over 0 rows) that the linalg
   // lowerings would slice out of bounds.
   pm.addPass(createTPFoldEmptyTensorsPass());
+  // Gradients of tensors read piece by piece, as one concatenation.
+  pm.addNestedPass<func::FuncOp>(createTPJoinSliceGradientsPass());
   pm.addPass(createConvertTPToRuntimePass(toRuntime));
   ConvertTPToLinalgPassOptions toLinalg;
   toLinalg.dropoutSeed = dropoutSeed;

@@ -38,6 +38,24 @@ def TPFoldEmptyTensorsPass
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
+def TPJoinSliceGradientsPass
+    : Pass<"tp-join-slice-gradients", "::mlir::func::FuncOp"> {
+  let summary = "Rewrite sums of slice gradients over disjoint ranges as "
+                "one concatenation";
+  let description = [{
+    A tree of `tp.add` ops (alpha 1, one type throughout, each inner sum
+    used once) whose leaves are two or more `tp.slice_backward` ops (step 1)
+    of one `input_sizes` and `dim` over disjoint ranges is the gradient of
+    a tensor sliced into pieces: an unrolled recurrence's input projection
+    read one time step at a time, an LSTM's gates chunked out of one
+    product. Each leaf is a full-size tensor of zeros around its piece, so
+    the sum wrote and read every piece T times. It becomes one `tp.cat`
+    of the pieces along `dim`, zeros in the gaps, each piece plus a 0-d
+    zero: bit for bit the sum's value (x + 0 turns -0 into +0, as the sum
+    did), with one write of the result.
+  }];
+}
+
 def TPFuseElementwisePass
     : Pass<"tp-fuse-elementwise", "::mlir::func::FuncOp"> {
   let summary = "Fuse elementwise linalg ops (casts included) into their "
