@@ -121,8 +121,12 @@ struct JoinSliceGradientsPass
     IRRewriter rewriter(&getContext());
     for (AddOp root : roots) {
       auto type = dyn_cast<RankedTensorType>(root.getType());
+      // Real element types (a zero attribute of the type exists; bool sums
+      // are not sums).
+      Type elem = type ? type.getElementType() : Type();
       if (!type || !type.hasStaticShape() ||
-          !isa<FloatType, IntegerType, ComplexType>(type.getElementType()))
+          !(isa<FloatType>(elem) ||
+            (isa<IntegerType>(elem) && elem.getIntOrFloatBitWidth() > 1)))
         continue;
       SmallVector<Value> terms;
       SmallVector<Operation *> inner;

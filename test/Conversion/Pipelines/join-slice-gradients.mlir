@@ -83,3 +83,20 @@ func.func @shared_inner_sum(%x: tensor<1x4xf32>, %y: tensor<2x4xf32>) -> (tensor
   %shared = tp.add %inner, %e0 : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   return %inner, %shared : tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// Complex and bool sums are left alone.
+// CHECK-LABEL: func.func @complex_and_bool
+// CHECK-NOT: tp.cat
+// CHECK-COUNT-4: tp.slice_backward
+// CHECK-NOT: tp.cat
+func.func @complex_and_bool(%z: tensor<1x2xcomplex<f32>>, %b: tensor<1x2xi1>) -> (tensor<2x2xcomplex<f32>>, tensor<2x2xi1>) {
+  %z0 = tp.slice_backward %z {input_sizes = array<i64: 2, 2>, start = 0 : i64, end = 1 : i64} : (tensor<1x2xcomplex<f32>>) -> tensor<2x2xcomplex<f32>>
+  %z1 = tp.slice_backward %z {input_sizes = array<i64: 2, 2>, start = 1 : i64, end = 2 : i64} : (tensor<1x2xcomplex<f32>>) -> tensor<2x2xcomplex<f32>>
+  %zs = tp.add %z0, %z1 : (tensor<2x2xcomplex<f32>>, tensor<2x2xcomplex<f32>>) -> tensor<2x2xcomplex<f32>>
+  %b0 = tp.slice_backward %b {input_sizes = array<i64: 2, 2>, start = 0 : i64, end = 1 : i64} : (tensor<1x2xi1>) -> tensor<2x2xi1>
+  %b1 = tp.slice_backward %b {input_sizes = array<i64: 2, 2>, start = 1 : i64, end = 2 : i64} : (tensor<1x2xi1>) -> tensor<2x2xi1>
+  %bs = tp.add %b0, %b1 : (tensor<2x2xi1>, tensor<2x2xi1>) -> tensor<2x2xi1>
+  return %zs, %bs : tensor<2x2xcomplex<f32>>, tensor<2x2xi1>
+}
