@@ -144,6 +144,8 @@ struct JoinSliceGradientsPass
       SmallVector<Value> parts;
       int64_t next = 0;
       for (Piece &p : pieces) {
+        if (p.length == 0) // an empty slice adds nothing
+          continue;
         if (p.start > next)
           parts.push_back(zeros(rewriter, loc, type, dim, p.start - next));
         // + 0: the sum's value bit for bit (-0 + 0 is +0).

@@ -100,3 +100,17 @@ func.func @complex_and_bool(%z: tensor<1x2xcomplex<f32>>, %b: tensor<1x2xi1>) ->
   %bs = tp.add %b0, %b1 : (tensor<2x2xi1>, tensor<2x2xi1>) -> tensor<2x2xi1>
   return %zs, %bs : tensor<2x2xcomplex<f32>>, tensor<2x2xi1>
 }
+
+// -----
+
+// An empty slice adds nothing: no piece of the concatenation.
+// CHECK-LABEL: func.func @empty_slice
+// CHECK: tp.cat [%{{.*}}, %{{.*}}] : (tensor<2x3xf32>, tensor<2x3xf32>) -> tensor<4x3xf32>
+func.func @empty_slice(%x: tensor<2x3xf32>, %e: tensor<0x3xf32>, %y: tensor<2x3xf32>) -> tensor<4x3xf32> {
+  %a = tp.slice_backward %x {input_sizes = array<i64: 4, 3>, start = 0 : i64, end = 2 : i64} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  %b = tp.slice_backward %e {input_sizes = array<i64: 4, 3>, start = 2 : i64, end = 2 : i64} : (tensor<0x3xf32>) -> tensor<4x3xf32>
+  %c = tp.slice_backward %y {input_sizes = array<i64: 4, 3>, start = 2 : i64, end = 4 : i64} : (tensor<2x3xf32>) -> tensor<4x3xf32>
+  %s = tp.add %a, %b : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  %t = tp.add %s, %c : (tensor<4x3xf32>, tensor<4x3xf32>) -> tensor<4x3xf32>
+  return %t : tensor<4x3xf32>
+}
