@@ -368,6 +368,14 @@ SliceRange mlir::tp::sliceRange(int64_t size, std::optional<int64_t> start,
   return {lo, length};
 }
 
+SliceRange mlir::tp::sliceRange(int64_t size, IntegerAttr start,
+                                IntegerAttr end, int64_t step) {
+  auto value = [](IntegerAttr a) -> std::optional<int64_t> {
+    return a ? std::optional<int64_t>(a.getInt()) : std::nullopt;
+  };
+  return sliceRange(size, value(start), value(end), step);
+}
+
 LogicalResult mlir::tp::inferSliceShape(RuleContext &op, bool backward) {
   Value v = op.getOperand(0);
   SmallVector<int64_t> shape;
@@ -392,15 +400,12 @@ LogicalResult mlir::tp::inferSliceShape(RuleContext &op, bool backward) {
   int64_t step = op.getAttrOfType<IntegerAttr>("step").getInt();
   if (step <= 0)
     return op.emitOpError("slice step must be positive, got ") << step;
-  auto optionalInt = [&](StringRef name) -> std::optional<int64_t> {
-    if (auto a = op.getAttrOfType<IntegerAttr>(name))
-      return a.getInt();
-    return std::nullopt;
-  };
   SmallVector<int64_t> sliced(shape);
   int64_t &d = sliced[*dim];
   if (!isDyn(d))
-    d = sliceRange(d, optionalInt("start"), optionalInt("end"), step).length;
+    d = sliceRange(d, op.getAttrOfType<IntegerAttr>("start"),
+                   op.getAttrOfType<IntegerAttr>("end"), step)
+            .length;
   if (!backward)
     return op.setResultShape(0, sliced);
   if (failed(expectGradShape(op, v, sliced, "slice")))

@@ -27,22 +27,13 @@ using namespace mlir::tp;
 
 namespace {
 
-/// A plain sum: alpha 1, not in place, no out=, both operands of its
-/// result type (no broadcasting or promotion).
-bool isPlainAdd(AddOp add) {
-  Type type = add.getType();
-  return add.getAlpha().convertToDouble() == 1.0 &&
-         !cast<ComputeOpInterface>(add.getOperation()).isInplaceOrOut() &&
-         add.getLhs().getType() == type && add.getRhs().getType() == type;
-}
-
 /// The terms of the sum `v`: the operands of the plain tp.add tree rooted
 /// at `v`, entering an inner add only where the tree is its one use (the
 /// inner adds go to `inner`).
 void collectTerms(Value v, bool root, SmallVectorImpl<Value> &terms,
                   SmallVectorImpl<Operation *> &inner) {
   auto add = v.getDefiningOp<AddOp>();
-  if (!add || !isPlainAdd(add) || (!root && !v.hasOneUse())) {
+  if (!add || !isPlainSum(add) || (!root && !v.hasOneUse())) {
     terms.push_back(v);
     return;
   }
@@ -64,25 +55,19 @@ struct Piece {
 SmallVector<Piece> disjointPieces(ArrayRef<Value> terms, RankedTensorType type,
                                   int64_t &dim) {
   SmallVector<Piece> pieces;
-  int64_t rank = type.getRank();
   for (Value term : terms) {
     auto slice = term.getDefiningOp<SliceBackwardOp>();
     if (!slice || slice.getType() != type || slice.getStep() != 1 ||
-        cast<ComputeOpInterface>(slice.getOperation()).isInplaceOrOut() ||
-        rank == 0)
+        cast<ComputeOpInterface>(slice.getOperation()).isInplaceOrOut())
       return {};
-    int64_t d = static_cast<int64_t>(slice.getDim());
-    d = d < 0 ? d + rank : d;
+    // The verifier checked the dim against the (nonzero) rank.
+    int64_t d = normalizeDim(slice.getDim(), type.getRank());
     if (pieces.empty())
       dim = d;
-    if (d != dim || d < 0 || d >= rank)
+    if (d != dim)
       return {};
-    auto optional = [](IntegerAttr a) -> std::optional<int64_t> {
-      return a ? std::optional<int64_t>(a.getInt()) : std::nullopt;
-    };
-    SliceRange range = sliceRange(type.getDimSize(dim),
-                                  optional(slice.getStartAttr()),
-                                  optional(slice.getEndAttr()), 1);
+    SliceRange range = sliceRange(type.getDimSize(dim), slice.getStartAttr(),
+                                  slice.getEndAttr(), 1);
     pieces.push_back({slice, range.start, range.length});
   }
   llvm::sort(pieces,
@@ -109,12 +94,12 @@ struct JoinSliceGradientsPass
     // Roots: plain adds whose result is not itself a term of a larger sum.
     SmallVector<AddOp> roots;
     getOperation().walk([&](AddOp add) {
-      if (!isPlainAdd(add))
+      if (!isPlainSum(add))
         return;
       Value r = add.getResult();
       if (r.hasOneUse())
         if (auto user = dyn_cast<AddOp>(*r.getUsers().begin()))
-          if (isPlainAdd(user) && user.getType() == add.getType())
+          if (isPlainSum(user) && user.getType() == add.getType())
             return;
       roots.push_back(add);
     });

@@ -300,11 +300,8 @@ struct SliceLowering : public OpConversionPattern<OpTy> {
     int64_t rank = full.size();
     int64_t dim = normalizeDim(static_cast<int64_t>(op.getDim()), rank);
     int64_t step = op.getStep();
-    auto optional = [](IntegerAttr a) -> std::optional<int64_t> {
-      return a ? std::optional<int64_t>(a.getInt()) : std::nullopt;
-    };
-    SliceRange range = sliceRange(full[dim], optional(op.getStartAttr()),
-                                  optional(op.getEndAttr()), step);
+    SliceRange range =
+        sliceRange(full[dim], op.getStartAttr(), op.getEndAttr(), step);
     SmallVector<OpFoldResult> offsets(rank, rewriter.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes, strides(rank, rewriter.getIndexAttr(1));
     for (int64_t size : part)

@@ -157,16 +157,21 @@ Value fusibleCastSource(Value operand) {
   return cast.getInput();
 }
 
-/// An elementwise activation oneDNN applies to a product's result.
+/// What the library applies to a product's result before anything else
+/// sees it: an elementwise activation, or the addition of another tensor
+/// (TP_RT_EPILOGUE_ACCUMULATE: C starts as `into`).
 struct Epilogue {
-  Operation *op = nullptr; // the tp.relu / tp.gelu it replaces
+  Operation *op = nullptr; // the tp.relu / tp.gelu / tp.add it replaces
   int64_t code = TP_RT_EPILOGUE_NONE;
+  Value into; // ACCUMULATE: the tensor the product is added to
 };
 
-/// The epilogue `product` can absorb: its single user, when that is a plain
-/// (not in-place, no out=) tp.relu or tp.gelu of the same type (tanh GELU
-/// only for cuBLASLt).
-Epilogue fusibleEpilogue(ProductLibrary library, Operation *product) {
+/// The epilogue `product` (of `inType` operands) can absorb: its single
+/// user, when that is a plain (not in-place, no out=) tp.relu or tp.gelu of
+/// the same type (tanh GELU only for cuBLASLt), or, with oneDNN and f32
+/// operands and result, a plain sum of it and another tensor.
+Epilogue fusibleEpilogue(ProductLibrary library, Type inType,
+                         Operation *product) {
   if (product->getNumResults() != 1 || !product->hasOneUse())
     return {};
   Operation *user = *product->getUsers().begin();
@@ -175,46 +180,26 @@ Epilogue fusibleEpilogue(ProductLibrary library, Operation *product) {
       user->getResult(0).getType() != product->getResult(0).getType())
     return {};
   if (isa<ReluOp>(user))
-    return {user, TP_RT_EPILOGUE_RELU};
+    return {user, TP_RT_EPILOGUE_RELU, {}};
   if (auto gelu = dyn_cast<GeluOp>(user)) {
     switch (gelu.getApproximate()) {
     case GeluApproximation::None:
       if (library == ProductLibrary::CublasLt)
         return {};
-      return {user, TP_RT_EPILOGUE_GELU_ERF};
+      return {user, TP_RT_EPILOGUE_GELU_ERF, {}};
     case GeluApproximation::Tanh:
-      return {user, TP_RT_EPILOGUE_GELU_TANH};
+      return {user, TP_RT_EPILOGUE_GELU_TANH, {}};
     }
   }
+  if (auto add = dyn_cast<AddOp>(user)) {
+    Value result = product->getResult(0);
+    if (library != ProductLibrary::OneDNN || !inType.isF32() ||
+        !elementTypeOf(result).isF32() || !isPlainSum(add))
+      return {};
+    return {user, TP_RT_EPILOGUE_ACCUMULATE,
+            add.getLhs() == result ? add.getRhs() : add.getLhs()};
+  }
   return {};
-}
-
-/// A tensor `product` can be accumulated into (TP_RT_EPILOGUE_ACCUMULATE):
-/// the other operand of its only user when that is a plain tp.add (alpha
-/// 1, not in place, no out=) of f32 tensors of the product's type, for
-/// f32 operands (`inType`) and oneDNN only.
-struct Accumulation {
-  Operation *add = nullptr; // the tp.add it replaces
-  Value into;
-};
-
-Accumulation fusibleAccumulation(ProductLibrary library, Type inType,
-                                 Operation *product) {
-  if (library != ProductLibrary::OneDNN || !inType.isF32() ||
-      product->getNumResults() != 1 || !product->hasOneUse())
-    return {};
-  Value result = product->getResult(0);
-  auto type = dyn_cast<RankedTensorType>(result.getType());
-  auto add = dyn_cast<AddOp>(*product->getUsers().begin());
-  if (!type || !type.getElementType().isF32() || !add ||
-      add.getAlpha().convertToDouble() != 1.0 ||
-      cast<ComputeOpInterface>(add.getOperation()).isInplaceOrOut() ||
-      add.getType() != type)
-    return {};
-  Value other = add.getLhs() == result ? add.getRhs() : add.getLhs();
-  if (other == result || other.getType() != type)
-    return {};
-  return {add, other};
 }
 
 /// Replaces `product` and the epilogue op it absorbed (if any) by `value`.
@@ -236,8 +221,8 @@ void replaceWithEpilogue(PatternRewriter &rewriter, Operation *product,
 /// tensor `bTensor` is a tp.cast of (same shape): the call takes it and
 /// rounds it to bf16 itself (tp_rt_dnnl_matmul_cast_*). `epilogue` is a
 /// TP_RT_EPILOGUE_* code applied to C. With `accumulator` (of C's element
-/// count, f32), C is that tensor plus the product (no epilogue, no
-/// permutation).
+/// count, f32; `epilogue` TP_RT_EPILOGUE_ACCUMULATE, no permutation), C is
+/// that tensor plus the product.
 Value emitMatmul(ProductLibrary library, OpBuilder &b, Location loc,
                  Operation *anchor, Value a, Value bTensor, bool transposeB,
                  Value bias, Type outType,
@@ -259,10 +244,9 @@ Value emitMatmul(ProductLibrary library, OpBuilder &b, Location loc,
   Value biasTensor = bias ? bias : rc::emptyTensor(b, loc, inType);
   rc::Argument cArg;
   if (accumulator) {
-    assert(dstPermutation.empty() && epilogue == TP_RT_EPILOGUE_NONE &&
-           "an accumulated product has no epilogue or permutation");
+    assert(dstPermutation.empty() && epilogue == TP_RT_EPILOGUE_ACCUMULATE &&
+           "an accumulated product has no permutation");
     cArg = rc::update(reshapeTo(b, loc, accumulator, cShape));
-    epilogue = TP_RT_EPILOGUE_ACCUMULATE;
   } else if (!dstPermutation.empty()) {
     SmallVector<int64_t> permuted, inverse(dstPermutation.size());
     for (size_t i = 0; i < dstPermutation.size(); ++i) {
@@ -390,22 +374,14 @@ struct ProductToRuntime : public OpRewritePattern<OpTy> {
           return success();
         }
       }
-    if (Accumulation acc = fusibleAccumulation(library, *in, op); acc.add) {
-      // At the add, where the accumulated tensor is defined too.
-      rewriter.setInsertionPoint(acc.add);
-      std::optional<Value> c = emitTorchMatmul(
-          library, rewriter, op.getLoc(), op, a, b, resultType.getElementType(),
-          TP_RT_EPILOGUE_NONE, acc.into);
-      if (!c)
-        return failure();
-      rewriter.replaceOp(acc.add, *c);
-      rewriter.eraseOp(op);
-      return success();
-    }
-    Epilogue epilogue = fusibleEpilogue(library, op);
-    std::optional<Value> c =
-        emitTorchMatmul(library, rewriter, op.getLoc(), op, a, b,
-                        resultType.getElementType(), epilogue.code);
+    Epilogue epilogue = fusibleEpilogue(library, *in, op);
+    // An accumulated product is emitted at the add, where the tensor it is
+    // added to is defined too.
+    if (epilogue.into)
+      rewriter.setInsertionPoint(epilogue.op);
+    std::optional<Value> c = emitTorchMatmul(library, rewriter, op.getLoc(), op,
+                                             a, b, resultType.getElementType(),
+                                             epilogue.code, epilogue.into);
     if (!c)
       return failure();
     replaceWithEpilogue(rewriter, op, epilogue, *c);
@@ -427,30 +403,19 @@ struct LinearToRuntime : public OpRewritePattern<LinearOp> {
     if (!in || !supportedOutput(*in, resultType.getElementType()) ||
         shapeOf(w).size() != 2 || (bias && shapeOf(bias).size() != 1))
       return failure();
-    // An accumulated product is emitted at the add, where the accumulated
-    // tensor is defined too.
-    Accumulation acc = fusibleAccumulation(library, *in, op);
-    if (acc.add)
-      rewriter.setInsertionPoint(acc.add);
+    Epilogue epilogue = fusibleEpilogue(library, *in, op);
+    // An accumulated product is emitted at the add, where the tensor it is
+    // added to is defined too.
+    if (epilogue.into)
+      rewriter.setInsertionPoint(epilogue.op);
     int64_t k = shapeOf(x).back();
     Value x2 = reshapeTo(rewriter, loc, x, {numElements(shapeOf(x)) / k, k});
     Value wF32 = library == ProductLibrary::OneDNN && in->isBF16()
                      ? fusibleCastSource(w)
                      : nullptr;
-    if (acc.add) {
-      Value c =
-          emitMatmul(library, rewriter, loc, op, x2, w,
-                     /*transposeB=*/true, bias, resultType.getElementType(), {},
-                     {}, TP_RT_EPILOGUE_NONE, acc.into);
-      rewriter.replaceOp(acc.add,
-                         reshapeTo(rewriter, loc, c, resultType.getShape()));
-      rewriter.eraseOp(op);
-      return success();
-    }
-    Epilogue epilogue = fusibleEpilogue(library, op);
     Value c = emitMatmul(library, rewriter, loc, op, x2, w,
                          /*transposeB=*/true, bias, resultType.getElementType(),
-                         {}, wF32, epilogue.code);
+                         {}, wF32, epilogue.code, epilogue.into);
     replaceWithEpilogue(rewriter, op, epilogue,
                         reshapeTo(rewriter, loc, c, resultType.getShape()));
     return success();

@@ -297,6 +297,10 @@ struct SliceRange {
 };
 SliceRange sliceRange(int64_t size, std::optional<int64_t> start,
                       std::optional<int64_t> end, int64_t step);
+/// As above, for a slice op's optional `start` / `end` attributes (null:
+/// absent).
+SliceRange sliceRange(int64_t size, IntegerAttr start, IntegerAttr end,
+                      int64_t step);
 LogicalResult inferIndexedShape(RuleContext &op, Value input, Value index,
                                 Value source);
 /// gather: index of self's rank, no larger than self but along dim; the

@@ -41,4 +41,18 @@
 #define GET_OP_CLASSES
 #include "tensorplay/Dialect/TP/IR/TPTrainingOps.h.inc"
 
+namespace mlir {
+namespace tp {
+/// A plain sum lhs + rhs: alpha 1, not in place, no out=, both operands of
+/// the result's type (no broadcasting or promotion). The rewrites of sums
+/// (joined slice gradients, products accumulated into a tensor) match it.
+inline bool isPlainSum(AddOp add) {
+  Type type = add.getType();
+  return add.getAlpha().convertToDouble() == 1.0 &&
+         !cast<ComputeOpInterface>(add.getOperation()).isInplaceOrOut() &&
+         add.getLhs().getType() == type && add.getRhs().getType() == type;
+}
+} // namespace tp
+} // namespace mlir
+
 #endif // TENSORPLAY_DIALECT_TP_IR_TPOPS_H
