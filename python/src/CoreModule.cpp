@@ -220,8 +220,22 @@ public:
   void run(const std::string &name, const std::vector<Buffer> &args,
            const std::vector<Buffer> &results) {
     std::deque<std::vector<int64_t>> shapes;
-    std::vector<TensorRef> argRefs = refs(args, shapes);
-    std::vector<TensorRef> resultRefs = refs(results, shapes);
+    call(name, refs(args, shapes), refs(results, shapes));
+  }
+
+  /// run() with the buffers' dtypes and shapes taken from the signature:
+  /// the addresses only, which the caller allocated (or checked) for it.
+  void runAddresses(const std::string &name,
+                    const std::vector<uintptr_t> &args,
+                    const std::vector<uintptr_t> &results) {
+    const FunctionSignature &sig = signature(name);
+    call(name, refs(sig.arguments, args, name, "argument"),
+         refs(sig.results, results, name, "result"));
+  }
+
+private:
+  void call(const std::string &name, const std::vector<TensorRef> &argRefs,
+            const std::vector<TensorRef> &resultRefs) {
     llvm::Error error = llvm::Error::success();
     {
       // Threads run compiled calls concurrently: the codegen runtime keeps
@@ -234,7 +248,22 @@ public:
                                llvm::toString(std::move(error)));
   }
 
-private:
+  static std::vector<TensorRef> refs(const std::vector<TensorSpec> &specs,
+                                     const std::vector<uintptr_t> &addresses,
+                                     const std::string &name,
+                                     const char *what) {
+    if (addresses.size() != specs.size())
+      throw nb::value_error(("tensorplay_mlir: @" + name + " has " +
+                             std::to_string(specs.size()) + " " + what +
+                             "s, got " + std::to_string(addresses.size()))
+                                .c_str());
+    std::vector<TensorRef> out;
+    for (size_t i = 0; i < specs.size(); ++i)
+      out.push_back({specs[i].kind, specs[i].shape,
+                     reinterpret_cast<void *>(addresses[i])});
+    return out;
+  }
+
   static std::vector<TensorRef>
   refs(const std::vector<Buffer> &buffers,
        std::deque<std::vector<int64_t>> &shapes) {
@@ -391,5 +420,11 @@ NB_MODULE(_core, m) {
            nb::arg("results"),
            "Runs `name` on (address, dtype name, shape) buffers the caller "
            "owns (dense, row-major), writing the results into `results`; "
-           "checks them against the signature. Releases the GIL.");
+           "checks them against the signature. Releases the GIL.")
+      .def("run_addresses", &PyExecutable::runAddresses, nb::arg("name"),
+           nb::arg("args"), nb::arg("results"),
+           "Runs `name` on buffers given by address only, each of the dtype "
+           "and shape its signature names (dense, row-major; the caller "
+           "makes sure of them): run() without its per-call specs. "
+           "Releases the GIL.");
 }

@@ -27,6 +27,8 @@ from . import _core, dtypes
 from .cast_cache import CastCache
 from .translate import Leaf, fetch_attr
 
+Tensor = tensorplay.Tensor
+
 
 # A variant that failed to compile: its calls run the graph's executor.
 FALLBACK = object()
@@ -78,15 +80,18 @@ class Variant:
                                     opt_level=opt_level,
                                     cache=compile_cache, tiered=tiered)
         self.arg_specs, self.result_specs, _ = self.exe.signature("forward")
+        self.result_alloc = _allocation(self.result_specs)
         self.program_kinds = [dtypes.kind_of_elt(a.elt)
                               for a in program.arguments]
         self.cot_results = program.differentiable_results()
         if wrt is not None:
             self.grad_arg_specs, self.grad_results, _ = \
                 self.exe.signature("forward_vjp_grad")
+            self.grad_alloc = _allocation(self.grad_results)
         if self.loss_index is not None:
             self.loss_arg_specs, self.loss_result_specs, _ = \
                 self.exe.signature("forward_loss_grad")
+            self.loss_alloc = _allocation(self.loss_result_specs)
         # Speculation (autograd.py): the loss seed the last backward used,
         # and how many speculative results no backward consumed yet.
         self.seed = 1.0
@@ -104,11 +109,10 @@ class Variant:
         if cache is not None:
             tensors = self.rounded(tensors, self.loss_arg_specs, cache)
         seed_tensor = tensorplay.full((), float(seed), dtype=tensorplay.float32)
-        outs = _allocate(self.loss_result_specs)
-        self.exe.run("forward_loss_grad",
-                     _buffers(list(tensors) + [seed_tensor],
-                              self.loss_arg_specs),
-                     _buffers(outs, self.loss_result_specs))
+        outs = _allocate(self.loss_alloc)
+        self.exe.run_addresses("forward_loss_grad",
+                               _addresses(list(tensors) + [seed_tensor]),
+                               _addresses(outs))
         n = len(self.result_specs)
         return outs[1:1 + n], outs[1 + n:]
 
@@ -124,9 +128,9 @@ class Variant:
     def forward(self, tensors, cache=None):
         if cache is not None:
             tensors = self.rounded(tensors, self.arg_specs, cache)
-        outs = _allocate(self.result_specs)
-        self.exe.run("forward", _buffers(tensors, self.arg_specs),
-                     _buffers(outs, self.result_specs))
+        outs = _allocate(self.result_alloc)
+        self.exe.run_addresses("forward", _addresses(tensors),
+                               _addresses(outs))
         return outs
 
     def vjp(self, tensors, cotangents):
@@ -142,28 +146,36 @@ class Variant:
             # Autograd hands over cotangents as they come: sum's backward
             # gives an expanded (stride 0) one.
             cots.append(g if g.is_contiguous() else g.contiguous())
-        outs = _allocate(self.grad_results)
-        self.exe.run("forward_vjp_grad",
-                     _buffers(list(tensors) + cots, self.grad_arg_specs),
-                     _buffers(outs, self.grad_results))
+        outs = _allocate(self.grad_alloc)
+        self.exe.run_addresses("forward_vjp_grad",
+                               _addresses(list(tensors) + cots),
+                               _addresses(outs))
         return outs[1:]
 
 
-def _allocate(specs):
-    """Fresh tensors for (kind, shape) result specs, which the compiled code
-    writes."""
-    return [tensorplay.empty(tuple(shape), dtype=dtypes.from_kind(kind))
-            for kind, shape in specs]
+def _allocation(specs):
+    """(shape, tensorplay dtype) per (kind, shape) result spec: what
+    _allocate needs, worked out once per compiled function."""
+    return [(tuple(shape), dtypes.from_kind(kind)) for kind, shape in specs]
 
 
-def _buffers(tensors, specs):
-    buffers = []
-    for t, (kind, shape) in zip(tensors, specs):
+def _allocate(allocation):
+    """Fresh tensors, which the compiled code writes."""
+    empty = tensorplay.empty
+    return [empty(shape, dtype=dtype) for shape, dtype in allocation]
+
+
+def _addresses(tensors):
+    """The tensors' data addresses, for Executable.run_addresses: each
+    tensor is of its signature's dtype and shape (checked by gather() for
+    the inputs, made so for the rest), and dense."""
+    addresses = []
+    for t in tensors:
         if not t.is_contiguous():
             raise GuardError("internal: a non-contiguous tensor reached the "
                              "compiled code")
-        buffers.append((t.data_ptr(), kind, list(shape)))
-    return buffers
+        addresses.append(t.data_ptr())
+    return addresses
 
 
 class CompiledGraph:
@@ -198,6 +210,10 @@ class CompiledGraph:
                           if src.kind != "placeholder"]
         self.lock = threading.Lock()
         self.specs = [(a.elt, tuple(a.shape)) for a in program.arguments]
+        # What each input must be, as gather() compares it on every call:
+        # (tensorplay dtype or None where the element type has none, shape).
+        self.expected = [(dtypes.from_elt(elt), shape)
+                         for elt, shape in self.specs]
         self.is_backward = any(n.meta.get("is_backward", False)
                                for n in gm.graph.nodes)
 
@@ -296,7 +312,10 @@ class CompiledGraph:
                     f"tensorplay_mlir: graph '{self.name}' takes input "
                     f"#{source.index}, got {len(args)} arguments")
             t = self.fetch(source, args)
-            self.check(i, source, t)
+            dtype, shape = self.expected[i]
+            if not (isinstance(t, Tensor) and t.shape == shape and
+                    t.dtype == dtype):
+                self.check(i, source, t)
             if not t.is_contiguous():
                 t = t.contiguous()
             tensors.append(t)

@@ -51,6 +51,13 @@ def from_kind(kind):
     return _BY_KIND[kind]
 
 
+def from_elt(elt):
+    """The tensorplay dtype of an MLIR element type, or None where this
+    tensorplay has none."""
+    kind = _KIND_OF_ELT.get(elt)
+    return None if kind is None else _BY_KIND[kind]
+
+
 def autocast_target(device, dtype):
     """The tp-autocast target for an autocast state: 'cpu:bf16', 'cpu:fp16'."""
     short = {"bfloat16": "bf16", "float16": "fp16"}.get(dtype_name(dtype))

@@ -277,6 +277,14 @@ def test_core_errors_are_clear():
                                                       [2])])
     exe.run("f", [(x.ctypes.data, "f32", [2])], [(y.ctypes.data, "f32", [2])])
     np.testing.assert_allclose(y, np.exp(x), rtol=1e-6)
+    # run_addresses: the buffers' dtypes and shapes are the signature's.
+    with pytest.raises(ValueError, match=r"@f has 1 results, got 2"):
+        exe.run_addresses("f", [x.ctypes.data], [y.ctypes.data] * 2)
+    with pytest.raises(KeyError, match=r"no public function @g"):
+        exe.run_addresses("g", [x.ctypes.data], [y.ctypes.data])
+    x2 = np.array([2.0, -1.0], dtype=np.float32)
+    exe.run_addresses("f", [x2.ctypes.data], [y.ctypes.data])
+    np.testing.assert_allclose(y, np.exp(x2), rtol=1e-6)
 
 
 def compile_recording(model, **kwargs):
