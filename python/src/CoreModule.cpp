@@ -225,8 +225,7 @@ public:
 
   /// run() with the buffers' dtypes and shapes taken from the signature:
   /// the addresses only, which the caller allocated (or checked) for it.
-  void runAddresses(const std::string &name,
-                    const std::vector<uintptr_t> &args,
+  void runAddresses(const std::string &name, const std::vector<uintptr_t> &args,
                     const std::vector<uintptr_t> &results) {
     const FunctionSignature &sig = signature(name);
     call(name, refs(sig.arguments, args, name, "argument"),
