@@ -61,6 +61,9 @@ void tp::addBufferizationStages(OpPassManager &pm, bool emitCInterface) {
   pm.addPass(createCanonicalizerPass());
   // Results a tp.donate attribute names go into their arguments' buffers.
   pm.addPass(createTPDonateResultsPass());
+  // Results computed in their out-params rather than copied there at the
+  // end (hoist-static-allocs, each allocation returned once).
+  pm.addPass(createTPDistinctResultBuffersPass());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   outParams.modifyPublicFunctions = true;

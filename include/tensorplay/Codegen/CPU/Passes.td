@@ -201,6 +201,22 @@ def TPDonateResultsPass
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def TPDistinctResultBuffersPass
+    : Pass<"tp-distinct-result-buffers", "::mlir::ModuleOp"> {
+  let summary = "Give every memref result of a function a buffer of its own";
+  let description = [{
+    Runs after One-Shot Bufferize, before buffer-results-to-out-params,
+    which computes a result allocated in the function directly in its
+    out-param (hoist-static-allocs) instead of copying it there at the end.
+    That needs each allocation returned once: a value a `func.return`
+    returns at several positions (a graph that outputs one tensor twice)
+    keeps its first position, and each later one returns a fresh
+    allocation holding a copy of it, which then becomes that position's
+    out-param. Functions returning no value twice are left alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def TPOutlineParallelLoopsPass
     : Pass<"tp-outline-parallel-loops", "::mlir::ModuleOp"> {
   let summary = "Outline outermost scf.forall / scf.parallel loops on memrefs";
