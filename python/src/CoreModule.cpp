@@ -423,7 +423,8 @@ NB_MODULE(_core, m) {
       .def("run_addresses", &PyExecutable::runAddresses, nb::arg("name"),
            nb::arg("args"), nb::arg("results"),
            "Runs `name` on buffers given by address only, each of the dtype "
-           "and shape its signature names (dense, row-major; the caller "
-           "makes sure of them): run() without its per-call specs. "
+           "and shape its signature names (dense, row-major, the results "
+           "overlapping no other buffer; the caller makes sure of them): "
+           "run() without its per-call specs. "
            "Releases the GIL.");
 }
