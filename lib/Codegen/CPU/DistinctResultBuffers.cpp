@@ -43,9 +43,9 @@ struct DistinctResultBuffersPass
           if (ShapedType::isDynamic(size))
             sizes.push_back(
                 memref::DimOp::create(b, ret.getLoc(), operand.get(), i));
-        auto plain = MemRefType::get(type.getShape(), type.getElementType(),
-                                     MemRefLayoutAttrInterface(),
-                                     type.getMemorySpace());
+        auto plain =
+            MemRefType::get(type.getShape(), type.getElementType(),
+                            MemRefLayoutAttrInterface(), type.getMemorySpace());
         Value copy = memref::AllocOp::create(b, ret.getLoc(), plain, sizes);
         memref::CopyOp::create(b, ret.getLoc(), operand.get(), copy);
         if (plain != type)
