@@ -211,9 +211,18 @@ class CompiledGraph:
         self.lock = threading.Lock()
         self.specs = [(a.elt, tuple(a.shape)) for a in program.arguments]
         # What each input must be, as gather() compares it on every call:
-        # (tensorplay dtype or None where the element type has none, shape).
-        self.expected = [(dtypes.from_elt(elt), shape)
-                         for elt, shape in self.specs]
+        # (positional index or -1 for other sources, tensorplay dtype or
+        # None where the element type has none, shape).
+        self.expected = [
+            (src.index if src.kind == "placeholder" else -1,
+             dtypes.from_elt(elt), shape)
+            for src, (elt, shape) in zip(program.inputs, self.specs)]
+        self.placeholders = 1 + max(
+            (src.index for src in program.inputs if src.kind == "placeholder"),
+            default=-1)
+        # The outputs as a tuple of results, when they are no more: rebuilt
+        # without walking the template.
+        self.flat_outputs = _flat_results(program.outputs)
         self.is_backward = any(n.meta.get("is_backward", False)
                                for n in gm.graph.nodes)
 
@@ -305,17 +314,17 @@ class CompiledGraph:
         return source.tensor
 
     def gather(self, args):
+        if len(args) < self.placeholders:
+            raise GuardError(
+                f"tensorplay_mlir: graph '{self.name}' takes input "
+                f"#{self.placeholders - 1}, got {len(args)} arguments")
         tensors = []
-        for i, source in enumerate(self.program.inputs):
-            if source.kind == "placeholder" and source.index >= len(args):
-                raise GuardError(
-                    f"tensorplay_mlir: graph '{self.name}' takes input "
-                    f"#{source.index}, got {len(args)} arguments")
-            t = self.fetch(source, args)
-            dtype, shape = self.expected[i]
+        for i, (index, dtype, shape) in enumerate(self.expected):
+            t = args[index] if index >= 0 else \
+                self.fetch(self.program.inputs[i], args)
             if not (isinstance(t, Tensor) and t.shape == shape and
                     t.dtype == dtype):
-                self.check(i, source, t)
+                self.check(i, self.program.inputs[i], t)
             if not t.is_contiguous():
                 t = t.contiguous()
             tensors.append(t)
@@ -432,6 +441,8 @@ class CompiledGraph:
         return candidates if stable else ()
 
     def rebuild(self, template, results, args):
+        if template is self.program.outputs and self.flat_outputs is not None:
+            return tuple([results[k] for k in self.flat_outputs])
         if isinstance(template, list):
             return [self.rebuild(t, results, args) for t in template]
         if isinstance(template, Leaf):
@@ -444,6 +455,19 @@ class CompiledGraph:
         if isinstance(template, tuple):
             return tuple(self.rebuild(t, results, args) for t in template)
         return template
+
+
+def _flat_results(template):
+    """[k, ...] where `template` is a tuple of ('result', k) leaves, else
+    None."""
+    if type(template) is not tuple:
+        return None
+    ks = []
+    for leaf in template:
+        if not isinstance(leaf, Leaf) or leaf[0] != "result":
+            return None
+        ks.append(leaf[1])
+    return ks
 
 
 def _describe(source):

@@ -226,6 +226,11 @@ def test_guard_refuses_another_shape_or_dtype():
             compiled(tensorplay.randn(4, 64), args[1][:4])
         with pytest.raises(GuardError, match=r"dtype f32.*f64"):
             compiled(args[0].double(), args[1])
+        with pytest.raises(GuardError, match=r"takes input #1, got 1 "
+                                             r"arguments"):
+            compiled(args[0])
+        with pytest.raises(GuardError, match=r"must be a tensor, got list"):
+            compiled(args[0], [1.0])
 
 
 def test_non_contiguous_input_is_made_dense():
