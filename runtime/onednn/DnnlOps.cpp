@@ -179,6 +179,44 @@ private:
   std::vector<std::unique_ptr<ScratchBuffer>> buffers;
 };
 
+std::mutex cacheMutex;
+
+/// The entry of `cache` under `key`, made by `make()` on first use (outside
+/// the lock: creating a primitive JIT-compiles it).
+template <typename Entry, typename Make>
+std::shared_ptr<Entry>
+cachedEntry(std::unordered_map<std::string, std::shared_ptr<Entry>> &cache,
+            const std::string &key, Make make) {
+  {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    auto it = cache.find(key);
+    if (it != cache.end())
+      return it->second;
+  }
+  std::shared_ptr<Entry> entry = make();
+  std::lock_guard<std::mutex> lock(cacheMutex);
+  return cache.emplace(key, entry).first->second;
+}
+
+std::unordered_map<std::string, std::shared_ptr<dnnl::reorder>> reorderCache;
+
+/// Reorders `from` into `to` with a primitive kept per pair of descriptors:
+/// creating one per call (oneDNN's primitive cache still builds the
+/// descriptor each time) was a few microseconds of serial work for each of
+/// a convolution's operands. The key is the descriptors' bytes (oneDNN
+/// zero-fills them): equal keys are equal descriptors.
+void reorder(dnnl::stream &stream, dnnl::memory from, dnnl::memory to) {
+  dnnl::memory::desc a = from.get_desc(), b = to.get_desc();
+  std::string k(reinterpret_cast<const char *>(&a.data), sizeof(a.data));
+  k.append(reinterpret_cast<const char *>(&b.data), sizeof(b.data));
+  std::shared_ptr<dnnl::reorder> primitive =
+      cachedEntry(reorderCache, k, [&] {
+        return std::make_shared<dnnl::reorder>(
+            dnnl::reorder::primitive_desc(engine(), a, engine(), b));
+      });
+  primitive->execute(stream, from, to);
+}
+
 /// `user` (the caller's memory) in `wanted`'s descriptor: itself when they
 /// agree, otherwise a new memory it is reordered (converted) into.
 dnnl::memory prepared(dnnl::stream &stream, Scratch &scratch, dnnl::memory user,
@@ -205,11 +243,11 @@ dnnl::memory prepared(dnnl::stream &stream, Scratch &scratch, dnnl::memory user,
     if (plain == wanted)
       return widened;
     dnnl::memory m = scratch.make(wanted);
-    dnnl::reorder(widened, m).execute(stream, widened, m);
+    reorder(stream, widened, m);
     return m;
   }
   dnnl::memory m = scratch.make(wanted);
-  dnnl::reorder(user, m).execute(stream, user, m);
+  reorder(stream, user, m);
   return m;
 }
 
@@ -223,7 +261,7 @@ void finish(dnnl::stream &stream, Scratch &scratch, dnnl::memory computed,
     return;
   if (want.data_type() != dt::bf16 ||
       computed.get_desc().data_type() != dt::f32) {
-    dnnl::reorder(computed, user).execute(stream, computed, user);
+    reorder(stream, computed, user);
     return;
   }
   dims sizes = want.dims();
@@ -231,7 +269,7 @@ void finish(dnnl::stream &stream, Scratch &scratch, dnnl::memory computed,
   dnnl::memory dense = computed;
   if (!(computed.get_desc() == denseDesc)) {
     dense = scratch.make(denseDesc);
-    dnnl::reorder(computed, dense).execute(stream, computed, dense);
+    reorder(stream, computed, dense);
     stream.wait();
   }
   convertStrided(static_cast<const float *>(dense.get_data_handle()), sizes,
@@ -250,25 +288,7 @@ struct MatmulEntry {
   bool hasBias = false;
 };
 
-std::mutex cacheMutex;
 std::unordered_map<std::string, std::shared_ptr<MatmulEntry>> matmulCache;
-
-/// The entry of `cache` under `key`, made by `make()` on first use (outside
-/// the lock: creating a primitive JIT-compiles it).
-template <typename Entry, typename Make>
-std::shared_ptr<Entry>
-cachedEntry(std::unordered_map<std::string, std::shared_ptr<Entry>> &cache,
-            const std::string &key, Make make) {
-  {
-    std::lock_guard<std::mutex> lock(cacheMutex);
-    auto it = cache.find(key);
-    if (it != cache.end())
-      return it->second;
-  }
-  std::shared_ptr<Entry> entry = make();
-  std::lock_guard<std::mutex> lock(cacheMutex);
-  return cache.emplace(key, entry).first->second;
-}
 
 struct BiasLayout {
   dims sizes, strides;
