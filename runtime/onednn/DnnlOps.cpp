@@ -209,11 +209,10 @@ void reorder(dnnl::stream &stream, dnnl::memory from, dnnl::memory to) {
   dnnl::memory::desc a = from.get_desc(), b = to.get_desc();
   std::string k(reinterpret_cast<const char *>(&a.data), sizeof(a.data));
   k.append(reinterpret_cast<const char *>(&b.data), sizeof(b.data));
-  std::shared_ptr<dnnl::reorder> primitive =
-      cachedEntry(reorderCache, k, [&] {
-        return std::make_shared<dnnl::reorder>(
-            dnnl::reorder::primitive_desc(engine(), a, engine(), b));
-      });
+  std::shared_ptr<dnnl::reorder> primitive = cachedEntry(reorderCache, k, [&] {
+    return std::make_shared<dnnl::reorder>(
+        dnnl::reorder::primitive_desc(engine(), a, engine(), b));
+  });
   primitive->execute(stream, from, to);
 }
 
