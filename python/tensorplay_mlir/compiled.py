@@ -400,7 +400,7 @@ class CompiledGraph:
             from .autograd import apply_compiled
             results = apply_compiled(variant, tensors, self.cast_cache)
         self.write_back(args, results)
-        return self.rebuild(self.program.outputs, results, args)
+        return self.outputs(results, args)
 
     def write_back(self, args, results):
         """Copies the in-place updates of arguments (running statistics,
@@ -440,9 +440,14 @@ class CompiledGraph:
         self.last_stamps = stamps
         return candidates if stable else ()
 
-    def rebuild(self, template, results, args):
-        if template is self.program.outputs and self.flat_outputs is not None:
+    def outputs(self, results, args):
+        """What the graph returns: a tuple of results directly, anything
+        else rebuilt from its template."""
+        if self.flat_outputs is not None:
             return tuple([results[k] for k in self.flat_outputs])
+        return self.rebuild(self.program.outputs, results, args)
+
+    def rebuild(self, template, results, args):
         if isinstance(template, list):
             return [self.rebuild(t, results, args) for t in template]
         if isinstance(template, Leaf):

@@ -198,22 +198,65 @@ cachedEntry(std::unordered_map<std::string, std::shared_ptr<Entry>> &cache,
   return cache.emplace(key, entry).first->second;
 }
 
-std::unordered_map<std::string, std::shared_ptr<dnnl::reorder>> reorderCache;
+/// A reorder primitive and the descriptors it was made for.
+struct ReorderEntry {
+  dnnl::memory::desc from, to;
+  dnnl::reorder primitive;
+};
+
+/// Reorder primitives by a hash of their descriptors' sizes, element type,
+/// offset and strides; entries are told apart by descriptor equality (the
+/// descriptors hold padding bytes, which a byte-wise key would read).
+std::unordered_map<size_t, std::vector<std::shared_ptr<ReorderEntry>>>
+    reorderCache;
+
+size_t hashDesc(const dnnl::memory::desc &desc, size_t h) {
+  const dnnl_memory_desc_t &d = desc.data;
+  auto mix = [&](int64_t v) { h = h * 1000003u ^ std::hash<int64_t>()(v); };
+  mix(d.ndims);
+  mix(d.data_type);
+  mix(d.offset0);
+  mix(d.format_kind);
+  for (int i = 0; i < d.ndims; ++i)
+    mix(d.dims[i]);
+  if (d.format_kind == dnnl_blocked)
+    for (int i = 0; i < d.ndims; ++i)
+      mix(d.format_desc.blocking.strides[i]);
+  return h;
+}
 
 /// Reorders `from` into `to` with a primitive kept per pair of descriptors:
 /// creating one per call (oneDNN's primitive cache still builds the
 /// descriptor each time) was a few microseconds of serial work for each of
-/// a convolution's operands. The key is the descriptors' bytes (oneDNN
-/// zero-fills them): equal keys are equal descriptors.
+/// a convolution's operands.
 void reorder(dnnl::stream &stream, dnnl::memory from, dnnl::memory to) {
   dnnl::memory::desc a = from.get_desc(), b = to.get_desc();
-  std::string k(reinterpret_cast<const char *>(&a.data), sizeof(a.data));
-  k.append(reinterpret_cast<const char *>(&b.data), sizeof(b.data));
-  std::shared_ptr<dnnl::reorder> primitive = cachedEntry(reorderCache, k, [&] {
-    return std::make_shared<dnnl::reorder>(
-        dnnl::reorder::primitive_desc(engine(), a, engine(), b));
-  });
-  primitive->execute(stream, from, to);
+  size_t k = hashDesc(b, hashDesc(a, 0));
+  auto find = [&]() -> std::shared_ptr<ReorderEntry> {
+    for (const std::shared_ptr<ReorderEntry> &e : reorderCache[k])
+      if (e->from == a && e->to == b)
+        return e;
+    return nullptr;
+  };
+  std::shared_ptr<ReorderEntry> entry;
+  {
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    entry = find();
+  }
+  if (!entry) {
+    // Made outside the lock (creating a primitive JIT-compiles it).
+    auto made = std::make_shared<ReorderEntry>(
+        ReorderEntry{a, b,
+                     dnnl::reorder(dnnl::reorder::primitive_desc(
+                         engine(), a, engine(), b))});
+    std::lock_guard<std::mutex> lock(cacheMutex);
+    entry = find();
+    if (!entry) {
+      reorderCache[k].push_back(made);
+      entry = made;
+    }
+  }
+  entry->primitive.execute(stream, from, to);
 }
 
 /// `user` (the caller's memory) in `wanted`'s descriptor: itself when they

@@ -470,6 +470,31 @@ TEST(DnnlConvBackwardWeights, Conv1dMatchesNaiveAndRefusesBadGeometry) {
     EXPECT_NEAR(dw[i], refW[i], 1e-5) << i;
   for (int i = 0; i < CO; ++i)
     EXPECT_NEAR(db[i], refB[i], 1e-5) << i;
+  // The same sizes with x read through row padding (strides 8, then 7):
+  // each layout is reordered into the primitive's with a primitive kept per
+  // pair of descriptors, which the second strided call must not share with
+  // the first; then the dense call again.
+  float xs8[N * CI * 8], xs7[N * CI * 7], dw2[CO * CI * K], db2[CO];
+  auto padded = [&](float *buf, int64_t stride) {
+    for (int i = 0; i < N * CI * stride; ++i)
+      buf[i] = 1e3f; // the padding, never read
+    for (int r = 0; r < N * CI; ++r)
+      for (int l = 0; l < L; ++l)
+        buf[r * stride + l] = x[r * L + l];
+    return Desc3{buf, buf, 0, {N, CI, L}, {CI * stride, stride, 1}};
+  };
+  Desc3 dxs8 = padded(xs8, 8), dxs7 = padded(xs7, 7);
+  Desc3 ddw2 = dense3(dw2, CO, CI, K);
+  Desc1 ddb2{db2, db2, 0, CO, 1};
+  for (Desc3 *in : {&dxs8, &dxs7, &dx}) {
+    ASSERT_EQ(tp_rt_dnnl_conv_backward_weights_f32(
+                  3, memref(&ddy), 3, memref(in), 3, memref(&ddw2), 1,
+                  memref(&ddb2), 1, memref(&dp)),
+              TP_RT_SUCCESS)
+        << tp_rt_codegen_error();
+    for (int i = 0; i < CO * CI * K; ++i)
+      EXPECT_NEAR(dw2[i], refW[i], 1e-5) << i;
+  }
   // A bias gradient of the wrong size, or a weight of the wrong rank, is
   // an error in the error slot, not a crash.
   Desc1 badBias{db, db, 0, CO - 1, 1};
