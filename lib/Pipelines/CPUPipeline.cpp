@@ -112,6 +112,10 @@ void tp::buildTPLowerToCPUPipeline(OpPassManager &pm,
   addTPToLinalgStages(pm, toRuntime, options.dropoutSeed);
   // Tiling and vectorization on tensors.
   if (options.vectorize && !options.gpuMapping) {
+    // Independent loops over one iteration space become one loop nest
+    // (one parallel region) before tiling.
+    if (options.fuseSiblings)
+      pm.addNestedPass<func::FuncOp>(createTPFuseSiblingsPass());
     TPTileAndVectorizePassOptions tiling;
     tiling.vectorWidth = options.vectorWidth;
     tiling.parallelTiles = options.parallel ? 32 : 0;

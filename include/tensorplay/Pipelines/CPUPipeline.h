@@ -47,6 +47,11 @@ struct TPLowerToCPUOptions : public PassPipelineOptions<TPLowerToCPUOptions> {
       *this, "vectorize",
       llvm::cl::desc("Tile and vectorize linalg ops (off: scalar loops)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseSiblings{
+      *this, "fuse-siblings",
+      llvm::cl::desc("Fuse independent loops over one iteration space into "
+                     "one loop nest before tiling (tp-fuse-siblings)"),
+      llvm::cl::init(true)};
   PassOptions::Option<int64_t> vectorWidth{
       *this, "vector-width", llvm::cl::desc("f32 lanes per vector register"),
       llvm::cl::init(16)};

@@ -201,6 +201,31 @@ def TPDonateResultsPass
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def TPFuseSiblingsPass
+    : Pass<"tp-fuse-siblings", "::mlir::func::FuncOp"> {
+  let summary = "Fuse independent linalg.generic ops over one iteration "
+                "space into one";
+  let description = [{
+    Horizontal fusion, after tp-fuse-elementwise: generics on tensors with
+    the same static loop ranges, iterator types and output indexing maps,
+    none using another's results, become one generic at the place of the
+    first, with every op's inputs and inits and a body computing each op's
+    results as before (the values are unchanged). A batch norm's backward
+    sums four products over the same dimensions: one loop nest, one
+    parallel region and one pass over its operands instead of four. An
+    operand defined between the ops (a constant, `tensor.empty` or the
+    `linalg.fill` of a reduction's initial value) is moved before the
+    first; any other keeps its op out of the group.
+  }];
+  let options = [
+    Option<"maxOps", "max-ops", "unsigned", /*default=*/"8",
+           "The most generics fused into one">,
+    Option<"maxOperands", "max-operands", "unsigned", /*default=*/"24",
+           "The most operands (inputs and inits) of a fused generic">,
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def TPDistinctResultBuffersPass
     : Pass<"tp-distinct-result-buffers", "::mlir::ModuleOp"> {
   let summary = "Give every memref result of a function a buffer of its own";
