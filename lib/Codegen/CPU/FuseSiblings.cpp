@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir {
 namespace tp {
@@ -31,9 +32,15 @@ using namespace mlir;
 namespace {
 
 /// A generic the pass may fuse: on tensors, with static loop ranges and
-/// no zero-size dimension.
+/// no zero-size dimension, and no gather (tensor.extract) in its body:
+/// tp-tile-and-vectorize leaves most gathers scalar, and fused, a gather
+/// would make its siblings scalar too.
 bool isCandidate(linalg::GenericOp op) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInits() == 0)
+    return false;
+  if (op.getBody()
+          ->walk([](tensor::ExtractOp) { return WalkResult::interrupt(); })
+          .wasInterrupted())
     return false;
   return llvm::all_of(op.getStaticLoopRanges(), [](int64_t r) {
     return !ShapedType::isDynamic(r) && r > 0;
@@ -159,10 +166,13 @@ struct FuseSiblingsPass
           if (taken.contains(next) || !sameIterationSpace(first, next) ||
               operands + next->getNumOperands() > maxOperands)
             continue;
-          // Its operands must exist where the group is computed; one that
-          // depends on a member of the group (or anything after the first)
-          // keeps it out.
-          if (!llvm::all_of(next->getOperands(), [&](Value v) {
+          // Its operands, and the values its body reads from above (a
+          // gather's source), must exist where the group is computed; one
+          // that depends on a member of the group (or anything after the
+          // first) keeps it out.
+          SetVector<Value> used(llvm::from_range, next->getOperands());
+          getUsedValuesDefinedAbove(next->getRegions(), used);
+          if (!llvm::all_of(used, [&](Value v) {
                 return makeAvailable(v, first, dom);
               }))
             continue;

@@ -160,3 +160,51 @@ func.func @spaces(%x: tensor<2x4x8xf32>, %y: tensor<2x3x8xf32>, %m: tensor<4x4xf
   } -> tensor<4x4xi64>
   return %a, %b, %c, %d, %f : tensor<4xf32>, tensor<3xf32>, tensor<2x8xf32>, tensor<4x4xf32>, tensor<4x4xi64>
 }
+
+// -----
+
+#ij = affine_map<(i, j) -> (i, j)>
+
+// A body reading a value from above counts as an operand: a scalar taken
+// from the first loop's result keeps its loop apart, an argument does not.
+// A gather (tensor.extract in the body) stays apart: it runs as a scalar
+// loop, and fused it would make its siblings scalar too.
+// CHECK-LABEL: func.func @captured
+// CHECK: %[[A:.*]]:2 = linalg.generic
+// CHECK: arith.mulf
+// CHECK: arith.addf %{{.*}}, %arg2
+// CHECK: linalg.yield
+// CHECK: %[[S:.*]] = tensor.extract %[[A]]#0
+// CHECK: linalg.generic
+// CHECK: arith.subf %{{.*}}, %[[S]]
+// CHECK: linalg.generic
+// CHECK: tensor.extract %arg1
+// CHECK-NOT: linalg.generic
+func.func @captured(%x: tensor<4x4xf32>, %src: tensor<4x4xf32>, %k: f32) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %c0 = arith.constant 0 : index
+  %e0 = tensor.empty() : tensor<4x4xf32>
+  %a = linalg.generic {indexing_maps = [#ij, #ij], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf32>) outs(%e0 : tensor<4x4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.mulf %v, %v : f32
+    linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  %s = tensor.extract %a[%c0, %c0] : tensor<4x4xf32>
+  %b = linalg.generic {indexing_maps = [#ij, #ij], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf32>) outs(%e0 : tensor<4x4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.subf %v, %s : f32
+    linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  %c = linalg.generic {indexing_maps = [#ij, #ij], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x4xf32>) outs(%e0 : tensor<4x4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %r = arith.addf %v, %k : f32
+    linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  %g = linalg.generic {indexing_maps = [#ij], iterator_types = ["parallel", "parallel"]} outs(%e0 : tensor<4x4xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 1 : index
+    %j = linalg.index 0 : index
+    %r = tensor.extract %src[%i, %j] : tensor<4x4xf32>
+    linalg.yield %r : f32
+  } -> tensor<4x4xf32>
+  return %a, %b, %c, %g : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}

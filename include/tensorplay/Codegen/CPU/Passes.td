@@ -213,9 +213,12 @@ def TPFuseSiblingsPass
     results as before (the values are unchanged). A batch norm's backward
     sums four products over the same dimensions: one loop nest, one
     parallel region and one pass over its operands instead of four. An
-    operand defined between the ops (a constant, `tensor.empty` or the
-    `linalg.fill` of a reduction's initial value) is moved before the
-    first; any other keeps its op out of the group.
+    operand (or a value the body reads from above) defined between the ops
+    (a constant, `tensor.empty` or the `linalg.fill` of a reduction's
+    initial value) is moved before the first; any other keeps its op out of
+    the group. Generics that gather (`tensor.extract` in the body) are left
+    alone: they stay scalar loops, and fused they would make their siblings
+    scalar too.
   }];
   let options = [
     Option<"maxOps", "max-ops", "unsigned", /*default=*/"8",
