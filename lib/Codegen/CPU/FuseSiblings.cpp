@@ -96,9 +96,9 @@ void fuse(IRRewriter &rewriter, ArrayRef<linalg::GenericOp> group) {
   SmallVector<AffineMap> maps(inputMaps);
   maps.append(initMaps);
   rewriter.setInsertionPoint(first);
-  auto fused = linalg::GenericOp::create(
-      rewriter, first.getLoc(), resultTypes, inputs, inits, maps,
-      first.getIteratorTypesArray());
+  auto fused =
+      linalg::GenericOp::create(rewriter, first.getLoc(), resultTypes, inputs,
+                                inits, maps, first.getIteratorTypesArray());
   // The block's arguments: every op's inputs, then every op's inits.
   SmallVector<Type> argTypes;
   SmallVector<Location> argLocs;
@@ -116,10 +116,10 @@ void fuse(IRRewriter &rewriter, ArrayRef<linalg::GenericOp> group) {
   unsigned nextInput = 0, nextInit = inputs.size();
   for (linalg::GenericOp op : group)
     for (BlockArgument arg : op.getBody()->getArguments())
-      mapping.map(arg, body->getArgument(arg.getArgNumber() <
-                                                 op.getNumDpsInputs()
-                                             ? nextInput++
-                                             : nextInit++));
+      mapping.map(arg,
+                  body->getArgument(arg.getArgNumber() < op.getNumDpsInputs()
+                                        ? nextInput++
+                                        : nextInit++));
   SmallVector<Value> yielded;
   for (linalg::GenericOp op : group) {
     for (Operation &inner : op.getBody()->without_terminator())
@@ -172,9 +172,8 @@ struct FuseSiblingsPass
           // first) keeps it out.
           SetVector<Value> used(llvm::from_range, next->getOperands());
           getUsedValuesDefinedAbove(next->getRegions(), used);
-          if (!llvm::all_of(used, [&](Value v) {
-                return makeAvailable(v, first, dom);
-              }))
+          if (!llvm::all_of(
+                  used, [&](Value v) { return makeAvailable(v, first, dom); }))
             continue;
           group.push_back(next);
           operands += next->getNumOperands();
