@@ -20,6 +20,8 @@
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 
+#include <unordered_map>
+
 namespace mlir {
 namespace tp {
 #define GEN_PASS_DEF_TPFUSESIBLINGSPASS
@@ -30,6 +32,9 @@ namespace tp {
 using namespace mlir;
 
 namespace {
+
+/// How many later loops over the same space a loop is weighed against.
+constexpr size_t kLookahead = 32;
 
 /// A generic the pass may fuse: on tensors, with static loop ranges and
 /// no zero-size dimension, and no gather (tensor.extract) in its body:
@@ -56,6 +61,16 @@ bool sameIterationSpace(linalg::GenericOp a, linalg::GenericOp b) {
   return llvm::all_of(b.getDpsInitsMutable(), [&](OpOperand &init) {
     return b.getMatchingIndexingMap(&init) == out;
   });
+}
+
+/// A hash of what sameIterationSpace compares.
+llvm::hash_code spaceKey(linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  llvm::hash_code h = llvm::hash_combine_range(ranges.begin(), ranges.end());
+  for (utils::IteratorType t : op.getIteratorTypesArray())
+    h = llvm::hash_combine(h, static_cast<int>(t));
+  return llvm::hash_combine(h,
+                            op.getMatchingIndexingMap(op.getDpsInitOperand(0)));
 }
 
 /// Makes `value` available before `at`: true when it already dominates it,
@@ -147,11 +162,18 @@ struct FuseSiblingsPass
     SmallVector<Block *> blocks;
     fn.walk([&](Block *block) { blocks.push_back(block); });
     for (Block *block : blocks) {
+      // The candidates in order, in buckets by iteration space (so that a
+      // block of thousands of loops is not compared pair by pair).
       SmallVector<linalg::GenericOp> generics;
+      std::unordered_map<size_t, SmallVector<size_t>> buckets;
+      SmallVector<size_t> keys;
       for (Operation &op : *block)
         if (auto generic = dyn_cast<linalg::GenericOp>(op))
-          if (isCandidate(generic))
+          if (isCandidate(generic)) {
+            keys.push_back(spaceKey(generic));
+            buckets[keys.back()].push_back(generics.size());
             generics.push_back(generic);
+          }
       llvm::SmallPtrSet<Operation *, 16> taken;
       for (size_t i = 0; i < generics.size(); ++i) {
         linalg::GenericOp first = generics[i];
@@ -159,7 +181,12 @@ struct FuseSiblingsPass
           continue;
         SmallVector<linalg::GenericOp> group = {first};
         unsigned operands = first->getNumOperands();
-        for (size_t j = i + 1; j < generics.size(); ++j) {
+        ArrayRef<size_t> bucket = buckets[keys[i]];
+        // Each loop is weighed against the next few of its space only: a
+        // chain of thousands of dependent loops stays linear.
+        auto later = llvm::upper_bound(bucket, i);
+        size_t count = std::min<size_t>(kLookahead, bucket.end() - later);
+        for (size_t j : ArrayRef<size_t>(later, count)) {
           linalg::GenericOp next = generics[j];
           if (group.size() >= maxOps)
             break;
