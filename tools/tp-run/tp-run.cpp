@@ -21,8 +21,8 @@
 // <npy-dir>/<entry>@<tag>.arg<i>.npy (one compile, many inputs: results
 // <entry>@<tag>.out<k>.npy); with
 // --repeat, the timings of the repeated runs are printed (on the CPU
-// they write into one set of result buffers, allocated before: the time
-// is the compiled code's alone). A function with
+// they write into one set of result buffers allocated before them: the
+// time is the compiled code's alone). A function with
 // `?` argument dimensions is first specialized to its input files' shapes
 // (or every `?` to --dynamic-size for generated arguments), with
 // tp-specialize-shapes: compiled for those shapes, as if written so. Every
@@ -320,16 +320,16 @@ static llvm::Error runEntry(Executable &exe, const std::string &name,
   for (unsigned i = 0, n = repeat > 0 ? (unsigned)warmup : 0u; i < n; ++i)
     if (llvm::Error e = exe.run(name, argPtrs, results))
       return e;
-  // Timed CPU runs write into the buffers of the run before them (as a
-  // caller that keeps its result buffers does): the time is the compiled
-  // code's, not that of allocating and clearing fresh results. The first
-  // run allocates them; a GPU run copies results back each time.
+  // Timed CPU runs write into one set of result buffers, allocated here
+  // (as a caller that keeps its result buffers does): the time is the
+  // compiled code's, not that of allocating and clearing fresh results. A
+  // GPU run copies results back each time.
   bool reuse = repeat > 0 && exe.target() == ExecutionTarget::CPU;
   std::vector<TensorRef> argRefs, resultRefs;
   if (reuse) {
-    if (warmup == 0) // otherwise the warm-up runs allocated them
-      if (llvm::Error e = exe.run(name, argPtrs, results))
-        return e;
+    results.clear();
+    for (const TensorSpec &spec : sig->results)
+      results.emplace_back(spec.kind, spec.shape);
     for (const HostTensor &t : args)
       argRefs.push_back({t.kind(), t.shape(), const_cast<void *>(t.data())});
     for (HostTensor &t : results)

@@ -1,6 +1,6 @@
 // tp-run --repeat times CPU runs that write into one set of result buffers
-// (allocated by the warm-up, or by a run of its own without one): the
-// results printed and written after the timed runs are those of one call.
+// allocated before them (with or without warm-up runs): the results
+// printed and written after the timed runs are those of one call.
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %python -c "import numpy; numpy.save('%t/x.npy', numpy.array([[-1.5, 2.0, 0.25], [4.0, -0.5, 3.0]], numpy.float32))"
 // RUN: tp-run %s --input=%t/x.npy --print | FileCheck %s
