@@ -159,6 +159,8 @@ struct FuseSiblingsPass
     func::FuncOp fn = getOperation();
     IRRewriter rewriter(&getContext());
     DominanceInfo dom(fn);
+    // Post-order: a generic's body comes before the block holding the
+    // generic, so no block listed is inside a generic already fused away.
     SmallVector<Block *> blocks;
     fn.walk([&](Block *block) { blocks.push_back(block); });
     for (Block *block : blocks) {
