@@ -1,5 +1,10 @@
 // RUN: tp-opt %s --tp-fuse-siblings --split-input-file | FileCheck %s
 // RUN: tp-opt %s --tp-fuse-siblings=max-ops=2 --split-input-file | FileCheck %s --check-prefix=MAX2
+// RUN: tp-opt %s --tp-fuse-siblings=max-operands=5 --split-input-file | FileCheck %s --check-prefix=OPERANDS5
+// RUN: not tp-opt %s --split-input-file --tp-lower-to-cpu="fuse-siblings=maybe" 2>&1 | FileCheck %s --check-prefix=BADBOOL
+// RUN: not tp-opt %s --split-input-file --tp-fuse-siblings="max-ops=-1" 2>&1 | FileCheck %s --check-prefix=BADCOUNT
+// BADBOOL: for the --fuse-siblings option: 'maybe' is invalid value for boolean argument
+// BADCOUNT: for the --max-ops option: '-1' value invalid for uint argument
 
 #nsc = affine_map<(n, c, s) -> (n, c, s)>
 #c = affine_map<(n, c, s) -> (c)>
@@ -27,6 +32,11 @@
 // MAX2-LABEL: func.func @sibling_sums
 // MAX2: linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>)
 // MAX2: linalg.generic {{.*}} outs(%{{.*}} : tensor<4xf32>)
+// The first two sums have 2 + 3 operands: with at most 5, the third stays
+// apart.
+// OPERANDS5-LABEL: func.func @sibling_sums
+// OPERANDS5: linalg.generic {{.*}} outs(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>)
+// OPERANDS5: linalg.generic {{.*}} outs(%{{.*}} : tensor<4xf32>)
 func.func @sibling_sums(%g: tensor<2x4x8xf32>, %x: tensor<2x4x8xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
   %zero = arith.constant 0.0 : f32
   %e0 = tensor.empty() : tensor<4xf32>
