@@ -3,8 +3,9 @@
 // Builds @f_train_step from the loss function @f: a copy of @f whose loss is
 // multiplied by the GradScaler's scale (with grad-scaler) is differentiated
 // by tp-autodiff's buildGradientFunction; its body is inlined into the step,
-// followed by the found_inf check, one fused optimizer op per parameter and
-// the scale update. The helper functions are erased again.
+// followed (data parallel: world-size > 1) by the all-reduce of the
+// gradients, then the found_inf check, one fused optimizer op per parameter
+// and the scale update. The helper functions are erased again.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +46,12 @@ public:
   FailureOr<func::FuncOp> build(func::FuncOp func, SymbolTable &symbols);
 
 private:
+  /// Data parallel: replaces `grads` by their means over the ranks (and
+  /// `loss` by its mean when it has their element type) and sets `foundInf`
+  /// (with grad-scaler) to the ranks' agreed flag.
+  LogicalResult reduceAcrossRanks(OpBuilder &b, Location loc, func::FuncOp func,
+                                  SmallVectorImpl<Value> &grads, Value &loss,
+                                  Value &foundInf);
   /// The names of each parameter's state tensors, in argument order (the
   /// step counter is a tensor<i64>, the others have the parameter's type).
   SmallVector<StringRef> stateNames() const;
@@ -102,6 +109,101 @@ LogicalResult TrainStepBuilder::checkOptions(Operation *anchor) {
            << opts.optimizer << "': expected sgd or adamw";
   decay = opts.weightDecay >= 0.0 ? opts.weightDecay
                                   : (kind == Optimizer::SGD ? 0.0 : 0.01);
+  if (opts.worldSize < 1 || opts.worldSize > (int64_t{1} << 24))
+    return anchor->emitError("tp-train-step: world-size must be from 1 to "
+                             "2^24, got ")
+           << opts.worldSize;
+  if (opts.bucketBytes < 1)
+    return anchor->emitError("tp-train-step: bucket-bytes must be > 0, got ")
+           << opts.bucketBytes;
+  return success();
+}
+
+/// A 0-d constant of `element`.
+static Value scalarConstant(OpBuilder &b, Location loc, Type element,
+                            double v) {
+  auto type = RankedTensorType::get({}, element);
+  return ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, b.getFloatAttr(element, v)));
+}
+
+LogicalResult TrainStepBuilder::reduceAcrossRanks(OpBuilder &b, Location loc,
+                                                  func::FuncOp func,
+                                                  SmallVectorImpl<Value> &grads,
+                                                  Value &loss,
+                                                  Value &foundInf) {
+  Type element = getElementTypeOrSelf(grads.front().getType());
+  for (Value g : grads)
+    if (getElementTypeOrSelf(g.getType()) != element ||
+        !(element.isF32() || element.isF64()))
+      return func.emitOpError("tp-train-step: world-size=")
+             << opts.worldSize
+             << " averages the gradients in one buffer: the parameters must "
+                "all be f32 or all f64, got "
+             << element << " and " << getElementTypeOrSelf(g.getType());
+  auto scalar = RankedTensorType::get({}, element);
+  auto f32Scalar = RankedTensorType::get({}, b.getF32Type());
+  // Riders in the first bucket: this rank's found_inf (0 or 1, summed over
+  // the ranks: > 0 when any rank found an inf or NaN) and the loss.
+  SmallVector<Value> riders;
+  if (opts.gradScaler) {
+    Value flag = AmpCheckFiniteOp::create(b, loc, grads).getFoundInf();
+    if (!element.isF32())
+      flag = CastOp::create(b, loc, scalar, flag);
+    riders.push_back(flag);
+  }
+  bool lossRides = loss.getType() == scalar;
+  if (lossRides)
+    riders.push_back(loss);
+  // Buckets of at most bucket-bytes (one gradient may exceed it alone),
+  // from the last parameter back, the order in which the backward makes
+  // the gradients.
+  Value ranks = scalarConstant(b, loc, element, double(opts.worldSize));
+  int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  SmallVector<Value> means(grads.size());
+  Value flagSum;
+  for (int64_t next = int64_t(grads.size()) - 1; next >= 0;) {
+    bool first = next == int64_t(grads.size()) - 1;
+    SmallVector<Value> values;
+    if (first)
+      values = riders;
+    SmallVector<int64_t> members;
+    int64_t bytes = 0;
+    for (; next >= 0; --next) {
+      int64_t size =
+          cast<RankedTensorType>(grads[next].getType()).getNumElements() *
+          elementBytes;
+      if (!members.empty() && bytes + size > opts.bucketBytes)
+        break;
+      members.push_back(next);
+      values.push_back(grads[next]);
+      bytes += size;
+    }
+    auto reduce = AllReduceOp::create(b, loc, values, b.getStringAttr("sum"));
+    ResultRange sums = reduce.getResults();
+    if (first) {
+      if (opts.gradScaler)
+        flagSum = sums.front();
+      if (lossRides)
+        loss =
+            DivOp::create(b, loc, ValueRange{sums[riders.size() - 1], ranks});
+      sums = sums.drop_front(riders.size());
+    }
+    for (auto [member, sum] : llvm::zip_equal(members, sums))
+      means[member] = DivOp::create(b, loc, ValueRange{sum, ranks});
+  }
+  grads.assign(means.begin(), means.end());
+  if (opts.gradScaler) {
+    // found_inf: any rank's flag, or an inf or NaN in the means (a sum can
+    // overflow where no addend did). Both are the same bits on every rank,
+    // so every rank takes the same decision.
+    Value any = MinimumOp::create(
+        b, loc, ValueRange{flagSum, scalarConstant(b, loc, element, 1.0)});
+    if (!element.isF32())
+      any = CastOp::create(b, loc, f32Scalar, any);
+    Value inMeans = AmpCheckFiniteOp::create(b, loc, grads).getFoundInf();
+    foundInf = MaximumOp::create(b, loc, ValueRange{any, inMeans});
+  }
   return success();
 }
 
@@ -268,9 +370,14 @@ FailureOr<func::FuncOp> TrainStepBuilder::build(func::FuncOp func,
     grads.push_back(mapping.lookup(gradRet.getOperand(numForward + i)));
   symbols.erase(*grad);
 
-  // The GradScaler and the optimizer.
+  // Data parallel: the gradients averaged over the ranks.
   Value foundInf;
-  if (opts.gradScaler)
+  if (opts.worldSize > 1 &&
+      failed(reduceAcrossRanks(b, loc, func, grads, loss, foundInf)))
+    return failure();
+
+  // The GradScaler and the optimizer.
+  if (opts.gradScaler && !foundInf)
     foundInf = AmpCheckFiniteOp::create(b, loc, grads).getFoundInf();
   SmallVector<Value> newParams, newState;
   unsigned stateArg = type.getNumInputs();
@@ -371,6 +478,8 @@ TrainStepPassOptions TrainStepPass::currentOptions() const {
   o.backoffFactor = pass.backoffFactor;
   o.growthInterval = pass.growthInterval;
   o.paramCopies = pass.paramCopies;
+  o.worldSize = pass.worldSize;
+  o.bucketBytes = pass.bucketBytes;
   return o;
 }
 
@@ -400,6 +509,8 @@ DictionaryAttr tp::trainStepOptionsAttr(MLIRContext *ctx,
       b.getNamedAttr("backoff_factor", f(o.backoffFactor)),
       b.getNamedAttr("growth_interval", b.getI64IntegerAttr(o.growthInterval)),
       b.getNamedAttr("param_copies", b.getBoolAttr(o.paramCopies)),
+      b.getNamedAttr("world_size", b.getI64IntegerAttr(o.worldSize)),
+      b.getNamedAttr("bucket_bytes", b.getI64IntegerAttr(o.bucketBytes)),
   });
 }
 
@@ -444,6 +555,10 @@ FailureOr<TrainStepPassOptions> tp::readTrainStepOptions(func::FuncOp step) {
   // Absent in steps recorded before the option existed.
   if (auto copies = dict ? dict.getAs<BoolAttr>("param_copies") : nullptr)
     o.paramCopies = copies.getValue();
+  if (auto ranks = dict ? dict.getAs<IntegerAttr>("world_size") : nullptr)
+    o.worldSize = ranks.getInt();
+  if (auto bucket = dict ? dict.getAs<IntegerAttr>("bucket_bytes") : nullptr)
+    o.bucketBytes = bucket.getInt();
   auto optimizer = dict ? dict.getAs<StringAttr>("optimizer") : nullptr;
   ok &= static_cast<bool>(optimizer);
   if (!ok)

@@ -6,7 +6,8 @@
 //            [--grad-scaler [--init-scale=65536 --growth-factor=2
 //              --backoff-factor=0.5 --growth-interval=2000]]
 //            [--steps=N] [--batch=B] [--seed=S] [--print-every=K]
-//            [--save=DIR] [--resume=DIR] [--inject-nonfinite=STEP]...
+//            [--save=DIR] [--resume=DIR] [--inject-nonfinite=STEP[:RANK]]...
+//   mpirun -np N tp-train ... --distributed [--save-all-ranks] [--timeout=S]
 //
 // Autocasts the module (when asked), builds @f_train_step with tp-train-step
 // (forward, backward, GradScaler, fused optimizer in one function),
@@ -24,7 +25,19 @@
 // files (not the weight copies: they are the parameters rounded); --resume
 // continues from them bit-identically.
 //
+// --distributed (under mpirun, one process per rank): data parallel. Every
+// rank compiles the same step with world-size N (its gradients, loss and
+// found_inf all-reduced in the compiled code, tp.all_reduce), starts from
+// the same parameters, and trains on its part of each global batch of N x B
+// samples (rank r takes rows r*B .. r*B+B-1 of the batch one process would
+// draw for N x B), so the ranks keep identical state. Rank 0 prints and
+// writes --save (--save-all-ranks: every rank writes DIR/rank<r>/). A step
+// or barrier that waits longer than --timeout for the others ends the job
+// with an error (Distributed.h).
+//
 //===----------------------------------------------------------------------===//
+
+#include "Distributed.h"
 
 #include "tensorplay/HostIO/Generate.h"
 #include "tensorplay/HostIO/Npy.h"
@@ -57,6 +70,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::tp;
@@ -147,11 +161,35 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     resumeDir("resume", cl::desc("Continue from the state --save wrote"),
               cl::cat(category));
-static cl::list<int64_t>
+static cl::list<std::string>
     injectNonFinite("inject-nonfinite",
-                    cl::desc("Put an inf into the batch of step N "
-                             "(repeatable; needs --grad-scaler)"),
+                    cl::desc("Put an inf into the batch of step N, with "
+                             "--distributed of rank RANK only (N[:RANK]; "
+                             "repeatable; needs --grad-scaler)"),
                     cl::cat(category));
+static cl::opt<bool> distributed(
+    "distributed",
+    cl::desc("Data parallel under mpirun -np N: every rank trains on its "
+             "part of each global batch of N x batch samples; gradients, "
+             "loss and found_inf are all-reduced in the compiled step"),
+    cl::cat(category));
+static cl::opt<bool>
+    saveAllRanks("save-all-ranks",
+                 cl::desc("With --distributed and --save=DIR: every rank "
+                          "writes DIR/rank<r>/ (to compare the replicas)"),
+                 cl::cat(category));
+static cl::opt<double> timeout(
+    "timeout",
+    cl::desc("With --distributed: seconds a step or barrier may wait for "
+             "the other ranks before the job ends with an error (a rank "
+             "died or hangs; 0: wait forever)"),
+    cl::init(300.0), cl::cat(category));
+static cl::list<std::string> simulateFailure(
+    "simulate-failure",
+    cl::desc("Testing aid for --distributed: STEP:RANK:exit makes rank RANK "
+             "exit (status 3) before step STEP, STEP:RANK:hang makes it "
+             "stop responding there"),
+    cl::cat(category));
 static cl::opt<std::string>
     pipelineOptions("pipeline-options",
                     cl::desc("The pipeline's options (tp-lower-to-cpu, or "
@@ -169,8 +207,11 @@ static cl::opt<unsigned> threads("num-threads",
                                  cl::desc("Threads (0: all cores)"),
                                  cl::init(0), cl::cat(category));
 
+/// "rank R: " in a distributed run (errors name the rank they happened on).
+static std::string rankPrefix;
+
 static int failWith(const llvm::Twine &message) {
-  llvm::errs() << "tp-train: " << message << "\n";
+  llvm::errs() << "tp-train: " << rankPrefix << message << "\n";
   return 1;
 }
 
@@ -296,6 +337,41 @@ static void gather(const Dataset &set, const std::vector<int64_t> &rows,
   }
 }
 
+/// An --inject-nonfinite entry: the step, and the rank (-1: every rank).
+struct Injection {
+  int64_t step;
+  int rank;
+};
+
+/// A --simulate-failure entry.
+struct SimulatedFailure {
+  int64_t step;
+  int rank;
+  bool hang;
+};
+
+/// Parses "N[:RANK]" (--inject-nonfinite) or "N:RANK:exit|hang"
+/// (--simulate-failure: `failure` set).
+static bool parseStepRank(llvm::StringRef text, int64_t &step, int &rank,
+                          bool *hang) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ':');
+  rank = -1;
+  if (parts.empty() || parts[0].getAsInteger(10, step) || step < 1)
+    return false;
+  if (hang) {
+    if (parts.size() != 3 || parts[1].getAsInteger(10, rank) || rank < 0 ||
+        (parts[2] != "exit" && parts[2] != "hang"))
+      return false;
+    *hang = parts[2] == "hang";
+    return true;
+  }
+  if (parts.size() > 2 ||
+      (parts.size() == 2 && (parts[1].getAsInteger(10, rank) || rank < 0)))
+    return false;
+  return true;
+}
+
 /// The samples of `step` (1-based): epoch e = (step-1) / (N / B) visits a
 /// permutation of the samples drawn from (seed, e) by Fisher-Yates with
 /// SplitMix64, so that a resumed run draws the same batches.
@@ -405,6 +481,47 @@ int main(int argc, char **argv) {
   if (!injectNonFinite.empty() && !gradScaler)
     return failWith("--inject-nonfinite needs --grad-scaler (without it the "
                     "step would apply the non-finite gradients)");
+  std::vector<Injection> injections;
+  for (const std::string &text : injectNonFinite) {
+    Injection inj{};
+    if (!parseStepRank(text, inj.step, inj.rank, nullptr))
+      return failWith("--inject-nonfinite=" + text +
+                      ": expected STEP or STEP:RANK (STEP >= 1)");
+    injections.push_back(inj);
+  }
+  std::vector<SimulatedFailure> failures;
+  for (const std::string &text : simulateFailure) {
+    SimulatedFailure f{};
+    if (!parseStepRank(text, f.step, f.rank, &f.hang))
+      return failWith("--simulate-failure=" + text +
+                      ": expected STEP:RANK:exit or STEP:RANK:hang");
+    failures.push_back(f);
+  }
+  if (!distributed && (saveAllRanks || !failures.empty()))
+    return failWith(
+        std::string(saveAllRanks ? "--save-all-ranks" : "--simulate-failure") +
+        " needs --distributed");
+  if (saveAllRanks && saveDir.empty())
+    return failWith("--save-all-ranks needs --save=DIR");
+  if (distributed && device != ExecutionTarget::CPU)
+    return failWith("--distributed trains on the CPU (the collectives are "
+                    "MPI calls from the compiled host code)");
+  if (!(timeout >= 0.0))
+    return failWith("--timeout must be >= 0 seconds");
+  auto world = tp_train::startWorld(distributed);
+  if (!world)
+    return failWith(llvm::toString(world.takeError()));
+  const int rank = world->rank;
+  const bool speaker = rank == 0;
+  if (world->distributed)
+    rankPrefix = "rank " + std::to_string(rank) + " of " +
+                 std::to_string(world->size) + ": ";
+  for (const Injection &inj : injections)
+    if (inj.rank >= world->size)
+      return failWith("--inject-nonfinite: rank " + std::to_string(inj.rank) +
+                      " does not exist (" + std::to_string(world->size) +
+                      " ranks)");
+  tp_train::Watchdog watchdog(*world, timeout);
   if (gradScaler && !(initScale > 0.0 && std::isfinite(initScale)))
     return failWith("--init-scale must be a finite number > 0");
   if (threads > 0 && tp_rt_set_num_threads((int32_t)std::min<unsigned>(
@@ -438,6 +555,7 @@ int main(int argc, char **argv) {
   stepOptions.backoffFactor = backoffFactor;
   stepOptions.growthInterval = growthInterval;
   stepOptions.paramCopies = paramCopies;
+  stepOptions.worldSize = world->size;
   if (failed(trainStepModule(*module, stepOptions)))
     return failWith("tp-train-step failed");
   auto layout = readLayout(*module);
@@ -495,9 +613,13 @@ int main(int argc, char **argv) {
   auto train = readDataset(data, *step, k, "--data");
   if (!train)
     return failWith(llvm::toString(train.takeError()));
-  if (train->size < b)
+  // The global batch: one batch per rank.
+  int64_t globalBatch = b * world->size;
+  if (train->size < globalBatch)
     return failWith("--data has " + llvm::Twine(train->size) +
-                    " samples, fewer than one batch of " + llvm::Twine(b));
+                    " samples, fewer than one " +
+                    (world->distributed ? "global " : "") + "batch of " +
+                    llvm::Twine(globalBatch));
   std::optional<Dataset> test;
   if (!testData.empty()) {
     auto t = readDataset(testData, *step, k, "--test-data");
@@ -560,12 +682,23 @@ int main(int argc, char **argv) {
     state.push_back(std::move(copy));
   }
 
-  std::printf("tp-train: @%s, %zu parameters, %s, %s%s, batch %lld, "
-              "%lld samples; compiled in %.2f s\n",
-              layout->function.c_str(), layout->params.size(),
-              autocast.empty() ? "f32" : autocast.c_str(), optimizer.c_str(),
-              layout->gradScaler ? " + GradScaler" : "", (long long)b,
-              (long long)train->size, compileSeconds);
+  // Every rank compiled; the first step's collective would otherwise count
+  // a slower peer's compile time as waiting.
+  watchdog.enter("the barrier before step", done + 1);
+  tp_train::barrier(*world);
+  watchdog.leave();
+  if (speaker) {
+    std::printf("tp-train: @%s, %zu parameters, %s, %s%s, batch %lld, "
+                "%lld samples; compiled in %.2f s\n",
+                layout->function.c_str(), layout->params.size(),
+                autocast.empty() ? "f32" : autocast.c_str(), optimizer.c_str(),
+                layout->gradScaler ? " + GradScaler" : "", (long long)b,
+                (long long)train->size, compileSeconds);
+    if (world->distributed)
+      std::printf("data parallel: %d ranks (%s), global batch %lld\n",
+                  world->size, tp_train::mpiLibraryVersion().c_str(),
+                  (long long)globalBatch);
+  }
   std::vector<HostTensor> inputs;
   for (unsigned i = 0; i < k; ++i)
     inputs.emplace_back(step->arguments[i].kind, step->arguments[i].shape);
@@ -577,8 +710,29 @@ int main(int argc, char **argv) {
   std::vector<HostTensor> results;
   std::vector<double> stepTimes;
   for (int64_t s = done + 1; s <= steps; ++s) {
-    gather(*train, batchRows(s, train->size, b), inputs);
-    bool inject = llvm::is_contained(injectNonFinite, s);
+    for (const SimulatedFailure &f : failures) {
+      if (f.step != s || f.rank != rank)
+        continue;
+      std::fprintf(stderr,
+                   "tp-train: %s--simulate-failure: %s before step "
+                   "%lld\n",
+                   rankPrefix.c_str(), f.hang ? "hanging" : "exiting",
+                   (long long)s);
+      std::fflush(stderr);
+      std::fflush(stdout);
+      if (!f.hang)
+        std::_Exit(3);
+      for (;;)
+        std::this_thread::sleep_for(std::chrono::seconds(60));
+    }
+    std::vector<int64_t> rows = batchRows(s, train->size, globalBatch);
+    gather(*train,
+           std::vector<int64_t>(rows.begin() + rank * b,
+                                rows.begin() + (rank + 1) * b),
+           inputs);
+    bool inject = llvm::any_of(injections, [&](const Injection &inj) {
+      return inj.step == s && (inj.rank < 0 || inj.rank == rank);
+    });
     if (inject) {
       if (inputs[0].kind() == ElementKind::I64 ||
           inputs[0].kind() == ElementKind::I32)
@@ -591,9 +745,11 @@ int main(int argc, char **argv) {
     for (const HostTensor &t : state)
       args.push_back(&t);
     auto stepStart = std::chrono::steady_clock::now();
+    watchdog.enter("step", s);
     if (llvm::Error e = (*exe)->run(step->name, args, results))
       return failWith("step " + llvm::Twine(s) + ": " +
                       llvm::toString(std::move(e)));
+    watchdog.leave();
     stepTimes.push_back(std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - stepStart)
                             .count());
@@ -605,11 +761,14 @@ int main(int argc, char **argv) {
       ++lossCount;
     }
     // (The state was updated in place.)
-    if (inject || found)
+    if (inject && !speaker)
+      std::printf("step %5lld  %sinjected an inf into its batch\n",
+                  (long long)s, rankPrefix.c_str());
+    if (speaker && (inject || found))
       std::printf("step %5lld  %s%s\n", (long long)s,
                   inject ? "injected an inf into the batch; " : "",
                   found ? "found_inf: step skipped" : "no inf found");
-    if (s % printEvery == 0 || s == steps) {
+    if (speaker && (s % printEvery == 0 || s == steps)) {
       std::printf("step %5lld  loss %.6f", (long long)s,
                   lossCount ? lossSum / lossCount : loss);
       if (layout->gradScaler)
@@ -624,9 +783,12 @@ int main(int argc, char **argv) {
                             std::chrono::steady_clock::now() - trainStart)
                             .count();
   int64_t ran = std::max<int64_t>(0, steps - done);
-  std::printf("trained %lld steps in %.2f s, %d threads", (long long)ran,
-              trainSeconds, (int)tp_rt_num_threads());
-  if (stepTimes.size() >= 2) {
+  if (speaker)
+    std::printf("trained %lld steps in %.2f s, %d threads", (long long)ran,
+                trainSeconds, (int)tp_rt_num_threads());
+  if (speaker && world->distributed)
+    std::printf(" per rank x %d ranks", world->size);
+  if (speaker && stepTimes.size() >= 2) {
     // The first call also creates the oneDNN primitives.
     std::vector<double> later(stepTimes.begin() + 1, stepTimes.end());
     std::sort(later.begin(), later.end());
@@ -634,9 +796,10 @@ int main(int argc, char **argv) {
                 "then median %.3f ms/step",
                 stepTimes[0], later[later.size() / 2]);
   }
-  std::printf("\n");
+  if (speaker)
+    std::printf("\n");
 
-  if (test) {
+  if (test && speaker) {
     std::vector<HostTensor> params(state.begin(), state.begin() + numParams);
     auto accuracy = testAccuracy(**exe, *forward, *test, params, k, b);
     if (!accuracy)
@@ -644,13 +807,20 @@ int main(int argc, char **argv) {
     std::printf("test accuracy %.2f%% (%lld samples)\n", 100.0 * *accuracy,
                 (long long)test->size);
   }
-  if (!saveDir.empty()) {
-    if (std::error_code ec = llvm::sys::fs::create_directories(saveDir))
-      return failWith("--save: cannot create " + saveDir + ": " + ec.message());
+  // Rank 0 writes --save; with --save-all-ranks every rank also writes
+  // its own replica to DIR/rank<r>/.
+  std::vector<std::string> saveDirs;
+  if (!saveDir.empty() && speaker)
+    saveDirs.push_back(saveDir);
+  if (!saveDir.empty() && saveAllRanks)
+    saveDirs.push_back(joinPath(saveDir, "rank" + std::to_string(rank)));
+  for (const std::string &dir : saveDirs) {
+    if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+      return failWith("--save: cannot create " + dir + ": " + ec.message());
     for (size_t i = 0; i < files.size(); ++i)
-      if (llvm::Error e = writeNpy(joinPath(saveDir, files[i]), state[i]))
+      if (llvm::Error e = writeNpy(joinPath(dir, files[i]), state[i]))
         return failWith("--save: " + llvm::toString(std::move(e)));
-    std::string progress = joinPath(saveDir, "progress.txt");
+    std::string progress = joinPath(dir, "progress.txt");
     std::error_code ec;
     llvm::raw_fd_ostream os(progress, ec);
     if (ec)
@@ -659,5 +829,9 @@ int main(int argc, char **argv) {
        << "\n";
   }
   std::fflush(stdout);
+  watchdog.enter("the barrier after step", steps);
+  tp_train::barrier(*world);
+  watchdog.leave();
+  tp_train::finishWorld(*world);
   return 0;
 }

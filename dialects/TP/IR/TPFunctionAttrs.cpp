@@ -36,6 +36,8 @@ const OptionKey kOptionKeys[] = {
     {"growth_interval", Kind::Integer, true},
     // Absent in steps recorded before the option existed.
     {"param_copies", Kind::Bool, false},
+    {"world_size", Kind::Integer, false},
+    {"bucket_bytes", Kind::Integer, false},
 };
 
 bool hasKind(Attribute a, Kind kind) {

@@ -72,6 +72,14 @@ LogicalResult FusedAdamwOp::inferReturnTypes(MLIRContext *,
   return success();
 }
 
+LogicalResult AllReduceOp::inferReturnTypes(MLIRContext *,
+                                            std::optional<Location>,
+                                            Adaptor adaptor,
+                                            SmallVectorImpl<Type> &types) {
+  llvm::append_range(types, adaptor.getValues().getTypes());
+  return success();
+}
+
 //===----------------------------------------------------------------------===//
 // Verifiers
 //===----------------------------------------------------------------------===//
@@ -274,4 +282,23 @@ void FusedSgdOp::getCanonicalizationPatterns(RewritePatternSet &results,
 void FusedAdamwOp::getCanonicalizationPatterns(RewritePatternSet &results,
                                                MLIRContext *context) {
   results.add<FoldGradientUpcast<FusedAdamwOp>>(context);
+}
+
+LogicalResult AllReduceOp::verify() {
+  if (getKind() != "sum" && getKind() != "max")
+    return emitOpError("kind must be \"sum\" or \"max\", got \"")
+           << getKind() << "\"";
+  if (getValues().empty())
+    return emitOpError("needs at least one tensor to reduce");
+  Type element = getElementTypeOrSelf(getValues().front().getType());
+  for (Value v : getValues()) {
+    auto type = cast<RankedTensorType>(v.getType());
+    if (type.getElementType() != element)
+      return emitOpError("reduces its tensors in one buffer: they must share "
+                         "one element type, got ")
+             << element << " and " << type.getElementType();
+    if (!type.hasStaticShape())
+      return emitOpError("needs static shapes, got ") << type;
+  }
+  return success();
 }

@@ -99,6 +99,9 @@ def ConvertTPToLinalgPass
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::mpi::MPIDialect",
     "::mlir::complex::ComplexDialect",
     "::mlir::func::FuncDialect",
     "::mlir::linalg::LinalgDialect",

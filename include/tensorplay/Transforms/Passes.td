@@ -202,6 +202,18 @@ def TrainStepPass : Pass<"tp-train-step", "::mlir::ModuleOp"> {
     `tp.train_step` lists those parameters as `param_copies` (0-based
     parameter numbers). Together with the gradients' up-casts, which fold
     into the optimizer, a mixed-precision step then converts no weight.
+
+    With `world-size` N > 1 (data parallel, one copy of the step per MPI
+    rank, each on its own part of the global batch) the gradients are
+    summed over the ranks by `tp.all_reduce` and divided by N (their mean
+    over the global batch, as DistributedDataParallel computes it) before
+    the optimizer, in buckets of at most `bucket-bytes` from the last
+    parameter back. The first bucket also carries the loss (the step
+    returns its mean over the ranks) and, with `grad-scaler`, this rank's
+    found_inf flag: found_inf is then set when any rank's flag was or the
+    averaged gradients hold an inf or NaN, values every rank receives
+    identically, so all ranks skip the same steps and keep the same scale.
+    The parameters must then all be f32 (or all f64).
   }];
   let options = [
     Option<"function", "function", "std::string", /*default=*/"\"\"",
@@ -239,6 +251,14 @@ def TrainStepPass : Pass<"tp-train-step", "::mlir::ModuleOp"> {
     Option<"paramCopies", "param-copies", "bool", /*default=*/"false",
            "Keep the bf16/f16 casts of f32 parameters as optimizer state, "
            "written by the optimizer step instead of cast by the forward">,
+    Option<"worldSize", "world-size", "int64_t", /*default=*/"1",
+           "Data-parallel ranks (MPI): > 1 averages the gradients over them "
+           "with tp.all_reduce before the optimizer, the loss and found_inf "
+           "riding along">,
+    Option<"bucketBytes", "bucket-bytes", "int64_t",
+           /*default=*/"25 * 1024 * 1024",
+           "With world-size > 1: the most gradient bytes one all-reduce "
+           "carries">,
   ];
   let dependentDialects = ["::mlir::tp::TPDialect",
                            "::mlir::func::FuncDialect"];

@@ -14,10 +14,13 @@
 #include "tensorplay/Dialect/TP/Transforms/Transforms.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -47,6 +50,7 @@ void mlir::tp::populateTPToLinalgPatterns(RewritePatternSet &patterns,
   populateGridSampleToLinalgPatterns(patterns);
   populateComplexToLinalgPatterns(patterns);
   populateFractionalPoolToLinalgPatterns(patterns);
+  populateCollectiveToMPIPatterns(patterns);
 }
 
 llvm::StringSet<> mlir::tp::getLoweredOpNames(RewritePatternSet &patterns) {

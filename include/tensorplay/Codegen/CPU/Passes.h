@@ -17,6 +17,10 @@
 namespace mlir {
 namespace tp {
 
+/// The MPI ABI tp-convert-mpi-to-llvm assumes by default: "OpenMPI" or
+/// "MPICH", the MPI found when the project was built (OpenMPI without one).
+const char *defaultMPIImplementation();
+
 #define GEN_PASS_DECL
 #include "tensorplay/Codegen/CPU/Passes.h.inc"
 

@@ -201,6 +201,27 @@ def TPDonateResultsPass
   let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
+def TPConvertMPIToLLVMPass
+    : Pass<"tp-convert-mpi-to-llvm", "::mlir::ModuleOp"> {
+  let summary = "Lower the mpi dialect (tp.all_reduce's collective) to calls "
+                "of the MPI C API";
+  let description = [{
+    Upstream MLIR's MPIToLLVM patterns, for the ABI the module's `dlti.map`
+    names ("MPI:Implementation" = "OpenMPI" or "MPICH"); a module without
+    one gets `implementation`. Runs in tp-lower-to-cpu before the memrefs
+    are lowered; a module without mpi ops is left alone. The calls resolve
+    in a process linked with that MPI (tp-train built with MPI).
+  }];
+  let options = [
+    Option<"implementation", "implementation", "std::string",
+           /*default=*/"::mlir::tp::defaultMPIImplementation()",
+           "OpenMPI or MPICH (default: the MPI the project was built "
+           "against)">,
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::DLTIDialect"];
+}
+
 def TPFuseSiblingsPass
     : Pass<"tp-fuse-siblings", "::mlir::func::FuncOp"> {
   let summary = "Fuse independent linalg.generic ops over one iteration "

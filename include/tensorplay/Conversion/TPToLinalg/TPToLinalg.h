@@ -8,6 +8,7 @@
 #ifndef TENSORPLAY_CONVERSION_TPTOLINALG_TPTOLINALG_H
 #define TENSORPLAY_CONVERSION_TPTOLINALG_TPTOLINALG_H
 
+#include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -62,6 +63,11 @@ void populateGridSampleToLinalgPatterns(RewritePatternSet &patterns);
 void populateComplexToLinalgPatterns(RewritePatternSet &patterns);
 /// fractional_max_pool2d/3d (FractionalPoolToLinalg.cpp).
 void populateFractionalPoolToLinalgPatterns(RewritePatternSet &patterns);
+/// all_reduce: packed into one mpi.allreduce (CollectiveToMPI.cpp).
+void populateCollectiveToMPIPatterns(RewritePatternSet &patterns);
+/// The memory effects of mpi.allreduce (read send, write receive), which
+/// the buffer deallocation passes need (CollectiveToMPI.cpp).
+void registerMPIEffectsExternalModels(DialectRegistry &registry);
 
 /// All of the above.
 void populateTPToLinalgPatterns(RewritePatternSet &patterns,

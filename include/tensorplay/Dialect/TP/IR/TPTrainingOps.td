@@ -198,4 +198,37 @@ def TP_FusedAdamwOp : TP_TrainingOp<"fused_adamw", [AttrSizedOperandSegments]> {
   let hasCanonicalizer = 1;
 }
 
+def TP_AllReduceOp : TP_Op<"all_reduce", [InferTypeOpAdaptor]> {
+  let summary = "Data-parallel all-reduce: each tensor summed (or its "
+                "maximum taken) over the ranks of MPI_COMM_WORLD";
+  let description = [{
+    Every result is its operand reduced element by element over all the
+    ranks of the MPI job (`MPI_COMM_WORLD`): their sum (`kind = "sum"`) or
+    their maximum (`"max"`). The operands travel in one collective: they are
+    packed into one contiguous buffer, reduced by one `MPI_Allreduce`
+    (`mpi.allreduce`, MPI's own algorithms: every rank receives the same
+    bits) and unpacked, so a flag may ride along with the gradients it
+    belongs to. Operands share one element type (f32, f64, i32 or i64).
+
+    A data-parallel train step (`tp-train-step` with `world-size > 1`)
+    reduces its gradients, the loss and the GradScaler's found_inf flag
+    with it. The op has side effects (communication): it is never removed,
+    merged or moved, and every rank must reach it, in the same order, with
+    the same types. It lowers (convert-tp-to-linalg) to the `mpi` dialect,
+    and the CPU pipeline to calls of the MPI library the tools link; the
+    program must run under MPI (`tp-train --distributed`).
+
+    Example:
+
+    ```mlir
+    %flag, %g = tp.all_reduce "sum" %f, %g0 : tensor<f32>, tensor<64x10xf32>
+    ```
+  }];
+  let arguments = (ins Variadic<RankedTensorOf<[F32, F64, I32, I64]>>:$values,
+                       StrAttr:$kind);
+  let results = (outs Variadic<RankedTensorOf<[F32, F64, I32, I64]>>:$results);
+  let assemblyFormat = "$kind $values attr-dict `:` type($values)";
+  let hasVerifier = 1;
+}
+
 #endif // TENSORPLAY_DIALECT_TP_IR_TPTRAININGOPS_TD
