@@ -491,7 +491,7 @@ DictionaryAttr tp::trainStepOptionsAttr(MLIRContext *ctx,
                                         const TrainStepPassOptions &o) {
   Builder b(ctx);
   auto f = [&](double v) { return b.getF64FloatAttr(v); };
-  return b.getDictionaryAttr({
+  DictionaryAttr options = b.getDictionaryAttr({
       b.getNamedAttr("num_inputs", b.getI64IntegerAttr(o.numInputs)),
       b.getNamedAttr("optimizer", b.getStringAttr(o.optimizer)),
       b.getNamedAttr("lr", f(o.lr)),
@@ -509,9 +509,15 @@ DictionaryAttr tp::trainStepOptionsAttr(MLIRContext *ctx,
       b.getNamedAttr("backoff_factor", f(o.backoffFactor)),
       b.getNamedAttr("growth_interval", b.getI64IntegerAttr(o.growthInterval)),
       b.getNamedAttr("param_copies", b.getBoolAttr(o.paramCopies)),
-      b.getNamedAttr("world_size", b.getI64IntegerAttr(o.worldSize)),
-      b.getNamedAttr("bucket_bytes", b.getI64IntegerAttr(o.bucketBytes)),
   });
+  // Data parallel only (a one-process step records what it always did).
+  if (o.worldSize > 1) {
+    NamedAttrList withRanks(options);
+    withRanks.set("world_size", b.getI64IntegerAttr(o.worldSize));
+    withRanks.set("bucket_bytes", b.getI64IntegerAttr(o.bucketBytes));
+    options = withRanks.getDictionary(ctx);
+  }
+  return options;
 }
 
 FailureOr<TrainStepPassOptions> tp::readTrainStepOptions(func::FuncOp step) {

@@ -3645,3 +3645,35 @@ func.func @add_f8(%a: tensor<4xf8E4M3FN>) {
   %r = tp.add %a, %a : (tensor<4xf8E4M3FN>, tensor<4xf8E4M3FN>) -> tensor<4xf8E4M3FN>
   return
 }
+
+// -----
+
+func.func @all_reduce_kind(%g: tensor<4xf32>) {
+  // expected-error @+1 {{kind must be "sum" or "max", got "mean"}}
+  %r = tp.all_reduce "mean" %g : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @all_reduce_empty() {
+  // expected-error @+1 {{needs at least one tensor to reduce}}
+  "tp.all_reduce"() {kind = "sum"} : () -> ()
+  return
+}
+
+// -----
+
+func.func @all_reduce_mixed(%f: tensor<f32>, %g: tensor<4xf64>) {
+  // expected-error @+1 {{reduces its tensors in one buffer: they must share one element type, got 'f32' and 'f64'}}
+  %r:2 = tp.all_reduce "sum" %f, %g : tensor<f32>, tensor<4xf64>
+  return
+}
+
+// -----
+
+func.func @all_reduce_dynamic(%g: tensor<?xf32>) {
+  // expected-error @+1 {{needs static shapes, got 'tensor<?xf32>'}}
+  %r = tp.all_reduce "sum" %g : tensor<?xf32>
+  return
+}

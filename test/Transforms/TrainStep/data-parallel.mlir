@@ -1,0 +1,72 @@
+// tp-train-step with world-size > 1 (data parallel under MPI): the gradients
+// are summed over the ranks by tp.all_reduce and divided by the number of
+// ranks before the optimizer; the first all-reduce (the last parameters, the
+// backward's first gradients) also carries this rank's found_inf flag and
+// the loss; found_inf is any rank's flag (the summed flags, at most 1) or a
+// non-finite averaged gradient, and the optimizer and the scale update read
+// it and the averaged gradients. bucket-bytes splits the gradients into
+// several all-reduces; world-size=1 adds none; autocast after the pass
+// rebuilds the step with the recorded world size.
+// RUN: tp-opt %s --tp-train-step="num-inputs=2 world-size=4 grad-scaler=true" | FileCheck %s
+// RUN: tp-opt %s --tp-train-step="num-inputs=2 world-size=2 bucket-bytes=20" | FileCheck %s --check-prefix=BUCKETS
+// RUN: tp-opt %s --tp-train-step="num-inputs=2" | FileCheck %s --check-prefix=ONE
+// RUN: tp-opt %s --tp-train-step="num-inputs=2 world-size=2" --autocast=cpu:bf16 | FileCheck %s --check-prefix=AUTOCAST
+// RUN: not tp-opt %s --tp-train-step="num-inputs=2 world-size=0" 2>&1 | FileCheck %s --check-prefix=RANKS
+// RUN: not tp-opt %s --tp-train-step="num-inputs=2 world-size=2 bucket-bytes=0" 2>&1 | FileCheck %s --check-prefix=BUCKET0
+// RUN: not tp-opt %s --tp-train-step="function=mixed num-inputs=1 world-size=2" 2>&1 | FileCheck %s --check-prefix=MIXED
+
+// CHECK-LABEL: func.func @loss_train_step
+// CHECK-SAME: world_size = 4 : i64
+// CHECK: %[[GW:.*]] = tp.mm
+// CHECK: %[[GB:.*]] = tp.sum
+// CHECK: %[[FLAG:.*]] = tp.amp_check_finite %[[GW]], %[[GB]]
+// CHECK: %[[N:.*]] = tp.constant dense<4.000000e+00> : tensor<f32>
+// CHECK: %[[R:.*]]:4 = tp.all_reduce "sum" %[[FLAG]], %[[LOSS:[0-9a-z_]+]], %[[GB]], %[[GW]] : tensor<f32>, tensor<f32>, tensor<2xf32>, tensor<2x3xf32>
+// CHECK: %[[MLOSS:.*]] = tp.div %[[R]]#1, %[[N]]
+// CHECK: %[[MB:.*]] = tp.div %[[R]]#2, %[[N]]
+// CHECK: %[[MW:.*]] = tp.div %[[R]]#3, %[[N]]
+// CHECK-NOT: tp.all_reduce
+// CHECK: %[[UNIT:.*]] = tp.constant dense<1.000000e+00> : tensor<f32>
+// CHECK: %[[ANY:.*]] = tp.minimum %[[R]]#0, %[[UNIT]]
+// CHECK: %[[INMEAN:.*]] = tp.amp_check_finite %[[MW]], %[[MB]]
+// CHECK: %[[FOUND:.*]] = tp.maximum %[[ANY]], %[[INMEAN]]
+// CHECK: tp.fused_sgd %{{.*}}, %[[MW]] step(%{{.*}}) grad_scale(%{{.*}}) found_inf(%[[FOUND]])
+// CHECK: tp.fused_sgd %{{.*}}, %[[MB]] step(%{{.*}}) grad_scale(%{{.*}}) found_inf(%[[FOUND]])
+// CHECK: tp.amp_update_scale %{{.*}}, %{{.*}}, %[[FOUND]]
+// CHECK: return %[[MLOSS]],
+// CHECK-SAME: %[[FOUND]] :
+
+// 20 bytes a bucket: the loss and the bias gradient (8 bytes) first, the
+// weight gradient (24 bytes, more than a bucket alone) second.
+// BUCKETS-LABEL: func.func @loss_train_step
+// BUCKETS: tp.all_reduce "sum" %{{.*}}, %{{.*}} : tensor<f32>, tensor<2xf32>
+// BUCKETS: tp.all_reduce "sum" %{{.*}} : tensor<2x3xf32>
+// BUCKETS-NOT: tp.all_reduce
+
+// ONE-LABEL: func.func @loss_train_step
+// ONE-NOT: world_size
+// ONE-NOT: tp.all_reduce
+// ONE: return
+
+// AUTOCAST-LABEL: func.func @loss_train_step
+// AUTOCAST-SAME: world_size = 2 : i64
+// AUTOCAST: tp.all_reduce "sum"
+// AUTOCAST-SAME: tensor<2xf32>, tensor<2x3xf32>
+
+// RANKS: error: tp-train-step: world-size must be from 1 to 2^24, got 0
+// BUCKET0: error: tp-train-step: bucket-bytes must be > 0, got 0
+// MIXED: error: 'func.func' op tp-train-step: world-size=2 averages the gradients in one buffer: the parameters must all be f32 or all f64, got 'f32' and 'f64'
+
+func.func @loss(%x: tensor<4x3xf32>, %y: tensor<4xi64>, %w: tensor<2x3xf32>, %b: tensor<2xf32>) -> tensor<f32> {
+  %h = tp.linear %x, %w bias(%b) : (tensor<4x3xf32>, tensor<2x3xf32>, tensor<2xf32>) -> tensor<4x2xf32>
+  %l = tp.cross_entropy %h, %y : (tensor<4x2xf32>, tensor<4xi64>) -> tensor<f32>
+  return %l : tensor<f32>
+}
+
+func.func private @mixed(%x: tensor<3xf32>, %w: tensor<3xf32>, %v: tensor<3xf64>) -> tensor<f32> {
+  %p = tp.mul %x, %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %v32 = tp.cast %v : tensor<3xf64> to tensor<3xf32>
+  %q = tp.mul %p, %v32 : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  %l = tp.sum %q : (tensor<3xf32>) -> tensor<f32>
+  return %l : tensor<f32>
+}
