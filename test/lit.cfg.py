@@ -50,6 +50,20 @@ if os.path.exists(ptxas):
 config.substitutions.append(
     ("%tp_scripts", os.path.join(config.tensorplay_src_root, "tools", "scripts")))
 
+# MPI (tp-train --distributed): the tests run two ranks on this machine with
+# mpirun; "mpi" when tp-train was built with MPI and mpirun exists. Open MPI
+# refuses root without the two variables (CI runs as root), and in
+# containers its single-copy shared memory (CMA) may be forbidden.
+mpirun = shutil.which("mpirun")
+if config.mpi_implementation and mpirun:
+    config.available_features.add("mpi")
+    config.substitutions.append(
+        ("%mpirun2", f"{mpirun} -np 2 --oversubscribe --bind-to none"))
+    for name, value in (("OMPI_ALLOW_RUN_AS_ROOT", "1"),
+                        ("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1"),
+                        ("OMPI_MCA_btl_vader_single_copy_mechanism", "none")):
+        config.environment[name] = value
+
 # A usable CUDA device (nvidia-smi lists one): test/Integration/GPU runs on
 # it; without one those tests are unsupported and no-device.mlir checks the
 # message instead.

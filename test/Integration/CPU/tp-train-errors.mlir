@@ -10,6 +10,12 @@
 // RUN: not tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --steps=4 --seed=1 --resume=%t.s2 2>&1 | FileCheck %s --check-prefix=SEED
 // RUN: not tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --steps=4 --optimizer=adamw --resume=%t.s2 2>&1 | FileCheck %s --check-prefix=STATE
 // RUN: not tp-train %t.data/missing.mlir --data=%t.data/x_train.npy 2>&1 | FileCheck %s --check-prefix=FILE
+// The data-parallel options (train-distributed*.mlir run them under mpirun).
+// RUN: not tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --grad-scaler --inject-nonfinite=2:x 2>&1 | FileCheck %s --check-prefix=INJECT
+// RUN: not tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --save=%t.s3 --save-all-ranks 2>&1 | FileCheck %s --check-prefix=ALLRANKS
+// RUN: not tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --simulate-failure=3:1:crash 2>&1 | FileCheck %s --check-prefix=SIMULATE
+// RUN: not tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --simulate-failure=3:1:exit 2>&1 | FileCheck %s --check-prefix=NEEDSDIST
+// RUN: not tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --distributed --timeout=-1 2>&1 | FileCheck %s --check-prefix=TIMEOUT
 
 // NODATA: tp-train: --data is required (one .npy per batch argument)
 // DTYPE: tp-train: {{.*}}x_train.npy: expected i64 samples of shape [N], got a f32 array of rank 2
@@ -21,3 +27,8 @@
 // SEED: tp-train: --resume: the state was trained with --seed=0; resume with the same seed
 // STATE: tp-train: --resume: {{.*}}arg2.exp_avg.npy
 // FILE: tp-train: cannot open input file
+// INJECT: tp-train: --inject-nonfinite=2:x: expected STEP or STEP:RANK (STEP >= 1)
+// ALLRANKS: tp-train: --save-all-ranks needs --distributed
+// SIMULATE: tp-train: --simulate-failure=3:1:crash: expected STEP:RANK:exit or STEP:RANK:hang
+// NEEDSDIST: tp-train: --simulate-failure needs --distributed
+// TIMEOUT: tp-train: --timeout must be >= 0 seconds
