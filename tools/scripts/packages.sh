@@ -10,6 +10,7 @@ TENSORPLAY_PACKAGES=(cmake ninja-build clang python3 python3-numpy
           libdnnl-dev libgtest-dev
           liblapack-dev  # the linear-algebra ops' LAPACK (and BLAS) routines
           ocl-icd-opencl-dev opencl-c-headers  # oneDNN's CMake config needs OpenCL
+          libopenmpi-dev openmpi-bin  # tp-train --distributed (MPI) and its 2-rank tests
           libclang-rt-14-dev)
 # The sanitizer and fuzzing builds (run-sanitizers.sh, run-fuzzer.sh):
 # clang 22, the compiler matching LLVM 22, and its sanitizer runtimes and
