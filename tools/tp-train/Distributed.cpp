@@ -6,9 +6,11 @@
 
 #include "Distributed.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <vector>
 
 #ifdef TP_HAVE_MPI
 #include <mpi.h>
@@ -55,6 +57,32 @@ void tp_train::barrier(const World &world) {
     MPI_Barrier(MPI_COMM_WORLD);
 #else
   (void)world;
+#endif
+}
+
+double tp_train::timeAllReduce(const World &world, int64_t floats,
+                               int calls) {
+#ifdef TP_HAVE_MPI
+  if (!world.distributed || floats <= 0 || calls <= 0)
+    return 0.0;
+  std::vector<float> send(floats, 1.0f), recv(floats);
+  std::vector<double> times;
+  for (int i = 0; i < calls; ++i) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    auto start = std::chrono::steady_clock::now();
+    MPI_Allreduce(send.data(), recv.data(), (int)floats, MPI_FLOAT, MPI_SUM,
+                  MPI_COMM_WORLD);
+    times.push_back(std::chrono::duration<double, std::milli>(
+                        std::chrono::steady_clock::now() - start)
+                        .count());
+  }
+  std::sort(times.begin(), times.end());
+  return times[times.size() / 2];
+#else
+  (void)world;
+  (void)floats;
+  (void)calls;
+  return 0.0;
 #endif
 }
 

@@ -38,6 +38,10 @@ llvm::Expected<World> startWorld(bool distributed);
 void finishWorld(const World &world);
 /// MPI_Barrier when distributed.
 void barrier(const World &world);
+/// The median milliseconds of `calls` MPI_Allreduce (sum) of `floats` f32
+/// values over all ranks (0 when not distributed): what one step's
+/// collective costs, timed outside the step.
+double timeAllReduce(const World &world, int64_t floats, int calls);
 /// The MPI library's version string, or "" without MPI.
 std::string mpiLibraryVersion();
 

@@ -798,6 +798,27 @@ int main(int argc, char **argv) {
   }
   if (speaker)
     std::printf("\n");
+  if (world->distributed && !stepTimes.empty()) {
+    // The step's all-reduce (gradients, loss, found_inf), timed alone.
+    int64_t floats = 1 + layout->gradScaler;
+    for (size_t i = 0; i < numParams; ++i) {
+      int64_t n = 1;
+      for (int64_t d : step->arguments[k + i].shape)
+        n *= d;
+      floats += n;
+    }
+    watchdog.enter("the collective timing after step", steps);
+    double ms = tp_train::timeAllReduce(*world, floats, 50);
+    watchdog.leave();
+    std::vector<double> later(stepTimes.begin() + (stepTimes.size() > 1),
+                              stepTimes.end());
+    std::sort(later.begin(), later.end());
+    double median = later[later.size() / 2];
+    if (speaker)
+      std::printf("all-reduce of %lld bytes per step: median %.3f ms alone "
+                  "(%.1f%% of the median step)\n",
+                  (long long)(floats * 4), ms, 100.0 * ms / median);
+  }
 
   if (test && speaker) {
     std::vector<HostTensor> params(state.begin(), state.begin() + numParams);
