@@ -143,8 +143,10 @@ LogicalResult TrainStepBuilder::reduceAcrossRanks(OpBuilder &b, Location loc,
              << element << " and " << getElementTypeOrSelf(g.getType());
   auto scalar = RankedTensorType::get({}, element);
   auto f32Scalar = RankedTensorType::get({}, b.getF32Type());
-  // Riders in the first bucket: this rank's found_inf (0 or 1, summed over
-  // the ranks: > 0 when any rank found an inf or NaN) and the loss.
+  // Riders in the last bucket (the first parameters', whose gradients the
+  // backward makes last; the flag needs them all): this rank's found_inf
+  // (0 or 1, summed over the ranks: > 0 when any rank found an inf or NaN)
+  // and the loss.
   SmallVector<Value> riders;
   if (opts.gradScaler) {
     Value flag = AmpCheckFiniteOp::create(b, loc, grads).getFoundInf();
@@ -158,39 +160,66 @@ LogicalResult TrainStepBuilder::reduceAcrossRanks(OpBuilder &b, Location loc,
   // Buckets of at most bucket-bytes (one gradient may exceed it alone),
   // from the last parameter back, the order in which the backward makes
   // the gradients.
-  Value ranks = scalarConstant(b, loc, element, double(opts.worldSize));
   int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+  SmallVector<SmallVector<int64_t>> buckets;
+  int64_t bytes = 0;
+  for (int64_t g = int64_t(grads.size()) - 1; g >= 0; --g) {
+    int64_t size = cast<RankedTensorType>(grads[g].getType()).getNumElements() *
+                   elementBytes;
+    if (buckets.empty() || bytes + size > opts.bucketBytes) {
+      buckets.emplace_back();
+      bytes = 0;
+    }
+    buckets.back().push_back(g);
+    bytes += size;
+  }
+  Block *block = b.getInsertionBlock();
+  SmallVector<AllReduceOp> reduces;
+  for (auto [i, members] : llvm::enumerate(buckets)) {
+    bool last = i + 1 == buckets.size();
+    SmallVector<Value> values;
+    for (int64_t member : members)
+      values.push_back(grads[member]);
+    if (last)
+      values.append(riders.begin(), riders.end());
+    OpBuilder::InsertionGuard guard(b);
+    if (opts.overlap) {
+      // Right after the last of its values: the backward goes on while the
+      // collective runs.
+      Operation *after = nullptr;
+      for (Value v : values) {
+        Operation *def = v.getDefiningOp();
+        if (!def) // a block argument: nothing to wait for
+          continue;
+        def = block->findAncestorOpInBlock(*def);
+        if (def && (!after || after->isBeforeInBlock(def)))
+          after = def;
+      }
+      if (after)
+        b.setInsertionPointAfter(after);
+      else
+        b.setInsertionPointToStart(block);
+    }
+    auto reduce =
+        AllReduceOp::create(b, loc, values, b.getStringAttr("sum"),
+                            opts.overlap ? b.getUnitAttr() : UnitAttr());
+    reduces.push_back(reduce);
+  }
+  // The means, before the optimizer.
+  Value ranks = scalarConstant(b, loc, element, double(opts.worldSize));
   SmallVector<Value> means(grads.size());
   Value flagSum;
-  for (int64_t next = int64_t(grads.size()) - 1; next >= 0;) {
-    bool first = next == int64_t(grads.size()) - 1;
-    SmallVector<Value> values;
-    if (first)
-      values = riders;
-    SmallVector<int64_t> members;
-    int64_t bytes = 0;
-    for (; next >= 0; --next) {
-      int64_t size =
-          cast<RankedTensorType>(grads[next].getType()).getNumElements() *
-          elementBytes;
-      if (!members.empty() && bytes + size > opts.bucketBytes)
-        break;
-      members.push_back(next);
-      values.push_back(grads[next]);
-      bytes += size;
-    }
-    auto reduce = AllReduceOp::create(b, loc, values, b.getStringAttr("sum"));
+  for (auto [members, reduce] : llvm::zip_equal(buckets, reduces)) {
     ResultRange sums = reduce.getResults();
-    if (first) {
-      if (opts.gradScaler)
-        flagSum = sums.front();
-      if (lossRides)
-        loss =
-            DivOp::create(b, loc, ValueRange{sums[riders.size() - 1], ranks});
-      sums = sums.drop_front(riders.size());
-    }
-    for (auto [member, sum] : llvm::zip_equal(members, sums))
+    for (auto [member, sum] : llvm::zip(members, sums))
       means[member] = DivOp::create(b, loc, ValueRange{sum, ranks});
+    if (reduce != reduces.back())
+      continue;
+    ResultRange riding = sums.drop_front(members.size());
+    if (opts.gradScaler)
+      flagSum = riding.front();
+    if (lossRides)
+      loss = DivOp::create(b, loc, ValueRange{riding.back(), ranks});
   }
   grads.assign(means.begin(), means.end());
   if (opts.gradScaler) {
@@ -480,6 +509,7 @@ TrainStepPassOptions TrainStepPass::currentOptions() const {
   o.paramCopies = pass.paramCopies;
   o.worldSize = pass.worldSize;
   o.bucketBytes = pass.bucketBytes;
+  o.overlap = pass.overlap;
   return o;
 }
 
@@ -515,6 +545,7 @@ DictionaryAttr tp::trainStepOptionsAttr(MLIRContext *ctx,
     NamedAttrList withRanks(options);
     withRanks.set("world_size", b.getI64IntegerAttr(o.worldSize));
     withRanks.set("bucket_bytes", b.getI64IntegerAttr(o.bucketBytes));
+    withRanks.set("overlap", b.getBoolAttr(o.overlap));
     options = withRanks.getDictionary(ctx);
   }
   return options;
@@ -565,6 +596,8 @@ FailureOr<TrainStepPassOptions> tp::readTrainStepOptions(func::FuncOp step) {
     o.worldSize = ranks.getInt();
   if (auto bucket = dict ? dict.getAs<IntegerAttr>("bucket_bytes") : nullptr)
     o.bucketBytes = bucket.getInt();
+  if (auto overlap = dict ? dict.getAs<BoolAttr>("overlap") : nullptr)
+    o.overlap = overlap.getValue();
   auto optimizer = dict ? dict.getAs<StringAttr>("optimizer") : nullptr;
   ok &= static_cast<bool>(optimizer);
   if (!ok)

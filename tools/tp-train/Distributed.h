@@ -32,8 +32,19 @@ struct World {
 };
 
 /// Starts MPI (MPI_Init_thread, the main thread making the MPI calls) when
-/// `distributed`; an error when the tool was built without MPI.
-llvm::Expected<World> startWorld(bool distributed);
+/// `distributed`; an error when the tool was built without MPI. With
+/// `overlap`, also the communication thread that runs the all-reduces the
+/// compiled step starts (tp_mpi_allreduce_start_* / _wait_*).
+llvm::Expected<World> startWorld(bool distributed, bool overlap);
+/// What the communication thread did: the all-reduces it ran, their time
+/// on the thread, and the time the compiled steps spent waiting for them.
+struct OverlapStats {
+  int64_t reductions = 0;
+  double runMs = 0;
+  double waitMs = 0;
+};
+OverlapStats overlapStats();
+
 /// MPI_Finalize when distributed.
 void finishWorld(const World &world);
 /// MPI_Barrier when distributed.

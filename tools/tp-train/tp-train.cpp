@@ -173,6 +173,17 @@ static cl::opt<bool> distributed(
              "part of each global batch of N x batch samples; gradients, "
              "loss and found_inf are all-reduced in the compiled step"),
     cl::cat(category));
+static cl::opt<bool> overlap(
+    "overlap",
+    cl::desc("With --distributed: start each bucket's all-reduce as soon as "
+             "the backward has made its gradients (on a communication "
+             "thread) and wait for it only before the optimizer"),
+    cl::cat(category));
+static cl::opt<int64_t> bucketBytes(
+    "bucket-bytes",
+    cl::desc("With --distributed: the most gradient bytes one all-reduce "
+             "carries (default 25 MiB)"),
+    cl::init(25 * 1024 * 1024), cl::cat(category));
 static cl::opt<bool>
     saveAllRanks("save-all-ranks",
                  cl::desc("With --distributed and --save=DIR: every rank "
@@ -508,7 +519,7 @@ int main(int argc, char **argv) {
                     "MPI calls from the compiled host code)");
   if (!(timeout >= 0.0))
     return failWith("--timeout must be >= 0 seconds");
-  auto world = tp_train::startWorld(distributed);
+  auto world = tp_train::startWorld(distributed, overlap);
   if (!world)
     return failWith(llvm::toString(world.takeError()));
   const int rank = world->rank;
@@ -556,6 +567,8 @@ int main(int argc, char **argv) {
   stepOptions.growthInterval = growthInterval;
   stepOptions.paramCopies = paramCopies;
   stepOptions.worldSize = world->size;
+  stepOptions.bucketBytes = bucketBytes;
+  stepOptions.overlap = overlap;
   if (failed(trainStepModule(*module, stepOptions)))
     return failWith("tp-train-step failed");
   auto layout = readLayout(*module);
@@ -818,6 +831,14 @@ int main(int argc, char **argv) {
       std::printf("all-reduce of %lld bytes per step: median %.3f ms alone "
                   "(%.1f%% of the median step)\n",
                   (long long)(floats * 4), ms, 100.0 * ms / median);
+    tp_train::OverlapStats o = tp_train::overlapStats();
+    if (speaker && overlap && o.reductions > 0 && o.runMs > 0)
+      std::printf("overlap: %lld all-reduces, %.3f ms each on the "
+                  "communication thread, %.3f ms of it waited for by the "
+                  "step (%.0f%% hidden behind the backward)\n",
+                  (long long)o.reductions, o.runMs / o.reductions,
+                  o.waitMs / o.reductions,
+                  std::max(0.0, 100.0 * (1.0 - o.waitMs / o.runMs)));
   }
 
   if (test && speaker) {

@@ -38,6 +38,7 @@ const OptionKey kOptionKeys[] = {
     {"param_copies", Kind::Bool, false},
     {"world_size", Kind::Integer, false},
     {"bucket_bytes", Kind::Integer, false},
+    {"overlap", Kind::Bool, false},
 };
 
 bool hasKind(Attribute a, Kind kind) {

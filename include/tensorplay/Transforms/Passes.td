@@ -208,12 +208,16 @@ def TrainStepPass : Pass<"tp-train-step", "::mlir::ModuleOp"> {
     summed over the ranks by `tp.all_reduce` and divided by N (their mean
     over the global batch, as DistributedDataParallel computes it) before
     the optimizer, in buckets of at most `bucket-bytes` from the last
-    parameter back. The first bucket also carries the loss (the step
+    parameter back. The last bucket (the first parameters', which the
+    backward makes last) also carries the loss (the step
     returns its mean over the ranks) and, with `grad-scaler`, this rank's
     found_inf flag: found_inf is then set when any rank's flag was or the
     averaged gradients hold an inf or NaN, values every rank receives
     identically, so all ranks skip the same steps and keep the same scale.
-    The parameters must then all be f32 (or all f64).
+    The parameters must then all be f32 (or all f64). With `overlap`, each
+    all-reduce is placed right after the last of its gradients and marked
+    `overlap`: it starts there and the backward goes on while it runs; the
+    means are taken before the optimizer.
   }];
   let options = [
     Option<"function", "function", "std::string", /*default=*/"\"\"",
@@ -259,6 +263,10 @@ def TrainStepPass : Pass<"tp-train-step", "::mlir::ModuleOp"> {
            /*default=*/"25 * 1024 * 1024",
            "With world-size > 1: the most gradient bytes one all-reduce "
            "carries">,
+    Option<"overlap", "overlap", "bool", /*default=*/"false",
+           "With world-size > 1: start each bucket's all-reduce as soon as "
+           "the backward has made its gradients, and wait for it only "
+           "before the optimizer (tp.all_reduce with `overlap`)">,
   ];
   let dependentDialects = ["::mlir::tp::TPDialect",
                            "::mlir::func::FuncDialect"];

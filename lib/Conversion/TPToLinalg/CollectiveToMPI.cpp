@@ -9,12 +9,22 @@
 // the packed tensor, read-only; bufferization.to_tensor of the received
 // buffer, which nothing else aliases).
 //
+// An all-reduce marked `overlap` is lowered before the conversion (the
+// wait goes before the first op that reads a result, which the greedy
+// pattern still sees): the packed buffer and a fresh receive buffer go to
+// tp_mpi_allreduce_start_<type>, which returns a ticket, and
+// tp_mpi_allreduce_wait_<type>(ticket, send, recv) returns once the receive
+// buffer holds the reduction; passing both buffers to the wait keeps them
+// alive until then. The `mpi` dialect has no non-blocking all-reduce.
+//
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MPI/IR/MPI.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -58,6 +68,62 @@ static Value unflatten(OpBuilder &b, Location loc, Value flat,
                                        ArrayRef<ReassociationIndices>{all});
 }
 
+/// The number of elements of `values` together.
+static int64_t totalElements(ValueRange values) {
+  int64_t total = 0;
+  for (Type t : values.getTypes())
+    total += cast<RankedTensorType>(t).getNumElements();
+  return total;
+}
+
+/// `values` flattened one after the other into one 1-D tensor.
+static Value pack(OpBuilder &b, Location loc, ValueRange values, int64_t total,
+                  Type element) {
+  Value packed =
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{total}, element);
+  int64_t offset = 0;
+  for (Value v : values) {
+    int64_t n = cast<RankedTensorType>(v.getType()).getNumElements();
+    if (n == 0)
+      continue;
+    packed = tensor::InsertSliceOp::create(
+        b, loc, flatten(b, loc, v), packed,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(offset)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(n)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    offset += n;
+  }
+  return packed;
+}
+
+/// The tensors of `types` sliced out of the received buffer `recv`.
+static SmallVector<Value> unpack(OpBuilder &b, Location loc, Value recv,
+                                 TypeRange types) {
+  auto bufferType = cast<MemRefType>(recv.getType());
+  auto flatType =
+      RankedTensorType::get(bufferType.getShape(), bufferType.getElementType());
+  Value reduced = bufferization::ToTensorOp::create(
+      b, loc, flatType, recv, /*restrict=*/true, /*writable=*/true);
+  SmallVector<Value> results;
+  int64_t offset = 0;
+  for (Type t : types) {
+    auto type = cast<RankedTensorType>(t);
+    int64_t n = type.getNumElements();
+    if (n == 0) {
+      results.push_back(tensor::EmptyOp::create(b, loc, type.getShape(),
+                                                type.getElementType()));
+      continue;
+    }
+    Value slice = tensor::ExtractSliceOp::create(
+        b, loc, reduced, ArrayRef<OpFoldResult>{b.getIndexAttr(offset)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(n)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
+    results.push_back(unflatten(b, loc, slice, type));
+    offset += n;
+  }
+  return results;
+}
+
 struct AllReduceToMPI : public OpConversionPattern<AllReduceOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -66,34 +132,21 @@ struct AllReduceToMPI : public OpConversionPattern<AllReduceOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     Type element = getElementTypeOrSelf(op.getValues().front().getType());
-    int64_t total = 0;
-    for (Type t : op.getValues().getTypes())
-      total += cast<RankedTensorType>(t).getNumElements();
+    int64_t total = totalElements(adaptor.getValues());
     if (total == 0) {
       // Nothing to send (every rank has the same static shapes).
       rewriter.replaceOp(op, adaptor.getValues());
       return success();
     }
-    auto flatType = RankedTensorType::get({total}, element);
-    Value packed =
-        tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{total},
-                                element);
-    int64_t offset = 0;
-    for (Value v : adaptor.getValues()) {
-      int64_t n = cast<RankedTensorType>(v.getType()).getNumElements();
-      if (n == 0)
-        continue;
-      packed = tensor::InsertSliceOp::create(
-          rewriter, loc, flatten(rewriter, loc, v), packed,
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(offset)},
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(n)},
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
-      offset += n;
-    }
-    auto bufferType = MemRefType::get({total}, element);
+    // The packed tensor as a buffer the collective only reads (it may be an
+    // operand's own buffer when there is one operand: the read ends with
+    // the call).
     Value send = bufferization::ToBufferOp::create(
-        rewriter, loc, bufferType, packed, rewriter.getUnitAttr());
-    Value recv = memref::AllocOp::create(rewriter, loc, bufferType);
+        rewriter, loc, MemRefType::get({total}, element),
+        pack(rewriter, loc, adaptor.getValues(), total, element),
+        rewriter.getUnitAttr());
+    Value recv = memref::AllocOp::create(rewriter, loc,
+                                         MemRefType::get({total}, element));
     Value comm = mpi::CommWorldOp::create(rewriter, loc,
                                           mpi::CommType::get(getContext()));
     mpi::AllReduceOp::create(rewriter, loc, TypeRange{}, send, recv,
@@ -101,27 +154,86 @@ struct AllReduceToMPI : public OpConversionPattern<AllReduceOp> {
                                  ? mpi::MPI_ReductionOpEnum::MPI_MAX
                                  : mpi::MPI_ReductionOpEnum::MPI_SUM,
                              comm);
-    Value reduced = bufferization::ToTensorOp::create(
-        rewriter, loc, flatType, recv, /*restrict=*/true, /*writable=*/true);
-    SmallVector<Value> results;
-    offset = 0;
-    for (Type t : op.getResultTypes()) {
-      auto type = cast<RankedTensorType>(t);
-      int64_t n = type.getNumElements();
-      if (n == 0) {
-        results.push_back(tensor::EmptyOp::create(
-            rewriter, loc, type.getShape(), type.getElementType()));
-        continue;
-      }
-      Value slice = tensor::ExtractSliceOp::create(
-          rewriter, loc, reduced,
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(offset)},
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(n)},
-          ArrayRef<OpFoldResult>{rewriter.getIndexAttr(1)});
-      results.push_back(unflatten(rewriter, loc, slice, type));
-      offset += n;
+    rewriter.replaceOp(op, unpack(rewriter, loc, recv, op.getResultTypes()));
+    return success();
+  }
+};
+
+/// The suffix of the start/wait functions for `element`.
+static std::string typeSuffix(Type element) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << element;
+  return s;
+}
+
+/// @name(types) -> results, declared private in `module` if missing.
+static func::FuncOp declare(OpBuilder &b, ModuleOp module, StringRef name,
+                            TypeRange args, TypeRange results) {
+  if (auto f = module.lookupSymbol<func::FuncOp>(name))
+    return f;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto f = func::FuncOp::create(b, module.getLoc(), name,
+                                b.getFunctionType(args, results));
+  f.setPrivate();
+  return f;
+}
+
+struct OverlappedAllReduce : public OpRewritePattern<AllReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AllReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getOverlap())
+      return failure();
+    Location loc = op.getLoc();
+    Type element = getElementTypeOrSelf(op.getValues().front().getType());
+    int64_t total = totalElements(op.getValues());
+    if (total == 0) {
+      rewriter.replaceOp(op, op.getValues());
+      return success();
     }
-    rewriter.replaceOp(op, results);
+    auto module = op->getParentOfType<ModuleOp>();
+    // The wait: before the first op of this block that reads a result (or
+    // its terminator).
+    Block *block = op->getBlock();
+    Operation *first = block->getTerminator();
+    for (Operation *user : op->getUsers())
+      if (Operation *inBlock = block->findAncestorOpInBlock(*user))
+        if (inBlock->isBeforeInBlock(first))
+          first = inBlock;
+    // Both buffers are allocated here, aliased by nothing else: the
+    // communication thread reads the one and writes the other while later
+    // ops run, which bufferization cannot see (a buffer of an operand could
+    // otherwise be updated in place meanwhile).
+    auto bufferType = MemRefType::get({total}, element);
+    Value send = memref::AllocOp::create(rewriter, loc, bufferType);
+    bufferization::MaterializeInDestinationOp::create(
+        rewriter, loc, Type(),
+        pack(rewriter, loc, op.getValues(), total, element), send,
+        /*restrict=*/false, /*writable=*/true);
+    Value recv = memref::AllocOp::create(rewriter, loc, bufferType);
+    auto dynamic = MemRefType::get({ShapedType::kDynamic}, element);
+    Value sendAny = memref::CastOp::create(rewriter, loc, dynamic, send);
+    Value recvAny = memref::CastOp::create(rewriter, loc, dynamic, recv);
+    Value kind = arith::ConstantIntOp::create(
+        rewriter, loc, op.getKind() == "max" ? 1 : 0, 32);
+    std::string suffix = typeSuffix(element);
+    Type i64 = rewriter.getI64Type();
+    func::FuncOp start =
+        declare(rewriter, module, "tp_mpi_allreduce_start_" + suffix,
+                {dynamic, dynamic, rewriter.getI32Type()}, {i64});
+    func::FuncOp wait =
+        declare(rewriter, module, "tp_mpi_allreduce_wait_" + suffix,
+                {i64, dynamic, dynamic}, {});
+    Value ticket = func::CallOp::create(rewriter, loc, start,
+                                        ValueRange{sendAny, recvAny, kind})
+                       .getResult(0);
+    rewriter.setInsertionPoint(first);
+    func::CallOp::create(rewriter, loc, wait,
+                         ValueRange{ticket, sendAny, recvAny});
+    rewriter.replaceOp(op, unpack(rewriter, loc, recv, op.getResultTypes()));
     return success();
   }
 };
@@ -155,4 +267,9 @@ void mlir::tp::registerMPIEffectsExternalModels(DialectRegistry &registry) {
 
 void mlir::tp::populateCollectiveToMPIPatterns(RewritePatternSet &patterns) {
   patterns.add<AllReduceToMPI>(patterns.getContext());
+}
+
+void mlir::tp::populateOverlappedCollectivePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<OverlappedAllReduce>(patterns.getContext());
 }

@@ -80,6 +80,7 @@ struct ConvertTPToLinalgPass
     populateTPToLinalgPatterns(patterns, dropoutSeed);
     RewritePatternSet prePatterns(ctx);
     populateScanToLinalgPatterns(prePatterns);
+    populateOverlappedCollectivePatterns(prePatterns);
     llvm::StringSet<> lowered = getLoweredOpNames(patterns);
     for (const auto &entry : getLoweredOpNames(prePatterns))
       lowered.insert(entry.getKey());

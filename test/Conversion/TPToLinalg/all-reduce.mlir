@@ -53,3 +53,35 @@ func.func @nothing(%v: tensor<0x3xf32>) -> tensor<0x3xf32> {
   %r = tp.all_reduce "sum" %v : tensor<0x3xf32>
   return %r : tensor<0x3xf32>
 }
+
+// With `overlap` the collective starts at the op (a call that returns a
+// ticket, given a fresh buffer holding the packed operands and a fresh
+// receive buffer: nothing else may touch either while it runs) and is
+// awaited just before the first op reading a result, so the ops in between
+// (here the exp) run meanwhile; the wait gets both buffers, which keeps
+// them alive until then.
+// CHECK-LABEL: func.func @overlapped
+// CHECK-SAME: (%[[G:.*]]: tensor<4xf32>, %[[X:.*]]: tensor<4xf32>)
+// CHECK: %[[KIND:.*]] = arith.constant 0 : i32
+// CHECK: %[[SEND:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: bufferization.materialize_in_destination %[[G]] in writable %[[SEND]]
+// CHECK: %[[RECV:.*]] = memref.alloc() : memref<4xf32>
+// CHECK: %[[S:.*]] = memref.cast %[[SEND]] : memref<4xf32> to memref<?xf32>
+// CHECK: %[[R:.*]] = memref.cast %[[RECV]] : memref<4xf32> to memref<?xf32>
+// CHECK: %[[T:.*]] = call @tp_mpi_allreduce_start_f32(%[[S]], %[[R]], %[[KIND]]) : (memref<?xf32>, memref<?xf32>, i32) -> i64
+// CHECK: linalg.generic
+// CHECK: math.exp
+// CHECK: call @tp_mpi_allreduce_wait_f32(%[[T]], %[[S]], %[[R]])
+// CHECK-NEXT: %[[V:.*]] = bufferization.to_tensor %[[RECV]] restrict writable
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%{{.*}}, %{{.*}} : tensor<4xf32>, tensor<4xf32>)
+// LLVM-LABEL: llvm.func @overlapped
+// LLVM: llvm.call @tp_mpi_allreduce_start_f32
+// LLVM: llvm.call @tp_mpi_allreduce_wait_f32
+// LLVM-NOT: @MPI_Allreduce
+func.func @overlapped(%g: tensor<4xf32>, %x: tensor<4xf32>) -> tensor<4xf32> {
+  %r = tp.all_reduce "sum" overlap %g : tensor<4xf32>
+  %e = tp.exp %x : (tensor<4xf32>) -> tensor<4xf32>
+  %s = tp.add %r, %e : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  return %s : tensor<4xf32>
+}

@@ -16,6 +16,7 @@
 // RUN: not tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --simulate-failure=3:1:crash 2>&1 | FileCheck %s --check-prefix=SIMULATE
 // RUN: not tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --simulate-failure=3:1:exit 2>&1 | FileCheck %s --check-prefix=NEEDSDIST
 // RUN: not tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --distributed --timeout=-1 2>&1 | FileCheck %s --check-prefix=TIMEOUT
+// RUN: not tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --overlap 2>&1 | FileCheck %s --check-prefix=OVERLAP
 
 // NODATA: tp-train: --data is required (one .npy per batch argument)
 // DTYPE: tp-train: {{.*}}x_train.npy: expected i64 samples of shape [N], got a f32 array of rank 2
@@ -32,3 +33,4 @@
 // SIMULATE: tp-train: --simulate-failure=3:1:crash: expected STEP:RANK:exit or STEP:RANK:hang
 // NEEDSDIST: tp-train: --simulate-failure needs --distributed
 // TIMEOUT: tp-train: --timeout must be >= 0 seconds
+// OVERLAP: tp-train: --overlap needs --distributed

@@ -3,6 +3,8 @@
 //   skip step 21 (rank 0's own gradients were finite), halve the scale and
 //   keep parameters and optimizer state bit-identical to step 20, and stay
 //   replicas of each other;
+// - with --overlap (buckets reduced on a communication thread while the
+//   backward goes on) the states are the same bits;
 // - a run resumed from a distributed save at step 20 continues
 //   bit-identically to an uninterrupted 40-step run;
 // - a rank that exits before step 5 ends the job with an error (mpirun
@@ -19,6 +21,13 @@
 // RUN: %python %S/Inputs/compare-states.py skipped %t.s20/rank0 %t.s21/rank0 | FileCheck %s --check-prefix=SKIPPED
 // RUN: %python %S/Inputs/compare-states.py skipped %t.s20/rank1 %t.s21/rank1 | FileCheck %s --check-prefix=SKIPPED
 // RUN: %python %S/Inputs/compare-states.py replicas %t.s21 2
+// The same with --overlap (every bucket's all-reduce started on the
+// communication thread as soon as the backward made it, 20 KB buckets):
+// the same bits.
+// RUN: rm -rf %t.o21
+// RUN: %mpirun2 tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --distributed --num-threads=1 --autocast=cpu:fp16 --grad-scaler --init-scale=1024 --growth-interval=8 --optimizer=adamw --lr=0.003 --steps=21 --inject-nonfinite=21:1 --save=%t.o21 --save-all-ranks --overlap --bucket-bytes=20000 | FileCheck %s --check-prefix=OVERLAP
+// RUN: %python %S/Inputs/compare-states.py identical %t.s21 %t.o21 | FileCheck %s --check-prefix=IDENTICAL
+// RUN: %python %S/Inputs/compare-states.py replicas %t.o21 2
 // Resume.
 // RUN: %mpirun2 tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --distributed --num-threads=1 --autocast=cpu:fp16 --grad-scaler --init-scale=1024 --growth-interval=8 --optimizer=adamw --lr=0.003 --steps=40 --save=%t.s40
 // RUN: %mpirun2 tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --distributed --num-threads=1 --autocast=cpu:fp16 --grad-scaler --init-scale=1024 --growth-interval=8 --optimizer=adamw --lr=0.003 --steps=40 --resume=%t.s20 --save=%t.r40 --save-all-ranks
@@ -36,6 +45,8 @@
 // S21: step    21  found_inf: step skipped
 // S21: step    21  loss {{-?(inf|nan|[0-9.]+)}}  scale 2048  skipped 1
 // S21-RANK1: step    21  rank 1 of 2: injected an inf into its batch
+// OVERLAP: step    21  found_inf: step skipped
+// OVERLAP: overlap: {{[1-9][0-9]*}} all-reduces, {{.*}} ms each on the communication thread
 // SKIPPED: skipped: {{[0-9]+}} files checked
 // IDENTICAL: identical: {{[0-9]+}} files checked
 // DEAD: tp-train: rank 1 of 2: --simulate-failure: exiting before step 5

@@ -65,6 +65,9 @@ void populateComplexToLinalgPatterns(RewritePatternSet &patterns);
 void populateFractionalPoolToLinalgPatterns(RewritePatternSet &patterns);
 /// all_reduce: packed into one mpi.allreduce (CollectiveToMPI.cpp).
 void populateCollectiveToMPIPatterns(RewritePatternSet &patterns);
+/// all_reduce with `overlap`: start/wait calls around the ops between it
+/// and its first reader (greedy, before the conversion; CollectiveToMPI.cpp).
+void populateOverlappedCollectivePatterns(RewritePatternSet &patterns);
 /// The memory effects of mpi.allreduce (read send, write receive), which
 /// the buffer deallocation passes need (CollectiveToMPI.cpp).
 void registerMPIEffectsExternalModels(DialectRegistry &registry);

@@ -218,16 +218,25 @@ def TP_AllReduceOp : TP_Op<"all_reduce", [InferTypeOpAdaptor]> {
     and the CPU pipeline to calls of the MPI library the tools link; the
     program must run under MPI (`tp-train --distributed`).
 
+    With `overlap` the collective only starts at the op: the program goes
+    on, and waits for it just before the first op that reads a result. The
+    `mpi` dialect has no non-blocking all-reduce, so this form lowers to
+    calls of `tp_mpi_allreduce_start_<type>` / `tp_mpi_allreduce_wait_<type>`
+    (the process running the program provides them: tp-train runs the
+    reductions on a communication thread).
+
     Example:
 
     ```mlir
     %flag, %g = tp.all_reduce "sum" %f, %g0 : tensor<f32>, tensor<64x10xf32>
+    %h = tp.all_reduce "sum" overlap %g1 : tensor<128xf32>
     ```
   }];
   let arguments = (ins Variadic<RankedTensorOf<[F32, F64, I32, I64]>>:$values,
-                       StrAttr:$kind);
+                       StrAttr:$kind, UnitAttr:$overlap);
   let results = (outs Variadic<RankedTensorOf<[F32, F64, I32, I64]>>:$results);
-  let assemblyFormat = "$kind $values attr-dict `:` type($values)";
+  let assemblyFormat =
+      "$kind (`overlap` $overlap^)? $values attr-dict `:` type($values)";
   let hasVerifier = 1;
 }
 
