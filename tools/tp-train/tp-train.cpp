@@ -508,10 +508,11 @@ int main(int argc, char **argv) {
                       ": expected STEP:RANK:exit or STEP:RANK:hang");
     failures.push_back(f);
   }
-  if (!distributed && (saveAllRanks || !failures.empty()))
-    return failWith(
-        std::string(saveAllRanks ? "--save-all-ranks" : "--simulate-failure") +
-        " needs --distributed");
+  if (!distributed && (saveAllRanks || overlap || !failures.empty()))
+    return failWith(std::string(saveAllRanks ? "--save-all-ranks"
+                                : overlap    ? "--overlap"
+                                             : "--simulate-failure") +
+                    " needs --distributed");
   if (saveAllRanks && saveDir.empty())
     return failWith("--save-all-ranks needs --save=DIR");
   if (distributed && device != ExecutionTarget::CPU)
