@@ -3,11 +3,14 @@
 # threads (the module written for the global batch) and by 2 MPI ranks x 1
 # thread each (tp-train --distributed, the module for half of it), for the
 # digits MLP and CNN (global batch 128) and the encoder block (global batch
-# 16, 3.15M parameters), in f32 with AdamW. The two take turns ROUNDS times
-# so that a change in machine load hits both; each prints its median step
-# time, and the distributed run the all-reduce it does per step, timed alone
-# (its share of the step). A benchmark, never a test (docs/benchmarks.md,
-# "Data parallel").
+# 16, 3.15M parameters), in f32 with AdamW; and the distributed run again
+# with --overlap (buckets of BUCKET bytes, each all-reduced on a
+# communication thread while the backward goes on). They take turns ROUNDS
+# times so that a change in machine load hits all; each prints its median
+# step time, the distributed runs the all-reduce they do per step, timed
+# alone (its share of the step), and the overlapped run how much of the
+# reductions' time the step did not wait for. A benchmark, never a test
+# (docs/benchmarks.md, "Data parallel").
 #
 #   bench/train/compare-distributed.sh [build-dir]
 set -euo pipefail
@@ -40,9 +43,9 @@ cat "$ROOT/examples/encoder_block.mlir" "$ROOT/bench/train/encoder_loss.mlir" \
   > "$DATA/encoder.mlir"
 double "$DATA/encoder.mlir" 8 16 > "$DATA/encoder.global.mlir"
 
-# name, steps, data files...
+# name, steps, bucket bytes for --overlap, data files...
 run() {
-  local name="$1" steps="$2" data=("${@:3}")
+  local name="$1" steps="$2" bucket="$3" data=("${@:4}")
   local flags=(--optimizer=adamw --lr=0.001 --steps="$steps" --print-every=100000)
   echo "$name, 1 rank x 2 threads:"
   "$BUILD/bin/tp-train" "$DATA/$name.global.mlir" "${data[@]}" "${flags[@]}" \
@@ -51,10 +54,14 @@ run() {
   mpirun -np 2 --bind-to core "$BUILD/bin/tp-train" "$DATA/$name.mlir" \
     "${data[@]}" "${flags[@]}" --num-threads=1 --distributed \
     | grep -E "^trained|^all-reduce"
+  echo "$name, 2 ranks x 1 thread, --overlap --bucket-bytes=$bucket:"
+  mpirun -np 2 --bind-to core "$BUILD/bin/tp-train" "$DATA/$name.mlir" \
+    "${data[@]}" "${flags[@]}" --num-threads=1 --distributed --overlap \
+    --bucket-bytes="$bucket" | grep -E "^trained|^overlap"
 }
 for ((i = 1; i <= ROUNDS; ++i)); do
   echo "### turn $i of $ROUNDS"
-  run mlp "$STEPS" --data="$DATA/digits/x_train.npy" --data="$DATA/digits/y_train.npy"
-  run cnn "$STEPS" --data="$DATA/digits/x_train.npy" --data="$DATA/digits/y_train.npy"
-  run encoder "$((STEPS / 10))" --data="$DATA/ex.npy" --data="$DATA/ey.npy"
+  run mlp "$STEPS" 32768 --data="$DATA/digits/x_train.npy" --data="$DATA/digits/y_train.npy"
+  run cnn "$STEPS" 4096 --data="$DATA/digits/x_train.npy" --data="$DATA/digits/y_train.npy"
+  run encoder "$((STEPS / 10))" 2097152 --data="$DATA/ex.npy" --data="$DATA/ey.npy"
 done
