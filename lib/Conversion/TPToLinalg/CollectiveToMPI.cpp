@@ -36,6 +36,17 @@ using namespace mlir::tp;
 
 namespace {
 
+/// The reassociation between a tensor of `rank` and its 1-D form (none
+/// for a 0-d tensor).
+static SmallVector<ReassociationIndices> toOneDim(int64_t rank) {
+  if (rank == 0)
+    return {};
+  ReassociationIndices all;
+  for (int64_t d = 0; d < rank; ++d)
+    all.push_back(d);
+  return {all};
+}
+
 /// `value` as a 1-D tensor of its elements in row-major order.
 static Value flatten(OpBuilder &b, Location loc, Value value) {
   auto type = cast<RankedTensorType>(value.getType());
@@ -43,14 +54,10 @@ static Value flatten(OpBuilder &b, Location loc, Value value) {
                                     type.getElementType());
   if (type.getRank() == 1)
     return value;
-  if (type.getRank() == 0)
-    return tensor::ExpandShapeOp::create(b, loc, flat, value,
-                                         ArrayRef<ReassociationIndices>{});
-  ReassociationIndices all;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    all.push_back(d);
+  if (type.getRank() == 0) // 0-d -> 1 element: an expansion
+    return tensor::ExpandShapeOp::create(b, loc, flat, value, toOneDim(0));
   return tensor::CollapseShapeOp::create(b, loc, flat, value,
-                                         ArrayRef<ReassociationIndices>{all});
+                                         toOneDim(type.getRank()));
 }
 
 /// The inverse of flatten: `flat` (1-D) in the shape `type`.
@@ -59,13 +66,9 @@ static Value unflatten(OpBuilder &b, Location loc, Value flat,
   if (type.getRank() == 1)
     return flat;
   if (type.getRank() == 0)
-    return tensor::CollapseShapeOp::create(b, loc, type, flat,
-                                           ArrayRef<ReassociationIndices>{});
-  ReassociationIndices all;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    all.push_back(d);
+    return tensor::CollapseShapeOp::create(b, loc, type, flat, toOneDim(0));
   return tensor::ExpandShapeOp::create(b, loc, type, flat,
-                                       ArrayRef<ReassociationIndices>{all});
+                                       toOneDim(type.getRank()));
 }
 
 /// The number of elements of `values` together.

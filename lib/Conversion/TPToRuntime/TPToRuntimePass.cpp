@@ -65,6 +65,14 @@ struct ConvertTPToRuntimePass
     // its kernel does not take, are errors here, before anything is
     // rewritten.
     bool refused = false;
+    // The collectives of data-parallel train steps are MPI calls from host
+    // code: the GPU pipeline has none.
+    if (cuda)
+      getOperation()->walk([&](AllReduceOp op) {
+        op.emitOpError("has no GPU lowering: data-parallel train steps run "
+                       "on the CPU (tp-train --distributed)");
+        refused = true;
+      });
     if (!cuda)
       getOperation()->walk([&](Operation *op) {
         refused |= failed(checkLapackOp(op)) || failed(checkCtcLossOp(op)) ||

@@ -5,6 +5,9 @@
 // RUN: tp-opt %s --convert-tp-to-linalg | FileCheck %s
 // The CPU pipeline ends in one MPI_Allreduce call per collective.
 // RUN: tp-opt %s --tp-lower-to-cpu | FileCheck %s --check-prefix=LLVM
+// The GPU pipeline refuses it at the op.
+// RUN: not tp-opt %s --tp-lower-to-nvvm 2>&1 | FileCheck %s --check-prefix=GPU
+// GPU: error: 'tp.all_reduce' op has no GPU lowering: data-parallel train steps run on the CPU (tp-train --distributed)
 
 // LLVM-LABEL: llvm.func @sum
 // LLVM-COUNT-1: llvm.call @MPI_Allreduce
