@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <string>
 
 using namespace mlir;
@@ -300,5 +301,14 @@ LogicalResult AllReduceOp::verify() {
     if (!type.hasStaticShape())
       return emitOpError("needs static shapes, got ") << type;
   }
+  // One MPI call counts its elements in an int.
+  int64_t total = 0;
+  for (Value v : getValues())
+    total += cast<RankedTensorType>(v.getType()).getNumElements();
+  if (total > std::numeric_limits<int32_t>::max())
+    return emitOpError("packs ")
+           << total
+           << " elements into one MPI call, which takes at most 2^31 - 1 "
+              "(split the tensors over several all-reduces)";
   return success();
 }

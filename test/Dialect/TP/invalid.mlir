@@ -3677,3 +3677,11 @@ func.func @all_reduce_dynamic(%g: tensor<?xf32>) {
   %r = tp.all_reduce "sum" %g : tensor<?xf32>
   return
 }
+
+// -----
+
+func.func @all_reduce_too_large(%a: tensor<65536x32768xf32>, %b: tensor<1xf32>) {
+  // expected-error @+1 {{packs 2147483649 elements into one MPI call, which takes at most 2^31 - 1 (split the tensors over several all-reduces)}}
+  %r:2 = tp.all_reduce "sum" %a, %b : tensor<65536x32768xf32>, tensor<1xf32>
+  return
+}
