@@ -166,8 +166,7 @@ void tp_train::barrier(const World &world) {
 #endif
 }
 
-double tp_train::timeAllReduce(const World &world, int64_t floats,
-                               int calls) {
+double tp_train::timeAllReduce(const World &world, int64_t floats, int calls) {
 #ifdef TP_HAVE_MPI
   if (!world.distributed || floats <= 0 || calls <= 0)
     return 0.0;

@@ -67,11 +67,10 @@ struct ConvertMPIToLLVMPass
     }
     MLIRContext *ctx = &getContext();
     if (!module->hasAttr(DLTIDialect::kMapAttrName)) {
-      auto entry = DataLayoutEntryAttr::get(
-          StringAttr::get(ctx, kImplementationKey),
-          StringAttr::get(ctx, implementation));
-      module->setAttr(DLTIDialect::kMapAttrName,
-                      MapAttr::get(ctx, {entry}));
+      auto entry =
+          DataLayoutEntryAttr::get(StringAttr::get(ctx, kImplementationKey),
+                                   StringAttr::get(ctx, implementation));
+      module->setAttr(DLTIDialect::kMapAttrName, MapAttr::get(ctx, {entry}));
     }
     LLVMTypeConverter converter(ctx);
     RewritePatternSet patterns(ctx);

@@ -50,8 +50,8 @@ static SmallVector<ReassociationIndices> toOneDim(int64_t rank) {
 /// `value` as a 1-D tensor of its elements in row-major order.
 static Value flatten(OpBuilder &b, Location loc, Value value) {
   auto type = cast<RankedTensorType>(value.getType());
-  auto flat = RankedTensorType::get({type.getNumElements()},
-                                    type.getElementType());
+  auto flat =
+      RankedTensorType::get({type.getNumElements()}, type.getElementType());
   if (type.getRank() == 1)
     return value;
   if (type.getRank() == 0) // 0-d -> 1 element: an expansion
@@ -248,9 +248,10 @@ struct OverlappedAllReduce : public OpRewritePattern<AllReduceOp> {
 struct AllReduceEffects
     : public MemoryEffectOpInterface::ExternalModel<AllReduceEffects,
                                                     mpi::AllReduceOp> {
-  void getEffects(Operation *op,
-                  SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
-                      &effects) const {
+  void
+  getEffects(Operation *op,
+             SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+                 &effects) const {
     auto reduce = cast<mpi::AllReduceOp>(op);
     effects.emplace_back(MemoryEffects::Read::get(),
                          &reduce.getSendbufMutable());
