@@ -9,8 +9,10 @@
 //   bit-identically to an uninterrupted 40-step run;
 // - a rank that exits before step 5 ends the job with an error (mpirun
 //   ends the rank waiting in the all-reduce), and a rank that hangs makes
-//   the other end the job after --timeout seconds with a message that says
-//   so, never a silent hang (status 124 would be the test's own timeout).
+//   the other end the job after --timeout seconds with a message that
+//   says so, never a silent hang (status 124 would be the test's own
+//   timeout). 15 s: every step must fit in it, the first too, which
+//   generates code, also on a loaded machine.
 // REQUIRES: mpi
 // RUN: %python %tp_src_root/tools/scripts/make-digits.py %t.data
 // RUN: rm -rf %t.s20 %t.s21 %t.s40 %t.r40
@@ -36,7 +38,7 @@
 // A rank that dies, a rank that hangs.
 // RUN: timeout 120 %mpirun2 tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --distributed --num-threads=1 --steps=20 --simulate-failure=5:1:exit > %t.dead.out 2>&1; echo "status=$?" >> %t.dead.out
 // RUN: FileCheck %s --check-prefix=DEAD < %t.dead.out
-// RUN: timeout 120 %mpirun2 tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --distributed --num-threads=1 --steps=20 --simulate-failure=5:1:hang --timeout=5 > %t.hang.out 2>&1; echo "status=$?" >> %t.hang.out
+// RUN: timeout 120 %mpirun2 tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --distributed --num-threads=1 --steps=20 --simulate-failure=5:1:hang --timeout=15 > %t.hang.out 2>&1; echo "status=$?" >> %t.hang.out
 // RUN: FileCheck %s --check-prefix=HANG < %t.hang.out
 // Options that need a rank that exists.
 // RUN: not %mpirun2 tp-train %tp_src_root/examples/digits_mlp.mlir --data=%t.data/x_train.npy --data=%t.data/y_train.npy --distributed --grad-scaler --steps=2 --inject-nonfinite=1:2 2>&1 | FileCheck %s --check-prefix=NORANK
@@ -53,6 +55,6 @@
 // DEAD-NOT: step    10
 // DEAD: status=3
 // HANG: tp-train: rank 1 of 2: --simulate-failure: hanging before step 5
-// HANG: tp-train: rank 0 of 2: step 5 waited 5 s for the other ranks (--timeout): one of them died or hangs; ending the job
+// HANG: tp-train: rank 0 of 2: step 5 waited 15 s for the other ranks (--timeout): one of them died or hangs; ending the job
 // HANG: status=1
 // NORANK: tp-train: rank {{[01]}} of 2: --inject-nonfinite: rank 2 does not exist (2 ranks)
