@@ -1,8 +1,8 @@
 // tp-train-step with world-size > 1 (data parallel under MPI): the gradients
 // are summed over the ranks by tp.all_reduce and divided by the number of
-// ranks before the optimizer; the first all-reduce (the last parameters, the
-// backward's first gradients) also carries this rank's found_inf flag and
-// the loss; found_inf is any rank's flag (the summed flags, at most 1) or a
+// ranks before the optimizer, in buckets from the last parameter back; the
+// last all-reduce (the first parameters', the backward's last gradients)
+// also carries this rank's found_inf flag and the loss; found_inf is any rank's flag (the summed flags, at most 1) or a
 // non-finite averaged gradient, and the optimizer and the scale update read
 // it and the averaged gradients. bucket-bytes splits the gradients into
 // several all-reduces; world-size=1 adds none; autocast after the pass
