@@ -361,8 +361,8 @@ struct SimulatedFailure {
   bool hang;
 };
 
-/// Parses "N[:RANK]" (--inject-nonfinite) or "N:RANK:exit|hang"
-/// (--simulate-failure: `failure` set).
+/// Parses "N[:RANK]" (--inject-nonfinite; `hang` null) or
+/// "N:RANK:exit|hang" (--simulate-failure; `*hang` says which).
 static bool parseStepRank(llvm::StringRef text, int64_t &step, int &rank,
                           bool *hang) {
   llvm::SmallVector<llvm::StringRef> parts;
@@ -802,14 +802,19 @@ int main(int argc, char **argv) {
                 trainSeconds, (int)tp_rt_num_threads());
   if (speaker && world->distributed)
     std::printf(" per rank x %d ranks", world->size);
-  if (speaker && stepTimes.size() >= 2) {
-    // The first call also creates the oneDNN primitives.
-    std::vector<double> later(stepTimes.begin() + 1, stepTimes.end());
+  // The median step after the first (the first call also generates code
+  // and creates the oneDNN primitives); the only one when there is one.
+  double medianStep = 0;
+  if (!stepTimes.empty()) {
+    std::vector<double> later(stepTimes.begin() + (stepTimes.size() > 1),
+                              stepTimes.end());
     std::sort(later.begin(), later.end());
+    medianStep = later[later.size() / 2];
+  }
+  if (speaker && stepTimes.size() >= 2)
     std::printf(": first step %.1f ms (with the JIT's code generation), "
                 "then median %.3f ms/step",
-                stepTimes[0], later[later.size() / 2]);
-  }
+                stepTimes[0], medianStep);
   if (speaker)
     std::printf("\n");
   if (world->distributed && !stepTimes.empty()) {
@@ -824,14 +829,10 @@ int main(int argc, char **argv) {
     watchdog.enter("the collective timing after step", steps);
     double ms = tp_train::timeAllReduce(*world, floats, 50);
     watchdog.leave();
-    std::vector<double> later(stepTimes.begin() + (stepTimes.size() > 1),
-                              stepTimes.end());
-    std::sort(later.begin(), later.end());
-    double median = later[later.size() / 2];
     if (speaker)
       std::printf("all-reduce of %lld bytes per step: median %.3f ms alone "
                   "(%.1f%% of the median step)\n",
-                  (long long)(floats * 4), ms, 100.0 * ms / median);
+                  (long long)(floats * 4), ms, 100.0 * ms / medianStep);
     tp_train::OverlapStats o = tp_train::overlapStats();
     if (speaker && overlap && o.reductions > 0 && o.runMs > 0)
       std::printf("overlap: %lld all-reduces, %.3f ms each on the "

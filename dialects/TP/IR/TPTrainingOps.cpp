@@ -292,6 +292,7 @@ LogicalResult AllReduceOp::verify() {
   if (getValues().empty())
     return emitOpError("needs at least one tensor to reduce");
   Type element = getElementTypeOrSelf(getValues().front().getType());
+  int64_t total = 0;
   for (Value v : getValues()) {
     auto type = cast<RankedTensorType>(v.getType());
     if (type.getElementType() != element)
@@ -300,11 +301,9 @@ LogicalResult AllReduceOp::verify() {
              << element << " and " << type.getElementType();
     if (!type.hasStaticShape())
       return emitOpError("needs static shapes, got ") << type;
+    total += type.getNumElements();
   }
   // One MPI call counts its elements in an int.
-  int64_t total = 0;
-  for (Value v : getValues())
-    total += cast<RankedTensorType>(v.getType()).getNumElements();
   if (total > std::numeric_limits<int32_t>::max())
     return emitOpError("packs ")
            << total

@@ -80,7 +80,8 @@ struct ConvertMPIToLLVMPass
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
     if (failed(applyPartialConversion(module, target, std::move(patterns))))
       return signalPassFailure();
-    renameOpenMPIOps(module);
+    if (failed(renameOpenMPIOps(module)))
+      return signalPassFailure();
   }
 
   /// MLIR 22's patterns declare Open MPI's predefined reduction ops as
@@ -88,7 +89,7 @@ struct ConvertMPIToLLVMPass
   /// them as `ompi_mpi_op_sum`, `ompi_mpi_op_max` (mpi.h: MPI_SUM is
   /// &ompi_mpi_op_sum), so the program would not link. The globals of type
   /// `ompi_predefined_op_t` get the library's names.
-  static void renameOpenMPIOps(ModuleOp module) {
+  static LogicalResult renameOpenMPIOps(ModuleOp module) {
     SymbolTable symbols(module);
     for (auto global :
          llvm::make_early_inc_range(module.getOps<LLVM::GlobalOp>())) {
@@ -100,8 +101,10 @@ struct ConvertMPIToLLVMPass
         continue;
       std::string fixed = ("ompi_mpi_op_" + name.drop_front(9)).str();
       if (failed(symbols.rename(global, fixed)))
-        continue;
+        return global.emitError("tp-convert-mpi-to-llvm: cannot rename @")
+               << name << " to Open MPI's @" << fixed;
     }
+    return success();
   }
 };
 

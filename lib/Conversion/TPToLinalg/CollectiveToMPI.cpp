@@ -20,6 +20,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tensorplay/Conversion/TPToLinalg/TPToLinalg.h"
+#include "tensorplay/Conversion/Utils/LoweringUtils.h"
 #include "tensorplay/Dialect/TP/IR/TPOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -170,19 +171,6 @@ static std::string typeSuffix(Type element) {
   return s;
 }
 
-/// @name(types) -> results, declared private in `module` if missing.
-static func::FuncOp declare(OpBuilder &b, ModuleOp module, StringRef name,
-                            TypeRange args, TypeRange results) {
-  if (auto f = module.lookupSymbol<func::FuncOp>(name))
-    return f;
-  OpBuilder::InsertionGuard guard(b);
-  b.setInsertionPointToStart(module.getBody());
-  auto f = func::FuncOp::create(b, module.getLoc(), name,
-                                b.getFunctionType(args, results));
-  f.setPrivate();
-  return f;
-}
-
 struct OverlappedAllReduce : public OpRewritePattern<AllReduceOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -197,7 +185,6 @@ struct OverlappedAllReduce : public OpRewritePattern<AllReduceOp> {
       rewriter.replaceOp(op, op.getValues());
       return success();
     }
-    auto module = op->getParentOfType<ModuleOp>();
     // The wait: before the first op of this block that reads a result (or
     // its terminator).
     Block *block = op->getBlock();
@@ -224,12 +211,13 @@ struct OverlappedAllReduce : public OpRewritePattern<AllReduceOp> {
         rewriter, loc, op.getKind() == "max" ? 1 : 0, 32);
     std::string suffix = typeSuffix(element);
     Type i64 = rewriter.getI64Type();
-    func::FuncOp start =
-        declare(rewriter, module, "tp_mpi_allreduce_start_" + suffix,
-                {dynamic, dynamic, rewriter.getI32Type()}, {i64});
-    func::FuncOp wait =
-        declare(rewriter, module, "tp_mpi_allreduce_wait_" + suffix,
-                {i64, dynamic, dynamic}, {});
+    auto start = cast<func::FuncOp>(lowering::declareExternalFunction(
+        rewriter, op, "tp_mpi_allreduce_start_" + suffix,
+        rewriter.getFunctionType({dynamic, dynamic, rewriter.getI32Type()},
+                                 {i64})));
+    auto wait = cast<func::FuncOp>(lowering::declareExternalFunction(
+        rewriter, op, "tp_mpi_allreduce_wait_" + suffix,
+        rewriter.getFunctionType({i64, dynamic, dynamic}, {})));
     Value ticket = func::CallOp::create(rewriter, loc, start,
                                         ValueRange{sendAny, recvAny, kind})
                        .getResult(0);

@@ -9,6 +9,8 @@
 
 #include "RuntimeCall.h"
 
+#include "tensorplay/Conversion/Utils/LoweringUtils.h"
+
 #include "tensorplay/Dialect/TPRuntime/IR/TPRuntime.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -83,13 +85,7 @@ SmallVector<Value> rc::emitCall(OpBuilder &b, Location loc, Operation *anchor,
       outputs, b.getDenseI64ArrayAttr(positions),
       updates.empty() ? DenseI64ArrayAttr() : b.getDenseI64ArrayAttr(updates),
       anyView ? b.getArrayAttr(views) : ArrayAttr());
-  auto module = anchor->getParentOfType<ModuleOp>();
-  if (!module.lookupSymbol<func::FuncOp>(name)) {
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToStart(module.getBody());
-    auto fn = func::FuncOp::create(b, loc, name, call.getCalleeType());
-    fn.setPrivate();
-  }
+  lowering::declareExternalFunction(b, anchor, name, call.getCalleeType());
   return SmallVector<Value>(call.getResults());
 }
 

@@ -8,6 +8,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -136,6 +137,19 @@ Value lowering::extremeConstant(OpBuilder &b, Location loc, Type type,
                 : negative ? APInt::getSignedMinValue(width)
                            : APInt::getSignedMaxValue(width);
   return arith::ConstantOp::create(b, loc, b.getIntegerAttr(intType, value));
+}
+
+Operation *lowering::declareExternalFunction(OpBuilder &b, Operation *anchor,
+                                             StringRef name,
+                                             FunctionType type) {
+  auto module = anchor->getParentOfType<ModuleOp>();
+  if (auto fn = module.lookupSymbol<func::FuncOp>(name))
+    return fn;
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPointToStart(module.getBody());
+  auto fn = func::FuncOp::create(b, anchor->getLoc(), name, type);
+  fn.setPrivate();
+  return fn;
 }
 
 Value lowering::emptyTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,

@@ -50,6 +50,12 @@ Value scalarConstant(OpBuilder &b, Location loc, Type type, double value);
 /// when `negative`.
 Value extremeConstant(OpBuilder &b, Location loc, Type type, bool negative);
 
+/// The function @name of the module around `anchor`, declared there
+/// (private, at the top, of `type`) if it is not yet: the callee of a
+/// library call that compiled code makes.
+Operation *declareExternalFunction(OpBuilder &b, Operation *anchor,
+                                   StringRef name, FunctionType type);
+
 /// A new tensor of `shape` x `elementType` (tensor.empty).
 Value emptyTensor(OpBuilder &b, Location loc, ArrayRef<int64_t> shape,
                   Type elementType);
